@@ -1,0 +1,38 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Exit statuses.
+const (
+	ExitOK    = 0 // done
+	ExitMatch = 1 // --fail-on matched
+	ExitUsage = 2 // bad usage or unreadable input
+)
+
+// usageError is bad usage or unreadable input: exit status 2.
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usageErrorf(format string, args ...any) error {
+	return &usageError{fmt.Errorf(format, args...)}
+}
+
+// errMatched makes the process exit 1 without a message: a --fail-on
+// condition held.
+var errMatched = errors.New("fail-on matched")
+
+// exitStatus maps a command's error to the process exit status.
+func exitStatus(err error) int {
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errMatched):
+		return ExitMatch
+	}
+	return ExitUsage
+}

@@ -1,0 +1,208 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/agentskit/snapctl/replay"
+	"github.com/spf13/cobra"
+)
+
+// ReplayOptions is everything `snapctl replay` needs.
+type ReplayOptions struct {
+	IO      *IOStreams
+	Files   []string
+	Session string
+	Output  string
+	Only    string
+	FailOn  []replay.Reason
+	MaxLine int
+}
+
+// NewCmdReplay builds `snapctl replay`. runF replaces the run function in
+// tests; nil means replayRun.
+func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
+	opts := &ReplayOptions{IO: ios}
+	var failOn string
+	c := &cobra.Command{
+		Use:   "replay [FILE...]",
+		Short: "Run a capture through the snapshot cursor: accepted or inert, and why",
+		Long: `Replay reads one or more captures (NDJSON, one event per line; "-" or no
+FILE reads standard input; gzip and zstd are recognised) as one stream and
+runs every line through the monotonic snapshot cursor of ADR-0010.
+
+Every line gets a verdict and a reason:
+  accepted  initial          first valid snapshot: the reconnect state
+  accepted  advanced         a greater sequence than the accepted one
+  inert     malformed        the line does not decode (with code and detail)
+  inert     non-snapshot     a submit or diagnostic event
+  inert     foreign-session  another session than the pinned one
+  inert     duplicate        the same sequence as the accepted one
+  inert     stale            a lower sequence than the accepted one
+
+Without --session, each session named by a valid snapshot gets its own
+cursor. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
+		Example: `  snapctl replay testdata/reconnect.jsonl
+  snapctl replay --session session-a --only inert capture.jsonl
+  snapctl replay -o jsonl capture.jsonl | jq 'select(.reason == "stale")'
+  curl -N "$URL" | snapctl replay -
+  snapctl replay --fail-on stale,malformed capture.jsonl.gz`,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Files = args
+			if err := opts.validate(failOn); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return replayRun(opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Session, "session", "", "pin the trusted session `ID` (default: one cursor per session)")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
+	f.StringVar(&opts.Only, "only", "", "show only `accepted` or inert events (the summary counts all)")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (comma-separated)")
+	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
+	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion("accepted", "inert"))
+	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonNames()...))
+	return c
+}
+
+func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+func reasonNames() []string {
+	names := make([]string, len(replay.Reasons))
+	for i, r := range replay.Reasons {
+		names[i] = string(r)
+	}
+	return names
+}
+
+func (o *ReplayOptions) validate(failOn string) error {
+	switch o.Output {
+	case "table", "json", "jsonl":
+	default:
+		return usageErrorf("-o must be table, json or jsonl, not %q", o.Output)
+	}
+	switch o.Only {
+	case "", "accepted", "inert":
+	default:
+		return usageErrorf("--only must be accepted or inert, not %q", o.Only)
+	}
+	if o.Session != "" && !replay.IsSafeIdentifier(o.Session) {
+		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Session)
+	}
+	if o.MaxLine <= 0 {
+		return usageErrorf("--max-line must be a positive number of bytes")
+	}
+	reasons, err := parseReasons(failOn)
+	if err != nil {
+		return err
+	}
+	o.FailOn = reasons
+	return resolveFiles(o.IO, &o.Files)
+}
+
+// parseReasons parses a --fail-on list of reasons.
+func parseReasons(list string) ([]replay.Reason, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var out []replay.Reason
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		found := false
+		for _, r := range replay.Reasons {
+			if string(r) == name {
+				out, found = append(out, r), true
+			}
+		}
+		if !found {
+			return nil, usageErrorf("--fail-on: unknown reason %q (want %s)", name, strings.Join(reasonNames(), ", "))
+		}
+	}
+	return out, nil
+}
+
+// resolveFiles turns no FILE into standard input, unless that is a
+// terminal, where waiting for input would only confuse.
+func resolveFiles(ios *IOStreams, files *[]string) error {
+	if len(*files) > 0 {
+		return nil
+	}
+	if ios.InTTY {
+		return usageErrorf("no capture given: name a FILE, or - for standard input")
+	}
+	*files = []string{replay.StdinName}
+	return nil
+}
+
+// openCapture opens the named captures; failure is an input error.
+func openCapture(ios *IOStreams, files []string, maxLine int) (*replay.Reader, error) {
+	rd, err := replay.Open(files, ios.In, maxLine)
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	return rd, nil
+}
+
+// eventWriter writes one replay result in some format.
+type eventWriter interface {
+	event(res *replay.Result) error
+	summary(sum replay.Summary) error
+}
+
+func replayRun(o *ReplayOptions) error {
+	rd, err := openCapture(o.IO, o.Files, o.MaxLine)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	// Flush whenever the reader waits for input, so a live stream shows
+	// each event as soon as its line has arrived.
+	rd.OnFill = func() { out.Flush() }
+
+	var w eventWriter
+	switch o.Output {
+	case "jsonl":
+		w = &jsonlWriter{out: out}
+	case "json":
+		w = &jsonWriter{out: out}
+	default:
+		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1)
+	}
+	matched := false
+	sum, err := replay.Run(rd, replay.Options{Session: o.Session, MaxLine: o.MaxLine}, func(res *replay.Result) error {
+		for _, r := range o.FailOn {
+			if res.Reason == r {
+				matched = true
+			}
+		}
+		if o.Only != "" && string(res.Verdict()) != o.Only {
+			return nil
+		}
+		return w.event(res)
+	})
+	if err != nil {
+		out.Flush()
+		return &usageError{err}
+	}
+	if err := w.summary(sum); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if matched {
+		return errMatched
+	}
+	return nil
+}

@@ -1,0 +1,336 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// appendResult appends the machine record of one result: the stable
+// contract documented in the README.
+func appendResult(b []byte, res *replay.Result) []byte {
+	o := jsonObj{b: b}
+	o.open()
+	o.str("file", res.File)
+	o.int("line", int64(res.Line))
+	o.str("verdict", string(res.Verdict()))
+	o.str("reason", string(res.Reason))
+	if ev := res.Event; ev != nil {
+		o.str("event", string(ev.Kind))
+		o.str("eventId", ev.EventID)
+		o.str("sessionId", ev.SessionID)
+		o.str("turnId", ev.TurnID)
+		o.int("sequence", ev.Sequence)
+	}
+	if res.Err != nil {
+		o.str("code", string(res.Err.Code))
+		o.str("detail", res.Err.Detail())
+	}
+	if res.Reason == replay.ReasonAdvanced {
+		o.int("gap", res.Gap)
+	}
+	o.close()
+	return o.b
+}
+
+type jsonlWriter struct {
+	out *bufio.Writer
+	buf []byte
+}
+
+func (w *jsonlWriter) event(res *replay.Result) error {
+	w.buf = append(appendResult(w.buf[:0], res), '\n')
+	_, err := w.out.Write(w.buf)
+	return err
+}
+
+func (w *jsonlWriter) summary(replay.Summary) error { return nil }
+
+type jsonWriter struct {
+	out *bufio.Writer
+	buf []byte
+	n   int
+}
+
+func (w *jsonWriter) event(res *replay.Result) error {
+	w.buf = w.buf[:0]
+	if w.n == 0 {
+		w.buf = append(w.buf, "{\"events\":[\n"...)
+	} else {
+		w.buf = append(w.buf, ",\n"...)
+	}
+	w.n++
+	w.buf = appendResult(w.buf, res)
+	_, err := w.out.Write(w.buf)
+	return err
+}
+
+func (w *jsonWriter) summary(sum replay.Summary) error {
+	if w.n == 0 {
+		w.out.WriteString("{\"events\":[")
+	}
+	w.out.WriteString("\n],\"summary\":")
+	if err := writeJSON(w.out, summaryJSON(sum)); err != nil {
+		return err
+	}
+	_, err := w.out.WriteString("}\n")
+	return err
+}
+
+// writeJSON writes v as compact JSON without HTML escaping.
+func writeJSON(out *bufio.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(b)
+	return err
+}
+
+type finalJSON struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Sequence int64  `json:"sequence"`
+	TurnID   string `json:"turnId"`
+	Status   string `json:"status"`
+	Messages int    `json:"messages"`
+}
+
+type sessionJSON struct {
+	SessionID string         `json:"sessionId"`
+	Events    int            `json:"events"`
+	Reasons   map[string]int `json:"reasons"`
+	Final     *finalJSON     `json:"final"`
+}
+
+type summaryBody struct {
+	Files         int            `json:"files"`
+	Bytes         int64          `json:"bytes"`
+	Lines         int            `json:"lines"`
+	Blank         int            `json:"blank"`
+	Events        int            `json:"events"`
+	Accepted      int            `json:"accepted"`
+	Inert         int            `json:"inert"`
+	Reasons       map[string]int `json:"reasons"`
+	Codes         map[string]int `json:"codes"`
+	PinnedSession *string        `json:"pinnedSession"`
+	PerSession    bool           `json:"perSession"`
+	Sessions      []sessionJSON  `json:"sessions"`
+}
+
+func reasonMap(m map[replay.Reason]int) map[string]int {
+	out := map[string]int{}
+	for k, v := range m {
+		out[string(k)] = v
+	}
+	return out
+}
+
+func summaryJSON(sum replay.Summary) summaryBody {
+	s := summaryBody{
+		Files: sum.Input.Files, Bytes: sum.Input.Bytes, Lines: sum.Input.Lines, Blank: sum.Input.Blank,
+		Events: sum.Counts.Events, Reasons: reasonMap(sum.Counts.Reasons), Codes: map[string]int{},
+		PerSession: sum.PerSession, Sessions: []sessionJSON{},
+	}
+	s.Accepted = sum.Counts.Reasons[replay.ReasonInitial] + sum.Counts.Reasons[replay.ReasonAdvanced]
+	s.Inert = s.Events - s.Accepted
+	for k, v := range sum.Counts.Codes {
+		s.Codes[string(k)] = v
+	}
+	if sum.Pinned != "" {
+		p := sum.Pinned
+		s.PinnedSession = &p
+	}
+	for _, ss := range sum.Sessions {
+		j := sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons)}
+		if f := ss.Final; f != nil {
+			j.Final = &finalJSON{File: f.File, Line: f.Line, Sequence: f.Sequence, TurnID: f.TurnID, Status: f.Status, Messages: f.MessageCount}
+		}
+		s.Sessions = append(s.Sessions, j)
+	}
+	return s
+}
+
+// tableWriter streams one row per event, so a live capture shows rows as
+// they arrive; the columns have fixed widths that long values may push.
+type tableWriter struct {
+	out       *bufio.Writer
+	pal       Palette
+	withFile  bool
+	headerOut bool
+}
+
+func newTableWriter(out *bufio.Writer, pal Palette, withFile bool) *tableWriter {
+	return &tableWriter{out: out, pal: pal, withFile: withFile}
+}
+
+var tableColumns = []struct {
+	name  string
+	width int
+	right bool
+}{
+	{"LINE", 6, true}, {"EVENT ID", 18, false}, {"KIND", 10, false}, {"SESSION", 16, false},
+	{"TURN", 14, false}, {"SEQ", 6, true}, {"VERDICT", 8, false}, {"REASON", 15, false}, {"DETAIL", 0, false},
+}
+
+// shortKind names an event kind in a table cell.
+func shortKind(k replay.Kind) string {
+	if i := strings.LastIndexByte(string(k), '.'); i >= 0 {
+		return string(k)[i+1:]
+	}
+	return string(k)
+}
+
+func (w *tableWriter) row(cells []string, colour func(int, string) string) {
+	var b strings.Builder
+	for i, col := range tableColumns {
+		cell := cells[i]
+		pad := col.width - displayWidth(cell)
+		if i == 0 && w.withFile {
+			pad = 0
+		}
+		if col.right && pad > 0 {
+			b.WriteString(strings.Repeat(" ", pad))
+		}
+		if colour != nil {
+			b.WriteString(colour(i, cell))
+		} else {
+			b.WriteString(cell)
+		}
+		if i == len(tableColumns)-1 {
+			break
+		}
+		if !col.right && pad > 0 {
+			b.WriteString(strings.Repeat(" ", pad))
+		}
+		b.WriteString("  ")
+	}
+	w.out.WriteString(strings.TrimRight(b.String(), " "))
+	w.out.WriteByte('\n')
+}
+
+func (w *tableWriter) event(res *replay.Result) error {
+	if !w.headerOut {
+		w.headerOut = true
+		names := make([]string, len(tableColumns))
+		for i, c := range tableColumns {
+			names[i] = c.name
+		}
+		w.row(names, func(_ int, s string) string { return w.pal.Bold(s) })
+	}
+	pos := strconv.Itoa(res.Line)
+	if w.withFile {
+		pos = termsafe.String(res.File) + ":" + pos
+	}
+	cells := []string{pos, "-", "-", "-", "-", "-", string(res.Verdict()), string(res.Reason), resultDetail(res)}
+	if ev := res.Event; ev != nil {
+		cells[1], cells[2], cells[3], cells[4] = ev.EventID, shortKind(ev.Kind), ev.SessionID, ev.TurnID
+		cells[5] = strconv.FormatInt(ev.Sequence, 10)
+	}
+	colour := w.pal.Yellow
+	switch {
+	case res.Reason == replay.ReasonMalformed:
+		colour = w.pal.Red
+	case res.Verdict() == replay.Accepted:
+		colour = w.pal.Green
+	}
+	w.row(cells, func(i int, s string) string {
+		if i == 6 || i == 7 {
+			return colour(s)
+		}
+		return s
+	})
+	return nil
+}
+
+// resultDetail explains a verdict in a few words for the table.
+func resultDetail(res *replay.Result) string {
+	switch res.Reason {
+	case replay.ReasonMalformed:
+		return string(res.Err.Code) + ": " + termsafe.String(res.Err.Detail())
+	case replay.ReasonInitial:
+		return "reconnect state"
+	case replay.ReasonAdvanced:
+		if res.Gap > 0 {
+			return fmt.Sprintf("from %d, gap %d", res.Prev, res.Gap)
+		}
+		return fmt.Sprintf("from %d", res.Prev)
+	case replay.ReasonDuplicate:
+		return fmt.Sprintf("sequence %d already accepted", res.Event.Sequence)
+	case replay.ReasonStale:
+		return fmt.Sprintf("sequence %d < accepted %d", res.Event.Sequence, res.Prev)
+	}
+	return ""
+}
+
+func (w *tableWriter) summary(sum replay.Summary) error {
+	if w.headerOut {
+		w.out.WriteByte('\n')
+	}
+	accepted := sum.Counts.Reasons[replay.ReasonInitial] + sum.Counts.Reasons[replay.ReasonAdvanced]
+	fmt.Fprintf(w.out, "%s in %s (%s blank) from %s: %s, %s\n",
+		plural(sum.Counts.Events, "event"), plural(sum.Input.Lines, "line"), strconv.Itoa(sum.Input.Blank),
+		plural(sum.Input.Files, "file"), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
+		w.pal.Yellow(fmt.Sprintf("%d inert", sum.Counts.Events-accepted)))
+	var parts []string
+	for _, r := range replay.Reasons {
+		if n := sum.Counts.Reasons[r]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", r, n))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w.out, "reasons: %s\n", strings.Join(parts, ", "))
+	}
+	parts = parts[:0]
+	for _, c := range []replay.Code{replay.CodeInvalidPayload, replay.CodeUnsupportedVersion, replay.CodeUnknownEvent} {
+		if n := sum.Counts.Codes[c]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w.out, "malformed: %s\n", strings.Join(parts, ", "))
+	}
+	switch {
+	case sum.Pinned != "":
+		fmt.Fprintf(w.out, "trusted session: %s (pinned)\n", termsafe.String(sum.Pinned))
+	case sum.PerSession:
+		fmt.Fprintf(w.out, "%s with snapshots: one independent cursor per session (pin one with --session)\n",
+			plural(countCursors(sum), "session"))
+	}
+	if len(sum.Sessions) == 0 {
+		return nil
+	}
+	w.out.WriteByte('\n')
+	rows := [][]string{}
+	for _, s := range sum.Sessions {
+		acc := s.Reasons[replay.ReasonInitial] + s.Reasons[replay.ReasonAdvanced]
+		row := []string{termsafe.String(s.SessionID), strconv.Itoa(s.Events), strconv.Itoa(acc), strconv.Itoa(s.Events - acc), "-", "-", "-", "-"}
+		if f := s.Final; f != nil {
+			row[4], row[5], row[6], row[7] = strconv.FormatInt(f.Sequence, 10), f.Status, strconv.Itoa(f.MessageCount), termsafe.String(f.TurnID)
+		}
+		rows = append(rows, row)
+	}
+	return renderTable(w.out, w.pal, []string{"SESSION", "EVENTS", "ACCEPTED", "INERT", "FINAL SEQ", "STATUS", "MESSAGES", "TURN"}, rows)
+}
+
+func countCursors(sum replay.Summary) int {
+	n := 0
+	for _, s := range sum.Sessions {
+		if s.Reasons[replay.ReasonInitial] > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

@@ -1,0 +1,80 @@
+// Package cmd is snapctl's command layer: flags, tables, JSON and colour.
+// The work itself is done by the replay, inspect and diff packages.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/spf13/cobra"
+)
+
+// Version is set at build time with -ldflags "-X .../cmd.Version=v1.2.3";
+// otherwise the module version from the build info is used.
+var Version = ""
+
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// NewRootCmd builds the snapctl command tree on the given streams.
+func NewRootCmd(ios *IOStreams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "snapctl",
+		Short: "Replay and explain agentskit.chat.turn v1 captures",
+		Long: `snapctl runs captured agentskit.chat.turn v1 transports (NDJSON, one event
+per line) through the monotonic snapshot cursor of ADR-0010 and explains
+what the cursor did with every line and why.`,
+		Example: `  snapctl replay capture.jsonl
+  curl -N "$URL" | snapctl replay -
+  snapctl replay --fail-on stale,malformed -o jsonl capture.jsonl`,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRunE: func(c *cobra.Command, args []string) error {
+			switch ios.ColorMode {
+			case "auto", "always", "never":
+				return nil
+			}
+			return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
+		},
+	}
+	root.SetIn(ios.In)
+	root.SetOut(ios.Out)
+	root.SetErr(ios.ErrOut)
+	root.SetVersionTemplate("snapctl {{.Version}}\n")
+	root.PersistentFlags().StringVar(&ios.ColorMode, "color", "auto", "colour output: auto (terminal only, not with NO_COLOR), always or never")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{err}
+	})
+	root.AddCommand(NewCmdReplay(ios, nil))
+	return root
+}
+
+// Execute runs snapctl with the process's arguments and returns its exit
+// status.
+func Execute() int {
+	ios := System()
+	return run(ios, os.Args[1:])
+}
+
+func run(ios *IOStreams, args []string) int {
+	root := NewRootCmd(ios)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err != nil && !errors.Is(err, errMatched) {
+		msg := strings.ReplaceAll(termsafe.String(err.Error()), "\n", " ")
+		fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", msg)
+	}
+	return exitStatus(err)
+}

@@ -1,0 +1,85 @@
+package replay
+
+import "fmt"
+
+// Verdict is what a cursor did with an event.
+type Verdict string
+
+// The two verdicts.
+const (
+	Accepted Verdict = "accepted"
+	Inert    Verdict = "inert"
+)
+
+// Reason says why an event got its verdict.
+type Reason string
+
+// Reasons, accepted first. Every inert event has exactly one reason.
+const (
+	ReasonInitial        Reason = "initial"         // first accepted snapshot: the reconnect state
+	ReasonAdvanced       Reason = "advanced"        // a greater sequence than the accepted one
+	ReasonMalformed      Reason = "malformed"       // the line does not decode
+	ReasonNonSnapshot    Reason = "non-snapshot"    // a submit or diagnostic event
+	ReasonForeignSession Reason = "foreign-session" // another session than the trusted one
+	ReasonDuplicate      Reason = "duplicate"       // the same sequence as the accepted one
+	ReasonStale          Reason = "stale"           // a lower sequence than the accepted one
+)
+
+// Reasons lists every reason in a fixed order, for summaries and flags.
+var Reasons = []Reason{ReasonInitial, ReasonAdvanced, ReasonMalformed, ReasonNonSnapshot,
+	ReasonForeignSession, ReasonDuplicate, ReasonStale}
+
+// Verdict returns the verdict that goes with a reason.
+func (r Reason) Verdict() Verdict {
+	if r == ReasonInitial || r == ReasonAdvanced {
+		return Accepted
+	}
+	return Inert
+}
+
+// Cursor is the monotonic snapshot cursor of ADR-0010 for one trusted
+// session. The zero value is not usable; use NewCursor.
+type Cursor struct {
+	session  string
+	accepted bool
+	sequence int64
+}
+
+// NewCursor returns a cursor that trusts session, which must be a safe
+// identifier.
+func NewCursor(session string) (*Cursor, error) {
+	if !IsSafeIdentifier(session) {
+		return nil, fmt.Errorf("session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", session)
+	}
+	return &Cursor{session: session}, nil
+}
+
+// Session is the trusted session.
+func (c *Cursor) Session() string { return c.session }
+
+// Sequence is the accepted snapshot's sequence, and whether there is one.
+func (c *Cursor) Sequence() (int64, bool) { return c.sequence, c.accepted }
+
+// Apply runs one event through the cursor. ev is nil for a line that did
+// not decode. For an advanced snapshot, gap is the number of sequence
+// values skipped since the previously accepted one.
+func (c *Cursor) Apply(ev *Event) (reason Reason, gap int64) {
+	switch {
+	case ev == nil:
+		return ReasonMalformed, 0
+	case ev.Kind != KindSnapshot:
+		return ReasonNonSnapshot, 0
+	case ev.SessionID != c.session:
+		return ReasonForeignSession, 0
+	case !c.accepted:
+		c.accepted, c.sequence = true, ev.Sequence
+		return ReasonInitial, 0
+	case ev.Sequence > c.sequence:
+		gap = ev.Sequence - c.sequence - 1
+		c.sequence = ev.Sequence
+		return ReasonAdvanced, gap
+	case ev.Sequence == c.sequence:
+		return ReasonDuplicate, 0
+	}
+	return ReasonStale, 0
+}

@@ -1,0 +1,160 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Protocol is the envelope's protocol name.
+const Protocol = "agentskit.chat.turn"
+
+// Kind is the event field of a decoded event.
+type Kind string
+
+// The three event kinds of protocol v1.
+const (
+	KindSubmit     Kind = "client.turn.submit"
+	KindSnapshot   Kind = "server.turn.snapshot"
+	KindDiagnostic Kind = "server.turn.diagnostic"
+)
+
+// Code is the reference implementation's decode diagnostic code.
+type Code string
+
+// The decode codes of the reference, in the order it checks them.
+const (
+	CodeInvalidPayload     Code = "PROTOCOL_INVALID_PAYLOAD"
+	CodeUnsupportedVersion Code = "PROTOCOL_UNSUPPORTED_VERSION"
+	CodeUnknownEvent       Code = "PROTOCOL_UNKNOWN_EVENT"
+)
+
+// Event is one decoded, valid protocol event. Strings are copies: an Event
+// stays valid after the line it came from is gone.
+type Event struct {
+	Kind      Kind
+	EventID   string
+	SessionID string
+	TurnID    string
+	Sequence  int64
+	EmittedAt string
+
+	// Input is the submit event's input.
+	Input string
+	// Diagnostic is the diagnostic event's payload.
+	Diagnostic Diagnostic
+	// Snapshot is the snapshot event's payload.
+	Snapshot Snapshot
+}
+
+// Diagnostic is a protocol diagnostic record.
+type Diagnostic struct {
+	Code      string
+	Message   string
+	Retryable bool
+}
+
+// Usage is a snapshot's token usage.
+type Usage struct {
+	PromptTokens     int64
+	CompletionTokens int64
+	TotalTokens      int64
+}
+
+// Lineage says how a snapshot's turn came about. Operation is empty when
+// the snapshot carried no lineage.
+type Lineage struct {
+	Operation       string
+	ParentTurnID    string
+	SourceMessageID string
+}
+
+// Snapshot is the payload of a server.turn.snapshot event.
+type Snapshot struct {
+	Status       string
+	Usage        Usage
+	Lineage      Lineage
+	HasError     bool
+	Error        Diagnostic
+	MessageCount int
+	// Hash identifies the payload's bytes, so that two snapshots with one
+	// sequence can be told apart without keeping either.
+	Hash uint64
+	// Messages is the complete projection, filled only when the decoder
+	// was asked for it (Decoder.Messages).
+	Messages []Message
+}
+
+// Message is one message record of a snapshot's projection. Optional
+// fields that were absent are empty, with Has* false where empty is a
+// legal value. Parts, Metadata and ToolCall.Args are raw JSON.
+type Message struct {
+	ID            string
+	Role          string
+	Content       string
+	Status        string
+	CreatedAt     string
+	ToolCallID    string
+	HasToolCallID bool
+	Parts         string
+	ToolCalls     []ToolCall
+	HasToolCalls  bool
+	Metadata      string
+}
+
+// ToolCall is one tool call of a message.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Status    string
+	Args      string
+	Result    string
+	HasResult bool
+	Error     string
+	HasError  bool
+}
+
+// Problem is one rule an event breaks: the JSON path of the offending
+// field ("" for the whole line) and what is wrong with it.
+type Problem struct {
+	Path    string
+	Message string
+}
+
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.Message
+	}
+	return p.Path + ": " + p.Message
+}
+
+// DecodeError is a line that does not decode: the reference code and the
+// problems found. Offset is the byte offset of a JSON syntax error, or -1.
+type DecodeError struct {
+	Code     Code
+	Problems []Problem
+	Offset   int
+}
+
+// Detail is the first problem, for the operator.
+func (e *DecodeError) Detail() string {
+	if len(e.Problems) == 0 {
+		return string(e.Code)
+	}
+	return e.Problems[0].String()
+}
+
+func (e *DecodeError) Error() string {
+	return fmt.Sprintf("%s: %s", e.Code, e.Detail())
+}
+
+// AllDetails joins every problem, one per line.
+func (e *DecodeError) AllDetails() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p.String())
+	}
+	return b.String()
+}

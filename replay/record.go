@@ -1,0 +1,309 @@
+package replay
+
+import (
+	"bytes"
+	"math"
+)
+
+// record checks the messages array m as the reference's memory record
+// {version: 1, messages}: the size bounds first, then each message.
+func (c *checker) record(m int, s *Snapshot) {
+	c.root = m
+	if c.bounds(m) && !c.all {
+		return
+	}
+	t := c.tape()
+	s.MessageCount = int(t[m].n)
+	if c.messages {
+		s.Messages = make([]Message, 0, s.MessageCount)
+	}
+	ch := m + 1
+	for k := 0; k < int(t[m].n); k++ {
+		c.pushIdx(k)
+		msg, ok := c.message(ch)
+		c.pop()
+		if c.done() {
+			return
+		}
+		if ok && c.messages {
+			s.Messages = append(s.Messages, msg)
+		}
+		ch = int(t[ch].next)
+	}
+}
+
+// bounds checks the record's size limits over the values that survive
+// duplicate-key resolution and reports whether it found a problem. The
+// record object and its version member count as two values.
+func (c *checker) bounds(m int) bool {
+	before := len(c.probs)
+	count := 2
+	c.walk(m, &count)
+	if count > maxRecordValues {
+		c.bad("the message record holds %d JSON values or more; at most %d are allowed", maxRecordValues+1, maxRecordValues)
+	}
+	return len(c.probs) > before
+}
+
+// walk counts the values below and including i and reports values that
+// break a bound. It stops counting once the limit is passed.
+func (c *checker) walk(i int, count *int) {
+	if c.done() || *count > maxRecordValues {
+		return
+	}
+	*count++
+	n := c.n(i)
+	switch n.kind {
+	case kindPoison:
+		c.badIn(i, "is nested deeper than %d levels", maxRecordDepth)
+	case kindNumber:
+		if math.IsInf(c.number(i), 0) {
+			c.badIn(i, "%s overflows to infinity", c.quote(i))
+		}
+	case kindArray:
+		if n.over {
+			c.badIn(i, "has more than %d entries", maxRecordEntries)
+			return
+		}
+		ch := i + 1
+		for k := uint32(0); k < n.n; k++ {
+			c.walk(ch, count)
+			ch = int(c.n(ch).next)
+		}
+	case kindObject:
+		ch := i + 1
+		for k := uint32(0); k < n.n; k++ {
+			if c.survives(i, ch) {
+				ck := c.n(ch)
+				if utf16Len(c.p.data[ck.keyStart:ck.keyEnd], ck.keyEsc) > maxRecordKeyLen {
+					c.badIn(ch, "key is longer than %d characters", maxRecordKeyLen)
+				}
+				c.walk(ch, count)
+			}
+			ch = int(c.n(ch).next)
+		}
+	}
+}
+
+// survives reports whether member ch of object obj is the last member with
+// its key, the one JSON.parse keeps.
+func (c *checker) survives(obj, ch int) bool {
+	t := c.tape()
+	a := &t[ch]
+	ka := c.p.data[a.keyStart:a.keyEnd]
+	for o := int(a.next); o < int(t[obj].next); o = int(t[o].next) {
+		b := &t[o]
+		kb := c.p.data[b.keyStart:b.keyEnd]
+		if !a.keyEsc && !b.keyEsc {
+			if bytes.Equal(ka, kb) {
+				return false
+			}
+			continue
+		}
+		x := appendUnescaped(nil, ka)
+		if bytes.Equal(x, appendUnescaped(c.p.scratch[:0], kb)) {
+			return false
+		}
+	}
+	return true
+}
+
+// badIn reports a problem at tape node i below the messages array, whose
+// path is found by descending from the array.
+func (c *checker) badIn(i int, format string, args ...any) {
+	keep := len(c.path)
+	c.pathTo(i)
+	c.bad(format, args...)
+	c.path = c.path[:keep]
+}
+
+// pathTo pushes the path from the messages array (the last node pushed)
+// down to tape node target.
+func (c *checker) pathTo(target int) {
+	t := c.tape()
+	for i := c.root; i != target; {
+		ch := i + 1
+		for k := uint32(0); k < t[i].n && target >= int(t[ch].next); k++ {
+			ch = int(t[ch].next)
+		}
+		if t[i].kind == kindArray {
+			c.pushIdx(c.indexOf(i, ch))
+		} else {
+			c.push(string(c.keyText(ch)))
+		}
+		i = ch
+	}
+}
+
+func (c *checker) indexOf(arr, ch int) int {
+	k, i := 0, arr+1
+	for i != ch {
+		i = int(c.n(i).next)
+		k++
+	}
+	return k
+}
+
+var (
+	roles          = []string{"user", "assistant", "system", "tool"}
+	messageStatus  = []string{"pending", "streaming", "complete", "error"}
+	toolCallStatus = []string{"pending", "running", "complete", "error", "requires_confirmation"}
+)
+
+// message checks one message record, as validateMessage in the reference.
+func (c *checker) message(i int) (Message, bool) {
+	var m Message
+	if c.n(i).kind != kindObject {
+		c.bad("must be an object, not %s", c.quote(i))
+		return m, false
+	}
+	before := len(c.probs)
+	if f := c.require(i, "id", kindString); f >= 0 {
+		if c.n(f).start == c.n(f).end {
+			c.badAt("id", "is empty")
+		} else if c.messages {
+			m.ID = c.str(f)
+		}
+	}
+	if f := c.require(i, "content", kindString); f >= 0 && c.messages {
+		m.Content = c.str(f)
+	}
+	m.Role = c.enum(i, "role", roles...)
+	m.Status = c.enum(i, "status", messageStatus...)
+	if f := c.require(i, "createdAt", kindString); f >= 0 {
+		if !isCreatedAt(c.text(f)) {
+			c.badAt("createdAt", "%s is not a real UTC instant with milliseconds (YYYY-MM-DDTHH:MM:SS.mmmZ)", c.quote(f))
+		} else if c.messages {
+			m.CreatedAt = c.str(f)
+		}
+	}
+	if f, ok := c.optional(i, "toolCallId", kindString); ok && f >= 0 {
+		m.HasToolCallID = true
+		if c.messages {
+			m.ToolCallID = c.str(f)
+		}
+	}
+	if f, ok := c.optional(i, "parts", kindArray); ok && f >= 0 {
+		c.push("parts")
+		c.each(f, c.part)
+		c.pop()
+		if c.messages {
+			m.Parts = c.rawString(f)
+		}
+	}
+	if f, ok := c.optional(i, "toolCalls", kindArray); ok && f >= 0 {
+		m.HasToolCalls = true
+		c.push("toolCalls")
+		c.each(f, func(e int) {
+			if tc, ok := c.toolCall(e); ok && c.messages {
+				m.ToolCalls = append(m.ToolCalls, tc)
+			}
+		})
+		c.pop()
+	}
+	if f, ok := c.optional(i, "metadata", kindObject); ok && f >= 0 && c.messages {
+		m.Metadata = c.rawString(f)
+	}
+	return m, len(c.probs) == before
+}
+
+func (c *checker) rawString(i int) string {
+	n := c.n(i)
+	return string(c.p.data[n.start:n.end])
+}
+
+// each calls fn for every element of array arr, with the index on the path.
+func (c *checker) each(arr int, fn func(int)) {
+	ch := arr + 1
+	for k := 0; k < int(c.n(arr).n) && !c.done(); k++ {
+		c.pushIdx(k)
+		fn(ch)
+		c.pop()
+		ch = int(c.n(ch).next)
+	}
+}
+
+var partTypes = []string{"text", "image", "audio", "video", "file"}
+
+// part checks one content part, as validatePart in the reference.
+func (c *checker) part(i int) {
+	if c.n(i).kind != kindObject {
+		c.bad("must be an object, not %s", c.quote(i))
+		return
+	}
+	typ := c.enum(i, "type", partTypes...)
+	switch typ {
+	case "":
+		return
+	case "text":
+		c.require(i, "text", kindString)
+		return
+	}
+	c.require(i, "source", kindString)
+	c.optional(i, "mimeType", kindString)
+	switch typ {
+	case "image":
+		if f := c.field(i, "detail"); f >= 0 && !c.detailOK(f) {
+			c.badAt("detail", "%s is not one of low, high, auto", c.quote(f))
+		}
+	case "audio", "video":
+		if f, ok := c.optional(i, "durationSec", kindNumber); ok && f >= 0 {
+			if v := c.number(f); math.IsInf(v, 0) || v < 0 {
+				c.badAt("durationSec", "%s is not a finite number >= 0", c.quote(f))
+			}
+		}
+	case "file":
+		c.optional(i, "filename", kindString)
+	}
+}
+
+// detailOK mirrors the reference's String(value.detail) check: a string in
+// the set, or an array whose JavaScript string form is one (["low"]).
+func (c *checker) detailOK(i int) bool {
+	switch n := c.n(i); n.kind {
+	case kindString:
+		switch string(c.text(i)) {
+		case "low", "high", "auto":
+			return true
+		}
+	case kindArray:
+		return n.n == 1 && !n.over && c.detailOK(i+1)
+	}
+	return false
+}
+
+// toolCall checks one tool call, as validateToolCall in the reference.
+func (c *checker) toolCall(i int) (ToolCall, bool) {
+	var tc ToolCall
+	if c.n(i).kind != kindObject {
+		c.bad("must be an object, not %s", c.quote(i))
+		return tc, false
+	}
+	before := len(c.probs)
+	for _, key := range [...]string{"id", "name"} {
+		if f := c.require(i, key, kindString); f >= 0 && c.n(f).start == c.n(f).end {
+			c.badAt(key, "is empty")
+		}
+	}
+	if f := c.require(i, "args", kindObject); f >= 0 && c.messages {
+		tc.Args = c.rawString(f)
+	}
+	tc.Status = c.enum(i, "status", toolCallStatus...)
+	if f, ok := c.optional(i, "result", kindString); ok && f >= 0 {
+		tc.HasResult = true
+		if c.messages {
+			tc.Result = c.str(f)
+		}
+	}
+	if f, ok := c.optional(i, "error", kindString); ok && f >= 0 {
+		tc.HasError = true
+		if c.messages {
+			tc.Error = c.str(f)
+		}
+	}
+	if c.messages && len(c.probs) == before {
+		tc.ID = c.str(c.field(i, "id"))
+		tc.Name = c.str(c.field(i, "name"))
+	}
+	return tc, len(c.probs) == before
+}

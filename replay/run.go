@@ -1,0 +1,214 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// Options configures a replay run.
+type Options struct {
+	// Session pins the trusted session. Empty means one independent cursor
+	// per session named by a valid snapshot.
+	Session string
+	// Messages asks the decoder for each snapshot's message records.
+	Messages bool
+	// AllProblems asks for every problem of a malformed line.
+	AllProblems bool
+	// MaxLine is the reader's line limit, for the detail of a long line.
+	MaxLine int
+}
+
+// Result is what happened to one line: its position, the decoded event or
+// the decode error, and the cursor's verdict.
+type Result struct {
+	File string
+	Line int
+	// Event is the decoded event, nil when the line is malformed. It is
+	// reused by the next step: copy what must outlive the callback.
+	Event  *Event
+	Err    *DecodeError
+	Reason Reason
+	// Gap is the number of sequence values skipped by an advanced snapshot.
+	Gap int64
+	// Prev is the sequence accepted before this snapshot, for advanced.
+	Prev int64
+}
+
+// Verdict is the verdict that goes with the result's reason.
+func (r *Result) Verdict() Verdict { return r.Reason.Verdict() }
+
+// Runner runs lines through the cursor, keeping per-session counts. It
+// holds one cursor per session (or one pinned cursor) and nothing per line.
+type Runner struct {
+	opts     Options
+	dec      Decoder
+	pinned   *Cursor
+	sessions map[string]*SessionStats
+	order    []*SessionStats
+	counts   Counts
+	ev       Event
+}
+
+// Counts tallies events by reason and malformed lines by code.
+type Counts struct {
+	Events  int
+	Reasons map[Reason]int
+	Codes   map[Code]int
+	Kinds   map[Kind]int
+}
+
+func newCounts() Counts {
+	return Counts{Reasons: map[Reason]int{}, Codes: map[Code]int{}, Kinds: map[Kind]int{}}
+}
+
+// SessionStats is what the run saw of one session.
+type SessionStats struct {
+	SessionID string
+	Events    int
+	Reasons   map[Reason]int
+	cursor    *Cursor
+	// Final is the last accepted snapshot, if any.
+	Final *Final
+}
+
+// Final describes a session's last accepted snapshot: its current
+// projection.
+type Final struct {
+	File         string
+	Line         int
+	Sequence     int64
+	TurnID       string
+	Status       string
+	MessageCount int
+}
+
+// Summary is the outcome of a whole run.
+type Summary struct {
+	Input  Stats
+	Counts Counts
+	// Pinned is the trusted session when one was given.
+	Pinned string
+	// Sessions lists every session seen, in order of first appearance.
+	Sessions []*SessionStats
+	// PerSession is true when no session was pinned and valid snapshots
+	// named several sessions, each run through its own cursor.
+	PerSession bool
+}
+
+// NewRunner returns a runner; a pinned session must be a safe identifier.
+func NewRunner(opts Options) (*Runner, error) {
+	r := &Runner{opts: opts, sessions: map[string]*SessionStats{}, counts: newCounts()}
+	r.dec.Messages, r.dec.AllProblems = opts.Messages, opts.AllProblems
+	if opts.Session != "" {
+		c, err := NewCursor(opts.Session)
+		if err != nil {
+			return nil, err
+		}
+		r.pinned = c
+	}
+	return r, nil
+}
+
+// Step decodes one line and applies it to its cursor.
+func (r *Runner) Step(l Line) Result {
+	res := Result{File: l.File, Line: l.Num}
+	var err *DecodeError
+	if l.TooLong {
+		err = &DecodeError{Code: CodeInvalidPayload, Offset: -1, Problems: []Problem{{
+			Message: fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line)", l.Len, r.maxLine())}}}
+	} else {
+		err = r.dec.Decode(l.Data, &r.ev)
+	}
+	r.apply(&res, err)
+	return res
+}
+
+func (r *Runner) maxLine() int {
+	if r.opts.MaxLine > 0 {
+		return r.opts.MaxLine
+	}
+	return DefaultMaxLine
+}
+
+// apply runs a decoded line through the right cursor and counts it.
+func (r *Runner) apply(res *Result, err *DecodeError) {
+	r.counts.Events++
+	if err != nil {
+		res.Err, res.Reason = err, ReasonMalformed
+		r.counts.Codes[err.Code]++
+		r.counts.Reasons[ReasonMalformed]++
+		return
+	}
+	ev := &r.ev
+	res.Event = ev
+	r.counts.Kinds[ev.Kind]++
+	s := r.session(ev.SessionID)
+	s.Events++
+	c := r.pinned
+	if c == nil && ev.Kind == KindSnapshot {
+		if s.cursor == nil {
+			s.cursor = &Cursor{session: ev.SessionID}
+		}
+		c = s.cursor
+	}
+	if c == nil {
+		res.Reason = ReasonNonSnapshot
+	} else {
+		res.Prev, _ = c.Sequence()
+		res.Reason, res.Gap = c.Apply(ev)
+	}
+	r.counts.Reasons[res.Reason]++
+	s.Reasons[res.Reason]++
+	if res.Reason.Verdict() == Accepted {
+		s.Final = &Final{File: res.File, Line: res.Line, Sequence: ev.Sequence, TurnID: ev.TurnID,
+			Status: ev.Snapshot.Status, MessageCount: ev.Snapshot.MessageCount}
+	}
+}
+
+func (r *Runner) session(id string) *SessionStats {
+	s, ok := r.sessions[id]
+	if !ok {
+		s = &SessionStats{SessionID: id, Reasons: map[Reason]int{}}
+		r.sessions[id] = s
+		r.order = append(r.order, s)
+	}
+	return s
+}
+
+// Summary returns the counts so far.
+func (r *Runner) Summary(in Stats) Summary {
+	sum := Summary{Input: in, Counts: r.counts, Pinned: r.opts.Session, Sessions: r.order}
+	if r.pinned == nil {
+		n := 0
+		for _, s := range r.order {
+			if s.cursor != nil {
+				n++
+			}
+		}
+		sum.PerSession = n > 1
+	}
+	return sum
+}
+
+// Run reads every line of rd through a new runner and calls fn with each
+// result in input order. It stops at the first error from rd or fn.
+func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
+	r, err := NewRunner(opts)
+	if err != nil {
+		return Summary{}, err
+	}
+	for {
+		l, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return r.Summary(rd.Stats()), nil
+		}
+		if err != nil {
+			return r.Summary(rd.Stats()), err
+		}
+		res := r.Step(l)
+		if err := fn(&res); err != nil {
+			return r.Summary(rd.Stats()), err
+		}
+	}
+}
