@@ -198,6 +198,9 @@ func (r *Reader) emit(data []byte, consumed int) Line {
 	if n := len(data); n > 0 && data[n-1] == '\r' {
 		data = data[:n-1]
 	}
+	if len(data) > r.maxLine {
+		l.TooLong, data = true, nil
+	}
 	l.Data = data
 	r.r += consumed
 	r.off += int64(consumed)

@@ -1,0 +1,162 @@
+package replay
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+type readLine struct {
+	file    string
+	num     int
+	data    string
+	tooLong bool
+	length  int64
+}
+
+func readAll(t *testing.T, rd *Reader) []readLine {
+	t.Helper()
+	var out []readLine
+	for {
+		l, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		rl := readLine{file: filepath.Base(l.File), num: l.Num, data: string(l.Data), tooLong: l.TooLong}
+		if l.TooLong {
+			rl.length = l.Len
+		}
+		out = append(out, rl)
+	}
+}
+
+func writeFile(t *testing.T, dir, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestReaderLines(t *testing.T) {
+	cases := []struct {
+		name    string
+		input   string
+		maxLine int
+		want    []readLine
+		blank   int
+	}{
+		{"LF and CRLF", "a\r\nb\nc\r\n", 0, []readLine{{"x", 1, "a", false, 0}, {"x", 2, "b", false, 0}, {"x", 3, "c", false, 0}}, 0},
+		{"last line without newline", "a\nb", 0, []readLine{{"x", 1, "a", false, 0}, {"x", 2, "b", false, 0}}, 0},
+		{"blank and whitespace-only lines are skipped but counted", "\n \t\r\na\n\u00a0\n\ufeff\n", 0, []readLine{{"x", 3, "a", false, 0}}, 4},
+		{"U+0085 alone is not blank", "\u0085\n", 0, []readLine{{"x", 1, "\u0085", false, 0}}, 0},
+		{"line of exactly max", "abcd\nabcde\nxy", 4, []readLine{{"x", 1, "abcd", false, 0}, {"x", 2, "", true, 5}, {"x", 3, "xy", false, 0}}, 0},
+		{"long last line", "ab\n" + strings.Repeat("z", 1000), 10, []readLine{{"x", 1, "ab", false, 0}, {"x", 2, "", true, 1000}}, 0},
+		{"long line across buffer refills", strings.Repeat("y", 700<<10) + "\nok\n", 1000, []readLine{{"x", 1, "", true, 700 << 10}, {"x", 2, "ok", false, 0}}, 0},
+		{"empty file", "", 0, nil, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := writeFile(t, t.TempDir(), "x", []byte(tc.input))
+			rd, err := Open([]string{p}, nil, tc.maxLine)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			got := readAll(t, rd)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d lines %+v, want %+v", len(got), got, tc.want)
+			}
+			for i := range got {
+				if got[i] != tc.want[i] {
+					t.Errorf("line %d: got %+v, want %+v", i, got[i], tc.want[i])
+				}
+			}
+			if b := rd.Stats().Blank; b != tc.blank {
+				t.Errorf("blank lines: got %d, want %d", b, tc.blank)
+			}
+		})
+	}
+}
+
+func TestReaderFilesInOrderWithStdin(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a", []byte("1\n2"))
+	b := writeFile(t, dir, "b", []byte("3\n"))
+	rd, err := Open([]string{a, "-", b}, strings.NewReader("s\n"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readAll(t, rd)
+	want := []readLine{{"a", 1, "1", false, 0}, {"a", 2, "2", false, 0}, {"-", 1, "s", false, 0}, {"b", 1, "3", false, 0}}
+	if len(got) != len(want) {
+		t.Fatalf("got %+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("line %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if s := rd.Stats(); s.Files != 3 || s.Lines != 4 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+func TestReaderCompressed(t *testing.T) {
+	plain := "line one\nline two\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(plain))
+	zw.Close()
+	var zs bytes.Buffer
+	enc, _ := zstd.NewWriter(&zs)
+	enc.Write([]byte(plain))
+	enc.Close()
+	for name, data := range map[string][]byte{"capture.txt": gz.Bytes(), "capture.log": zs.Bytes()} {
+		t.Run(name, func(t *testing.T) {
+			p := writeFile(t, t.TempDir(), name, data)
+			rd, err := Open([]string{p}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := readAll(t, rd)
+			if len(got) != 2 || got[0].data != "line one" || got[1].data != "line two" {
+				t.Fatalf("got %+v", got)
+			}
+		})
+	}
+	t.Run("stdin", func(t *testing.T) {
+		rd, _ := Open([]string{"-"}, bytes.NewReader(gz.Bytes()), 0)
+		if got := readAll(t, rd); len(got) != 2 {
+			t.Fatalf("got %+v", got)
+		}
+	})
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	ok := writeFile(t, dir, "ok", []byte("x\n"))
+	for _, tc := range []struct{ name, file, want string }{
+		{"missing", filepath.Join(dir, "nope"), "no such file"},
+		{"directory", dir, "is a directory"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Open([]string{ok, tc.file}, nil, 0)
+			var ie *InputError
+			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an InputError with %q", err, tc.want)
+			}
+		})
+	}
+}
