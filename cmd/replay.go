@@ -166,9 +166,6 @@ func replayRun(o *ReplayOptions) error {
 	}
 	defer rd.Close()
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-	// Flush whenever the reader waits for input, so a live stream shows
-	// each event as soon as its line has arrived.
-	rd.OnFill = func() { out.Flush() }
 
 	var w eventWriter
 	switch o.Output {
@@ -180,7 +177,10 @@ func replayRun(o *ReplayOptions) error {
 		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1)
 	}
 	matched := false
-	sum, err := replay.Run(rd, replay.Options{Session: o.Session, MaxLine: o.MaxLine}, func(res *replay.Result) error {
+	// Flush whenever the run waits for input, so a live stream shows each
+	// event as soon as its line has arrived.
+	ropts := replay.Options{Session: o.Session, MaxLine: o.MaxLine, Idle: func() { out.Flush() }}
+	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		for _, r := range o.FailOn {
 			if res.Reason == r {
 				matched = true

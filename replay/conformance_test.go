@@ -3,6 +3,7 @@ package replay
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,8 +55,9 @@ func TestDecodeConformance(t *testing.T) {
 	}
 }
 
-// Each cursor capture is replayed as the CLI would and compared, line by
-// line, with what the reference printed.
+// Each cursor capture is replayed as the CLI would, sequentially and with
+// parallel decoders, and compared line by line with what the reference
+// printed.
 func TestCursorConformance(t *testing.T) {
 	files, err := filepath.Glob("../testdata/conformance/cursor/*.expected.jsonl")
 	if err != nil || len(files) == 0 {
@@ -64,45 +66,50 @@ func TestCursorConformance(t *testing.T) {
 	for _, exp := range files {
 		capture := strings.TrimSuffix(exp, ".expected.jsonl") + ".jsonl"
 		name := filepath.Base(strings.TrimSuffix(capture, ".jsonl"))
-		t.Run(name, func(t *testing.T) {
-			session, _ := strings.CutPrefix(name, "pinned-session-")
-			if session == name {
-				session = ""
-			}
-			want := readExpected(t, exp)
-			rd, err := Open([]string{capture}, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Close()
-			var got []expected
-			_, err = Run(rd, Options{Session: session}, func(r *Result) error {
-				e := expected{Line: r.Line, OK: r.Event != nil, Reason: string(r.Reason), Verdict: string(r.Verdict())}
-				if r.Err != nil {
-					code := string(r.Err.Code)
-					e.Code = &code
+		for _, workers := range []int{1, 3} {
+			t.Run(fmt.Sprintf("%s/workers=%d", name, workers), func(t *testing.T) {
+				session, _ := strings.CutPrefix(name, "pinned-session-")
+				if session == name {
+					session = ""
 				}
-				if r.Event != nil {
-					seq := r.Event.Sequence
-					e.Sequence = &seq
-				}
-				got = append(got, e)
-				return nil
+				compareCursor(t, capture, session, workers, readExpected(t, exp))
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(want) {
-				t.Fatalf("got %d events, want %d", len(got), len(want))
-			}
-			for i := range want {
-				w, g := want[i], got[i]
-				if g.Line != w.Line || g.OK != w.OK || g.Reason != w.Reason || g.Verdict != w.Verdict ||
-					!eqPtr(g.Code, w.Code) || !eqPtr(g.Sequence, w.Sequence) {
-					t.Errorf("event %d: got %+v, want %+v", i, show(g), show(w))
-				}
-			}
-		})
+		}
+	}
+}
+
+func compareCursor(t *testing.T, capture, session string, workers int, want []expected) {
+	rd, err := Open([]string{capture}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	var got []expected
+	_, err = Run(rd, Options{Session: session, Workers: workers}, func(r *Result) error {
+		e := expected{Line: r.Line, OK: r.Event != nil, Reason: string(r.Reason), Verdict: string(r.Verdict())}
+		if r.Err != nil {
+			code := string(r.Err.Code)
+			e.Code = &code
+		}
+		if r.Event != nil {
+			seq := r.Event.Sequence
+			e.Sequence = &seq
+		}
+		got = append(got, e)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d events, want %d", len(got), len(want))
+	}
+	for i := range want {
+		w, g := want[i], got[i]
+		if g.Line != w.Line || g.OK != w.OK || g.Reason != w.Reason || g.Verdict != w.Verdict ||
+			!eqPtr(g.Code, w.Code) || !eqPtr(g.Sequence, w.Sequence) {
+			t.Errorf("event %d: got %+v, want %+v", i, show(g), show(w))
+		}
 	}
 }
 

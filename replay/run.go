@@ -1,9 +1,7 @@
 package replay
 
 import (
-	"errors"
 	"fmt"
-	"io"
 )
 
 // Options configures a replay run.
@@ -17,6 +15,13 @@ type Options struct {
 	AllProblems bool
 	// MaxLine is the reader's line limit, for the detail of a long line.
 	MaxLine int
+	// Idle, when set, is called whenever the run is about to wait for
+	// input, so that buffered output can be flushed while a live stream
+	// is quiet.
+	Idle func()
+	// Workers is the number of goroutines decoding lines; 0 means one per
+	// CPU. Results are delivered in input order whatever the number.
+	Workers int
 }
 
 // Result is what happened to one line: its position, the decoded event or
@@ -113,26 +118,26 @@ func NewRunner(opts Options) (*Runner, error) {
 // Step decodes one line and applies it to its cursor.
 func (r *Runner) Step(l Line) Result {
 	res := Result{File: l.File, Line: l.Num}
-	var err *DecodeError
-	if l.TooLong {
-		err = &DecodeError{Code: CodeInvalidPayload, Offset: -1, Problems: []Problem{{
-			Message: fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line)", l.Len, r.maxLine())}}}
-	} else {
-		err = r.dec.Decode(l.Data, &r.ev)
-	}
-	r.apply(&res, err)
+	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
+	r.apply(&res, &r.ev, err)
 	return res
 }
 
-func (r *Runner) maxLine() int {
-	if r.opts.MaxLine > 0 {
-		return r.opts.MaxLine
+// decodeLine decodes l into ev; a line over the reader's limit is
+// malformed without being looked at.
+func decodeLine(d *Decoder, l Line, ev *Event, maxLine int) *DecodeError {
+	if !l.TooLong {
+		return d.Decode(l.Data, ev)
 	}
-	return DefaultMaxLine
+	if maxLine <= 0 {
+		maxLine = DefaultMaxLine
+	}
+	return &DecodeError{Code: CodeInvalidPayload, Offset: -1, Problems: []Problem{{
+		Message: fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line)", l.Len, maxLine)}}}
 }
 
 // apply runs a decoded line through the right cursor and counts it.
-func (r *Runner) apply(res *Result, err *DecodeError) {
+func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	r.counts.Events++
 	if err != nil {
 		res.Err, res.Reason = err, ReasonMalformed
@@ -140,7 +145,6 @@ func (r *Runner) apply(res *Result, err *DecodeError) {
 		r.counts.Reasons[ReasonMalformed]++
 		return
 	}
-	ev := &r.ev
 	res.Event = ev
 	r.counts.Kinds[ev.Kind]++
 	s := r.session(ev.SessionID)
@@ -161,7 +165,10 @@ func (r *Runner) apply(res *Result, err *DecodeError) {
 	r.counts.Reasons[res.Reason]++
 	s.Reasons[res.Reason]++
 	if res.Reason.Verdict() == Accepted {
-		s.Final = &Final{File: res.File, Line: res.Line, Sequence: ev.Sequence, TurnID: ev.TurnID,
+		if s.Final == nil {
+			s.Final = new(Final)
+		}
+		*s.Final = Final{File: res.File, Line: res.Line, Sequence: ev.Sequence, TurnID: ev.TurnID,
 			Status: ev.Snapshot.Status, MessageCount: ev.Snapshot.MessageCount}
 	}
 }
@@ -189,26 +196,4 @@ func (r *Runner) Summary(in Stats) Summary {
 		sum.PerSession = n > 1
 	}
 	return sum
-}
-
-// Run reads every line of rd through a new runner and calls fn with each
-// result in input order. It stops at the first error from rd or fn.
-func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
-	r, err := NewRunner(opts)
-	if err != nil {
-		return Summary{}, err
-	}
-	for {
-		l, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			return r.Summary(rd.Stats()), nil
-		}
-		if err != nil {
-			return r.Summary(rd.Stats()), err
-		}
-		res := r.Step(l)
-		if err := fn(&res); err != nil {
-			return r.Summary(rd.Stats()), err
-		}
-	}
 }

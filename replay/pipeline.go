@@ -1,0 +1,236 @@
+package replay
+
+import (
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// Run reads every line of rd, decodes the lines on several goroutines and
+// applies them to the cursors strictly in input order, calling fn with
+// each result. It stops at the first error from rd or fn. Memory is
+// bounded by the batches in flight, not by the length of the capture.
+func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
+	r, err := NewRunner(opts)
+	if err != nil {
+		return Summary{}, err
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if workers == 1 {
+		return runSequential(r, rd, fn)
+	}
+	p := newPipeline(rd, opts, workers)
+	for {
+		b, ok := p.next(opts.Idle)
+		if !ok {
+			break
+		}
+		for i := range b.lines {
+			l := &b.lines[i]
+			res := Result{File: l.File, Line: l.Num}
+			r.apply(&res, &b.events[i], b.errs[i])
+			if err := fn(&res); err != nil {
+				// The reader may be blocked on a quiet live stream: tell
+				// it to stop, but do not wait for it.
+				p.abort()
+				return r.Summary(Stats{}), err
+			}
+		}
+		p.release(b)
+	}
+	p.wg.Wait()
+	return r.Summary(p.stats), p.err
+}
+
+func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, error) {
+	if r.opts.Idle != nil {
+		rd.OnFill = r.opts.Idle
+	}
+	for {
+		l, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return r.Summary(rd.Stats()), nil
+		}
+		if err != nil {
+			return r.Summary(rd.Stats()), err
+		}
+		res := r.Step(l)
+		if err := fn(&res); err != nil {
+			return r.Summary(rd.Stats()), err
+		}
+	}
+}
+
+// batchBytes is the size of line data a batch collects before it is
+// handed to a decoder; batchesInFlight bounds how many exist at once.
+const (
+	batchBytes      = 1 << 20
+	batchesInFlight = 8
+)
+
+// batch is a run of consecutive lines, copied out of the reader's buffer,
+// with their decode results.
+type batch struct {
+	buf    []byte
+	starts []int // offset of each line's data in buf
+	lines  []Line
+	events []Event
+	errs   []*DecodeError
+	done   chan struct{}
+}
+
+type pipeline struct {
+	ordered chan *batch // batches in input order, for the consumer
+	work    chan *batch // the same batches, for the decoders
+	free    chan *batch
+	quit    chan struct{}
+	wg      sync.WaitGroup
+	err     error // read error, valid once ordered is closed
+	stats   Stats // reader stats, valid once ordered is closed
+	once    sync.Once
+}
+
+func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
+	p := &pipeline{
+		ordered: make(chan *batch, batchesInFlight),
+		work:    make(chan *batch, batchesInFlight),
+		free:    make(chan *batch, batchesInFlight),
+		quit:    make(chan struct{}),
+	}
+	for i := 0; i < batchesInFlight; i++ {
+		p.free <- &batch{}
+	}
+	for i := 0; i < workers; i++ {
+		p.wg.Add(1)
+		go p.decode(opts)
+	}
+	go p.read(rd)
+	return p
+}
+
+// read splits the input into batches. A batch is sent when it is full,
+// and also whenever the reader is about to wait for input, so that lines
+// of a live stream are never held back.
+func (p *pipeline) read(rd *Reader) {
+	defer close(p.work)
+	defer close(p.ordered)
+	defer func() { p.stats = rd.Stats() }()
+	var b *batch
+	send := func() bool {
+		if b == nil || len(b.lines) == 0 {
+			return true
+		}
+		b.done = make(chan struct{})
+		select {
+		case p.ordered <- b:
+		case <-p.quit:
+			return false
+		}
+		p.work <- b
+		b = nil
+		return true
+	}
+	stopped := false
+	rd.OnFill = func() {
+		if !stopped && !send() {
+			stopped = true
+		}
+	}
+	for !stopped {
+		l, err := rd.Next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				p.err = err
+			}
+			break
+		}
+		if b == nil {
+			select {
+			case b = <-p.free:
+			case <-p.quit:
+				return
+			}
+			b.buf, b.lines, b.starts = b.buf[:0], b.lines[:0], b.starts[:0]
+		}
+		// Line data is copied into the batch; Data is set by the decoder,
+		// since buf may move while it grows.
+		b.starts = append(b.starts, len(b.buf))
+		b.buf = append(b.buf, l.Data...)
+		l.Data = nil
+		b.lines = append(b.lines, l)
+		if len(b.buf) >= batchBytes {
+			if !send() {
+				break
+			}
+		}
+	}
+	if !stopped {
+		send()
+	}
+}
+
+func (p *pipeline) decode(opts Options) {
+	defer p.wg.Done()
+	d := Decoder{Messages: opts.Messages, AllProblems: opts.AllProblems}
+	for b := range p.work {
+		n := len(b.lines)
+		if cap(b.events) < n {
+			b.events = make([]Event, n)
+			b.errs = make([]*DecodeError, n)
+		}
+		b.events, b.errs = b.events[:n], b.errs[:n]
+		for i := range b.lines {
+			l := &b.lines[i]
+			end := len(b.buf)
+			if i+1 < n {
+				end = b.starts[i+1]
+			}
+			l.Data = b.buf[b.starts[i]:end]
+			b.errs[i] = decodeLine(&d, *l, &b.events[i], opts.MaxLine)
+		}
+		close(b.done)
+	}
+}
+
+// next returns the next batch in input order once it is decoded. idle is
+// called before waiting.
+func (p *pipeline) next(idle func()) (*batch, bool) {
+	var b *batch
+	var ok bool
+	select {
+	case b, ok = <-p.ordered:
+	default:
+		if idle != nil {
+			idle()
+		}
+		b, ok = <-p.ordered
+	}
+	if !ok {
+		return nil, false
+	}
+	select {
+	case <-b.done:
+	default:
+		if idle != nil {
+			idle()
+		}
+		<-b.done
+	}
+	return b, true
+}
+
+func (p *pipeline) release(b *batch) {
+	for i := range b.events {
+		b.events[i] = Event{} // drop references to message data
+	}
+	p.free <- b
+}
+
+// abort tells the reader to stop sending batches.
+func (p *pipeline) abort() {
+	p.once.Do(func() { close(p.quit) })
+}

@@ -1,0 +1,71 @@
+package replay
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+	"time"
+)
+
+// A live stream: each result must be delivered while the writer is still
+// waiting to send the next line, whatever the number of decoders.
+func TestRunDeliversLiveLines(t *testing.T) {
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			pr, pw := io.Pipe()
+			rd, _ := Open([]string{"-"}, pr, 0)
+			seen := make(chan int, 10)
+			go func() {
+				for i := 1; i <= 3; i++ {
+					fmt.Fprintln(pw, snapshotLine("s", int64(i)))
+					select {
+					case <-seen:
+					case <-time.After(5 * time.Second):
+						pw.CloseWithError(errors.New("line was held back"))
+						return
+					}
+				}
+				pw.Close()
+			}()
+			idle := 0
+			_, err := Run(rd, Options{Workers: workers, Idle: func() { idle++ }}, func(r *Result) error {
+				seen <- r.Line
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if idle == 0 {
+				t.Fatal("Idle was never called while waiting for input")
+			}
+		})
+	}
+}
+
+// Stopping early (fn returns an error) must not leak or deadlock.
+func TestRunStopsOnCallbackError(t *testing.T) {
+	pr, pw := io.Pipe()
+	go func() {
+		for i := 1; i <= 5000; i++ {
+			if _, err := fmt.Fprintln(pw, snapshotLine("s", int64(i))); err != nil {
+				return
+			}
+		}
+		pw.Close()
+	}()
+	rd, _ := Open([]string{"-"}, pr, 0)
+	stop := errors.New("stop")
+	n := 0
+	_, err := Run(rd, Options{Workers: 2}, func(r *Result) error {
+		n++
+		if n == 10 {
+			return stop
+		}
+		return nil
+	})
+	pr.Close()
+	if !errors.Is(err, stop) || n != 10 {
+		t.Fatalf("got %v after %d results", err, n)
+	}
+}
