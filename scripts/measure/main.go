@@ -1,0 +1,44 @@
+// Command measure runs a command several times with its standard output
+// sent to /dev/null and prints the median wall time and the largest peak
+// resident memory, so scripts/bench.sh needs nothing beyond Go.
+//
+//	go run ./scripts/measure -runs 5 -- snapctl replay -o jsonl capture.jsonl
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"syscall"
+	"time"
+)
+
+func main() {
+	runs := flag.Int("runs", 5, "number of runs")
+	flag.Parse()
+	args := flag.Args()
+	if len(args) == 0 {
+		fmt.Fprintln(os.Stderr, "usage: measure [-runs N] -- command [args...]")
+		os.Exit(2)
+	}
+	var times []time.Duration
+	var peak int64
+	for i := 0; i < *runs; i++ {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Stderr = os.Stderr
+		start := time.Now()
+		if err := cmd.Run(); err != nil {
+			fmt.Fprintf(os.Stderr, "measure: %v\n", err)
+			os.Exit(1)
+		}
+		times = append(times, time.Since(start))
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > peak {
+			peak = ru.Maxrss // KiB on Linux
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	median := times[len(times)/2]
+	fmt.Printf("%.3f %d\n", median.Seconds(), peak)
+}
