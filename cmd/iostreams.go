@@ -21,6 +21,8 @@ type IOStreams struct {
 	NoColor bool
 	// ColorMode is the --color flag: auto, always or never.
 	ColorMode string
+	// NoProgress is the --no-progress flag.
+	NoProgress bool
 }
 
 // System returns the streams of this process.

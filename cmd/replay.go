@@ -11,13 +11,14 @@ import (
 
 // ReplayOptions is everything `snapctl replay` needs.
 type ReplayOptions struct {
-	IO      *IOStreams
-	Files   []string
-	Session string
-	Output  string
-	Only    string
-	FailOn  []replay.Reason
-	MaxLine int
+	IO        *IOStreams
+	Files     []string
+	Session   string
+	Output    string
+	Only      string
+	FailOn    []replay.Reason
+	MaxLine   int
+	EventPath string
 }
 
 // NewCmdReplay builds `snapctl replay`. runF replaces the run function in
@@ -65,6 +66,7 @@ cursor. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	f.StringVar(&opts.Only, "only", "", "show only `accepted` or inert events (the summary counts all)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (comma-separated)")
 	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
+	f.StringVar(&opts.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion("accepted", "inert"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonNames()...))
@@ -179,7 +181,8 @@ func replayRun(o *ReplayOptions) error {
 	matched := false
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
-	ropts := replay.Options{Session: o.Session, MaxLine: o.MaxLine, Idle: func() { out.Flush() }}
+	ropts := replay.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Idle: func() { out.Flush() }}
+	defer startProgress(o.IO, rd, true)()
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		for _, r := range o.FailOn {
 			if res.Reason == r {

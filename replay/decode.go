@@ -16,9 +16,13 @@ type Decoder struct {
 	// AllProblems asks for every problem of a malformed line rather than
 	// the first one.
 	AllProblems bool
+	// EventPath, when set, is the gjson path of the event inside each line
+	// of a wrapped capture.
+	EventPath string
 
-	p parser
-	c checker
+	p         parser
+	c         checker
+	unwrapped []byte
 }
 
 var hashSeed = maphash.MakeSeed()
@@ -27,6 +31,12 @@ var hashSeed = maphash.MakeSeed()
 // or a DecodeError whose code is the one the reference would give.
 func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 	*ev = Event{}
+	if d.EventPath != "" {
+		var derr *DecodeError
+		if line, derr = d.unwrap(line, d.EventPath); derr != nil {
+			return derr
+		}
+	}
 	if err := d.p.parse(line); err != nil {
 		return &DecodeError{Code: CodeInvalidPayload, Offset: err.off,
 			Problems: []Problem{{Message: err.Error()}}}

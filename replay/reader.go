@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 )
 
 // DefaultMaxLine is the longest line decoded by default; a longer line is
@@ -57,6 +58,20 @@ func (e *InputError) Unwrap() error { return e.Err }
 type source struct {
 	name string
 	rc   io.ReadCloser
+	size int64 // -1 when unknown (standard input)
+}
+
+// countingReader counts the bytes read from a capture as stored, before
+// decompression, for progress reports from another goroutine.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
 }
 
 // Reader reads one or more captures in order as one stream of lines. It
@@ -77,6 +92,7 @@ type Reader struct {
 	num     int
 	off     int64
 	stats   Stats
+	raw     atomic.Int64
 }
 
 // Open opens every named capture before anything is read, so that a
@@ -89,7 +105,7 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 	r := &Reader{maxLine: maxLine, cur: -1}
 	for _, name := range names {
 		if name == StdinName {
-			r.sources = append(r.sources, source{name: name, rc: io.NopCloser(stdin)})
+			r.sources = append(r.sources, source{name: name, rc: io.NopCloser(stdin), size: -1})
 			continue
 		}
 		f, err := os.Open(name)
@@ -97,7 +113,8 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 			r.Close()
 			return nil, &InputError{Name: name, Err: err}
 		}
-		if fi, err := f.Stat(); err != nil || fi.IsDir() {
+		fi, err := f.Stat()
+		if err != nil || fi.IsDir() {
 			f.Close()
 			r.Close()
 			if err == nil {
@@ -105,7 +122,11 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 			}
 			return nil, &InputError{Name: name, Err: err}
 		}
-		r.sources = append(r.sources, source{name: name, rc: f})
+		size := fi.Size()
+		if !fi.Mode().IsRegular() {
+			size = -1
+		}
+		r.sources = append(r.sources, source{name: name, rc: f, size: size})
 	}
 	return r, nil
 }
@@ -121,6 +142,19 @@ func (r *Reader) Close() error {
 // Stats returns the counts so far.
 func (r *Reader) Stats() Stats { return r.stats }
 
+// Progress returns the bytes of the captures read so far, as stored
+// (before decompression), and their total size, -1 when unknown. Unlike
+// the other methods it may be called from any goroutine.
+func (r *Reader) Progress() (read, total int64) {
+	for _, s := range r.sources {
+		if s.size < 0 {
+			return r.raw.Load(), -1
+		}
+		total += s.size
+	}
+	return r.raw.Load(), total
+}
+
 // next moves to the following source; it reports false after the last.
 func (r *Reader) nextSource() (bool, error) {
 	r.cur++
@@ -128,7 +162,7 @@ func (r *Reader) nextSource() (bool, error) {
 		return false, nil
 	}
 	s := r.sources[r.cur]
-	in, err := decompress(bufio.NewReaderSize(s.rc, 64<<10))
+	in, err := decompress(bufio.NewReaderSize(countingReader{s.rc, &r.raw}, 64<<10))
 	if err != nil {
 		return false, &InputError{Name: s.name, Err: err}
 	}

@@ -19,6 +19,9 @@ type Options struct {
 	// input, so that buffered output can be flushed while a live stream
 	// is quiet.
 	Idle func()
+	// EventPath is the gjson path of the event in each line of a wrapped
+	// capture (Decoder.EventPath).
+	EventPath string
 	// Workers is the number of goroutines decoding lines; 0 means one per
 	// CPU. Results are delivered in input order whatever the number.
 	Workers int
@@ -104,7 +107,7 @@ type Summary struct {
 // NewRunner returns a runner; a pinned session must be a safe identifier.
 func NewRunner(opts Options) (*Runner, error) {
 	r := &Runner{opts: opts, sessions: map[string]*SessionStats{}, counts: newCounts()}
-	r.dec.Messages, r.dec.AllProblems = opts.Messages, opts.AllProblems
+	r.dec = Decoder{Messages: opts.Messages, AllProblems: opts.AllProblems, EventPath: opts.EventPath}
 	if opts.Session != "" {
 		c, err := NewCursor(opts.Session)
 		if err != nil {

@@ -1,0 +1,69 @@
+package cmd
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// progressThreshold is the input size from which progress is shown.
+const progressThreshold = 64 << 20
+
+// startProgress shows, on standard error, how much of the captures has
+// been read and how fast, while they are long (over 64 MB) and standard
+// error is a terminal. It never writes elsewhere. A command that streams
+// rows to standard output passes streaming, and then gets no progress when
+// that output shares the terminal, where the two would garble each other.
+// The returned function stops it and clears the line.
+func startProgress(ios *IOStreams, rd *replay.Reader, streaming bool) func() {
+	if !ios.ErrTTY || ios.NoProgress || (streaming && ios.OutTTY) {
+		return func() {}
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		start := time.Now()
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		shown := false
+		for {
+			select {
+			case <-stop:
+				if shown {
+					fmt.Fprint(ios.ErrOut, "\r\x1b[K")
+				}
+				return
+			case <-tick.C:
+			}
+			read, total := rd.Progress()
+			if read < progressThreshold && total < progressThreshold {
+				continue
+			}
+			shown = true
+			rate := float64(read) / time.Since(start).Seconds()
+			if total > 0 {
+				fmt.Fprintf(ios.ErrOut, "\r\x1b[Kreading %s of %s (%d%%), %s/s", humanBytes(read), humanBytes(total), read*100/total, humanBytes(int64(rate)))
+			} else {
+				fmt.Fprintf(ios.ErrOut, "\r\x1b[Kreading %s, %s/s", humanBytes(read), humanBytes(int64(rate)))
+			}
+		}
+	}()
+	return func() {
+		close(stop)
+		<-done
+	}
+}
+
+// humanBytes formats a byte count in decimal units.
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
