@@ -59,6 +59,7 @@ what the cursor did with every line and why.`,
 		return &usageError{err}
 	})
 	root.AddCommand(NewCmdReplay(ios, nil))
+	root.AddCommand(NewCmdInspect(ios, nil))
 	return root
 }
 

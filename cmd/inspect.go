@@ -1,0 +1,180 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/replay"
+	"github.com/spf13/cobra"
+)
+
+// InspectOptions is everything `snapctl inspect` needs.
+type InspectOptions struct {
+	IO      *IOStreams
+	Files   []string
+	Session string
+	Output  string
+	// FailOn is the severity at or above which a finding exits 1; empty
+	// means never.
+	FailOn  inspect.Severity
+	MaxLine int
+	// Line and EventID select lines to show up close instead of the report.
+	Line    int
+	EventID string
+}
+
+// NewCmdInspect builds `snapctl inspect`. runF replaces the run function
+// in tests; nil means inspectRun.
+func NewCmdInspect(ios *IOStreams, runF func(*InspectOptions) error) *cobra.Command {
+	opts := &InspectOptions{IO: ios}
+	var failOn string
+	c := &cobra.Command{
+		Use:   "inspect [FILE...]",
+		Short: "Explain a capture: an overview and the server bugs it shows, with positions",
+		Long: `Inspect reads captures as replay does (same reader, cursor, --session and
+--max-line) and reports an overview of what they hold and findings: classes
+of server bug the capture shows, each with the lines involved.
+
+Findings:
+` + checkList() + `
+With --line N (one FILE) or --event-id ID, inspect shows those lines up
+close instead: the event as indented JSON, every decode problem, the
+cursor's verdict in the context of the whole capture, and the findings that
+name the line.
+
+Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
+		Example: `  snapctl inspect capture.jsonl
+  snapctl inspect --session session-a -o json capture.jsonl | jq '.findings[].id'
+  snapctl inspect --fail-on warning capture.jsonl.gz
+  snapctl inspect --line 12 capture.jsonl
+  snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Files = args
+			if err := opts.validate(failOn); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return inspectRun(opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Session, "session", "", "pin the trusted session `ID` (default: one cursor per session)")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: error, warning or info")
+	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
+	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
+	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
+	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion("error", "warning", "info"))
+	return c
+}
+
+// checkList is the findings table of the help text.
+func checkList() string {
+	var b strings.Builder
+	for _, c := range inspect.Checks {
+		fmt.Fprintf(&b, "  %-8s %-22s %s\n", c.Severity, c.ID, c.Summary)
+	}
+	return b.String()
+}
+
+func (o *InspectOptions) validate(failOn string) error {
+	switch o.Output {
+	case "table", "json":
+	default:
+		return usageErrorf("-o must be table or json, not %q", o.Output)
+	}
+	switch s := inspect.Severity(failOn); s {
+	case "", inspect.SeverityError, inspect.SeverityWarning, inspect.SeverityInfo:
+		o.FailOn = s
+	default:
+		return usageErrorf("--fail-on must be error, warning or info, not %q", failOn)
+	}
+	if o.Session != "" && !replay.IsSafeIdentifier(o.Session) {
+		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Session)
+	}
+	if o.MaxLine <= 0 {
+		return usageErrorf("--max-line must be a positive number of bytes")
+	}
+	if o.Line < 0 {
+		return usageErrorf("--line must be a line number from 1")
+	}
+	if o.Line > 0 && o.EventID != "" {
+		return usageErrorf("--line and --event-id cannot be used together")
+	}
+	if o.EventID != "" && !replay.IsSafeIdentifier(o.EventID) {
+		return usageErrorf("--event-id %q is not a safe identifier, so no event can have it", o.EventID)
+	}
+	if err := resolveFiles(o.IO, &o.Files); err != nil {
+		return err
+	}
+	if o.Line > 0 && len(o.Files) != 1 {
+		return usageErrorf("--line needs exactly one FILE, not %d", len(o.Files))
+	}
+	return nil
+}
+
+func inspectRun(o *InspectOptions) error {
+	rd, err := openCapture(o.IO, o.Files, o.MaxLine)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine}
+	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	var rep inspect.Report
+	if o.Line > 0 || o.EventID != "" {
+		target := inspect.Target{File: o.Files[0], Line: o.Line, EventID: o.EventID}
+		x, err := inspect.Examine(rd, opts, target)
+		if err != nil {
+			return &usageError{err}
+		}
+		if x.Matches == 0 {
+			return noMatch(o, x.Report.Overview.Input)
+		}
+		rep = x.Report
+		err = writeCloseups(out, o, x)
+		if err != nil {
+			return err
+		}
+	} else {
+		rep, err = inspect.Run(rd, opts)
+		if err != nil {
+			return &usageError{err}
+		}
+		if o.Output == "json" {
+			err = writeReportJSON(out, rep)
+		} else {
+			err = writeReportTable(out, o.IO.Palette(), rep)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	if o.FailOn != "" {
+		for _, f := range rep.Findings {
+			if f.Severity.AtLeast(o.FailOn) {
+				return errMatched
+			}
+		}
+	}
+	return nil
+}
+
+// noMatch explains why a --line or --event-id target matched nothing.
+func noMatch(o *InspectOptions, in replay.Stats) error {
+	if o.EventID != "" {
+		return usageErrorf("no line has event id %q", o.EventID)
+	}
+	if o.Line <= in.Lines {
+		return usageErrorf("%s:%d is blank: not an event", o.Files[0], o.Line)
+	}
+	return usageErrorf("%s has %d lines, no line %d", o.Files[0], in.Lines, o.Line)
+}

@@ -1,0 +1,148 @@
+package cmd
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) error {
+	if o.Output == "json" {
+		return writeIndentedJSON(out, closeupsJSON(x))
+	}
+	pal := o.IO.Palette()
+	for i, c := range x.Closeups {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		writeCloseup(out, pal, c)
+	}
+	if more := x.Matches - len(x.Closeups); more > 0 {
+		fmt.Fprintf(out, "\n%d more matching lines not shown\n", more)
+	}
+	return nil
+}
+
+// writeCloseup shows one line: where it is, the JSON, every problem, the
+// cursor's verdict and the findings that name it.
+func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup) {
+	head := fmt.Sprintf("%s:%d", termsafe.String(c.File), c.Line)
+	if ev := c.Event; ev != nil {
+		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", ev.Kind,
+			termsafe.String(ev.EventID), termsafe.String(ev.SessionID), termsafe.String(ev.TurnID), ev.Sequence)
+	}
+	fmt.Fprintln(out, pal.Bold(head))
+	switch {
+	case len(c.Raw) == 0:
+		fmt.Fprintln(out, pal.Dim("(line not shown: longer than --max-line)"))
+	case !colourJSON(out, pal, c.Raw):
+		fmt.Fprintln(out, termsafe.String(string(c.Raw)))
+	}
+	if c.Err == nil {
+		fmt.Fprintf(out, "decode: %s\n", pal.Green("ok"))
+	} else {
+		fmt.Fprintf(out, "decode: %s, %s\n", pal.Red(string(c.Err.Code)), plural(len(c.Err.Problems), "problem"))
+		for _, p := range c.Err.Problems {
+			fmt.Fprintf(out, "  %s\n", termsafe.String(p.String()))
+		}
+	}
+	colour := pal.Yellow
+	if c.Reason.Verdict() == replay.Accepted {
+		colour = pal.Green
+	}
+	verdict := colour(fmt.Sprintf("%s (%s)", c.Reason.Verdict(), c.Reason))
+	if d := closeupDetail(c); d != "" {
+		verdict += ": " + d
+	}
+	fmt.Fprintf(out, "verdict: %s\n", verdict)
+	if len(c.Findings) == 0 {
+		fmt.Fprintln(out, "findings: none")
+		return
+	}
+	fmt.Fprintln(out, "findings:")
+	for _, f := range c.Findings {
+		fmt.Fprintf(out, "  %s  %s  %s\n", severityColour(pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
+			pal.Bold(f.ID), termsafe.String(f.Message))
+	}
+}
+
+// closeupDetail explains the verdict, as the replay table does.
+func closeupDetail(c inspect.Closeup) string {
+	switch c.Reason {
+	case replay.ReasonMalformed:
+		return "the line does not decode"
+	case replay.ReasonNonSnapshot:
+		return "submits and diagnostics never move the cursor"
+	case replay.ReasonForeignSession:
+		return "another session than the pinned one"
+	}
+	res := replay.Result{Event: c.Event, Err: c.Err, Reason: c.Reason, Prev: c.Prev, Gap: c.Gap}
+	return resultDetail(&res)
+}
+
+type closeupJSON struct {
+	File     string          `json:"file"`
+	Line     int             `json:"line"`
+	Verdict  string          `json:"verdict"`
+	Reason   string          `json:"reason"`
+	Event    json.RawMessage `json:"event"`
+	Raw      *string         `json:"raw,omitempty"`
+	Code     *string         `json:"code"`
+	Problems []problemJSON   `json:"problems"`
+	Cursor   *int64          `json:"cursorSequence,omitempty"`
+	Gap      *int64          `json:"gap,omitempty"`
+	Findings []findingJSON   `json:"findings"`
+	TooLong  bool            `json:"tooLong,omitempty"`
+}
+
+type problemJSON struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+type closeupsBody struct {
+	Matches int           `json:"matches"`
+	Lines   []closeupJSON `json:"lines"`
+}
+
+func closeupsJSON(x inspect.Examination) closeupsBody {
+	body := closeupsBody{Matches: x.Matches, Lines: []closeupJSON{}}
+	for _, c := range x.Closeups {
+		j := closeupJSON{File: c.File, Line: c.Line, Verdict: string(c.Reason.Verdict()), Reason: string(c.Reason),
+			Event: json.RawMessage("null"), Problems: []problemJSON{}, Findings: []findingJSON{}}
+		switch {
+		case len(c.Raw) == 0:
+			j.TooLong = true
+		case validUTF8JSON(c.Raw):
+			j.Event = c.Raw
+		default:
+			s := string(c.Raw)
+			j.Raw = &s
+		}
+		if c.Err != nil {
+			code := string(c.Err.Code)
+			j.Code = &code
+			for _, p := range c.Err.Problems {
+				j.Problems = append(j.Problems, problemJSON{p.Path, p.Message})
+			}
+		}
+		switch c.Reason {
+		case replay.ReasonAdvanced, replay.ReasonDuplicate, replay.ReasonStale:
+			prev := c.Prev
+			j.Cursor = &prev
+		}
+		if c.Reason == replay.ReasonAdvanced {
+			gap := c.Gap
+			j.Gap = &gap
+		}
+		for _, f := range c.Findings {
+			j.Findings = append(j.Findings, findingToJSON(f))
+		}
+		body.Lines = append(body.Lines, j)
+	}
+	return body
+}

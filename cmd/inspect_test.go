@@ -1,0 +1,176 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/inspect"
+)
+
+// TestNewCmdInspect checks that flags land in InspectOptions and bad
+// combinations are usage errors, without running anything.
+func TestNewCmdInspect(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		want    InspectOptions
+		wantErr string
+	}{
+		{name: "defaults read stdin", args: nil,
+			want: InspectOptions{Files: []string{"-"}, Output: "table", MaxLine: 64 << 20}},
+		{name: "every flag", args: []string{"--session", "s", "-o", "json", "--fail-on", "warning", "--line", "3", "a.jsonl"},
+			want: InspectOptions{Files: []string{"a.jsonl"}, Session: "s", Output: "json", FailOn: inspect.SeverityWarning, Line: 3, MaxLine: 64 << 20}},
+		{name: "event id over several files", args: []string{"--event-id", "e1", "a", "b"},
+			want: InspectOptions{Files: []string{"a", "b"}, Output: "table", EventID: "e1", MaxLine: 64 << 20}},
+		{name: "line on stdin", args: []string{"--line", "2"},
+			want: InspectOptions{Files: []string{"-"}, Output: "table", Line: 2, MaxLine: 64 << 20}},
+		{name: "line needs one file", args: []string{"--line", "2", "a", "b"}, wantErr: "--line needs exactly one FILE, not 2"},
+		{name: "bad output", args: []string{"-o", "jsonl", "a"}, wantErr: `-o must be table or json, not "jsonl"`},
+		{name: "bad severity", args: []string{"--fail-on", "errors", "a"}, wantErr: `--fail-on must be error, warning or info, not "errors"`},
+		{name: "bad session", args: []string{"--session", "a b", "a"}, wantErr: `--session "a b" is not a safe identifier`},
+		{name: "bad event id", args: []string{"--event-id", "-x", "a"}, wantErr: `--event-id "-x" is not a safe identifier`},
+		{name: "line and event id", args: []string{"--line", "1", "--event-id", "e", "a"}, wantErr: "--line and --event-id cannot be used together"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _ := TestStreams("")
+			var got *InspectOptions
+			c := NewCmdInspect(ios, func(o *InspectOptions) error { got = o; return nil })
+			c.SetArgs(tt.args)
+			c.SetOut(&bytes.Buffer{})
+			c.SetErr(&bytes.Buffer{})
+			err := c.Execute()
+			if tt.wantErr != "" {
+				var ue *usageError
+				if err == nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want usage error %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.IO = nil
+			if got.Session != tt.want.Session || got.Output != tt.want.Output || got.FailOn != tt.want.FailOn ||
+				got.Line != tt.want.Line || got.EventID != tt.want.EventID || got.MaxLine != tt.want.MaxLine ||
+				strings.Join(got.Files, ",") != strings.Join(tt.want.Files, ",") {
+				t.Errorf("options:\n got %+v\nwant %+v", *got, tt.want)
+			}
+		})
+	}
+}
+
+// TestInspectRunStdin: the report and --line both work on standard input,
+// and the JSON report parses with the documented keys.
+func TestInspectRunStdin(t *testing.T) {
+	capture := `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sessionId":"s","turnId":"t","sequence":1,"emittedAt":"2026-07-11T03:00:00Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":0,"totalTokens":1},"messages":[]}}
+{"protocol":"agentskit.chat.turn","version":1,"eventId":"e2","sessionId":"s","turnId":"t","sequence":1,"emittedAt":"2026-07-11T03:00:01Z","event":"server.turn.snapshot","payload":{"status":"streaming","usage":{"promptTokens":1,"completionTokens":0,"totalTokens":1},"messages":[]}}
+`
+	tests := []struct {
+		name    string
+		opts    InspectOptions
+		wantErr error
+		check   func(t *testing.T, out string)
+	}{
+		{name: "json report", opts: InspectOptions{Output: "json", FailOn: inspect.SeverityError}, wantErr: errMatched,
+			check: func(t *testing.T, out string) {
+				var v struct {
+					Overview map[string]any
+					Findings []struct {
+						ID, Severity, SessionID, Message string
+						Positions                        []struct {
+							File string
+							Line int
+						}
+						PositionCount int
+					}
+				}
+				if err := json.Unmarshal([]byte(out), &v); err != nil {
+					t.Fatal(err)
+				}
+				if len(v.Findings) != 1 || v.Findings[0].ID != inspect.SequenceCollision || v.Findings[0].Severity != "error" ||
+					len(v.Findings[0].Positions) != 2 || v.Findings[0].Positions[1].Line != 2 || v.Findings[0].Positions[1].File != "-" {
+					t.Errorf("findings: %+v", v.Findings)
+				}
+				if v.Overview["events"] != float64(2) {
+					t.Errorf("overview events: %v", v.Overview["events"])
+				}
+			}},
+		{name: "line on stdin", opts: InspectOptions{Output: "table", Line: 2, FailOn: inspect.SeverityWarning}, wantErr: errMatched,
+			check: func(t *testing.T, out string) {
+				for _, want := range []string{"-:2  server.turn.snapshot  event e2", "verdict: inert (duplicate)", "sequence-collision"} {
+					if !strings.Contains(out, want) {
+						t.Errorf("missing %q in:\n%s", want, out)
+					}
+				}
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, out, _ := TestStreams(capture)
+			o := tt.opts
+			o.IO, o.Files, o.MaxLine = ios, []string{"-"}, 1<<20
+			if err := inspectRun(&o); !errors.Is(err, tt.wantErr) {
+				t.Fatalf("err = %v, want %v", err, tt.wantErr)
+			}
+			tt.check(t, out.String())
+		})
+	}
+}
+
+// TestColourJSON: tokens get their colours, strings with escaped quotes
+// stay whole, and characters that act on a terminal never reach it.
+func TestColourJSON(t *testing.T) {
+	pal := Palette{
+		Blue:    func(s string) string { return "<k>" + s + "</k>" },
+		Green:   func(s string) string { return "<s>" + s + "</s>" },
+		Yellow:  func(s string) string { return "<n>" + s + "</n>" },
+		Magenta: func(s string) string { return "<l>" + s + "</l>" },
+	}
+	tests := []struct {
+		name, in, want string
+		ok             bool
+	}{
+		{"scalars", `{"a":1,"b":-2.5e3,"c":true,"d":null}`,
+			"{\n  <k>\"a\"</k>: <n>1</n>,\n  <k>\"b\"</k>: <n>-2.5e3</n>,\n  <k>\"c\"</k>: <l>true</l>,\n  <k>\"d\"</k>: <l>null</l>\n}\n", true},
+		{"escaped quote and colon in a string", `["x\":y"]`, "[\n  <s>\"x\\\":y\"</s>\n]\n", true},
+		{"C1 and bidi controls are escaped", "{\"k\":\"a\u009b31m\u202eb\"}", "{\n  <k>\"k\"</k>: <s>\"a\\u009b31m\\u202eb\"</s>\n}\n", true},
+		{"not JSON", `{"a":`, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			w := bufio.NewWriter(&b)
+			ok := colourJSON(w, pal, []byte(tt.in))
+			w.Flush()
+			if ok != tt.ok || b.String() != tt.want {
+				t.Errorf("colourJSON(%q) = %v\n%s\nwant %v\n%s", tt.in, ok, b.String(), tt.ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestPositionList(t *testing.T) {
+	pos := func(file string, line int) inspect.Position { return inspect.Position{File: file, Line: line} }
+	tests := []struct {
+		name string
+		f    inspect.Finding
+		want string
+	}{
+		{"one file", inspect.Finding{Positions: []inspect.Position{pos("a", 1), pos("a", 5)}, PositionCount: 2}, "a:1,5"},
+		{"two files", inspect.Finding{Positions: []inspect.Position{pos("a", 1), pos("b", 2), pos("b", 3)}, PositionCount: 3}, "a:1 b:2,3"},
+		{"capped", inspect.Finding{Positions: []inspect.Position{pos("a", 1)}, PositionCount: 4}, "a:1 and 3 more"},
+		{"file name made safe", inspect.Finding{Positions: []inspect.Position{pos("a\x1bb", 1)}, PositionCount: 1}, `a\x1bb:1`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := positionList(tt.f); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+package inspect
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+func examine(t *testing.T, opts Options, target Target, path string) Examination {
+	t.Helper()
+	rd, err := replay.Open([]string{path}, nil, opts.MaxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	x, err := Examine(rd, opts, target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+func TestExamine(t *testing.T) {
+	const at = "2026-07-11T03:00:00.000Z"
+	broken := `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e3","sessionId":"s","turnId":"t","sequence":1.5,"emittedAt":"2026-07-11","event":"server.turn.snapshot","payload":{"status":"done","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[]}}`
+	path := writeCapture(t,
+		snap("e1", "t", 1, at, "streaming", "a"),
+		snap("e2", "t", 2, at, "streaming", "a"),
+		"",
+		broken,
+		snap("e2", "t", 2, at, "streaming", "a", "b"),
+		`{"eventId":"e9", "cut off`,
+		strings.Repeat("x", 300),
+	)
+	tests := []struct {
+		name     string
+		target   Target
+		maxLine  int
+		matches  int
+		lines    []int
+		reasons  []replay.Reason
+		problems int // of the first close-up
+		findings []string
+	}{
+		{name: "line of an accepted snapshot", target: Target{File: path, Line: 2}, matches: 1,
+			lines: []int{2}, reasons: []replay.Reason{replay.ReasonAdvanced},
+			findings: []string{SequenceCollision, DuplicateEventID}},
+		{name: "event id on two lines, verdict of each in context", target: Target{EventID: "e2"}, matches: 2,
+			lines: []int{2, 5}, reasons: []replay.Reason{replay.ReasonAdvanced, replay.ReasonDuplicate},
+			findings: []string{SequenceCollision, DuplicateEventID}},
+		{name: "malformed line with every problem", target: Target{File: path, Line: 4}, matches: 1,
+			lines: []int{4}, reasons: []replay.Reason{replay.ReasonMalformed}, problems: 3},
+		{name: "event id of a line that does not decode", target: Target{EventID: "e3"}, matches: 1,
+			lines: []int{4}, reasons: []replay.Reason{replay.ReasonMalformed}, problems: 3},
+		{name: "invalid JSON has no event id", target: Target{EventID: "e9"}, matches: 0},
+		{name: "blank line matches nothing", target: Target{File: path, Line: 3}, matches: 0},
+		{name: "too long line", target: Target{File: path, Line: 7}, maxLine: 100, matches: 1,
+			lines: []int{7}, reasons: []replay.Reason{replay.ReasonMalformed}, problems: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := examine(t, Options{MaxLine: tt.maxLine}, tt.target, path)
+			if x.Matches != tt.matches || len(x.Closeups) != len(tt.lines) {
+				t.Fatalf("matches %d, close-ups %d; want %d, %d", x.Matches, len(x.Closeups), tt.matches, len(tt.lines))
+			}
+			for i, c := range x.Closeups {
+				if c.Line != tt.lines[i] || c.Reason != tt.reasons[i] {
+					t.Errorf("close-up %d: line %d %s, want line %d %s", i, c.Line, c.Reason, tt.lines[i], tt.reasons[i])
+				}
+			}
+			if len(x.Closeups) == 0 {
+				return
+			}
+			c := x.Closeups[0]
+			if got := 0; c.Err != nil {
+				got = len(c.Err.Problems)
+				if got != tt.problems {
+					t.Errorf("problems: got %d (%s), want %d", got, c.Err.AllDetails(), tt.problems)
+				}
+			} else if tt.problems != 0 {
+				t.Errorf("no decode error, want %d problems", tt.problems)
+			}
+			if tt.maxLine == 0 && len(c.Raw) == 0 {
+				t.Errorf("raw line missing")
+			}
+			var ids []string
+			for _, f := range c.Findings {
+				ids = append(ids, f.ID)
+			}
+			if strings.Join(ids, ",") != strings.Join(tt.findings, ",") {
+				t.Errorf("findings %q, want %q", ids, tt.findings)
+			}
+		})
+	}
+}
+
+// TestExamineKeepsEvent: a close-up's event outlives the runner's reuse of
+// its event buffer.
+func TestExamineKeepsEvent(t *testing.T) {
+	const at = "2026-07-11T03:00:00.000Z"
+	path := writeCapture(t, snap("e1", "t", 1, at, "streaming", "a"), snap("e2", "t", 2, at, "complete", "a", "b"))
+	x := examine(t, Options{}, Target{File: path, Line: 1}, path)
+	ev := x.Closeups[0].Event
+	if ev == nil || ev.EventID != "e1" || ev.Snapshot.Status != "streaming" || len(ev.Snapshot.Messages) != 1 {
+		t.Errorf("event changed after its line: %+v", ev)
+	}
+}
