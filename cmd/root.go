@@ -60,6 +60,7 @@ what the cursor did with every line and why.`,
 	})
 	root.AddCommand(NewCmdReplay(ios, nil))
 	root.AddCommand(NewCmdInspect(ios, nil))
+	root.AddCommand(NewCmdLineage(ios, nil))
 	return root
 }
 

@@ -1,0 +1,253 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+	"github.com/spf13/cobra"
+)
+
+// LineageOptions is everything `snapctl lineage` needs.
+type LineageOptions struct {
+	IO      *IOStreams
+	Files   []string
+	Session string
+	Output  string
+	Turn    string
+	ASCII   bool
+	Redact  bool
+	MaxLine int
+}
+
+// NewCmdLineage builds `snapctl lineage`. runF replaces the run function
+// in tests; nil means lineageRun.
+func NewCmdLineage(ios *IOStreams, runF func(*LineageOptions) error) *cobra.Command {
+	opts := &LineageOptions{IO: ios}
+	c := &cobra.Command{
+		Use:   "lineage [FILE...]",
+		Short: "Draw which turn was retried, edited or regenerated, from what, and how it ended",
+		Long: `Lineage reads captures like replay (NDJSON; "-" or no FILE reads standard
+input; gzip and zstd are recognised), runs them through the snapshot cursor,
+and draws, from the lineage of the accepted snapshots, one tree per session:
+turns without a parent form the trunk in sequence order, and each retry,
+edit or regenerate hangs under its parent turn.
+
+Each turn shows its operation (submit, retry, edit, regenerate, or unknown
+when no accepted snapshot carried lineage), source message, final status,
+first and last accepted sequence, duration, final token usage, and a
+preview of its submit input and final assistant message.
+
+Problems are marked on the turn and listed after the tree; none stops the
+output:
+  orphan            the parent turn is not in the capture (placed under
+                    the session root)
+  source-missing    the source message is not in the parent turn's last
+                    accepted projection
+  lineage-conflict  accepted snapshots of the turn carry different lineage
+  cycle             the parent turns loop (cut at the earliest turn)
+
+--redact leaves out every message text and submit input, in every format,
+for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
+		Example: `  snapctl lineage capture.jsonl
+  snapctl lineage --session session-7f3a --turn turn-12 capture.jsonl
+  snapctl lineage -o mermaid --redact capture.jsonl >> incident-review.md
+  snapctl lineage -o dot capture.jsonl | dot -Tsvg > lineage.svg
+  snapctl lineage -o json capture.jsonl | jq '.sessions[].turns[] | select(.problems != [])'`,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Files = args
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return lineageRun(opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Session, "session", "", "pin the trusted session `ID` (default: one tree per session)")
+	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, mermaid, dot or json")
+	f.StringVar(&opts.Turn, "turn", "", "show only turn `ID`, its ancestors and its descendants")
+	f.BoolVar(&opts.ASCII, "ascii", false, "draw the tree with plain ASCII connectors")
+	f.BoolVar(&opts.Redact, "redact", false, "leave out message text and submit input: ids, operations, statuses and counts only")
+	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "mermaid", "dot", "json"))
+	return c
+}
+
+func (o *LineageOptions) validate() error {
+	switch o.Output {
+	case "tree", "mermaid", "dot", "json":
+	default:
+		return usageErrorf("-o must be tree, mermaid, dot or json, not %q", o.Output)
+	}
+	if o.Session != "" && !replay.IsSafeIdentifier(o.Session) {
+		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Session)
+	}
+	if o.Turn != "" && !replay.IsSafeIdentifier(o.Turn) {
+		return usageErrorf("--turn %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Turn)
+	}
+	if o.MaxLine <= 0 {
+		return usageErrorf("--max-line must be a positive number of bytes")
+	}
+	return resolveFiles(o.IO, &o.Files)
+}
+
+func lineageRun(o *LineageOptions) error {
+	rd, err := openCapture(o.IO, o.Files, o.MaxLine)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	b := lineage.NewBuilder(o.Session)
+	_, err = replay.Run(rd, replay.Options{Session: o.Session, Messages: true, MaxLine: o.MaxLine}, func(res *replay.Result) error {
+		b.Add(res)
+		return nil
+	})
+	if err != nil {
+		return &usageError{err}
+	}
+	sessions := b.Sessions()
+	if o.Turn != "" {
+		if sessions = selectTurn(sessions, o.Turn); len(sessions) == 0 {
+			return usageErrorf("turn %s is not in any accepted snapshot", o.Turn)
+		}
+	}
+	if o.Redact {
+		redact(sessions)
+	}
+	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	if err := writeLineage(out, o, sessions); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// selectTurn keeps, in each session that has the turn, only the turn, its
+// ancestors and its descendants.
+func selectTurn(sessions []*lineage.Session, turn string) []*lineage.Session {
+	var out []*lineage.Session
+	for _, s := range sessions {
+		if sel := s.Select(turn); sel != nil {
+			out = append(out, sel)
+		}
+	}
+	return out
+}
+
+// redact drops every text that came from a message or a submit, so that
+// no format can print one by mistake.
+func redact(sessions []*lineage.Session) {
+	for _, s := range sessions {
+		for _, n := range s.Turns {
+			n.Preview, n.Input, n.HasInput = "", "", false
+		}
+	}
+}
+
+func writeLineage(w io.Writer, o *LineageOptions, sessions []*lineage.Session) error {
+	switch o.Output {
+	case "json":
+		return writeLineageJSON(w, sessions, o.Redact)
+	case "mermaid":
+		return writeLineageMermaid(w, sessions)
+	case "dot":
+		return writeLineageDot(w, sessions)
+	}
+	t := &treeWriter{w: w, pal: o.IO.Palette(), glyphs: unicodeGlyphs}
+	if o.ASCII {
+		t.glyphs = asciiGlyphs
+	}
+	return t.write(sessions)
+}
+
+// How a turn is put in words, the same in every format.
+
+// opCounts counts a session's turns by operation.
+func opCounts(s *lineage.Session) string {
+	counts := map[lineage.Operation]int{}
+	for _, n := range s.Turns {
+		counts[n.Operation]++
+	}
+	var parts []string
+	for _, op := range lineage.Operations {
+		if counts[op] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[op], op))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func problemCount(n int) string {
+	if n == 0 {
+		return "no problems"
+	}
+	return plural(n, "problem")
+}
+
+// origin says how a turn came about: its operation, its declared parent
+// when it does not hang under it (an orphan, a cut cycle), and its source
+// message.
+func origin(n *lineage.Node) string {
+	s := string(n.Operation)
+	if n.ParentTurnID != "" && (n.Parent == nil || n.Parent.TurnID != n.ParentTurnID) {
+		s += " of " + n.ParentTurnID
+	}
+	if n.SourceMessageID != "" {
+		s += " from " + n.SourceMessageID
+	}
+	return termsafe.String(s)
+}
+
+// outcome is how the turn ended: its final status, and the code of the
+// final snapshot's error diagnostic.
+func outcome(n *lineage.Node) string {
+	if n.ErrorCode == "" {
+		return termsafe.String(n.Status)
+	}
+	return termsafe.String(n.Status + " " + n.ErrorCode)
+}
+
+func seqRange(n *lineage.Node) string {
+	if n.FirstSequence == n.LastSequence {
+		return "seq " + strconv.FormatInt(n.FirstSequence, 10)
+	}
+	return fmt.Sprintf("seq %d-%d", n.FirstSequence, n.LastSequence)
+}
+
+func problemKinds(n *lineage.Node) string {
+	kinds := make([]string, 0, len(n.Problems))
+	for _, p := range n.Problems {
+		if !slices.Contains(kinds, string(p.Kind)) {
+			kinds = append(kinds, string(p.Kind))
+		}
+	}
+	return strings.Join(kinds, ", ")
+}
+
+// graphLabel is the text of a turn's box in mermaid and dot, one line per
+// entry, every entry terminal-safe.
+func graphLabel(n *lineage.Node) []string {
+	lines := []string{termsafe.String(n.TurnID), origin(n) + " · " + outcome(n),
+		seqRange(n) + " · " + plural(int(n.Usage.TotalTokens), "token")}
+	if len(n.Problems) > 0 {
+		lines = append(lines, "! "+problemKinds(n))
+	}
+	if n.HasInput {
+		lines = append(lines, "input: "+n.Input)
+	}
+	if n.Preview != "" {
+		lines = append(lines, "reply: "+n.Preview)
+	}
+	return lines
+}

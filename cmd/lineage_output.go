@@ -1,0 +1,373 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/termsafe"
+)
+
+// treeGlyphs are the connectors of the tree format.
+type treeGlyphs struct{ tee, elbow, pipe, space string }
+
+var (
+	unicodeGlyphs = treeGlyphs{tee: "├─ ", elbow: "└─ ", pipe: "│  ", space: "   "}
+	asciiGlyphs   = treeGlyphs{tee: "|- ", elbow: "`- ", pipe: "|  ", space: "   "}
+)
+
+// maxTreeIndent is the deepest level drawn with its own indentation:
+// deeper turns are drawn at this level with their depth, so a chain of
+// thousands of regenerations does not print megabytes of connectors.
+const maxTreeIndent = 32
+
+// treeWriter draws one tree per session, then its problems.
+type treeWriter struct {
+	w      io.Writer
+	pal    Palette
+	glyphs treeGlyphs
+	// open[d] is set while the ancestor at depth d has siblings to come.
+	open []bool
+}
+
+func (t *treeWriter) write(sessions []*lineage.Session) error {
+	if len(sessions) == 0 {
+		fmt.Fprintln(t.w, "no accepted snapshots: no turns to draw")
+		return nil
+	}
+	for i, s := range sessions {
+		if i > 0 {
+			fmt.Fprintln(t.w)
+		}
+		fmt.Fprintf(t.w, "%s %s: %s (%s), %s\n", t.pal.Bold("session"), t.pal.Bold(termsafe.String(s.SessionID)),
+			plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
+		t.open = t.open[:0]
+		s.Walk(t.node)
+		if err := t.problems(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// node draws one turn: its line, then its input and reply previews.
+func (t *treeWriter) node(n *lineage.Node, depth int, last bool) {
+	t.open = t.open[:depth]
+	var prefix strings.Builder
+	for _, open := range t.open[:min(depth, maxTreeIndent)] {
+		prefix.WriteString(t.pick(open, t.glyphs.pipe, t.glyphs.space))
+	}
+	t.open = append(t.open, !last)
+	conn := t.pick(last, t.glyphs.elbow, t.glyphs.tee)
+	fmt.Fprintf(t.w, "%s%s%s\n", prefix.String(), conn, t.label(n, depth))
+
+	cont := prefix.String() + t.pick(last, t.glyphs.space, t.glyphs.pipe) +
+		t.pick(len(n.Children) > 0, t.glyphs.pipe, t.glyphs.space)
+	if n.HasInput {
+		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim("input: "+n.Input))
+	}
+	if n.Preview != "" {
+		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim("reply: "+n.Preview))
+	}
+}
+
+func (t *treeWriter) pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
+}
+
+// label is a turn's line: id, how it came about, how it ended, its
+// sequences, time and tokens, and its problems.
+func (t *treeWriter) label(n *lineage.Node, depth int) string {
+	parts := []string{t.pal.Bold(termsafe.String(n.TurnID)), t.opColour(n.Operation)(origin(n))}
+	status := outcome(n)
+	if n.Status == "error" || n.ErrorCode != "" {
+		status = t.pal.Red(status)
+	}
+	parts = append(parts, status, seqRange(n), timing(n))
+	parts = append(parts, plural(int(n.Usage.TotalTokens), "token"))
+	if depth > maxTreeIndent {
+		parts = append(parts, fmt.Sprintf("(depth %d)", depth+1))
+	}
+	if len(n.Problems) > 0 {
+		parts = append(parts, t.pal.Red("! "+problemKinds(n)))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// timing is when the turn's first accepted snapshot was emitted and how
+// long it took until the last one.
+func timing(n *lineage.Node) string {
+	s := termsafe.String(n.FirstEmittedAt)
+	if d, ok := n.Duration(); ok && n.FirstSequence != n.LastSequence {
+		s += " +" + d.Round(time.Millisecond).String()
+	}
+	return s
+}
+
+func (t *treeWriter) opColour(op lineage.Operation) func(string) string {
+	switch op {
+	case lineage.OpSubmit:
+		return t.pal.Green
+	case lineage.OpRetry:
+		return t.pal.Yellow
+	case lineage.OpEdit:
+		return t.pal.Cyan
+	case lineage.OpRegenerate:
+		return t.pal.Magenta
+	}
+	return t.pal.Dim
+}
+
+// problems lists a session's problems after its tree.
+func (t *treeWriter) problems(s *lineage.Session) error {
+	var rows [][]string
+	for _, n := range s.Turns {
+		for _, p := range n.Problems {
+			rows = append(rows, []string{termsafe.String(n.TurnID), string(p.Kind), termsafe.String(p.Detail)})
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	fmt.Fprintln(t.w)
+	return renderTable(t.w, t.pal, []string{"TURN", "PROBLEM", "DETAIL"}, rows)
+}
+
+// opStyle is the fill and stroke colour of each operation in diagrams.
+var opStyle = map[lineage.Operation][2]string{
+	lineage.OpSubmit:     {"#e6f4ea", "#1e8e3e"},
+	lineage.OpRetry:      {"#fef7e0", "#e37400"},
+	lineage.OpEdit:       {"#e8f0fe", "#1a73e8"},
+	lineage.OpRegenerate: {"#f3e8fd", "#9334e6"},
+	lineage.OpUnknown:    {"#f1f3f4", "#5f6368"},
+}
+
+const problemStroke = "#d93025"
+
+// writeLineageMermaid writes one fenced flowchart TD block per session.
+// Node ids are generated, and labels escaped as entity codes, so any turn
+// id or text renders.
+func writeLineageMermaid(w io.Writer, sessions []*lineage.Session) error {
+	if len(sessions) == 0 {
+		fmt.Fprint(w, "```mermaid\nflowchart TD\n  empty[\"no accepted snapshots\"]\n```\n")
+		return nil
+	}
+	for i, s := range sessions {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprint(w, "```mermaid\nflowchart TD\n")
+		fmt.Fprintf(w, "  %%%% snapctl lineage: solid arrows are lineage, dotted ones the trunk in sequence order\n")
+		fmt.Fprintf(w, "  s([\"session %s\"])\n", mermaidText(s.SessionID))
+		ids := nodeIDs(s, "t")
+		used := map[lineage.Operation]bool{}
+		for _, n := range s.Turns {
+			fmt.Fprintf(w, "  %s[\"%s\"]\n", ids[n], mermaidLabel(graphLabel(n)))
+			used[n.Operation] = true
+		}
+		prev := "s"
+		for _, n := range s.Roots {
+			fmt.Fprintf(w, "  %s -.-> %s\n", prev, ids[n])
+			prev = ids[n]
+		}
+		for _, n := range s.Turns {
+			for _, c := range n.Children {
+				fmt.Fprintf(w, "  %s -->|%s| %s\n", ids[n], mermaidText(string(c.Operation)), ids[c])
+			}
+		}
+		for _, op := range lineage.Operations {
+			if used[op] {
+				fmt.Fprintf(w, "  classDef %s fill:%s,stroke:%s\n", op, opStyle[op][0], opStyle[op][1])
+			}
+		}
+		if s.Problems() > 0 {
+			fmt.Fprintf(w, "  classDef problem stroke:%s,stroke-width:3px,stroke-dasharray:5 3\n", problemStroke)
+		}
+		for _, n := range s.Turns {
+			fmt.Fprintf(w, "  class %s %s\n", ids[n], n.Operation)
+			if len(n.Problems) > 0 {
+				fmt.Fprintf(w, "  class %s problem\n", ids[n])
+			}
+		}
+		fmt.Fprint(w, "```\n")
+	}
+	return nil
+}
+
+// nodeIDs names each turn by its place in sequence order.
+func nodeIDs(s *lineage.Session, prefix string) map[*lineage.Node]string {
+	ids := make(map[*lineage.Node]string, len(s.Turns))
+	for i, n := range s.Turns {
+		ids[n] = prefix + strconv.Itoa(i+1)
+	}
+	return ids
+}
+
+func mermaidLabel(lines []string) string {
+	// Mermaid strips the last ";" of a line where "style" or "classDef"
+	// comes before a ":" and a "#", which would break an entity code:
+	// escaping every ":" of such a label leaves the pattern nothing to match.
+	joined := strings.Join(lines, " ")
+	colon := strings.Contains(joined, "style") || strings.Contains(joined, "classDef")
+	for i, l := range lines {
+		lines[i] = mermaidEscape(l, colon)
+	}
+	return strings.Join(lines, "<br/>")
+}
+
+// mermaidText escapes text for a quoted mermaid label: every ASCII
+// character that mermaid or HTML could read as syntax (a quote, #, ;, <,
+// >, &, a backslash, a backtick…), and every character that is not
+// printable, becomes an entity code (#35;).
+func mermaidText(s string) string { return mermaidEscape(s, false) }
+
+// mermaidEscape is mermaidText that can also escape every ":".
+func mermaidEscape(s string, colon bool) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == ':' && colon:
+			b.WriteString("#58;")
+		case r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(" .,:-_/!?'()+=*@%", r)):
+			b.WriteRune(r)
+		case r >= 0x80 && unicode.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			fmt.Fprintf(&b, "#%d;", r)
+		}
+	}
+	return b.String()
+}
+
+// writeLineageDot writes one Graphviz digraph with a cluster per session.
+func writeLineageDot(w io.Writer, sessions []*lineage.Session) error {
+	fmt.Fprint(w, "digraph lineage {\n  rankdir=TB;\n")
+	fmt.Fprint(w, "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n")
+	fmt.Fprint(w, "  edge [fontname=\"Helvetica\", fontsize=9];\n")
+	for i, s := range sessions {
+		fmt.Fprintf(w, "  subgraph cluster_%d {\n    label=%s;\n", i+1, dotString("session "+termsafe.String(s.SessionID)))
+		ids := nodeIDs(s, "s"+strconv.Itoa(i+1)+"_t")
+		for _, n := range s.Turns {
+			st := opStyle[n.Operation]
+			attrs := fmt.Sprintf("label=%s, fillcolor=%q, color=%q", dotString(strings.Join(graphLabel(n), "\n")), st[0], st[1])
+			if len(n.Problems) > 0 {
+				attrs = fmt.Sprintf("label=%s, fillcolor=%q, color=%q, penwidth=2, style=\"rounded,filled,dashed\"",
+					dotString(strings.Join(graphLabel(n), "\n")), st[0], problemStroke)
+			}
+			fmt.Fprintf(w, "    %s [%s];\n", ids[n], attrs)
+		}
+		for j := 1; j < len(s.Roots); j++ {
+			fmt.Fprintf(w, "    %s -> %s [style=dotted, arrowhead=none];\n", ids[s.Roots[j-1]], ids[s.Roots[j]])
+		}
+		for _, n := range s.Turns {
+			for _, c := range n.Children {
+				fmt.Fprintf(w, "    %s -> %s [label=%s];\n", ids[n], ids[c], dotString(string(c.Operation)))
+			}
+		}
+		fmt.Fprint(w, "  }\n")
+	}
+	fmt.Fprint(w, "}\n")
+	return nil
+}
+
+// dotString quotes s as a DOT string. A newline becomes DOT's centred
+// line break; backslashes are doubled so no other escape survives.
+func dotString(s string) string {
+	s = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
+	return `"` + s + `"`
+}
+
+// The -o json contract, documented in the README.
+type (
+	lineageJSON struct {
+		Sessions []lineageSessionJSON `json:"sessions"`
+	}
+	lineageSessionJSON struct {
+		SessionID string            `json:"sessionId"`
+		Roots     []string          `json:"roots"`
+		Problems  int               `json:"problems"`
+		Turns     []lineageTurnJSON `json:"turns"`
+	}
+	lineageTurnJSON struct {
+		TurnID          string               `json:"turnId"`
+		Operation       string               `json:"operation"`
+		ParentTurnID    *string              `json:"parentTurnId"`
+		SourceMessageID *string              `json:"sourceMessageId"`
+		FirstSequence   int64                `json:"firstSequence"`
+		LastSequence    int64                `json:"lastSequence"`
+		Status          string               `json:"status"`
+		ErrorCode       *string              `json:"errorCode"`
+		FirstEmittedAt  string               `json:"firstEmittedAt"`
+		LastEmittedAt   string               `json:"lastEmittedAt"`
+		Usage           lineageUsageJSON     `json:"usage"`
+		Preview         *string              `json:"preview,omitempty"`
+		Input           *string              `json:"input,omitempty"`
+		Children        []string             `json:"children"`
+		Problems        []lineageProblemJSON `json:"problems"`
+	}
+	lineageUsageJSON struct {
+		PromptTokens     int64 `json:"promptTokens"`
+		CompletionTokens int64 `json:"completionTokens"`
+		TotalTokens      int64 `json:"totalTokens"`
+	}
+	lineageProblemJSON struct {
+		Kind   string `json:"kind"`
+		Detail string `json:"detail"`
+	}
+)
+
+func optString(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// writeLineageJSON writes the flat, stable list of every session's turns.
+func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) error {
+	doc := lineageJSON{Sessions: []lineageSessionJSON{}}
+	for _, s := range sessions {
+		js := lineageSessionJSON{SessionID: s.SessionID, Roots: []string{}, Problems: s.Problems(), Turns: []lineageTurnJSON{}}
+		for _, n := range s.Roots {
+			js.Roots = append(js.Roots, n.TurnID)
+		}
+		for _, n := range s.Turns {
+			jt := lineageTurnJSON{
+				TurnID: n.TurnID, Operation: string(n.Operation),
+				ParentTurnID: optString(n.ParentTurnID), SourceMessageID: optString(n.SourceMessageID),
+				FirstSequence: n.FirstSequence, LastSequence: n.LastSequence, Status: n.Status, ErrorCode: optString(n.ErrorCode),
+				FirstEmittedAt: n.FirstEmittedAt, LastEmittedAt: n.LastEmittedAt,
+				Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
+				Children: []string{}, Problems: []lineageProblemJSON{},
+			}
+			if !redact {
+				preview := n.Preview
+				jt.Preview = &preview
+				if n.HasInput {
+					input := n.Input
+					jt.Input = &input
+				}
+			}
+			for _, c := range n.Children {
+				jt.Children = append(jt.Children, c.TurnID)
+			}
+			for _, p := range n.Problems {
+				jt.Problems = append(jt.Problems, lineageProblemJSON{Kind: string(p.Kind), Detail: p.Detail})
+			}
+			js.Turns = append(js.Turns, jt)
+		}
+		doc.Sessions = append(doc.Sessions, js)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

@@ -1,0 +1,208 @@
+package lineage
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// maxVariants bounds the conflicting lineages kept per turn: a turn whose
+// lineage changes on every snapshot must not grow without end.
+const maxVariants = 3
+
+// Builder collects, result by result, what the lineage graph needs: per
+// session and per turn a node, the message ids of the turn's last accepted
+// projection and one preview string. It keeps no event.
+type Builder struct {
+	pinned   string
+	sessions map[string]*sessionState
+	order    []*sessionState
+	// intern shares one copy of each message id among the turns whose
+	// projections repeat it.
+	intern map[string]string
+}
+
+type sessionState struct {
+	id    string
+	turns map[string]*Node
+	// listed is set once the session has an accepted snapshot.
+	listed bool
+}
+
+// NewBuilder returns a builder. pinned is the trusted session given to
+// replay, or "": submit inputs of other sessions are then ignored, as the
+// cursor ignores their snapshots.
+func NewBuilder(pinned string) *Builder {
+	return &Builder{pinned: pinned, sessions: map[string]*sessionState{}, intern: map[string]string{}}
+}
+
+// Add records one replay result: accepted snapshots shape the nodes and
+// submit events give their input. Everything else is ignored.
+func (b *Builder) Add(res *replay.Result) {
+	ev := res.Event
+	switch {
+	case ev == nil:
+		return
+	case ev.Kind == replay.KindSubmit:
+		if b.pinned != "" && ev.SessionID != b.pinned {
+			return
+		}
+		n := b.node(ev.SessionID, ev.TurnID)
+		n.Input, n.HasInput = preview(ev.Input), true
+	case res.Verdict() == replay.Accepted:
+		b.accept(ev)
+	}
+}
+
+func (b *Builder) node(session, turn string) *Node {
+	s, ok := b.sessions[session]
+	if !ok {
+		s = &sessionState{id: session, turns: map[string]*Node{}}
+		b.sessions[session] = s
+	}
+	n, ok := s.turns[turn]
+	if !ok {
+		n = &Node{TurnID: turn}
+		s.turns[turn] = n
+	}
+	return n
+}
+
+// accept folds one accepted snapshot into its turn's node.
+func (b *Builder) accept(ev *replay.Event) {
+	n := b.node(ev.SessionID, ev.TurnID)
+	if s := b.sessions[ev.SessionID]; !s.listed {
+		s.listed = true
+		b.order = append(b.order, s)
+	}
+	snap := &ev.Snapshot
+	if !n.accepted {
+		n.accepted = true
+		n.FirstSequence, n.FirstEmittedAt = ev.Sequence, ev.EmittedAt
+	}
+	n.LastSequence, n.LastEmittedAt = ev.Sequence, ev.EmittedAt
+	n.Status, n.Usage, n.ErrorCode = snap.Status, snap.Usage, ""
+	if snap.HasError {
+		n.ErrorCode = snap.Error.Code
+	}
+	n.Preview = assistantPreview(snap.Messages)
+	n.messageIDs = b.messageIDs(n.messageIDs[:0], snap.Messages)
+	if snap.Lineage.Operation != "" {
+		n.noteLineage(ev.Sequence, snap.Lineage)
+	}
+}
+
+// noteLineage keeps the first lineage of the turn and each distinct one
+// that differs from it.
+func (n *Node) noteLineage(seq int64, l replay.Lineage) {
+	if !n.hasLineage {
+		n.hasLineage, n.lineageSeq = true, seq
+		n.Operation, n.ParentTurnID, n.SourceMessageID = Operation(l.Operation), l.ParentTurnID, l.SourceMessageID
+		return
+	}
+	if n.lineage() == l {
+		return
+	}
+	for _, v := range n.variants {
+		if v.lin == l {
+			return
+		}
+	}
+	if len(n.variants) == maxVariants {
+		n.moreVariants++
+		return
+	}
+	n.variants = append(n.variants, variant{seq: seq, lin: l})
+}
+
+func (n *Node) lineage() replay.Lineage {
+	return replay.Lineage{Operation: string(n.Operation), ParentTurnID: n.ParentTurnID, SourceMessageID: n.SourceMessageID}
+}
+
+// messageIDs replaces ids with the sorted, interned ids of a projection.
+func (b *Builder) messageIDs(ids []string, msgs []replay.Message) []string {
+	for i := range msgs {
+		id, ok := b.intern[msgs[i].ID]
+		if !ok {
+			id = msgs[i].ID
+			b.intern[id] = id
+		}
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return slices.Clip(ids)
+}
+
+// assistantPreview previews the turn's final assistant message: the last
+// assistant message after the projection's last user message, so that a
+// turn that failed before answering does not borrow an earlier answer.
+func assistantPreview(msgs []replay.Message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		switch msgs[i].Role {
+		case "user":
+			return ""
+		case "assistant":
+			return preview(msgs[i].Content)
+		}
+	}
+	return ""
+}
+
+// preview makes text one terminal-safe line of at most PreviewRunes runes.
+// Only the head of the text is escaped, so a huge message costs little.
+func preview(text string) string {
+	head, runes := text, 0
+	for i := range text {
+		if runes == PreviewRunes+1 {
+			head = text[:i]
+			break
+		}
+		runes++
+	}
+	// termsafe leaves the Unicode line and paragraph separators alone; a
+	// one-line preview must not break there either.
+	return termsafe.Line(lineBreaks.Replace(head), PreviewRunes)
+}
+
+var lineBreaks = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)
+
+// Sessions links the collected turns into one graph per session, in order
+// of each session's first accepted snapshot, and finds their problems.
+// It may be called again after more results were added.
+func (b *Builder) Sessions() []*Session {
+	out := make([]*Session, 0, len(b.order))
+	for _, s := range b.order {
+		nodes := make([]*Node, 0, len(s.turns))
+		for _, n := range s.turns {
+			if n.accepted {
+				nodes = append(nodes, n)
+			}
+		}
+		out = append(out, Link(s.id, nodes))
+	}
+	return out
+}
+
+// describeLineage says what a lineage is, with ids only.
+func describeLineage(l replay.Lineage) string {
+	if l.ParentTurnID == "" {
+		return l.Operation
+	}
+	return l.Operation + " of " + l.ParentTurnID + " (source " + l.SourceMessageID + ")"
+}
+
+// conflictDetail lists the turn's first lineage and the ones that differ.
+func (n *Node) conflictDetail() string {
+	var b strings.Builder
+	b.WriteString("lineage differs between accepted snapshots: seq ")
+	b.WriteString(itoa(n.lineageSeq) + " " + describeLineage(n.lineage()))
+	for _, v := range n.variants {
+		b.WriteString("; seq " + itoa(v.seq) + " " + describeLineage(v.lin))
+	}
+	if n.moreVariants > 0 {
+		b.WriteString("; " + itoa(int64(n.moreVariants)) + " more differing snapshots")
+	}
+	return b.String()
+}
