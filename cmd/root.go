@@ -59,8 +59,9 @@ what the cursor did with every line and why.`,
 		return &usageError{err}
 	})
 	root.AddCommand(NewCmdReplay(ios, nil))
-	root.AddCommand(NewCmdInspect(ios, nil))
+	root.AddCommand(NewCmdDiff(ios, nil))
 	root.AddCommand(NewCmdLineage(ios, nil))
+	root.AddCommand(NewCmdInspect(ios, nil))
 	return root
 }
 

@@ -1,0 +1,356 @@
+package cmd
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/replay"
+	"github.com/spf13/cobra"
+)
+
+// DiffOptions is everything `snapctl diff` needs.
+type DiffOptions struct {
+	IO       *IOStreams
+	Files    []string
+	Session  string
+	Turn     string
+	Output   string
+	Stat     bool
+	Redact   bool
+	Range    bool
+	From, To int64
+	MaxLine  int
+}
+
+// NewCmdDiff builds `snapctl diff`. runF replaces the run function in
+// tests; nil means diffRun.
+func NewCmdDiff(ios *IOStreams, runF func(*DiffOptions) error) *cobra.Command {
+	opts := &DiffOptions{IO: ios}
+	c := &cobra.Command{
+		Use:   "diff [FILE...]",
+		Short: "Show what changed between accepted snapshots: messages added, removed, changed",
+		Long: `Diff replays captures as "snapctl replay" does (same reader, cursor,
+--session and --max-line) and compares each accepted snapshot with the
+previous accepted snapshot of the same session. Every accepted snapshot is
+a complete projection of the conversation, so a pair shows exactly what
+appeared (+), disappeared (-) and changed (~), and which inert deliveries
+came in between, counted by reason.
+
+Messages are matched by id. A change of content that only extends the old
+text shows the appended text; any other change is a word-level diff
+([-removed-]{+added+}). A removed message is flagged when no lineage
+(retry, edit or regenerate from an earlier message) explains it.
+
+--from and --to compare two accepted snapshots of one session directly;
+an unknown sequence is an error once the input is read. --turn keeps only
+pairs whose newer snapshot belongs to that turn. --redact replaces every
+message text by its length.
+
+Exit status: 0 done, 2 bad usage or input.`,
+		Example: `  snapctl diff testdata/diff-vanished.jsonl
+  snapctl diff --stat capture.jsonl
+  snapctl diff --session session-a --from 3 --to 9 capture.jsonl
+  snapctl diff --turn turn-2 -o jsonl capture.jsonl | jq '.messages.removed'
+  curl -N "$URL" | snapctl diff --redact -`,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Files = args
+			opts.Range = c.Flags().Changed("from") || c.Flags().Changed("to")
+			if err := opts.validate(c.Flags().Changed("from"), c.Flags().Changed("to")); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return diffRun(opts)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&opts.Session, "session", "", "pin the trusted session `ID` (default: one cursor per session)")
+	f.StringVar(&opts.Turn, "turn", "", "keep only pairs whose newer snapshot belongs to turn `ID`")
+	f.Int64Var(&opts.From, "from", 0, "compare the accepted snapshot at `SEQ` (with --to)")
+	f.Int64Var(&opts.To, "to", 0, "with the accepted snapshot at `SEQ` of the same session (with --from)")
+	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or jsonl")
+	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
+	f.BoolVar(&opts.Redact, "redact", false, "show no message text, only lengths")
+	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
+	return c
+}
+
+func (o *DiffOptions) validate(fromSet, toSet bool) error {
+	switch o.Output {
+	case "text", "json", "jsonl":
+	default:
+		return usageErrorf("-o must be text, json or jsonl, not %q", o.Output)
+	}
+	if o.Stat && o.Output != "text" {
+		return usageErrorf("--stat is a text format: it cannot go with -o %s", o.Output)
+	}
+	if o.Session != "" && !replay.IsSafeIdentifier(o.Session) {
+		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Session)
+	}
+	if o.Turn != "" && !replay.IsSafeIdentifier(o.Turn) {
+		return usageErrorf("--turn %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Turn)
+	}
+	if fromSet != toSet {
+		return usageErrorf("--from and --to go together: name both sequences")
+	}
+	if o.Range {
+		if o.From < 0 || o.To < 0 {
+			return usageErrorf("--from and --to must be sequences (non-negative integers)")
+		}
+		if o.From >= o.To {
+			return usageErrorf("--from %d must be less than --to %d: accepted sequences only grow", o.From, o.To)
+		}
+	}
+	if o.MaxLine <= 0 {
+		return usageErrorf("--max-line must be a positive number of bytes")
+	}
+	return resolveFiles(o.IO, &o.Files)
+}
+
+// pairWriter writes the pairs of a diff in some format.
+type pairWriter interface {
+	pair(p *diff.PairDiff) error
+	finish() error
+}
+
+func diffRun(o *DiffOptions) error {
+	rd, err := openCapture(o.IO, o.Files, o.MaxLine)
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
+	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	rd.OnFill = func() { out.Flush() }
+
+	var w pairWriter
+	switch {
+	case o.Output == "jsonl":
+		w = &pairJSONLWriter{out: out, redact: o.Redact}
+	case o.Output == "json":
+		w = &pairJSONWriter{out: out, redact: o.Redact}
+	default:
+		w = newPairTextWriter(out, o.IO.Palette(), o)
+	}
+	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To}, w.pair)
+	_, err = replay.Run(rd, replay.Options{Session: o.Session, Messages: true, MaxLine: o.MaxLine}, d.Add)
+	if err != nil {
+		out.Flush()
+		return &usageError{err}
+	}
+	if err := d.Finish(); err != nil {
+		var re *diff.RangeError
+		if errors.As(err, &re) {
+			out.Flush()
+			return &usageError{err}
+		}
+		return err
+	}
+	if err := w.finish(); err != nil {
+		return err
+	}
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("writing output: %w", err)
+	}
+	return nil
+}
+
+// appendPair appends the machine record of one pair: the stable contract
+// documented in the README.
+func appendPair(b []byte, p *diff.PairDiff, redact bool) []byte {
+	o := jsonObj{b: b}
+	o.open()
+	o.str("sessionId", p.SessionID)
+	o.str("turnId", p.To.TurnID)
+	o.str("fromTurnId", p.From.TurnID)
+	o.int("fromSequence", p.From.Sequence)
+	o.int("toSequence", p.To.Sequence)
+	o.str("fromFile", p.From.File)
+	o.int("fromLine", int64(p.From.Line))
+	o.str("toFile", p.To.File)
+	o.int("toLine", int64(p.To.Line))
+	o.raw("status", appendFromTo(nil, appendJSONString(nil, p.FromStatus), appendJSONString(nil, p.ToStatus)))
+	o.key("usage")
+	o.b = appendUsage(o.b, p.Usage)
+	o.key("messages")
+	o.b = appendMessagesJSON(o.b, p, redact)
+	o.raw("error", appendFromTo(nil, appendDiagnostic(nil, p.Error.From, redact), appendDiagnostic(nil, p.Error.To, redact)))
+	o.raw("lineage", appendFromTo(nil, appendLineage(nil, p.Lineage.From), appendLineage(nil, p.Lineage.To)))
+	o.key("inertBetween")
+	o.b = appendInert(o.b, p.Inert)
+	o.int("acceptedBetween", int64(p.AcceptedBetween))
+	o.close()
+	return o.b
+}
+
+// appendFromTo appends {"from": from, "to": to}; both are JSON already.
+func appendFromTo(b, from, to []byte) []byte {
+	b = append(b, `{"from":`...)
+	b = append(b, from...)
+	b = append(b, `,"to":`...)
+	b = append(b, to...)
+	return append(b, '}')
+}
+
+func appendUsage(b []byte, u replay.Usage) []byte {
+	o := jsonObj{b: b}
+	o.open()
+	o.int("promptTokens", u.PromptTokens)
+	o.int("completionTokens", u.CompletionTokens)
+	o.int("totalTokens", u.TotalTokens)
+	o.close()
+	return o.b
+}
+
+// appendInert appends the inert counts in the fixed order of the reasons.
+func appendInert(b []byte, m map[replay.Reason]int) []byte {
+	o := jsonObj{b: b}
+	o.open()
+	for _, r := range replay.Reasons {
+		if n := m[r]; n > 0 {
+			o.int(string(r), int64(n))
+		}
+	}
+	o.close()
+	return o.b
+}
+
+// appendDiagnostic appends a payload error, or null when there is none.
+func appendDiagnostic(b []byte, d *replay.Diagnostic, redact bool) []byte {
+	if d == nil {
+		return append(b, "null"...)
+	}
+	o := jsonObj{b: b}
+	o.open()
+	o.str("code", d.Code)
+	if redact {
+		o.int("messageLength", int64(utf8.RuneCountInString(d.Message)))
+	} else {
+		o.str("message", d.Message)
+	}
+	o.bool("retryable", d.Retryable)
+	o.close()
+	return o.b
+}
+
+func appendLineage(b []byte, l replay.Lineage) []byte {
+	if l.Operation == "" {
+		return append(b, "null"...)
+	}
+	o := jsonObj{b: b}
+	o.open()
+	o.str("operation", l.Operation)
+	if l.Operation != "submit" {
+		o.str("parentTurnId", l.ParentTurnID)
+		o.str("sourceMessageId", l.SourceMessageID)
+	}
+	o.close()
+	return o.b
+}
+
+func appendMessagesJSON(b []byte, p *diff.PairDiff, redact bool) []byte {
+	o := jsonObj{b: b}
+	o.open()
+	ids := func(k string, n int, id func(int) string) {
+		o.key(k)
+		o.b = append(o.b, '[')
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				o.b = append(o.b, ',')
+			}
+			o.b = appendJSONString(o.b, id(i))
+		}
+		o.b = append(o.b, ']')
+	}
+	ids("added", len(p.Added), func(i int) string { return p.Added[i].ID })
+	ids("removed", len(p.Removed), func(i int) string { return p.Removed[i].Message.ID })
+	var unexplained []string
+	for _, r := range p.Removed {
+		if !r.Explained {
+			unexplained = append(unexplained, r.Message.ID)
+		}
+	}
+	ids("unexplained", len(unexplained), func(i int) string { return unexplained[i] })
+	o.key("changed")
+	o.b = append(o.b, '[')
+	for i := range p.Changed {
+		c := &p.Changed[i]
+		if i > 0 {
+			o.b = append(o.b, ',')
+		}
+		e := jsonObj{b: o.b}
+		e.open()
+		e.str("id", c.ID)
+		e.key("fields")
+		e.b = append(e.b, '[')
+		for j, f := range c.Fields {
+			if j > 0 {
+				e.b = append(e.b, ',')
+			}
+			e.b = appendJSONString(e.b, string(f))
+		}
+		e.b = append(e.b, ']')
+		if c.Grew {
+			if redact {
+				e.int("appendedLength", int64(utf8.RuneCountInString(c.Appended)))
+			} else {
+				e.str("appended", c.Appended)
+			}
+		}
+		e.close()
+		o.b = e.b
+	}
+	o.b = append(o.b, ']')
+	ids("moved", len(p.Moved), func(i int) string { return p.Moved[i].ID })
+	o.close()
+	return o.b
+}
+
+type pairJSONLWriter struct {
+	out    *bufio.Writer
+	buf    []byte
+	redact bool
+}
+
+func (w *pairJSONLWriter) pair(p *diff.PairDiff) error {
+	w.buf = append(appendPair(w.buf[:0], p, w.redact), '\n')
+	_, err := w.out.Write(w.buf)
+	return err
+}
+
+func (w *pairJSONLWriter) finish() error { return nil }
+
+// pairJSONWriter streams {"pairs":[…]}: each record is written as soon as
+// its pair is known.
+type pairJSONWriter struct {
+	out    *bufio.Writer
+	buf    []byte
+	redact bool
+	n      int
+}
+
+func (w *pairJSONWriter) pair(p *diff.PairDiff) error {
+	w.buf = w.buf[:0]
+	if w.n == 0 {
+		w.buf = append(w.buf, "{\"pairs\":[\n"...)
+	} else {
+		w.buf = append(w.buf, ",\n"...)
+	}
+	w.n++
+	w.buf = appendPair(w.buf, p, w.redact)
+	_, err := w.out.Write(w.buf)
+	return err
+}
+
+func (w *pairJSONWriter) finish() error {
+	if w.n == 0 {
+		_, err := w.out.WriteString("{\"pairs\":[]}\n")
+		return err
+	}
+	_, err := w.out.WriteString("\n]}\n")
+	return err
+}

@@ -1,0 +1,400 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// Preview and context sizes of the text output, in characters.
+const (
+	previewRunes = 60
+	contextRunes = 24
+)
+
+// pairTextWriter writes pairs as text in the spirit of git diff
+// --word-diff, or with stat one line per pair.
+type pairTextWriter struct {
+	out      *bufio.Writer
+	pal      Palette
+	stat     bool
+	redact   bool
+	withFile bool
+	rng      bool
+
+	pairs, added, removed, changed, moved int
+	sessions                              map[string]bool
+}
+
+func newPairTextWriter(out *bufio.Writer, pal Palette, o *DiffOptions) *pairTextWriter {
+	return &pairTextWriter{out: out, pal: pal, stat: o.Stat, redact: o.Redact,
+		withFile: len(o.Files) > 1, rng: o.Range, sessions: map[string]bool{}}
+}
+
+func (w *pairTextWriter) pair(p *diff.PairDiff) error {
+	w.pairs++
+	w.sessions[p.SessionID] = true
+	w.added += len(p.Added)
+	w.removed += len(p.Removed)
+	w.changed += len(p.Changed)
+	w.moved += len(p.Moved)
+	if w.stat {
+		w.statLine(p)
+		return nil
+	}
+	if w.pairs > 1 {
+		w.out.WriteByte('\n')
+	}
+	w.header(p)
+	w.pairError(p)
+	w.pairLineage(p)
+	for _, m := range p.Added {
+		w.line('+', fmt.Sprintf("%s (%s, %s): %s", termsafe.String(m.ID), m.Role, m.Status, w.text(m.Content)))
+	}
+	for _, r := range p.Removed {
+		m := r.Message
+		why := "  [no lineage explains this removal]"
+		if r.Explained {
+			why = fmt.Sprintf("  [%s from %s]", r.By.Operation, termsafe.String(r.By.SourceMessageID))
+		}
+		w.line('-', fmt.Sprintf("%s (%s, %s): %s%s", termsafe.String(m.ID), m.Role, m.Status, w.text(m.Content), why))
+	}
+	for i := range p.Changed {
+		w.message(&p.Changed[i])
+	}
+	for _, m := range p.Moved {
+		w.line('~', fmt.Sprintf("%s order: moved from position %d to %d", termsafe.String(m.ID), m.From+1, m.To+1))
+	}
+	return nil
+}
+
+func (w *pairTextWriter) header(p *diff.PairDiff) {
+	turn := p.To.TurnID
+	if p.From.TurnID != p.To.TurnID {
+		turn = p.From.TurnID + " → " + p.To.TurnID
+	}
+	fmt.Fprintf(w.out, "%s turn %s, lines %s → %s\n",
+		w.pal.Cyan(fmt.Sprintf("@@ %s %d → %d @@", p.SessionID, p.From.Sequence, p.To.Sequence)),
+		turn, w.pos(p.From), w.pos(p.To))
+	status := p.FromStatus
+	if p.StatusChanged() {
+		status = p.FromStatus + " → " + p.ToStatus
+	}
+	fmt.Fprintf(w.out, "  status  %s\n", status)
+	fmt.Fprintf(w.out, "  usage   prompt %s, completion %s, total %s\n",
+		signed(p.Usage.PromptTokens), signed(p.Usage.CompletionTokens), signed(p.Usage.TotalTokens))
+	fmt.Fprintf(w.out, "  inert   %s\n", inertList(p.Inert))
+	if w.rng {
+		fmt.Fprintf(w.out, "  between %s\n", plural(p.AcceptedBetween, "accepted snapshot"))
+	}
+}
+
+func (w *pairTextWriter) pos(at diff.Position) string {
+	if w.withFile {
+		return termsafe.String(at.File) + ":" + strconv.Itoa(at.Line)
+	}
+	return strconv.Itoa(at.Line)
+}
+
+func (w *pairTextWriter) pairError(p *diff.PairDiff) {
+	e := p.Error
+	switch {
+	case !e.Changed():
+	case e.From == nil:
+		w.line('+', "error: "+w.diagnostic(e.To))
+	case e.To == nil:
+		w.line('-', "error: "+w.diagnostic(e.From))
+	default:
+		w.line('~', "error: "+w.diagnostic(e.From)+" → "+w.diagnostic(e.To))
+	}
+}
+
+func (w *pairTextWriter) diagnostic(d *replay.Diagnostic) string {
+	s := d.Code + " " + w.text(d.Message)
+	if d.Retryable {
+		s += " (retryable)"
+	}
+	return s
+}
+
+func (w *pairTextWriter) pairLineage(p *diff.PairDiff) {
+	if p.Lineage.Changed() {
+		w.line('~', "lineage: "+lineageText(p.Lineage.From)+" → "+lineageText(p.Lineage.To))
+	}
+}
+
+func lineageText(l replay.Lineage) string {
+	switch l.Operation {
+	case "":
+		return "(none)"
+	case "submit":
+		return "submit"
+	}
+	return fmt.Sprintf("%s (parent %s, source %s)", l.Operation, l.ParentTurnID, termsafe.String(l.SourceMessageID))
+}
+
+// message writes one line per changed field of a message.
+func (w *pairTextWriter) message(c *diff.MessageChange) {
+	id := termsafe.String(c.ID)
+	for _, f := range c.Fields {
+		prefix := id + " " + string(f) + ": "
+		switch f {
+		case diff.FieldContent:
+			w.line('~', prefix+w.content(c))
+		case diff.FieldStatus:
+			w.line('~', prefix+c.Old.Status+" → "+c.New.Status)
+		case diff.FieldRole:
+			w.line('~', prefix+c.Old.Role+" → "+c.New.Role)
+		case diff.FieldCreatedAt:
+			w.line('~', prefix+c.Old.CreatedAt+" → "+c.New.CreatedAt)
+		case diff.FieldToolCallID:
+			w.line('~', prefix+optQuoted(c.Old.ToolCallID, c.Old.HasToolCallID)+" → "+optQuoted(c.New.ToolCallID, c.New.HasToolCallID))
+		case diff.FieldParts:
+			w.paths(prefix, c.Parts)
+		case diff.FieldMetadata:
+			w.paths(prefix, c.Metadata)
+		case diff.FieldToolCalls:
+			w.toolCalls(prefix, c)
+		}
+	}
+}
+
+func optQuoted(s string, has bool) string {
+	if !has {
+		return "(none)"
+	}
+	return `"` + termsafe.String(s) + `"`
+}
+
+// content shows a content change: the appended text when it only grew,
+// otherwise a word diff with long unchanged runs cut short.
+func (w *pairTextWriter) content(c *diff.MessageChange) string {
+	o, n := runes(c.Old.Content), runes(c.New.Content)
+	switch {
+	case w.redact && c.Grew:
+		return fmt.Sprintf("+%d chars (%d → %d)", n-o, o, n)
+	case w.redact && c.Replaced:
+		return fmt.Sprintf("rewritten (%d → %d chars)", o, n)
+	case w.redact:
+		del, ins := 0, 0
+		for _, e := range c.Words {
+			switch e.Op {
+			case diff.WordDelete:
+				del += len(strings.Fields(e.Text))
+			case diff.WordInsert:
+				ins += len(strings.Fields(e.Text))
+			}
+		}
+		return fmt.Sprintf("%d → %d chars, %s removed, %s added", o, n, plural(del, "word"), plural(ins, "word"))
+	case c.Grew:
+		return "…" + w.ins(c.Appended)
+	case c.Replaced:
+		return w.del(c.Old.Content) + w.ins(c.New.Content) + " (rewritten)"
+	}
+	var b strings.Builder
+	for i, e := range c.Words {
+		switch e.Op {
+		case diff.WordDelete:
+			b.WriteString(w.del(e.Text))
+		case diff.WordInsert:
+			b.WriteString(w.ins(e.Text))
+		default:
+			b.WriteString(elide(e.Text, i > 0, i < len(c.Words)-1))
+		}
+	}
+	return b.String()
+}
+
+func (w *pairTextWriter) del(s string) string {
+	return w.pal.Red("[-" + termsafe.Line(s, previewRunes) + "-]")
+}
+
+func (w *pairTextWriter) ins(s string) string {
+	return w.pal.Green("{+" + termsafe.Line(s, previewRunes) + "+}")
+}
+
+// elide keeps contextRunes of unchanged text next to each change.
+func elide(s string, before, after bool) string {
+	r := []rune(s)
+	keep := 0
+	if before {
+		keep += contextRunes
+	}
+	if after {
+		keep += contextRunes
+	}
+	if len(r) <= keep+1 {
+		return termsafe.String(s)
+	}
+	var head, tail string
+	if before {
+		head = string(r[:contextRunes])
+	}
+	if after {
+		tail = string(r[len(r)-contextRunes:])
+	}
+	return termsafe.String(head) + "…" + termsafe.String(tail)
+}
+
+// paths writes one line per JSON path change of parts or metadata.
+func (w *pairTextWriter) paths(prefix string, changes []diff.PathChange) {
+	for _, c := range changes {
+		w.line('~', prefix+w.pathChange(c))
+	}
+}
+
+func (w *pairTextWriter) pathChange(c diff.PathChange) string {
+	path := termsafe.String(c.Path)
+	switch c.Kind {
+	case diff.Added:
+		return "+ " + path + " " + w.value(c.New)
+	case diff.Removed:
+		return "- " + path + " " + w.value(c.Old)
+	}
+	return path + " " + w.value(c.Old) + " → " + w.value(c.New)
+}
+
+// value shows a compact JSON value, or its size when redacting.
+func (w *pairTextWriter) value(v string) string {
+	if w.redact {
+		return "(" + plural(len(v), "byte") + ")"
+	}
+	return termsafe.Line(v, previewRunes)
+}
+
+func (w *pairTextWriter) toolCalls(prefix string, c *diff.MessageChange) {
+	if len(c.ToolCalls) == 0 {
+		w.line('~', prefix+toolCallsPresence(c.Old.HasToolCalls)+" → "+toolCallsPresence(c.New.HasToolCalls))
+	}
+	for _, tc := range c.ToolCalls {
+		id := termsafe.String(tc.ID)
+		switch tc.Kind {
+		case diff.Added:
+			w.line('~', fmt.Sprintf("%s+ %s %s (%s)", prefix, id, termsafe.String(tc.New.Name), tc.New.Status))
+			continue
+		case diff.Removed:
+			w.line('~', fmt.Sprintf("%s- %s %s (%s)", prefix, id, termsafe.String(tc.Old.Name), tc.Old.Status))
+			continue
+		}
+		for _, f := range tc.Fields {
+			head := prefix + id + " " + f + ": "
+			switch f {
+			case "name":
+				w.line('~', head+termsafe.String(tc.Old.Name)+" → "+termsafe.String(tc.New.Name))
+			case "status":
+				w.line('~', head+tc.Old.Status+" → "+tc.New.Status)
+			case "args":
+				for _, a := range tc.Args {
+					w.line('~', head+w.pathChange(a))
+				}
+			case "result":
+				w.line('~', head+w.optText(tc.Old.Result, tc.Old.HasResult)+" → "+w.optText(tc.New.Result, tc.New.HasResult))
+			case "error":
+				w.line('~', head+w.optText(tc.Old.Error, tc.Old.HasError)+" → "+w.optText(tc.New.Error, tc.New.HasError))
+			}
+		}
+	}
+}
+
+func toolCallsPresence(has bool) string {
+	if has {
+		return "[]"
+	}
+	return "(none)"
+}
+
+// text shows capture text quoted, or its length when redacting.
+func (w *pairTextWriter) text(s string) string {
+	if w.redact {
+		return plural(runes(s), "char")
+	}
+	return `"` + termsafe.Line(s, previewRunes) + `"`
+}
+
+func (w *pairTextWriter) optText(s string, has bool) string {
+	if !has {
+		return "(none)"
+	}
+	return w.text(s)
+}
+
+// line writes one change line; added and removed lines are coloured
+// whole, changed lines only by their marker and inline edits.
+func (w *pairTextWriter) line(mark byte, s string) {
+	switch mark {
+	case '+':
+		w.out.WriteString(w.pal.Green("+ "+s) + "\n")
+	case '-':
+		w.out.WriteString(w.pal.Red("- "+s) + "\n")
+	default:
+		w.out.WriteString(w.pal.Yellow("~") + " " + s + "\n")
+	}
+}
+
+func (w *pairTextWriter) statLine(p *diff.PairDiff) {
+	parts := []string{fmt.Sprintf("%d added, %d removed, %d changed", len(p.Added), len(p.Removed), len(p.Changed))}
+	if len(p.Moved) > 0 {
+		parts[0] += fmt.Sprintf(", %d moved", len(p.Moved))
+	}
+	if p.StatusChanged() {
+		parts = append(parts, "status "+p.FromStatus+" → "+p.ToStatus)
+	}
+	if p.Usage.TotalTokens != 0 {
+		parts = append(parts, "total tokens "+signed(p.Usage.TotalTokens))
+	}
+	if p.Error.Changed() {
+		parts = append(parts, "error changed")
+	}
+	if p.Lineage.Changed() {
+		parts = append(parts, "lineage changed")
+	}
+	if n := inertTotal(p.Inert); n > 0 {
+		parts = append(parts, strconv.Itoa(n)+" inert between")
+	}
+	fmt.Fprintf(w.out, "%s %d → %d (%s): %s\n", p.SessionID, p.From.Sequence, p.To.Sequence, p.To.TurnID, strings.Join(parts, "; "))
+}
+
+func (w *pairTextWriter) finish() error {
+	if w.pairs > 0 && !w.stat {
+		w.out.WriteByte('\n')
+	}
+	_, err := fmt.Fprintf(w.out, "%s from %s: %d added, %d removed, %d changed, %d moved\n",
+		plural(w.pairs, "pair"), plural(len(w.sessions), "session"), w.added, w.removed, w.changed, w.moved)
+	return err
+}
+
+func inertList(m map[replay.Reason]int) string {
+	var parts []string
+	for _, r := range replay.Reasons {
+		if n := m[r]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", r, n))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func inertTotal(m map[replay.Reason]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+func signed(n int64) string {
+	if n >= 0 {
+		return "+" + strconv.FormatInt(n, 10)
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func runes(s string) int { return utf8.RuneCountInString(s) }

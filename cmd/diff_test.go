@@ -1,0 +1,104 @@
+package cmd
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestNewCmdDiffFlags(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+		check   func(*DiffOptions) bool
+	}{
+		{"defaults", []string{"c.jsonl"}, "", func(o *DiffOptions) bool {
+			return o.Output == "text" && !o.Stat && !o.Range && !o.Redact && o.Files[0] == "c.jsonl"
+		}},
+		{"range", []string{"--from", "2", "--to", "9", "c.jsonl"}, "", func(o *DiffOptions) bool {
+			return o.Range && o.From == 2 && o.To == 9
+		}},
+		{"range from zero", []string{"--from", "0", "--to", "1", "c.jsonl"}, "", func(o *DiffOptions) bool { return o.Range && o.From == 0 }},
+		{"stat and redact", []string{"--stat", "--redact", "c.jsonl"}, "", func(o *DiffOptions) bool { return o.Stat && o.Redact }},
+		{"turn and session", []string{"--turn", "t-1", "--session", "s", "c.jsonl"}, "", func(o *DiffOptions) bool {
+			return o.Turn == "t-1" && o.Session == "s"
+		}},
+		{"no file reads stdin", nil, "", func(o *DiffOptions) bool { return len(o.Files) == 1 && o.Files[0] == "-" }},
+		{"from alone", []string{"--from", "2", "c.jsonl"}, "--from and --to go together", nil},
+		{"to alone", []string{"--to", "2", "c.jsonl"}, "--from and --to go together", nil},
+		{"backwards", []string{"--from", "9", "--to", "2", "c.jsonl"}, "must be less than", nil},
+		{"negative", []string{"--from", "-1", "--to", "2", "c.jsonl"}, "non-negative", nil},
+		{"bad output", []string{"-o", "yaml", "c.jsonl"}, "-o must be text, json or jsonl", nil},
+		{"stat with json", []string{"--stat", "-o", "jsonl", "c.jsonl"}, "--stat is a text format", nil},
+		{"bad session", []string{"--session", "a b", "c.jsonl"}, "--session", nil},
+		{"bad max-line", []string{"--max-line", "0", "c.jsonl"}, "--max-line", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, _, _ := TestStreams("")
+			var got *DiffOptions
+			c := NewCmdDiff(ios, func(o *DiffOptions) error { got = o; return nil })
+			c.SetArgs(tt.args)
+			c.SetOut(&strings.Builder{})
+			c.SetErr(&strings.Builder{})
+			err := c.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				if exitStatus(err) != ExitUsage {
+					t.Fatalf("exit status %d, want %d", exitStatus(err), ExitUsage)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(got) {
+				t.Fatalf("unexpected options %+v", got)
+			}
+		})
+	}
+}
+
+func TestDiffRun(t *testing.T) {
+	capture, err := os.ReadFile("../testdata/diff-vanished.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		status  int
+		want    []string
+		notWant []string
+	}{
+		{"text", []string{"diff"}, ExitOK,
+			[]string{"- msg-u1 (user, complete)", "[no lineage explains this removal]", "inert   malformed 1, duplicate 1, stale 1"}, []string{"\x1b["}},
+		{"colour", []string{"--color", "always", "diff"}, ExitOK,
+			[]string{"\x1b[31m- msg-u1", "\x1b[32m{+ order 4417 now+}"}, nil},
+		{"redact", []string{"diff", "--redact", "-o", "json"}, ExitOK,
+			[]string{`"appendedLength":15`}, []string{"4417"}},
+		{"unknown sequence", []string{"diff", "--from", "3", "--to", "4"}, ExitUsage, nil, []string{"@@"}},
+		{"turn with no pair", []string{"diff", "--turn", "nope"}, ExitOK, []string{"0 pairs"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ios, out, errOut := TestStreams(string(capture))
+			if got := run(ios, tt.args); got != tt.status {
+				t.Fatalf("status %d, want %d (stderr %q)", got, tt.status, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			for _, w := range tt.notWant {
+				if strings.Contains(out.String(), w) {
+					t.Errorf("output has %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,289 @@
+package diff
+
+import (
+	"strings"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// Field names a message field that changed, as the protocol spells it.
+type Field string
+
+// The message fields Compare looks at, in the order it reports them.
+const (
+	FieldContent    Field = "content"
+	FieldStatus     Field = "status"
+	FieldRole       Field = "role"
+	FieldCreatedAt  Field = "createdAt"
+	FieldToolCallID Field = "toolCallId"
+	FieldParts      Field = "parts"
+	FieldToolCalls  Field = "toolCalls"
+	FieldMetadata   Field = "metadata"
+)
+
+// Position is where one side of a pair came from.
+type Position struct {
+	File     string
+	Line     int
+	Sequence int64
+	TurnID   string
+	EventID  string
+}
+
+// PairDiff is everything that differs between two accepted snapshots of
+// one session, the older one From and the newer one To.
+type PairDiff struct {
+	SessionID  string
+	From, To   Position
+	FromStatus string
+	ToStatus   string
+	// Usage is the newer snapshot's usage minus the older one's.
+	Usage replay.Usage
+	// Inert counts, by reason, the inert deliveries between the two
+	// snapshots. Compare leaves it nil; Differ fills it.
+	Inert map[replay.Reason]int
+	// AcceptedBetween counts accepted snapshots skipped between From and
+	// To when they were named directly (Options.Range).
+	AcceptedBetween int
+
+	// Added are the new messages, in the newer projection's order.
+	Added []replay.Message
+	// Removed are the messages that disappeared, in the older order.
+	Removed []Removal
+	// Changed are the messages present in both that differ, in the newer
+	// projection's order.
+	Changed []MessageChange
+	// Moved are the messages whose place among the others changed: the
+	// fewest that explain the new order.
+	Moved []Move
+
+	Error   ErrorChange
+	Lineage LineageChange
+}
+
+// Removal is a message that disappeared; Index is its place in the older
+// projection. Explained says whether a lineage accounts for it: a retry,
+// edit or regenerate rewrites the conversation from its source message
+// on. By is that lineage.
+type Removal struct {
+	Message   replay.Message
+	Index     int
+	Explained bool
+	By        replay.Lineage
+}
+
+// Move is a message whose relative order changed; From and To are its
+// indexes in the older and newer projection.
+type Move struct {
+	ID       string
+	From, To int
+}
+
+// ErrorChange is the payload error on both sides; nil means absent.
+type ErrorChange struct {
+	From, To *replay.Diagnostic
+}
+
+// Changed says whether the payload error appeared, disappeared or changed.
+func (e ErrorChange) Changed() bool {
+	switch {
+	case e.From == nil || e.To == nil:
+		return (e.From == nil) != (e.To == nil)
+	}
+	return *e.From != *e.To
+}
+
+// LineageChange is the lineage on both sides; an empty Operation means
+// the snapshot carried none.
+type LineageChange struct {
+	From, To replay.Lineage
+}
+
+// Changed says whether the lineage differs.
+func (l LineageChange) Changed() bool { return l.From != l.To }
+
+// StatusChanged says whether the payload status differs.
+func (p *PairDiff) StatusChanged() bool { return p.FromStatus != p.ToStatus }
+
+// Compare returns what changed from old to new. Messages are matched by
+// id (the k-th message with an id matches the k-th with the same id on
+// the other side), so the cost is linear in the size of the two
+// projections. old and new are not modified, and the result shares their
+// strings.
+func Compare(old, new Projection) PairDiff {
+	p := PairDiff{
+		SessionID: new.SessionID,
+		From:      position(&old), To: position(&new),
+		FromStatus: old.Status, ToStatus: new.Status,
+		Usage: replay.Usage{
+			PromptTokens:     new.Usage.PromptTokens - old.Usage.PromptTokens,
+			CompletionTokens: new.Usage.CompletionTokens - old.Usage.CompletionTokens,
+			TotalTokens:      new.Usage.TotalTokens - old.Usage.TotalTokens,
+		},
+		Lineage: LineageChange{From: old.Lineage, To: new.Lineage},
+	}
+	if old.HasError {
+		e := old.Error
+		p.Error.From = &e
+	}
+	if new.HasError {
+		e := new.Error
+		p.Error.To = &e
+	}
+	compareMessages(&p, old.Messages, new.Messages, new.Lineage)
+	return p
+}
+
+func position(p *Projection) Position {
+	return Position{File: p.File, Line: p.Line, Sequence: p.Sequence, TurnID: p.TurnID, EventID: p.EventID}
+}
+
+// msgKey names the k-th message with one id, so that a projection that
+// repeats an id still matches one to one.
+type msgKey struct {
+	id string
+	k  int
+}
+
+func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage) {
+	oldAt := make(map[msgKey]int, len(old))
+	nth := make(map[string]int, len(old))
+	for i := range old {
+		id := old[i].ID
+		oldAt[msgKey{id, nth[id]}] = i
+		nth[id]++
+	}
+	clear(nth)
+	matched := make([]bool, len(old))
+	var common []Move
+	for j := range new {
+		id := new[j].ID
+		i, ok := oldAt[msgKey{id, nth[id]}]
+		nth[id]++
+		if !ok {
+			p.Added = append(p.Added, new[j])
+			continue
+		}
+		matched[i] = true
+		common = append(common, Move{ID: id, From: i, To: j})
+		if c, changed := compareMessage(&old[i], &new[j]); changed {
+			p.Changed = append(p.Changed, c)
+		}
+	}
+	for i := range old {
+		if !matched[i] {
+			p.Removed = append(p.Removed, Removal{Message: old[i], Index: i})
+		}
+	}
+	p.Explain(old, lin)
+	p.Moved = moved(common)
+}
+
+// Explain marks the removals that lineage lin accounts for, given the
+// older projection old. Compare applies the newer snapshot's lineage;
+// Differ also applies the lineages of snapshots skipped by a Range.
+func (p *PairDiff) Explain(old []replay.Message, lin replay.Lineage) {
+	source := -2
+	for i := range p.Removed {
+		r := &p.Removed[i]
+		if r.Explained {
+			continue
+		}
+		if source == -2 {
+			source = rewriteSource(old, lin)
+		}
+		if source >= 0 && r.Index >= source {
+			r.Explained, r.By = true, lin
+		}
+	}
+}
+
+// rewriteSource is the index in old of the message a retry, edit or
+// regenerate started from, or -1: messages from there on may legitimately
+// disappear.
+func rewriteSource(old []replay.Message, lin replay.Lineage) int {
+	if !rewriteOp(lin.Operation) {
+		return -1
+	}
+	for i := range old {
+		if old[i].ID == lin.SourceMessageID {
+			return i
+		}
+	}
+	return -1
+}
+
+// rewriteOp says whether a lineage operation rewrites the conversation.
+func rewriteOp(op string) bool { return op == "retry" || op == "edit" || op == "regenerate" }
+
+// MessageChange is one message present on both sides that differs.
+type MessageChange struct {
+	ID       string
+	Old, New replay.Message
+	// Fields lists what changed, in the order of the Field constants.
+	Fields []Field
+	// Grew is true when the new content only extends the old one; then
+	// Appended is the text added at the end.
+	Grew     bool
+	Appended string
+	// Words is the word-level edit of content that did not just grow. It
+	// is nil when Replaced: the texts differ too much to diff cheaply.
+	Words    []WordEdit
+	Replaced bool
+
+	ToolCalls []ToolCallChange
+	Parts     []PathChange
+	Metadata  []PathChange
+}
+
+// Has says whether field f changed.
+func (c *MessageChange) Has(f Field) bool {
+	for _, g := range c.Fields {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
+func compareMessage(a, b *replay.Message) (MessageChange, bool) {
+	c := MessageChange{ID: b.ID, Old: *a, New: *b}
+	if a.Content != b.Content {
+		c.Fields = append(c.Fields, FieldContent)
+		if strings.HasPrefix(b.Content, a.Content) {
+			c.Grew, c.Appended = true, b.Content[len(a.Content):]
+		} else {
+			var ok bool
+			if c.Words, ok = Words(a.Content, b.Content); !ok {
+				c.Words, c.Replaced = nil, true
+			}
+		}
+	}
+	if a.Status != b.Status {
+		c.Fields = append(c.Fields, FieldStatus)
+	}
+	if a.Role != b.Role {
+		c.Fields = append(c.Fields, FieldRole)
+	}
+	if a.CreatedAt != b.CreatedAt {
+		c.Fields = append(c.Fields, FieldCreatedAt)
+	}
+	if a.HasToolCallID != b.HasToolCallID || a.ToolCallID != b.ToolCallID {
+		c.Fields = append(c.Fields, FieldToolCallID)
+	}
+	if a.Parts != b.Parts {
+		if c.Parts = JSON(a.Parts, b.Parts); len(c.Parts) > 0 {
+			c.Fields = append(c.Fields, FieldParts)
+		}
+	}
+	c.ToolCalls = compareToolCalls(a.ToolCalls, b.ToolCalls)
+	if len(c.ToolCalls) > 0 || a.HasToolCalls != b.HasToolCalls {
+		c.Fields = append(c.Fields, FieldToolCalls)
+	}
+	if a.Metadata != b.Metadata {
+		if c.Metadata = JSON(a.Metadata, b.Metadata); len(c.Metadata) > 0 {
+			c.Fields = append(c.Fields, FieldMetadata)
+		}
+	}
+	return c, len(c.Fields) > 0
+}

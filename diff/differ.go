@@ -1,0 +1,206 @@
+package diff
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// Options selects the pairs a Differ emits.
+type Options struct {
+	// Session is the pinned session of the replay run, if any. With it,
+	// every inert delivery counts against that session, foreign-session
+	// ones included, as the pinned cursor saw them.
+	Session string
+	// Turn keeps only pairs whose newer snapshot belongs to this turn.
+	Turn string
+	// Range compares the accepted snapshots at sequences From and To of a
+	// session directly, instead of each with the previous one.
+	Range    bool
+	From, To int64
+}
+
+// Differ turns a stream of replay results into pairs of accepted
+// snapshots. It keeps one projection per session (the older side of the
+// next pair) and the counts of inert deliveries since it, so memory does
+// not grow with the length of the capture.
+type Differ struct {
+	opts     Options
+	emit     func(*PairDiff) error
+	sessions map[string]*sessionState
+	// malformed counts every malformed line so far. A malformed line names
+	// no session, so it counts for every session whose pair spans it; a
+	// per-session mark keeps that O(1) per line.
+	malformed int
+	found     bool
+}
+
+type sessionState struct {
+	id      string
+	base    Projection
+	hasBase bool
+	inert   map[replay.Reason]int
+	mark    int // Differ.malformed when base was taken
+	between int // accepted snapshots skipped since base (Range)
+	// rewrites are the retry, edit and regenerate lineages of the skipped
+	// snapshots, each kept once: they may explain removals.
+	rewrites []replay.Lineage
+	sawFrom  bool
+	sawTo    bool
+	accepted bool
+}
+
+// NewDiffer returns a Differ that calls emit with each pair, in the order
+// the newer snapshots were accepted. The PairDiff is emit's to keep.
+func NewDiffer(opts Options, emit func(*PairDiff) error) *Differ {
+	return &Differ{opts: opts, emit: emit, sessions: map[string]*sessionState{}}
+}
+
+// Add takes the next replay result; use it as the callback of replay.Run
+// with replay.Options{Messages: true}. It returns emit's error.
+func (d *Differ) Add(res *replay.Result) error {
+	switch {
+	case res.Reason == replay.ReasonMalformed:
+		d.malformed++
+	case res.Verdict() == replay.Inert:
+		id := res.Event.SessionID
+		if d.opts.Session != "" {
+			id = d.opts.Session
+		}
+		if s := d.sessions[id]; s != nil && s.hasBase {
+			s.inert[res.Reason]++
+		}
+	default:
+		return d.accept(res)
+	}
+	return nil
+}
+
+func (d *Differ) accept(res *replay.Result) error {
+	ev := res.Event
+	s := d.sessions[ev.SessionID]
+	if s == nil {
+		s = &sessionState{id: ev.SessionID}
+		d.sessions[ev.SessionID] = s
+	}
+	s.accepted = true
+	if !d.opts.Range {
+		p := ProjectionOf(res)
+		if s.hasBase && (d.opts.Turn == "" || ev.TurnID == d.opts.Turn) {
+			if err := d.pair(s, p); err != nil {
+				return err
+			}
+		}
+		d.rebase(s, p)
+		return nil
+	}
+	switch seq := ev.Sequence; {
+	case seq == d.opts.From:
+		s.sawFrom = true
+		d.rebase(s, ProjectionOf(res))
+	case seq == d.opts.To:
+		s.sawTo = true
+		if s.hasBase {
+			d.found = true
+			var err error
+			if d.opts.Turn == "" || ev.TurnID == d.opts.Turn {
+				err = d.pair(s, ProjectionOf(res))
+			}
+			s.hasBase, s.base = false, Projection{}
+			return err
+		}
+	case s.hasBase && seq < d.opts.To:
+		s.between++
+		if lin := ev.Snapshot.Lineage; rewriteOp(lin.Operation) && (len(s.rewrites) == 0 || s.rewrites[len(s.rewrites)-1] != lin) {
+			s.rewrites = append(s.rewrites, lin)
+		}
+	case s.hasBase:
+		// To was skipped: nothing left to compare the base with.
+		s.hasBase, s.base = false, Projection{}
+	}
+	return nil
+}
+
+// rebase makes p the older side of the session's next pair.
+func (d *Differ) rebase(s *sessionState, p Projection) {
+	s.base, s.hasBase = p, true
+	s.inert, s.mark, s.between, s.rewrites = map[replay.Reason]int{}, d.malformed, 0, nil
+}
+
+func (d *Differ) pair(s *sessionState, p Projection) error {
+	pd := Compare(s.base, p)
+	pd.Inert = s.inert
+	if n := d.malformed - s.mark; n > 0 {
+		pd.Inert[replay.ReasonMalformed] = n
+	}
+	pd.AcceptedBetween = s.between
+	for _, lin := range s.rewrites {
+		pd.Explain(s.base.Messages, lin)
+	}
+	// The map now belongs to the pair; the next one starts afresh.
+	s.inert = map[replay.Reason]int{}
+	return d.emit(&pd)
+}
+
+// Finish reports, once the input is done, a Range whose sequences were
+// not both accepted snapshots of one session, as a *RangeError.
+func (d *Differ) Finish() error {
+	if !d.opts.Range || d.found {
+		return nil
+	}
+	e := &RangeError{From: d.opts.From, To: d.opts.To}
+	var only *sessionState
+	for _, s := range d.sessions {
+		if s.accepted {
+			e.Sessions++
+			only = s
+		}
+	}
+	if d.opts.Session != "" {
+		only = d.sessions[d.opts.Session]
+		e.Session, e.Sessions = d.opts.Session, 1
+	}
+	if e.Sessions == 1 {
+		if only != nil {
+			e.Session = only.id
+		}
+		if only == nil || !only.sawFrom {
+			e.Missing = append(e.Missing, d.opts.From)
+		}
+		if only == nil || !only.sawTo {
+			e.Missing = append(e.Missing, d.opts.To)
+		}
+	}
+	return e
+}
+
+// RangeError says that Options.From and To did not name two accepted
+// snapshots of one session.
+type RangeError struct {
+	From, To int64
+	// Sessions is the number of sessions with accepted snapshots.
+	Sessions int
+	// Session and Missing are set when one session was in question:
+	// the sequences that were not accepted snapshots of it.
+	Session string
+	Missing []int64
+}
+
+func (e *RangeError) Error() string {
+	switch {
+	case e.Sessions == 0:
+		return fmt.Sprintf("sequences %d and %d are not accepted snapshots: the capture has none", e.From, e.To)
+	case e.Session == "" || len(e.Missing) == 0:
+		return fmt.Sprintf("no session has accepted snapshots at both sequence %d and sequence %d", e.From, e.To)
+	}
+	seqs := make([]string, len(e.Missing))
+	for i, m := range e.Missing {
+		seqs[i] = strconv.FormatInt(m, 10)
+	}
+	if len(seqs) == 1 {
+		return fmt.Sprintf("sequence %s is not an accepted snapshot of session %s", seqs[0], e.Session)
+	}
+	return fmt.Sprintf("sequences %s are not accepted snapshots of session %s", strings.Join(seqs, " and "), e.Session)
+}

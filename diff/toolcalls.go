@@ -1,0 +1,82 @@
+package diff
+
+import "github.com/agentskit/snapctl/replay"
+
+// ChangeKind says whether something was added, removed or changed.
+type ChangeKind string
+
+// The three kinds of change.
+const (
+	Added   ChangeKind = "added"
+	Removed ChangeKind = "removed"
+	Changed ChangeKind = "changed"
+)
+
+// ToolCallChange is one tool call of a message that was added, removed
+// or changed. For a change, Fields names what differs (name, status,
+// args, result, error) and Args holds the argument changes by JSON path.
+type ToolCallChange struct {
+	Kind     ChangeKind
+	ID       string
+	Old, New replay.ToolCall
+	Fields   []string
+	Args     []PathChange
+}
+
+// compareToolCalls matches tool calls by id, as messages are matched:
+// linear in the number of calls.
+func compareToolCalls(old, new []replay.ToolCall) []ToolCallChange {
+	if len(old) == 0 && len(new) == 0 {
+		return nil
+	}
+	oldAt := make(map[msgKey]int, len(old))
+	nth := make(map[string]int, len(old))
+	for i := range old {
+		oldAt[msgKey{old[i].ID, nth[old[i].ID]}] = i
+		nth[old[i].ID]++
+	}
+	clear(nth)
+	matched := make([]bool, len(old))
+	var out []ToolCallChange
+	for j := range new {
+		b := &new[j]
+		i, ok := oldAt[msgKey{b.ID, nth[b.ID]}]
+		nth[b.ID]++
+		if !ok {
+			out = append(out, ToolCallChange{Kind: Added, ID: b.ID, New: *b})
+			continue
+		}
+		matched[i] = true
+		if c, changed := compareToolCall(&old[i], b); changed {
+			out = append(out, c)
+		}
+	}
+	for i := range old {
+		if !matched[i] {
+			out = append(out, ToolCallChange{Kind: Removed, ID: old[i].ID, Old: old[i]})
+		}
+	}
+	return out
+}
+
+func compareToolCall(a, b *replay.ToolCall) (ToolCallChange, bool) {
+	c := ToolCallChange{Kind: Changed, ID: b.ID, Old: *a, New: *b}
+	if a.Name != b.Name {
+		c.Fields = append(c.Fields, "name")
+	}
+	if a.Status != b.Status {
+		c.Fields = append(c.Fields, "status")
+	}
+	if a.Args != b.Args {
+		if c.Args = JSON(a.Args, b.Args); len(c.Args) > 0 {
+			c.Fields = append(c.Fields, "args")
+		}
+	}
+	if a.HasResult != b.HasResult || a.Result != b.Result {
+		c.Fields = append(c.Fields, "result")
+	}
+	if a.HasError != b.HasError || a.Error != b.Error {
+		c.Fields = append(c.Fields, "error")
+	}
+	return c, len(c.Fields) > 0
+}
