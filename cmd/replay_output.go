@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -82,13 +83,16 @@ func (w *jsonWriter) summary(sum replay.Summary) error {
 	return err
 }
 
-// writeJSON writes v as compact JSON without HTML escaping.
+// writeJSON writes v as compact JSON without HTML escaping (no \u003c for
+// "<"), so values read the same as in the capture.
 func writeJSON(out *bufio.Writer, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err = out.Write(b)
+	_, err := out.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 	return err
 }
 

@@ -9,8 +9,8 @@ import (
 
 // String returns s with every character that could act on a terminal made
 // visible as an escape: C0 and C1 controls (ESC, so no ANSI or OSC
-// sequence survives), DEL, Unicode bidirectional controls, and bytes that
-// are not UTF-8. A backslash stays as it is. Text without such characters
+// sequence survives), DEL, Unicode bidirectional controls, line and
+// paragraph separators, and bytes that are not UTF-8. A backslash stays as it is. Text without such characters
 // is returned unchanged, without allocating.
 func String(s string) string {
 	i := 0
@@ -57,7 +57,9 @@ func needsEscape(r rune, n int) bool {
 	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
 		return true
 	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
+		return true // bidirectional controls can reorder what a line shows
+	case r == 0x2028, r == 0x2029:
+		return true // line and paragraph separators break lines on some terminals
 	}
 	return false
 }

@@ -1,0 +1,47 @@
+package termsafe
+
+import "testing"
+
+func TestString(t *testing.T) {
+	cases := []struct{ name, in, want string }{
+		{"plain text is unchanged", "hello, wörld → 😀", "hello, wörld → 😀"},
+		{"ANSI colour", "\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"OSC title with BEL", "\x1b]0;owned\a", `\x1b]0;owned\x07`},
+		{"newline, CR and tab", "a\nb\rc\td", `a\nb\rc\td`},
+		{"NUL and DEL", "\x00\x7f", `\x00\x7f`},
+		{"C1 CSI", "\u009b31m", `\u009b31m`},
+		{"bidi override", "abc\u202edcba", `abc\u202edcba`},
+		{"bidi isolate", "\u2066x\u2069", `\u2066x\u2069`},
+		{"line separator", "a\u2028b", `a\u2028b`},
+		{"invalid UTF-8", "a\xffb", `a\xffb`},
+		{"backslash stays", `a\b`, `a\b`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := String(tc.in); got != tc.want {
+				t.Fatalf("String(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestLine(t *testing.T) {
+	if got := Line("\x1b[2Jabcdefghij", 8); got != `\x1b[2J…` {
+		t.Fatalf("got %q", got)
+	}
+	if got := Line("short", 8); got != "short" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func FuzzString(f *testing.F) {
+	f.Add("\x1b[31mred")
+	f.Add("a\u202eb\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, r := range String(s) {
+			if needsEscape(r, 2) {
+				t.Fatalf("String(%q) kept %U", s, r)
+			}
+		}
+	})
+}
