@@ -13,16 +13,14 @@ import (
 
 // DiffOptions is everything `snapctl diff` needs.
 type DiffOptions struct {
-	IO       *IOStreams
-	Files    []string
-	Session  string
+	IO *IOStreams
+	CaptureFlags
 	Turn     string
 	Output   string
 	Stat     bool
 	Redact   bool
 	Range    bool
 	From, To int64
-	MaxLine  int
 }
 
 // NewCmdDiff builds `snapctl diff`. runF replaces the run function in
@@ -56,7 +54,9 @@ Exit status: 0 done, 2 bad usage or input.`,
   snapctl diff --turn turn-2 -o jsonl capture.jsonl | jq '.messages.removed'
   curl -N "$URL" | snapctl diff --redact -`,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Files = args
+			if err := opts.CaptureFlags.validate(ios, c.Flags(), args); err != nil {
+				return err
+			}
 			opts.Range = c.Flags().Changed("from") || c.Flags().Changed("to")
 			if err := opts.validate(c.Flags().Changed("from"), c.Flags().Changed("to")); err != nil {
 				return err
@@ -68,14 +68,13 @@ Exit status: 0 done, 2 bad usage or input.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Session, "session", "", "pin the trusted session `ID` (default: one cursor per session)")
+	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVar(&opts.Turn, "turn", "", "keep only pairs whose newer snapshot belongs to turn `ID`")
 	f.Int64Var(&opts.From, "from", 0, "compare the accepted snapshot at `SEQ` (with --to)")
 	f.Int64Var(&opts.To, "to", 0, "with the accepted snapshot at `SEQ` of the same session (with --from)")
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or jsonl")
 	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
 	f.BoolVar(&opts.Redact, "redact", false, "show no message text, only lengths")
-	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
 	return c
 }
@@ -88,9 +87,6 @@ func (o *DiffOptions) validate(fromSet, toSet bool) error {
 	}
 	if o.Stat && o.Output != "text" {
 		return usageErrorf("--stat is a text format: it cannot go with -o %s", o.Output)
-	}
-	if o.Session != "" && !replay.IsSafeIdentifier(o.Session) {
-		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Session)
 	}
 	if o.Turn != "" && !replay.IsSafeIdentifier(o.Turn) {
 		return usageErrorf("--turn %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Turn)
@@ -106,10 +102,7 @@ func (o *DiffOptions) validate(fromSet, toSet bool) error {
 			return usageErrorf("--from %d must be less than --to %d: accepted sequences only grow", o.From, o.To)
 		}
 	}
-	if o.MaxLine <= 0 {
-		return usageErrorf("--max-line must be a positive number of bytes")
-	}
-	return resolveFiles(o.IO, &o.Files)
+	return nil
 }
 
 // pairWriter writes the pairs of a diff in some format.
@@ -119,7 +112,7 @@ type pairWriter interface {
 }
 
 func diffRun(o *DiffOptions) error {
-	rd, err := openCapture(o.IO, o.Files, o.MaxLine)
+	rd, err := o.open(o.IO)
 	if err != nil {
 		return err
 	}
@@ -137,7 +130,9 @@ func diffRun(o *DiffOptions) error {
 		w = newPairTextWriter(out, o.IO.Palette(), o)
 	}
 	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To}, w.pair)
-	_, err = replay.Run(rd, replay.Options{Session: o.Session, Messages: true, MaxLine: o.MaxLine}, d.Add)
+	ropts := o.options()
+	ropts.Messages = true
+	_, err = replay.Run(rd, ropts, d.Add)
 	if err != nil {
 		out.Flush()
 		return &usageError{err}

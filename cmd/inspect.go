@@ -12,14 +12,12 @@ import (
 
 // InspectOptions is everything `snapctl inspect` needs.
 type InspectOptions struct {
-	IO      *IOStreams
-	Files   []string
-	Session string
-	Output  string
+	IO *IOStreams
+	CaptureFlags
+	Output string
 	// FailOn is the severity at or above which a finding exits 1; empty
 	// means never.
-	FailOn  inspect.Severity
-	MaxLine int
+	FailOn inspect.Severity
 	// Line and EventID select lines to show up close instead of the report.
 	Line    int
 	EventID string
@@ -51,7 +49,9 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   snapctl inspect --line 12 capture.jsonl
   snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Files = args
+			if err := opts.CaptureFlags.validate(ios, c.Flags(), args); err != nil {
+				return err
+			}
 			if err := opts.validate(failOn); err != nil {
 				return err
 			}
@@ -62,10 +62,9 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Session, "session", "", "pin the trusted session `ID` (default: one cursor per session)")
+	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: error, warning or info")
-	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
@@ -94,12 +93,6 @@ func (o *InspectOptions) validate(failOn string) error {
 	default:
 		return usageErrorf("--fail-on must be error, warning or info, not %q", failOn)
 	}
-	if o.Session != "" && !replay.IsSafeIdentifier(o.Session) {
-		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Session)
-	}
-	if o.MaxLine <= 0 {
-		return usageErrorf("--max-line must be a positive number of bytes")
-	}
 	if o.Line < 0 {
 		return usageErrorf("--line must be a line number from 1")
 	}
@@ -109,9 +102,6 @@ func (o *InspectOptions) validate(failOn string) error {
 	if o.EventID != "" && !replay.IsSafeIdentifier(o.EventID) {
 		return usageErrorf("--event-id %q is not a safe identifier, so no event can have it", o.EventID)
 	}
-	if err := resolveFiles(o.IO, &o.Files); err != nil {
-		return err
-	}
 	if o.Line > 0 && len(o.Files) != 1 {
 		return usageErrorf("--line needs exactly one FILE, not %d", len(o.Files))
 	}
@@ -119,12 +109,12 @@ func (o *InspectOptions) validate(failOn string) error {
 }
 
 func inspectRun(o *InspectOptions) error {
-	rd, err := openCapture(o.IO, o.Files, o.MaxLine)
+	rd, err := o.open(o.IO)
 	if err != nil {
 		return err
 	}
 	defer rd.Close()
-	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine}
+	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 	var rep inspect.Report
 	if o.Line > 0 || o.EventID != "" {

@@ -21,13 +21,13 @@ func TestNewCmdInspect(t *testing.T) {
 		wantErr string
 	}{
 		{name: "defaults read stdin", args: nil,
-			want: InspectOptions{Files: []string{"-"}, Output: "table", MaxLine: 64 << 20}},
+			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"-"}, MaxLine: 64 << 20}, Output: "table"}},
 		{name: "every flag", args: []string{"--session", "s", "-o", "json", "--fail-on", "warning", "--line", "3", "a.jsonl"},
-			want: InspectOptions{Files: []string{"a.jsonl"}, Session: "s", Output: "json", FailOn: inspect.SeverityWarning, Line: 3, MaxLine: 64 << 20}},
+			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"a.jsonl"}, Session: "s", MaxLine: 64 << 20}, Output: "json", FailOn: inspect.SeverityWarning, Line: 3}},
 		{name: "event id over several files", args: []string{"--event-id", "e1", "a", "b"},
-			want: InspectOptions{Files: []string{"a", "b"}, Output: "table", EventID: "e1", MaxLine: 64 << 20}},
+			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"a", "b"}, MaxLine: 64 << 20}, Output: "table", EventID: "e1"}},
 		{name: "line on stdin", args: []string{"--line", "2"},
-			want: InspectOptions{Files: []string{"-"}, Output: "table", Line: 2, MaxLine: 64 << 20}},
+			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"-"}, MaxLine: 64 << 20}, Output: "table", Line: 2}},
 		{name: "line needs one file", args: []string{"--line", "2", "a", "b"}, wantErr: "--line needs exactly one FILE, not 2"},
 		{name: "bad output", args: []string{"-o", "jsonl", "a"}, wantErr: `-o must be table or json, not "jsonl"`},
 		{name: "bad severity", args: []string{"--fail-on", "errors", "a"}, wantErr: `--fail-on must be error, warning or info, not "errors"`},

@@ -16,14 +16,12 @@ import (
 
 // LineageOptions is everything `snapctl lineage` needs.
 type LineageOptions struct {
-	IO      *IOStreams
-	Files   []string
-	Session string
-	Output  string
-	Turn    string
-	ASCII   bool
-	Redact  bool
-	MaxLine int
+	IO *IOStreams
+	CaptureFlags
+	Output string
+	Turn   string
+	ASCII  bool
+	Redact bool
 }
 
 // NewCmdLineage builds `snapctl lineage`. runF replaces the run function
@@ -61,7 +59,9 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
   snapctl lineage -o dot capture.jsonl | dot -Tsvg > lineage.svg
   snapctl lineage -o json capture.jsonl | jq '.sessions[].turns[] | select(.problems != [])'`,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Files = args
+			if err := opts.CaptureFlags.validate(ios, c.Flags(), args); err != nil {
+				return err
+			}
 			if err := opts.validate(); err != nil {
 				return err
 			}
@@ -72,12 +72,11 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Session, "session", "", "pin the trusted session `ID` (default: one tree per session)")
+	opts.register(f, "pin the trusted session `ID` (default: one tree per session)")
 	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, mermaid, dot or json")
 	f.StringVar(&opts.Turn, "turn", "", "show only turn `ID`, its ancestors and its descendants")
 	f.BoolVar(&opts.ASCII, "ascii", false, "draw the tree with plain ASCII connectors")
 	f.BoolVar(&opts.Redact, "redact", false, "leave out message text and submit input: ids, operations, statuses and counts only")
-	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "mermaid", "dot", "json"))
 	return c
 }
@@ -88,26 +87,22 @@ func (o *LineageOptions) validate() error {
 	default:
 		return usageErrorf("-o must be tree, mermaid, dot or json, not %q", o.Output)
 	}
-	if o.Session != "" && !replay.IsSafeIdentifier(o.Session) {
-		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Session)
-	}
 	if o.Turn != "" && !replay.IsSafeIdentifier(o.Turn) {
 		return usageErrorf("--turn %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Turn)
 	}
-	if o.MaxLine <= 0 {
-		return usageErrorf("--max-line must be a positive number of bytes")
-	}
-	return resolveFiles(o.IO, &o.Files)
+	return nil
 }
 
 func lineageRun(o *LineageOptions) error {
-	rd, err := openCapture(o.IO, o.Files, o.MaxLine)
+	rd, err := o.open(o.IO)
 	if err != nil {
 		return err
 	}
 	defer rd.Close()
 	b := lineage.NewBuilder(o.Session)
-	_, err = replay.Run(rd, replay.Options{Session: o.Session, Messages: true, MaxLine: o.MaxLine}, func(res *replay.Result) error {
+	ropts := o.options()
+	ropts.Messages = true
+	_, err = replay.Run(rd, ropts, func(res *replay.Result) error {
 		b.Add(res)
 		return nil
 	})

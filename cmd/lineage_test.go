@@ -96,7 +96,7 @@ func TestLineageRedact(t *testing.T) {
 		}
 		for _, format := range lineageFormats {
 			t.Run(filepath.Base(file)+"/"+format, func(t *testing.T) {
-				out, err := runLineage(t, "", LineageOptions{Files: []string{file}, Output: format, Redact: true})
+				out, err := runLineage(t, "", LineageOptions{CaptureFlags: CaptureFlags{Files: []string{file}}, Output: format, Redact: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -105,7 +105,7 @@ func TestLineageRedact(t *testing.T) {
 						t.Errorf("redacted output contains %q", text)
 					}
 				}
-				plain, err := runLineage(t, "", LineageOptions{Files: []string{file}, Output: format})
+				plain, err := runLineage(t, "", LineageOptions{CaptureFlags: CaptureFlags{Files: []string{file}}, Output: format})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -148,7 +148,7 @@ func TestLineageDeepChain(t *testing.T) {
 	capture := chainCapture(n)
 	for _, format := range lineageFormats {
 		t.Run(format, func(t *testing.T) {
-			out, err := runLineage(t, capture, LineageOptions{Files: []string{"-"}, Output: format})
+			out, err := runLineage(t, capture, LineageOptions{CaptureFlags: CaptureFlags{Files: []string{"-"}}, Output: format})
 			if err != nil {
 				t.Fatal(err)
 			}

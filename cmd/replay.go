@@ -11,14 +11,11 @@ import (
 
 // ReplayOptions is everything `snapctl replay` needs.
 type ReplayOptions struct {
-	IO        *IOStreams
-	Files     []string
-	Session   string
-	Output    string
-	Only      string
-	FailOn    []replay.Reason
-	MaxLine   int
-	EventPath string
+	IO *IOStreams
+	CaptureFlags
+	Output string
+	Only   string
+	FailOn []replay.Reason
 }
 
 // NewCmdReplay builds `snapctl replay`. runF replaces the run function in
@@ -50,7 +47,9 @@ cursor. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   curl -N "$URL" | snapctl replay -
   snapctl replay --fail-on stale,malformed capture.jsonl.gz`,
 		RunE: func(c *cobra.Command, args []string) error {
-			opts.Files = args
+			if err := opts.CaptureFlags.validate(ios, c.Flags(), args); err != nil {
+				return err
+			}
 			if err := opts.validate(failOn); err != nil {
 				return err
 			}
@@ -61,12 +60,10 @@ cursor. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVar(&opts.Session, "session", "", "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
 	f.StringVar(&opts.Only, "only", "", "show only `accepted` or inert events (the summary counts all)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (comma-separated)")
-	f.IntVar(&opts.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
-	f.StringVar(&opts.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
+	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion("accepted", "inert"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonNames()...))
@@ -98,18 +95,12 @@ func (o *ReplayOptions) validate(failOn string) error {
 	default:
 		return usageErrorf("--only must be accepted or inert, not %q", o.Only)
 	}
-	if o.Session != "" && !replay.IsSafeIdentifier(o.Session) {
-		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Session)
-	}
-	if o.MaxLine <= 0 {
-		return usageErrorf("--max-line must be a positive number of bytes")
-	}
 	reasons, err := parseReasons(failOn)
 	if err != nil {
 		return err
 	}
 	o.FailOn = reasons
-	return resolveFiles(o.IO, &o.Files)
+	return nil
 }
 
 // parseReasons parses a --fail-on list of reasons.
@@ -133,28 +124,6 @@ func parseReasons(list string) ([]replay.Reason, error) {
 	return out, nil
 }
 
-// resolveFiles turns no FILE into standard input, unless that is a
-// terminal, where waiting for input would only confuse.
-func resolveFiles(ios *IOStreams, files *[]string) error {
-	if len(*files) > 0 {
-		return nil
-	}
-	if ios.InTTY {
-		return usageErrorf("no capture given: name a FILE, or - for standard input")
-	}
-	*files = []string{replay.StdinName}
-	return nil
-}
-
-// openCapture opens the named captures; failure is an input error.
-func openCapture(ios *IOStreams, files []string, maxLine int) (*replay.Reader, error) {
-	rd, err := replay.Open(files, ios.In, maxLine)
-	if err != nil {
-		return nil, &usageError{err}
-	}
-	return rd, nil
-}
-
 // eventWriter writes one replay result in some format.
 type eventWriter interface {
 	event(res *replay.Result) error
@@ -162,7 +131,7 @@ type eventWriter interface {
 }
 
 func replayRun(o *ReplayOptions) error {
-	rd, err := openCapture(o.IO, o.Files, o.MaxLine)
+	rd, err := o.open(o.IO)
 	if err != nil {
 		return err
 	}
@@ -181,7 +150,8 @@ func replayRun(o *ReplayOptions) error {
 	matched := false
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
-	ropts := replay.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Idle: func() { out.Flush() }}
+	ropts := o.options()
+	ropts.Idle = func() { out.Flush() }
 	defer startProgress(o.IO, rd, true)()
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		for _, r := range o.FailOn {

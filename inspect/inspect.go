@@ -16,6 +16,8 @@ type Options struct {
 	Session string
 	// MaxLine is the reader's line limit.
 	MaxLine int
+	// EventPath is the gjson path of the event in wrapped lines.
+	EventPath string
 	// MaxPositions caps the positions listed per finding; 0 means
 	// DefaultMaxPositions.
 	MaxPositions int
@@ -68,7 +70,7 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // replayOptions are the options the inspector's results must come from:
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
-	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, Messages: true}
+	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true}
 }
 
 func (in *Inspector) pos(res *replay.Result) pos {

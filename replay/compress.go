@@ -15,19 +15,22 @@ var (
 )
 
 // decompress returns a reader of the capture's lines: br itself, or a
-// gzip or zstd decoder when br starts with that format's magic bytes. The
-// name of the file plays no part, so compressed standard input works too.
+// gzip or zstd decoder when br starts with that format's header. The name
+// of the file plays no part, so compressed standard input works too. Only
+// a well-formed header counts (magic bytes, and the method and reserved
+// bits gzip and zstd fix), so stray garbage at the start of a plain
+// capture is read as lines, not refused as a broken archive.
 func decompress(br *bufio.Reader) (io.Reader, error) {
-	head, _ := br.Peek(4)
+	head, _ := br.Peek(10)
 	switch {
-	case bytes.HasPrefix(head, zstdMagic):
+	case bytes.HasPrefix(head, zstdMagic) && len(head) > 4 && head[4]&0x08 == 0:
 		// Bounded window: a hostile frame cannot ask for gigabytes.
 		zr, err := zstd.NewReader(br, zstd.WithDecoderMaxWindow(128<<20), zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, err
 		}
 		return zr.IOReadCloser(), nil
-	case bytes.HasPrefix(head, gzipMagic):
+	case bytes.HasPrefix(head, gzipMagic) && len(head) == 10 && head[2] == 8 && head[3]&0xe0 == 0:
 		return gzip.NewReader(br)
 	}
 	return br, nil

@@ -89,6 +89,14 @@ func TestDecodeBoundaries(t *testing.T) {
 		{"key of 256 UTF-16 units", withMessage(`,"metadata":{"` + strings.Repeat("a", 256) + `":1}`), "", ""},
 		{"key of 257 UTF-16 units", withMessage(`,"metadata":{"` + strings.Repeat("a", 257) + `":1}`), CodeInvalidPayload, "key is longer than 256"},
 		{"astral key of 258 units", withMessage(`,"metadata":{"` + strings.Repeat("😀", 129) + `":1}`), CodeInvalidPayload, "key is longer"},
+		// Raw bytes that are not UTF-8 cannot be stored in the conformance
+		// corpus (a JSON file); Node decodes them to U+FFFD, one per
+		// maximal invalid subsequence, before JSON.parse sees the keys.
+		{"invalid bytes are one key (U+FFFD): last wins", withMessage(`,"metadata":{"` + "\xff" + `":` + nested(40, "1") + `,"` + "\xfe" + `":1}`), "", ""},
+		{"invalid byte and escaped U+FFFD are one key", withMessage(`,"metadata":{"` + "\xff" + `":` + nested(40, "1") + `,"\ufffd":1}`), "", ""},
+		{"lone surrogate escape is not U+FFFD", withMessage(`,"metadata":{"\ud800":` + nested(40, "1") + `,"\ufffd":1}`), CodeInvalidPayload, "nested deeper"},
+		{"truncated sequences count once each: 256 units", withMessage(`,"metadata":{"` + strings.Repeat("\xe2\x82", 256) + `":1}`), "", ""},
+		{"truncated sequences count once each: 257 units", withMessage(`,"metadata":{"` + strings.Repeat("\xe2\x82", 257) + `":1}`), CodeInvalidPayload, "key is longer"},
 		{"image detail as one-element array", withMessage(`,"parts":[{"type":"image","source":"s","detail":["low"]}]`), "", ""},
 		{"image detail other", withMessage(`,"parts":[{"type":"image","source":"s","detail":"max"}]`), CodeInvalidPayload, "detail"},
 		{"number overflow in metadata", withMessage(`,"metadata":{"x":1e999}`), CodeInvalidPayload, "overflows to infinity"},

@@ -637,36 +637,6 @@ func hexVal(b []byte) uint32 {
 	return v
 }
 
-// utf16Len is the length JavaScript reports for the raw JSON string
-// content s: escapes decoded, characters outside the BMP counting twice.
-func utf16Len(s []byte, esc bool) int {
-	n := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c == '\\' && esc {
-				if s[i+1] == 'u' {
-					i += 6 // each \u escape is one UTF-16 unit, paired or not
-				} else {
-					i += 2
-				}
-			} else {
-				i++
-			}
-			n++
-			continue
-		}
-		r, size := utf8.DecodeRune(s[i:])
-		if r > 0xffff {
-			n += 2
-		} else {
-			n++
-		}
-		i += size
-	}
-	return n
-}
-
 // parseNumber converts a JSON number literal the way JSON.parse does:
 // to the nearest float64, overflowing to ±Inf.
 func parseNumber(b []byte) float64 {

@@ -144,6 +144,23 @@ func TestReaderCompressed(t *testing.T) {
 	})
 }
 
+// Garbage that starts like a compressed file but has no valid header is
+// read as plain lines, as the reference would see it.
+func TestReaderMagicWithoutHeader(t *testing.T) {
+	for name, data := range map[string]string{
+		"gzip magic": "\x1f\x8b garbage\nnext\n",
+		"zstd magic": "\x28\xb5\x2f\xfd\xff garbage\nnext\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			rd, _ := Open([]string{"-"}, strings.NewReader(data), 0)
+			got := readAll(t, rd)
+			if len(got) != 2 || got[1].data != "next" {
+				t.Fatalf("got %+v", got)
+			}
+		})
+	}
+}
+
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
 	ok := writeFile(t, dir, "ok", []byte("x\n"))

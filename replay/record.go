@@ -1,9 +1,6 @@
 package replay
 
-import (
-	"bytes"
-	"math"
-)
+import "math"
 
 // record checks the messages array m as the reference's memory record
 // {version: 1, messages}: the size bounds first, then each message.
@@ -75,7 +72,7 @@ func (c *checker) walk(i int, count *int) {
 		for k := uint32(0); k < n.n; k++ {
 			if c.survives(i, ch) {
 				ck := c.n(ch)
-				if utf16Len(c.p.data[ck.keyStart:ck.keyEnd], ck.keyEsc) > maxRecordKeyLen {
+				if c.p.keyLen(c.p.data[ck.keyStart:ck.keyEnd], ck.keyEsc) > maxRecordKeyLen {
 					c.badIn(ch, "key is longer than %d characters", maxRecordKeyLen)
 				}
 				c.walk(ch, count)
@@ -93,15 +90,7 @@ func (c *checker) survives(obj, ch int) bool {
 	ka := c.p.data[a.keyStart:a.keyEnd]
 	for o := int(a.next); o < int(t[obj].next); o = int(t[o].next) {
 		b := &t[o]
-		kb := c.p.data[b.keyStart:b.keyEnd]
-		if !a.keyEsc && !b.keyEsc {
-			if bytes.Equal(ka, kb) {
-				return false
-			}
-			continue
-		}
-		x := appendUnescaped(nil, ka)
-		if bytes.Equal(x, appendUnescaped(c.p.scratch[:0], kb)) {
+		if c.p.sameKey(ka, c.p.data[b.keyStart:b.keyEnd], a.keyEsc, b.keyEsc) {
 			return false
 		}
 	}

@@ -1,0 +1,65 @@
+package cmd
+
+import (
+	"github.com/agentskit/snapctl/replay"
+	"github.com/spf13/pflag"
+)
+
+// CaptureFlags are the input flags every command shares: the captures, the
+// trusted session, the line limit, and where the event sits in a wrapped
+// line. Command options embed it, so the reader and cursor behave the same
+// in every command.
+type CaptureFlags struct {
+	Files     []string
+	Session   string
+	MaxLine   int
+	EventPath string
+}
+
+// register adds --session, --max-line and --event-path to f.
+func (c *CaptureFlags) register(f *pflag.FlagSet, sessionHelp string) {
+	f.StringVar(&c.Session, "session", "", sessionHelp)
+	f.IntVar(&c.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
+	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
+}
+
+// validate checks the shared flags and takes the FILE arguments. A
+// --session given explicitly must be a safe identifier, even when empty:
+// the reference refuses to create a cursor for it.
+func (c *CaptureFlags) validate(ios *IOStreams, f *pflag.FlagSet, args []string) error {
+	c.Files = args
+	if f.Changed("session") && !replay.IsSafeIdentifier(c.Session) {
+		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", c.Session)
+	}
+	if c.MaxLine <= 0 {
+		return usageErrorf("--max-line must be a positive number of bytes")
+	}
+	return resolveFiles(ios, &c.Files)
+}
+
+// options are the replay options these flags ask for.
+func (c *CaptureFlags) options() replay.Options {
+	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath}
+}
+
+// open opens the captures; failure is an input error (exit 2).
+func (c *CaptureFlags) open(ios *IOStreams) (*replay.Reader, error) {
+	rd, err := replay.Open(c.Files, ios.In, c.MaxLine)
+	if err != nil {
+		return nil, &usageError{err}
+	}
+	return rd, nil
+}
+
+// resolveFiles turns no FILE into standard input, unless that is a
+// terminal, where waiting for input would only confuse.
+func resolveFiles(ios *IOStreams, files *[]string) error {
+	if len(*files) > 0 {
+		return nil
+	}
+	if ios.InTTY {
+		return usageErrorf("no capture given: name a FILE, or - for standard input")
+	}
+	*files = []string{replay.StdinName}
+	return nil
+}
