@@ -211,7 +211,7 @@ func (r *Reader) line() (Line, bool, error) {
 			return r.emit(r.buf[r.r:end], end+1-r.r), true, nil
 		}
 		scanned = r.w - r.r
-		if scanned > r.maxLine {
+		if scanned > r.maxLine+1 { // +1: a CR before the newline does not count
 			return r.discard()
 		}
 		if r.eof {
@@ -274,7 +274,12 @@ func (r *Reader) fill() error {
 		r.r = 0
 	}
 	if r.w == len(r.buf) {
+		// Double, but never far past what a line may hold: a longer line
+		// is discarded as soon as it passes maxLine.
 		size := 2 * len(r.buf)
+		if limit := r.maxLine + 64<<10; size > limit {
+			size = limit
+		}
 		if size < 256<<10 {
 			size = 256 << 10
 		}
