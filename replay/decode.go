@@ -58,6 +58,10 @@ type checker struct {
 	probs    []Problem
 	path     []seg
 	root     int // tape index of the messages array
+	// backing holds the messages array's bytes when messages are kept;
+	// base is its offset in the line.
+	backing string
+	base    int
 }
 
 // seg is one step of a JSON path: a key, or an index when key is "".
@@ -176,7 +180,12 @@ func (c *checker) quote(i int) string {
 // require looks up key in obj and checks its JSON type; it reports and
 // returns -1 when the member is missing or of another type.
 func (c *checker) require(obj int, key string, want kind) int {
-	i := c.field(obj, key)
+	return c.requireAt(c.field(obj, key), key, want)
+}
+
+// requireAt is require for a member already looked up (i is -1 when
+// absent).
+func (c *checker) requireAt(i int, key string, want kind) int {
 	if i < 0 {
 		c.badAt(key, "is missing")
 		return -1
@@ -190,7 +199,11 @@ func (c *checker) require(obj int, key string, want kind) int {
 
 // optional is require for a member that may be absent (but not null).
 func (c *checker) optional(obj int, key string, want kind) (int, bool) {
-	i := c.field(obj, key)
+	return c.optionalAt(c.field(obj, key), key, want)
+}
+
+// optionalAt is optional for a member already looked up.
+func (c *checker) optionalAt(i int, key string, want kind) (int, bool) {
 	if i < 0 {
 		return -1, true
 	}
@@ -234,8 +247,12 @@ func (c *checker) ident(obj int, key string) string {
 // enum checks a string member against a set of values and returns it as
 // the set's own string, so that no copy of the line is kept.
 func (c *checker) enum(obj int, key string, values ...string) string {
-	i := c.require(obj, key, kindString)
-	if i < 0 {
+	return c.enumAt(c.field(obj, key), key, values...)
+}
+
+// enumAt is enum for a member already looked up.
+func (c *checker) enumAt(i int, key string, values ...string) string {
+	if i = c.requireAt(i, key, kindString); i < 0 {
 		return ""
 	}
 	b := c.text(i)

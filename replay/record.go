@@ -13,6 +13,10 @@ func (c *checker) record(m int, s *Snapshot) {
 	s.MessageCount = int(t[m].n)
 	if c.messages {
 		s.Messages = make([]Message, 0, s.MessageCount)
+		// One copy of the messages' bytes backs every string the messages
+		// keep, instead of an allocation per field.
+		c.base = int(t[m].start)
+		c.backing = string(c.p.data[t[m].start:t[m].end])
 	}
 	ch := m + 1
 	for k := 0; k < int(t[m].n); k++ {
@@ -139,6 +143,63 @@ var (
 	toolCallStatus = []string{"pending", "running", "complete", "error", "requires_confirmation"}
 )
 
+// The members of a message record, by slot: messages are the bulk of every
+// snapshot, so their members are found in one pass over the object rather
+// than one search per member.
+const (
+	mID = iota
+	mContent
+	mRole
+	mStatus
+	mCreatedAt
+	mToolCallID
+	mParts
+	mToolCalls
+	mMetadata
+	mSlots
+)
+
+func messageSlot(key []byte) int {
+	switch string(key) {
+	case "id":
+		return mID
+	case "content":
+		return mContent
+	case "role":
+		return mRole
+	case "status":
+		return mStatus
+	case "createdAt":
+		return mCreatedAt
+	case "toolCallId":
+		return mToolCallID
+	case "parts":
+		return mParts
+	case "toolCalls":
+		return mToolCalls
+	case "metadata":
+		return mMetadata
+	}
+	return -1
+}
+
+// messageFields finds the members of message object i; with repeated keys
+// the last one counts.
+func (c *checker) messageFields(i int) (at [mSlots]int) {
+	for s := range at {
+		at[s] = -1
+	}
+	t := c.tape()
+	ch := i + 1
+	for k := uint32(0); k < t[i].n; k++ {
+		if s := messageSlot(c.keyText(ch)); s >= 0 {
+			at[s] = ch
+		}
+		ch = int(t[ch].next)
+	}
+	return at
+}
+
 // message checks one message record, as validateMessage in the reference.
 func (c *checker) message(i int) (Message, bool) {
 	var m Message
@@ -147,40 +208,41 @@ func (c *checker) message(i int) (Message, bool) {
 		return m, false
 	}
 	before := len(c.probs)
-	if f := c.require(i, "id", kindString); f >= 0 {
+	at := c.messageFields(i)
+	if f := c.requireAt(at[mID], "id", kindString); f >= 0 {
 		if c.n(f).start == c.n(f).end {
 			c.badAt("id", "is empty")
 		} else if c.messages {
-			m.ID = c.str(f)
+			m.ID = c.kept(f)
 		}
 	}
-	if f := c.require(i, "content", kindString); f >= 0 && c.messages {
-		m.Content = c.str(f)
+	if f := c.requireAt(at[mContent], "content", kindString); f >= 0 && c.messages {
+		m.Content = c.kept(f)
 	}
-	m.Role = c.enum(i, "role", roles...)
-	m.Status = c.enum(i, "status", messageStatus...)
-	if f := c.require(i, "createdAt", kindString); f >= 0 {
+	m.Role = c.enumAt(at[mRole], "role", roles...)
+	m.Status = c.enumAt(at[mStatus], "status", messageStatus...)
+	if f := c.requireAt(at[mCreatedAt], "createdAt", kindString); f >= 0 {
 		if !isCreatedAt(c.text(f)) {
 			c.badAt("createdAt", "%s is not a real UTC instant with milliseconds (YYYY-MM-DDTHH:MM:SS.mmmZ)", c.quote(f))
 		} else if c.messages {
-			m.CreatedAt = c.str(f)
+			m.CreatedAt = c.kept(f)
 		}
 	}
-	if f, ok := c.optional(i, "toolCallId", kindString); ok && f >= 0 {
+	if f, ok := c.optionalAt(at[mToolCallID], "toolCallId", kindString); ok && f >= 0 {
 		m.HasToolCallID = true
 		if c.messages {
-			m.ToolCallID = c.str(f)
+			m.ToolCallID = c.kept(f)
 		}
 	}
-	if f, ok := c.optional(i, "parts", kindArray); ok && f >= 0 {
+	if f, ok := c.optionalAt(at[mParts], "parts", kindArray); ok && f >= 0 {
 		c.push("parts")
 		c.each(f, c.part)
 		c.pop()
 		if c.messages {
-			m.Parts = c.rawString(f)
+			m.Parts = c.kept(f)
 		}
 	}
-	if f, ok := c.optional(i, "toolCalls", kindArray); ok && f >= 0 {
+	if f, ok := c.optionalAt(at[mToolCalls], "toolCalls", kindArray); ok && f >= 0 {
 		m.HasToolCalls = true
 		c.push("toolCalls")
 		c.each(f, func(e int) {
@@ -190,15 +252,21 @@ func (c *checker) message(i int) (Message, bool) {
 		})
 		c.pop()
 	}
-	if f, ok := c.optional(i, "metadata", kindObject); ok && f >= 0 && c.messages {
-		m.Metadata = c.rawString(f)
+	if f, ok := c.optionalAt(at[mMetadata], "metadata", kindObject); ok && f >= 0 && c.messages {
+		m.Metadata = c.kept(f)
 	}
 	return m, len(c.probs) == before
 }
 
-func (c *checker) rawString(i int) string {
+// kept returns the value of string node i, or the raw JSON of any other
+// node, as a string that outlives the line: a slice of the messages'
+// backing copy, unless escapes had to be decoded.
+func (c *checker) kept(i int) string {
 	n := c.n(i)
-	return string(c.p.data[n.start:n.end])
+	if n.kind == kindString && n.esc {
+		return c.str(i)
+	}
+	return c.backing[int(n.start)-c.base : int(n.end)-c.base]
 }
 
 // each calls fn for every element of array arr, with the index on the path.
@@ -275,24 +343,24 @@ func (c *checker) toolCall(i int) (ToolCall, bool) {
 		}
 	}
 	if f := c.require(i, "args", kindObject); f >= 0 && c.messages {
-		tc.Args = c.rawString(f)
+		tc.Args = c.kept(f)
 	}
 	tc.Status = c.enum(i, "status", toolCallStatus...)
 	if f, ok := c.optional(i, "result", kindString); ok && f >= 0 {
 		tc.HasResult = true
 		if c.messages {
-			tc.Result = c.str(f)
+			tc.Result = c.kept(f)
 		}
 	}
 	if f, ok := c.optional(i, "error", kindString); ok && f >= 0 {
 		tc.HasError = true
 		if c.messages {
-			tc.Error = c.str(f)
+			tc.Error = c.kept(f)
 		}
 	}
 	if c.messages && len(c.probs) == before {
-		tc.ID = c.str(c.field(i, "id"))
-		tc.Name = c.str(c.field(i, "name"))
+		tc.ID = c.kept(c.field(i, "id"))
+		tc.Name = c.kept(c.field(i, "name"))
 	}
 	return tc, len(c.probs) == before
 }

@@ -126,7 +126,9 @@ func (b *Builder) messageIDs(ids []string, msgs []replay.Message) []string {
 	for i := range msgs {
 		id, ok := b.intern[msgs[i].ID]
 		if !ok {
-			id = msgs[i].ID
+			// A copy: the decoder's strings share one buffer per snapshot,
+			// which must not stay alive for the sake of one id.
+			id = strings.Clone(msgs[i].ID)
 			b.intern[id] = id
 		}
 		ids = append(ids, id)
@@ -161,12 +163,9 @@ func preview(text string) string {
 		}
 		runes++
 	}
-	// termsafe leaves the Unicode line and paragraph separators alone; a
-	// one-line preview must not break there either.
-	return termsafe.Line(lineBreaks.Replace(head), PreviewRunes)
+	// A copy, so the preview does not keep the snapshot's buffer alive.
+	return strings.Clone(termsafe.Line(head, PreviewRunes))
 }
-
-var lineBreaks = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`)
 
 // Sessions links the collected turns into one graph per session, in order
 // of each session's first accepted snapshot, and finds their problems.
