@@ -2,8 +2,26 @@ package cmd
 
 import (
 	"github.com/agentskit/snapctl/replay"
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
+
+// runE is every command's RunE: the shared capture flags, then the
+// command's own checks, then its run function, or runF in tests.
+func runE[O any](ios *IOStreams, cf *CaptureFlags, opts *O, check func(*cobra.Command) error, runF, run func(*O) error) func(*cobra.Command, []string) error {
+	return func(c *cobra.Command, args []string) error {
+		if err := cf.validate(ios, c.Flags(), args); err != nil {
+			return err
+		}
+		if err := check(c); err != nil {
+			return err
+		}
+		if runF != nil {
+			return runF(opts)
+		}
+		return run(opts)
+	}
+}
 
 // CaptureFlags are the input flags every command shares: the captures, the
 // trusted session, the line limit, and where the event sits in a wrapped

@@ -53,19 +53,11 @@ Exit status: 0 done, 2 bad usage or input.`,
   snapctl diff --session session-a --from 3 --to 9 capture.jsonl
   snapctl diff --turn turn-2 -o jsonl capture.jsonl | jq '.messages.removed'
   curl -N "$URL" | snapctl diff --redact -`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := opts.CaptureFlags.validate(ios, c.Flags(), args); err != nil {
-				return err
-			}
-			opts.Range = c.Flags().Changed("from") || c.Flags().Changed("to")
-			if err := opts.validate(c.Flags().Changed("from"), c.Flags().Changed("to")); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return diffRun(opts)
-		},
+		RunE: runE(ios, &opts.CaptureFlags, opts, func(c *cobra.Command) error {
+			from, to := c.Flags().Changed("from"), c.Flags().Changed("to")
+			opts.Range = from || to
+			return opts.validate(from, to)
+		}, runF, diffRun),
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
@@ -118,20 +110,22 @@ func diffRun(o *DiffOptions) error {
 	}
 	defer rd.Close()
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-	rd.OnFill = func() { out.Flush() }
 
 	var w pairWriter
 	switch {
 	case o.Output == "jsonl":
-		w = &pairJSONLWriter{out: out, redact: o.Redact}
+		w = &pairJSON{s: jsonStream{out: out}, redact: o.Redact}
 	case o.Output == "json":
-		w = &pairJSONWriter{out: out, redact: o.Redact}
+		w = &pairJSON{s: jsonStream{out: out, key: "pairs"}, redact: o.Redact}
 	default:
 		w = newPairTextWriter(out, o.IO.Palette(), o)
 	}
 	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To}, w.pair)
 	ropts := o.options()
 	ropts.Messages = true
+	// Flush while waiting for input, so a live stream shows each pair
+	// as soon as it is known.
+	ropts.Idle = func() { out.Flush() }
 	_, err = replay.Run(rd, ropts, d.Add)
 	if err != nil {
 		out.Flush()
@@ -305,47 +299,14 @@ func appendMessagesJSON(b []byte, p *diff.PairDiff, redact bool) []byte {
 	return o.b
 }
 
-type pairJSONLWriter struct {
-	out    *bufio.Writer
-	buf    []byte
+// pairJSON writes pair records as JSON Lines or as {"pairs": [...]}.
+type pairJSON struct {
+	s      jsonStream
 	redact bool
 }
 
-func (w *pairJSONLWriter) pair(p *diff.PairDiff) error {
-	w.buf = append(appendPair(w.buf[:0], p, w.redact), '\n')
-	_, err := w.out.Write(w.buf)
-	return err
+func (w *pairJSON) pair(p *diff.PairDiff) error {
+	return w.s.record(func(b []byte) []byte { return appendPair(b, p, w.redact) })
 }
 
-func (w *pairJSONLWriter) finish() error { return nil }
-
-// pairJSONWriter streams {"pairs":[…]}: each record is written as soon as
-// its pair is known.
-type pairJSONWriter struct {
-	out    *bufio.Writer
-	buf    []byte
-	redact bool
-	n      int
-}
-
-func (w *pairJSONWriter) pair(p *diff.PairDiff) error {
-	w.buf = w.buf[:0]
-	if w.n == 0 {
-		w.buf = append(w.buf, "{\"pairs\":[\n"...)
-	} else {
-		w.buf = append(w.buf, ",\n"...)
-	}
-	w.n++
-	w.buf = appendPair(w.buf, p, w.redact)
-	_, err := w.out.Write(w.buf)
-	return err
-}
-
-func (w *pairJSONWriter) finish() error {
-	if w.n == 0 {
-		_, err := w.out.WriteString("{\"pairs\":[]}\n")
-		return err
-	}
-	_, err := w.out.WriteString("\n]}\n")
-	return err
-}
+func (w *pairJSON) finish() error { return w.s.close(nil) }

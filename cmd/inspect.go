@@ -48,18 +48,7 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   snapctl inspect --fail-on warning capture.jsonl.gz
   snapctl inspect --line 12 capture.jsonl
   snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := opts.CaptureFlags.validate(ios, c.Flags(), args); err != nil {
-				return err
-			}
-			if err := opts.validate(failOn); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return inspectRun(opts)
-		},
+		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate(failOn) }, runF, inspectRun),
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"strconv"
 	"unicode/utf8"
 )
@@ -86,3 +87,56 @@ func (o *jsonObj) bool(k string, v bool) { o.key(k); o.b = strconv.AppendBool(o.
 func (o *jsonObj) null(k string) { o.key(k); o.b = append(o.b, "null"...) }
 
 func (o *jsonObj) raw(k string, v []byte) { o.key(k); o.b = append(o.b, v...) }
+
+// jsonStream writes machine records as they become known: one per line
+// (JSON Lines) when key is empty, otherwise one document {"KEY": [...]}
+// whose array is written record by record, so memory does not grow with
+// the capture either way.
+type jsonStream struct {
+	out *bufio.Writer
+	key string
+	n   int
+	buf []byte
+}
+
+// record writes the record that add appends.
+func (s *jsonStream) record(add func([]byte) []byte) error {
+	s.buf = s.buf[:0]
+	switch {
+	case s.key == "":
+	case s.n == 0:
+		s.buf = appendJSONString(append(s.buf, '{'), s.key)
+		s.buf = append(s.buf, ":[\n"...)
+	default:
+		s.buf = append(s.buf, ",\n"...)
+	}
+	s.n++
+	s.buf = add(s.buf)
+	if s.key == "" {
+		s.buf = append(s.buf, '\n')
+	}
+	_, err := s.out.Write(s.buf)
+	return err
+}
+
+// close ends the document; more, when set, writes further members (with
+// their leading comma) after the array.
+func (s *jsonStream) close(more func(*bufio.Writer) error) error {
+	if s.key == "" {
+		return nil
+	}
+	if s.n == 0 {
+		s.out.WriteByte('{')
+		s.out.Write(appendJSONString(nil, s.key))
+		s.out.WriteString(":[]")
+	} else {
+		s.out.WriteString("\n]")
+	}
+	if more != nil {
+		if err := more(s.out); err != nil {
+			return err
+		}
+	}
+	_, err := s.out.WriteString("}\n")
+	return err
+}

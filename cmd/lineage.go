@@ -58,18 +58,7 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
   snapctl lineage -o mermaid --redact capture.jsonl >> incident-review.md
   snapctl lineage -o dot capture.jsonl | dot -Tsvg > lineage.svg
   snapctl lineage -o json capture.jsonl | jq '.sessions[].turns[] | select(.problems != [])'`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := opts.CaptureFlags.validate(ios, c.Flags(), args); err != nil {
-				return err
-			}
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return lineageRun(opts)
-		},
+		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate() }, runF, lineageRun),
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one tree per session)")

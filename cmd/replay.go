@@ -46,18 +46,7 @@ cursor. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   snapctl replay -o jsonl capture.jsonl | jq 'select(.reason == "stale")'
   curl -N "$URL" | snapctl replay -
   snapctl replay --fail-on stale,malformed capture.jsonl.gz`,
-		RunE: func(c *cobra.Command, args []string) error {
-			if err := opts.CaptureFlags.validate(ios, c.Flags(), args); err != nil {
-				return err
-			}
-			if err := opts.validate(failOn); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(opts)
-			}
-			return replayRun(opts)
-		},
+		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate(failOn) }, runF, replayRun),
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
@@ -141,9 +130,9 @@ func replayRun(o *ReplayOptions) error {
 	var w eventWriter
 	switch o.Output {
 	case "jsonl":
-		w = &jsonlWriter{out: out}
+		w = &jsonEvents{jsonStream{out: out}}
 	case "json":
-		w = &jsonWriter{out: out}
+		w = &jsonEvents{jsonStream{out: out, key: "events"}}
 	default:
 		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1)
 	}

@@ -39,48 +39,19 @@ func appendResult(b []byte, res *replay.Result) []byte {
 	return o.b
 }
 
-type jsonlWriter struct {
-	out *bufio.Writer
-	buf []byte
+// jsonEvents writes replay results as JSON Lines or as {"events": [...],
+// "summary": {...}}.
+type jsonEvents struct{ s jsonStream }
+
+func (w *jsonEvents) event(res *replay.Result) error {
+	return w.s.record(func(b []byte) []byte { return appendResult(b, res) })
 }
 
-func (w *jsonlWriter) event(res *replay.Result) error {
-	w.buf = append(appendResult(w.buf[:0], res), '\n')
-	_, err := w.out.Write(w.buf)
-	return err
-}
-
-func (w *jsonlWriter) summary(replay.Summary) error { return nil }
-
-type jsonWriter struct {
-	out *bufio.Writer
-	buf []byte
-	n   int
-}
-
-func (w *jsonWriter) event(res *replay.Result) error {
-	w.buf = w.buf[:0]
-	if w.n == 0 {
-		w.buf = append(w.buf, "{\"events\":[\n"...)
-	} else {
-		w.buf = append(w.buf, ",\n"...)
-	}
-	w.n++
-	w.buf = appendResult(w.buf, res)
-	_, err := w.out.Write(w.buf)
-	return err
-}
-
-func (w *jsonWriter) summary(sum replay.Summary) error {
-	if w.n == 0 {
-		w.out.WriteString("{\"events\":[")
-	}
-	w.out.WriteString("\n],\"summary\":")
-	if err := writeJSON(w.out, summaryJSON(sum)); err != nil {
-		return err
-	}
-	_, err := w.out.WriteString("}\n")
-	return err
+func (w *jsonEvents) summary(sum replay.Summary) error {
+	return w.s.close(func(out *bufio.Writer) error {
+		out.WriteString(",\"summary\":")
+		return writeJSON(out, summaryJSON(sum))
+	})
 }
 
 // writeJSON writes v as compact JSON without HTML escaping (no \u003c for
