@@ -23,13 +23,7 @@ type inspectJSON struct {
 }
 
 type overviewJSON struct {
-	Files         int                   `json:"files"`
-	Bytes         int64                 `json:"bytes"`
-	Lines         int                   `json:"lines"`
-	Blank         int                   `json:"blank"`
-	Events        int                   `json:"events"`
-	Accepted      int                   `json:"accepted"`
-	Inert         int                   `json:"inert"`
+	inputJSON
 	Kinds         map[string]int        `json:"kinds"`
 	Reasons       map[string]int        `json:"reasons"`
 	Malformed     map[string]int        `json:"malformed"`
@@ -74,9 +68,8 @@ type positionJSON struct {
 func reportJSON(rep inspect.Report) inspectJSON {
 	ov := rep.Overview
 	j := inspectJSON{Findings: []findingJSON{}, Overview: overviewJSON{
-		Files: ov.Input.Files, Bytes: ov.Input.Bytes, Lines: ov.Input.Lines, Blank: ov.Input.Blank,
-		Events: ov.Counts.Events, Accepted: ov.Accepted(), Inert: ov.Counts.Events - ov.Accepted(),
-		Kinds: map[string]int{}, Reasons: reasonMap(ov.Counts.Reasons), Malformed: map[string]int{},
+		inputJSON: newInputJSON(ov.Input, ov.Counts),
+		Kinds:     map[string]int{}, Reasons: reasonMap(ov.Counts.Reasons), Malformed: map[string]int{},
 		Sessions: []sessionOverviewJSON{},
 	}}
 	for k, v := range ov.Counts.Kinds {
@@ -92,7 +85,7 @@ func reportJSON(rep inspect.Report) inspectJSON {
 	for _, s := range ov.Sessions {
 		sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
 			Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons), Turns: s.Turns,
-			Snapshots: s.Snapshots, Lineage: s.Lineage}
+			Snapshots: s.Snapshots, Lineage: s.Lineage, Final: newFinalJSON(s.Final)}
 		if r := s.Sequences; r != nil {
 			sj.Sequences = &struct {
 				Min int64 `json:"min"`
@@ -104,9 +97,6 @@ func reportJSON(rep inspect.Report) inspectJSON {
 				First string `json:"first"`
 				Last  string `json:"last"`
 			}{r.First, r.Last}
-		}
-		if f := s.Final; f != nil {
-			sj.Final = &finalJSON{File: f.File, Line: f.Line, Sequence: f.Sequence, TurnID: f.TurnID, Status: f.Status, Messages: f.MessageCount}
 		}
 		j.Overview.Sessions = append(j.Overview.Sessions, sj)
 	}

@@ -83,14 +83,33 @@ type sessionJSON struct {
 	Final     *finalJSON     `json:"final"`
 }
 
+// inputJSON opens replay's summary and inspect's overview: what was read
+// and what the cursor made of it.
+type inputJSON struct {
+	Files    int   `json:"files"`
+	Bytes    int64 `json:"bytes"`
+	Lines    int   `json:"lines"`
+	Blank    int   `json:"blank"`
+	Events   int   `json:"events"`
+	Accepted int   `json:"accepted"`
+	Inert    int   `json:"inert"`
+}
+
+func newInputJSON(in replay.Stats, c replay.Counts) inputJSON {
+	acc := c.Reasons[replay.ReasonInitial] + c.Reasons[replay.ReasonAdvanced]
+	return inputJSON{Files: in.Files, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
+		Events: c.Events, Accepted: acc, Inert: c.Events - acc}
+}
+
+func newFinalJSON(f *replay.Final) *finalJSON {
+	if f == nil {
+		return nil
+	}
+	return &finalJSON{File: f.File, Line: f.Line, Sequence: f.Sequence, TurnID: f.TurnID, Status: f.Status, Messages: f.MessageCount}
+}
+
 type summaryBody struct {
-	Files         int            `json:"files"`
-	Bytes         int64          `json:"bytes"`
-	Lines         int            `json:"lines"`
-	Blank         int            `json:"blank"`
-	Events        int            `json:"events"`
-	Accepted      int            `json:"accepted"`
-	Inert         int            `json:"inert"`
+	inputJSON
 	Reasons       map[string]int `json:"reasons"`
 	Codes         map[string]int `json:"codes"`
 	PinnedSession *string        `json:"pinnedSession"`
@@ -108,12 +127,10 @@ func reasonMap(m map[replay.Reason]int) map[string]int {
 
 func summaryJSON(sum replay.Summary) summaryBody {
 	s := summaryBody{
-		Files: sum.Input.Files, Bytes: sum.Input.Bytes, Lines: sum.Input.Lines, Blank: sum.Input.Blank,
-		Events: sum.Counts.Events, Reasons: reasonMap(sum.Counts.Reasons), Codes: map[string]int{},
+		inputJSON: newInputJSON(sum.Input, sum.Counts),
+		Reasons:   reasonMap(sum.Counts.Reasons), Codes: map[string]int{},
 		PerSession: sum.PerSession, Sessions: []sessionJSON{},
 	}
-	s.Accepted = sum.Counts.Reasons[replay.ReasonInitial] + sum.Counts.Reasons[replay.ReasonAdvanced]
-	s.Inert = s.Events - s.Accepted
 	for k, v := range sum.Counts.Codes {
 		s.Codes[string(k)] = v
 	}
@@ -122,10 +139,7 @@ func summaryJSON(sum replay.Summary) summaryBody {
 		s.PinnedSession = &p
 	}
 	for _, ss := range sum.Sessions {
-		j := sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons)}
-		if f := ss.Final; f != nil {
-			j.Final = &finalJSON{File: f.File, Line: f.Line, Sequence: f.Sequence, TurnID: f.TurnID, Status: f.Status, Messages: f.MessageCount}
-		}
+		j := sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons), Final: newFinalJSON(ss.Final)}
 		s.Sessions = append(s.Sessions, j)
 	}
 	return s
