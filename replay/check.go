@@ -1,0 +1,223 @@
+package replay
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// checker walks a parsed line and records the rules it breaks.
+type checker struct {
+	p        *parser
+	all      bool
+	messages bool
+	probs    []Problem
+	path     []seg
+	root     int // tape index of the messages array
+	// backing holds the messages array's bytes when messages are kept;
+	// base is its offset in the line.
+	backing string
+	base    int
+}
+
+// seg is one step of a JSON path: a key, or an index when key is "".
+type seg struct {
+	key string
+	idx int
+}
+
+func (c *checker) push(key string)  { c.path = append(c.path, seg{key: key}) }
+func (c *checker) pushIdx(i int)    { c.path = append(c.path, seg{idx: i}) }
+func (c *checker) pop()             { c.path = c.path[:len(c.path)-1] }
+func (c *checker) done() bool       { return !c.all && len(c.probs) > 0 }
+func (c *checker) tape() []node     { return c.p.tape }
+func (c *checker) n(i int) *node    { return &c.p.tape[i] }
+func (c *checker) raw(i int) []byte { n := c.n(i); return c.p.data[n.start:n.end] }
+
+func (c *checker) pathString() string {
+	var b strings.Builder
+	for _, s := range c.path {
+		if s.key == "" {
+			fmt.Fprintf(&b, "[%d]", s.idx)
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('.')
+		}
+		if isPlainKey(s.key) {
+			b.WriteString(s.key)
+		} else {
+			b.WriteString(strconv.Quote(s.key))
+		}
+	}
+	return b.String()
+}
+
+func isPlainKey(k string) bool {
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !isAlnum(c) && c != '_' {
+			return false
+		}
+	}
+	return k != ""
+}
+
+// bad records a problem at the current path.
+func (c *checker) bad(format string, args ...any) {
+	c.probs = append(c.probs, Problem{Path: c.pathString(), Message: fmt.Sprintf(format, args...)})
+}
+
+// badAt records a problem at the current path extended by key.
+func (c *checker) badAt(key string, format string, args ...any) {
+	c.push(key)
+	c.bad(format, args...)
+	c.pop()
+}
+
+// text is the decoded content of string node i. Without escapes it is the
+// line's own bytes; otherwise it lives in scratch until the next call.
+func (c *checker) text(i int) []byte {
+	n := c.n(i)
+	b := c.p.data[n.start:n.end]
+	if !n.esc {
+		return b
+	}
+	c.p.scratch2 = appendUnescaped(c.p.scratch2[:0], b)
+	return c.p.scratch2
+}
+
+func (c *checker) str(i int) string { return string(c.text(i)) }
+
+func (c *checker) keyText(i int) []byte {
+	n := c.n(i)
+	b := c.p.data[n.keyStart:n.keyEnd]
+	if !n.keyEsc {
+		return b
+	}
+	c.p.scratch = appendUnescaped(c.p.scratch[:0], b)
+	return c.p.scratch
+}
+
+// field returns the tape index of the last member of object obj named key,
+// or -1: with repeated keys the last occurrence counts, as in JSON.parse.
+func (c *checker) field(obj int, key string) int {
+	found := -1
+	t := c.tape()
+	ch := obj + 1
+	for k := uint32(0); k < t[obj].n; k++ {
+		if string(c.keyText(ch)) == key {
+			found = ch
+		}
+		ch = int(t[ch].next)
+	}
+	return found
+}
+
+// quote renders a short excerpt of a value for a problem message.
+func (c *checker) quote(i int) string {
+	n := c.n(i)
+	if n.kind == kindString {
+		s := c.str(i)
+		if len(s) > 64 {
+			s = s[:61] + "..."
+		}
+		return strconv.Quote(s)
+	}
+	if n.kind == kindObject || n.kind == kindArray || n.kind == kindPoison {
+		return n.kind.String()
+	}
+	s := string(c.p.data[n.start:n.end])
+	if len(s) > 64 {
+		s = s[:61] + "..."
+	}
+	return s
+}
+
+// require looks up key in obj and checks its JSON type; it reports and
+// returns -1 when the member is missing or of another type.
+func (c *checker) require(obj int, key string, want kind) int {
+	return c.requireAt(c.field(obj, key), key, want)
+}
+
+// requireAt is require for a member already looked up (i is -1 when
+// absent).
+func (c *checker) requireAt(i int, key string, want kind) int {
+	if i < 0 {
+		c.badAt(key, "is missing")
+		return -1
+	}
+	if k := c.n(i).kind; k != want && !(want == kindTrue && k == kindFalse) {
+		c.badAt(key, "must be %s, not %s", want, c.quote(i))
+		return -1
+	}
+	return i
+}
+
+// optional is require for a member that may be absent (but not null).
+func (c *checker) optional(obj int, key string, want kind) (int, bool) {
+	return c.optionalAt(c.field(obj, key), key, want)
+}
+
+// optionalAt is optional for a member already looked up.
+func (c *checker) optionalAt(i int, key string, want kind) (int, bool) {
+	if i < 0 {
+		return -1, true
+	}
+	if k := c.n(i).kind; k != want && !(want == kindTrue && k == kindFalse) {
+		c.badAt(key, "must be %s when present, not %s", want, c.quote(i))
+		return -1, false
+	}
+	return i, true
+}
+
+func (c *checker) number(i int) float64 { return parseNumber(c.raw(i)) }
+
+// safeInt checks a non-negative safe integer member and returns it.
+func (c *checker) safeInt(obj int, key string) int64 {
+	i := c.require(obj, key, kindNumber)
+	if i < 0 {
+		return 0
+	}
+	f := c.number(i)
+	if f < 0 || f > maxSafeInteger || f != math.Trunc(f) {
+		c.badAt(key, "%s is not a non-negative safe integer", c.quote(i))
+		return 0
+	}
+	return int64(f)
+}
+
+const maxSafeInteger = 1<<53 - 1
+
+func (c *checker) ident(obj int, key string) string {
+	i := c.require(obj, key, kindString)
+	if i < 0 {
+		return ""
+	}
+	if b := c.text(i); !isSafeIdentifier(b) {
+		c.badAt(key, "%s is not a safe identifier", c.quote(i))
+		return ""
+	}
+	return c.str(i)
+}
+
+// enum checks a string member against a set of values and returns it as
+// the set's own string, so that no copy of the line is kept.
+func (c *checker) enum(obj int, key string, values ...string) string {
+	return c.enumAt(c.field(obj, key), key, values...)
+}
+
+// enumAt is enum for a member already looked up.
+func (c *checker) enumAt(i int, key string, values ...string) string {
+	if i = c.requireAt(i, key, kindString); i < 0 {
+		return ""
+	}
+	b := c.text(i)
+	for _, v := range values {
+		if string(b) == v {
+			return v
+		}
+	}
+	c.badAt(key, "%s is not one of %s", c.quote(i), strings.Join(values, ", "))
+	return ""
+}

@@ -1,0 +1,243 @@
+package replay
+
+import "encoding/binary"
+
+// The scanners below check JSON syntax exactly as JSON.parse does and
+// record nothing: numbers, literals, strings, and whole values skipped
+// without recursion.
+
+// scalar scans a number or literal at data[i].
+func (p *parser) scalar(i int) (kind, int, *syntaxError) {
+	d := p.data
+	switch d[i] {
+	case 't':
+		if len(d)-i >= 4 && string(d[i:i+4]) == "true" {
+			return kindTrue, i + 4, nil
+		}
+	case 'f':
+		if len(d)-i >= 5 && string(d[i:i+5]) == "false" {
+			return kindFalse, i + 5, nil
+		}
+	case 'n':
+		if len(d)-i >= 4 && string(d[i:i+4]) == "null" {
+			return kindNull, i + 4, nil
+		}
+	default:
+		if d[i] == '-' || (d[i] >= '0' && d[i] <= '9') {
+			end, err := p.scanNumber(i)
+			return kindNumber, end, err
+		}
+		return 0, 0, p.unexpected(i, "a value")
+	}
+	return 0, 0, p.fail(i, "invalid literal")
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (p *parser) scanNumber(i int) (int, *syntaxError) {
+	d := p.data
+	start := i
+	if d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	default:
+		return 0, p.fail(i, "invalid number")
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || !isDigit(d[i]) {
+			return 0, p.fail(i, "invalid number")
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || !isDigit(d[i]) {
+			return 0, p.fail(i, "invalid number")
+		}
+		for i < len(d) && isDigit(d[i]) {
+			i++
+		}
+	}
+	if i < len(d) && isDigit(d[i]) && i > start {
+		// "01": a leading zero followed by more digits.
+		return 0, p.fail(i, "invalid number")
+	}
+	return i, nil
+}
+
+// scanString scans the string whose opening quote is at data[i] and
+// returns the offset past its closing quote and whether it has escapes.
+func (p *parser) scanString(i int) (int, bool, *syntaxError) {
+	d := p.data
+	esc := false
+	i++
+	for {
+		// Eight bytes at a time while none of them can end the fast path
+		// (a quote, a backslash or a control character): most of a
+		// capture is message text.
+		for i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64(d[i:])
+			if hasLess(x, 0x20)|hasZero(x^(0x22*lsb))|hasZero(x^(0x5c*lsb)) != 0 {
+				break
+			}
+			i += 8
+		}
+		for i < len(d) && !strByte[d[i]] {
+			i++
+		}
+		if i >= len(d) {
+			return 0, false, p.fail(i, "unexpected end of input in a string")
+		}
+		switch c := d[i]; {
+		case c == '"':
+			return i + 1, esc, nil
+		case c == '\\':
+			esc = true
+			if i+1 >= len(d) {
+				return 0, false, p.fail(i+1, "unexpected end of input in a string")
+			}
+			switch d[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if len(d)-i < 6 || !isHex4(d[i+2:i+6]) {
+					return 0, false, p.fail(i, "invalid \\u escape")
+				}
+				i += 6
+			default:
+				return 0, false, p.fail(i, "invalid escape")
+			}
+		default:
+			return 0, false, p.fail(i, "control character 0x%02x in a string", c)
+		}
+	}
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// hasZero is non-zero when some byte of x is zero.
+func hasZero(x uint64) uint64 { return (x - lsb) &^ x & msb }
+
+// hasLess is non-zero when some byte of x is below n (n <= 128).
+func hasLess(x uint64, n uint64) uint64 { return (x - n*lsb) &^ x & msb }
+
+func isHex4(b []byte) bool {
+	for _, c := range b[:4] {
+		if !(isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) {
+			return false
+		}
+	}
+	return true
+}
+
+// skipValue checks the syntax of the value at data[i] without recording
+// it and returns the offset past it. It does not recurse, so nesting depth
+// costs one bit per level.
+func (p *parser) skipValue(i int) (int, *syntaxError) {
+	d := p.data
+	depth := 0
+	stack := p.skipBuf[:0]
+	push := func(obj bool) {
+		w, b := depth/64, uint(depth%64)
+		if w == len(stack) {
+			stack = append(stack, 0)
+		}
+		if obj {
+			stack[w] |= 1 << b
+		} else {
+			stack[w] &^= 1 << b
+		}
+		depth++
+	}
+	topObj := func() bool {
+		return stack[(depth-1)/64]&(1<<uint((depth-1)%64)) != 0
+	}
+	defer func() { p.skipBuf = stack }()
+	var err *syntaxError
+value:
+	if i >= len(d) {
+		return 0, p.unexpected(i, "a value")
+	}
+	switch d[i] {
+	case '"':
+		if i, _, err = p.scanString(i); err != nil {
+			return 0, err
+		}
+	case '{':
+		push(true)
+		i = p.ws(i + 1)
+		if i < len(d) && d[i] == '}' {
+			depth--
+			i++
+			break
+		}
+		goto key
+	case '[':
+		push(false)
+		i = p.ws(i + 1)
+		if i < len(d) && d[i] == ']' {
+			depth--
+			i++
+			break
+		}
+		goto value
+	default:
+		if _, i, err = p.scalar(i); err != nil {
+			return 0, err
+		}
+	}
+	// After a value: close containers or move to the next member.
+	for depth > 0 {
+		i = p.ws(i)
+		if i >= len(d) {
+			return 0, p.unexpected(i, "',' or a closing bracket")
+		}
+		obj := topObj()
+		switch c := d[i]; {
+		case c == ',':
+			i = p.ws(i + 1)
+			if obj {
+				goto key
+			}
+			goto value
+		case c == '}' && obj, c == ']' && !obj:
+			depth--
+			i++
+		default:
+			if obj {
+				return 0, p.unexpected(i, "',' or '}'")
+			}
+			return 0, p.unexpected(i, "',' or ']'")
+		}
+	}
+	return i, nil
+key:
+	if i >= len(d) || d[i] != '"' {
+		return 0, p.unexpected(i, "a string key")
+	}
+	if i, _, err = p.scanString(i); err != nil {
+		return 0, err
+	}
+	i = p.ws(i)
+	if i >= len(d) || d[i] != ':' {
+		return 0, p.unexpected(i, "':'")
+	}
+	i = p.ws(i + 1)
+	goto value
+}
