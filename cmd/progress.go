@@ -10,6 +10,9 @@ import (
 // progressThreshold is the input size from which progress is shown.
 const progressThreshold = 64 << 20
 
+// progressEvery is how often the progress line is redrawn.
+var progressEvery = 250 * time.Millisecond
+
 // startProgress shows, on standard error, how much of the captures has
 // been read and how fast, while they are long (over 64 MB) and standard
 // error is a terminal. It never writes elsewhere. A command that streams
@@ -24,7 +27,7 @@ func startProgress(ios *IOStreams, rd *replay.Reader, streaming bool) func() {
 	go func() {
 		defer close(done)
 		start := time.Now()
-		tick := time.NewTicker(250 * time.Millisecond)
+		tick := time.NewTicker(progressEvery)
 		defer tick.Stop()
 		shown := false
 		for {
