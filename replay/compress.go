@@ -12,6 +12,9 @@ import (
 var (
 	gzipMagic = []byte{0x1f, 0x8b}
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+	// zstdSkippable ends the magic of a skippable frame, 0x184D2A5?, which
+	// may open a zstd stream.
+	zstdSkippable = []byte{0x2a, 0x4d, 0x18}
 )
 
 // decompress returns a reader of the capture's lines: br itself, or a
@@ -23,7 +26,8 @@ var (
 func decompress(br *bufio.Reader) (io.Reader, error) {
 	head, _ := br.Peek(10)
 	switch {
-	case bytes.HasPrefix(head, zstdMagic) && len(head) > 4 && head[4]&0x08 == 0:
+	case bytes.HasPrefix(head, zstdMagic) && len(head) > 4 && head[4]&0x08 == 0,
+		len(head) >= 4 && head[0]&0xf0 == 0x50 && bytes.Equal(head[1:4], zstdSkippable):
 		// Bounded window: a hostile frame cannot ask for gigabytes.
 		zr, err := zstd.NewReader(br, zstd.WithDecoderMaxWindow(128<<20), zstd.WithDecoderConcurrency(1))
 		if err != nil {

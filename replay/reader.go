@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // DefaultMaxLine is the longest line decoded by default; a longer line is
@@ -28,6 +29,7 @@ type Line struct {
 	// then empty and Len holds the line's length.
 	TooLong bool
 	Len     int64
+	blank   bool // a too-long line of whitespace only
 }
 
 // Stats counts what a Reader has read.
@@ -193,7 +195,7 @@ func (r *Reader) Next() (Line, error) {
 			continue
 		}
 		r.stats.Lines++
-		if !l.TooLong && isJSBlank(l.Data) {
+		if (!l.TooLong && isJSBlank(l.Data)) || l.blank {
 			r.stats.Blank++
 			continue
 		}
@@ -233,7 +235,8 @@ func (r *Reader) emit(data []byte, consumed int) Line {
 		data = data[:n-1]
 	}
 	if len(data) > r.maxLine {
-		l.TooLong, data = true, nil
+		l.TooLong, l.Len, l.blank = true, int64(len(data)), isJSBlank(data)
+		data = nil
 	}
 	l.Data = data
 	r.r += consumed
@@ -241,31 +244,81 @@ func (r *Reader) emit(data []byte, consumed int) Line {
 	return l
 }
 
-// discard skips the rest of a line longer than maxLine, counting it.
+// discard skips the rest of a line longer than maxLine, counting it and
+// noting whether it was only whitespace (then it is blank, not an event).
 func (r *Reader) discard() (Line, bool, error) {
 	r.num++
 	l := Line{File: r.name, Num: r.num, Off: r.off, TooLong: true}
 	n := int64(0)
+	ws := blankScan{blank: true}
+	var last byte
 	for {
-		if i := bytes.IndexByte(r.buf[r.r:r.w], '\n'); i >= 0 {
-			n += int64(i)
-			r.r += i + 1
-			r.off += n + 1
-			l.Len = n
-			return l, true, nil
+		seg := r.buf[r.r:r.w]
+		i := bytes.IndexByte(seg, '\n')
+		if i >= 0 {
+			seg = seg[:i]
 		}
-		n += int64(r.w - r.r)
-		r.r, r.w = 0, 0
-		if r.eof {
+		ws.add(seg)
+		n += int64(len(seg))
+		if len(seg) > 0 {
+			last = seg[len(seg)-1]
+		}
+		if i >= 0 || r.eof {
 			r.off += n
-			l.Len = n
+			if i >= 0 {
+				r.r += i + 1
+				r.off++
+			} else {
+				r.r, r.w = 0, 0
+			}
+			if last == '\r' {
+				n-- // the CR of a CRLF ending is not part of the line
+			}
+			l.Len, l.blank = n, ws.done()
 			return l, true, nil
 		}
+		r.r, r.w = 0, 0
 		if err := r.fill(); err != nil {
 			return Line{}, false, err
 		}
 	}
 }
+
+// blankScan tells whether a line seen in pieces is all JavaScript
+// whitespace, carrying a character split between two pieces.
+type blankScan struct {
+	blank bool
+	carry [utf8.UTFMax]byte
+	nc    int
+}
+
+func (s *blankScan) add(b []byte) {
+	for s.blank && s.nc > 0 && len(b) > 0 {
+		s.carry[s.nc] = b[0]
+		s.nc++
+		b = b[1:]
+		if utf8.FullRune(s.carry[:s.nc]) {
+			s.blank = isJSBlank(s.carry[:s.nc])
+			s.nc = 0
+		}
+	}
+	if !s.blank || len(b) == 0 {
+		return
+	}
+	cut := len(b)
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				cut = i
+			}
+			break
+		}
+	}
+	s.blank = isJSBlank(b[:cut])
+	s.nc = copy(s.carry[:], b[cut:])
+}
+
+func (s *blankScan) done() bool { return s.blank && s.nc == 0 }
 
 // fill reads more input into the buffer, growing it when it is full.
 func (r *Reader) fill() error {

@@ -64,6 +64,9 @@ func TestReaderLines(t *testing.T) {
 		{"line of exactly max", "abcd\nabcde\nxy", 4, []readLine{{"x", 1, "abcd", false, 0}, {"x", 2, "", true, 5}, {"x", 3, "xy", false, 0}}, 0},
 		{"long last line", "ab\n" + strings.Repeat("z", 1000), 10, []readLine{{"x", 1, "ab", false, 0}, {"x", 2, "", true, 1000}}, 0},
 		{"long line across buffer refills", strings.Repeat("y", 700<<10) + "\nok\n", 1000, []readLine{{"x", 1, "", true, 700 << 10}, {"x", 2, "ok", false, 0}}, 0},
+		{"long CRLF line: the CR is not counted", strings.Repeat("y", 700<<10) + "\r\nok\n", 1000, []readLine{{"x", 1, "", true, 700 << 10}, {"x", 2, "ok", false, 0}}, 0},
+		{"long whitespace-only lines are blank", strings.Repeat(" ", 700<<10) + "\n" + strings.Repeat("\u3000", 300<<10) + "\n      \nok", 4, []readLine{{"x", 4, "ok", false, 0}}, 3},
+		{"long line of spaces and one letter", strings.Repeat(" ", 700<<10) + "x\n", 1000, []readLine{{"x", 1, "", true, 700<<10 + 1}}, 0},
 		{"empty file", "", 0, nil, 0},
 	}
 	for _, tc := range cases {
@@ -123,7 +126,9 @@ func TestReaderCompressed(t *testing.T) {
 	enc, _ := zstd.NewWriter(&zs)
 	enc.Write([]byte(plain))
 	enc.Close()
-	for name, data := range map[string][]byte{"capture.txt": gz.Bytes(), "capture.log": zs.Bytes()} {
+	// A zstd stream may open with a skippable frame (magic 0x184D2A5?).
+	skippable := append([]byte{0x53, 0x2a, 0x4d, 0x18, 3, 0, 0, 0, 'a', 'b', 'c'}, zs.Bytes()...)
+	for name, data := range map[string][]byte{"capture.txt": gz.Bytes(), "capture.log": zs.Bytes(), "skippable": skippable} {
 		t.Run(name, func(t *testing.T) {
 			p := writeFile(t, t.TempDir(), name, data)
 			rd, err := Open([]string{p}, nil, 0)
