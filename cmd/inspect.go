@@ -98,6 +98,7 @@ func (o *InspectOptions) validate(failOn string) error {
 }
 
 func inspectRun(o *InspectOptions) error {
+	relaxGC()
 	rd, err := o.open(o.IO)
 	if err != nil {
 		return err

@@ -83,6 +83,7 @@ func (o *LineageOptions) validate() error {
 }
 
 func lineageRun(o *LineageOptions) error {
+	relaxGC()
 	rd, err := o.open(o.IO)
 	if err != nil {
 		return err

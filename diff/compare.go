@@ -146,17 +146,30 @@ type msgKey struct {
 }
 
 func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage) {
-	oldAt := make(map[msgKey]int, len(old))
-	nth := make(map[string]int, len(old))
-	for i := range old {
+	matched := make([]bool, len(old))
+	common := make([]Move, 0, min(len(old), len(new)))
+	// Snapshots mostly repeat the previous projection and add to its end:
+	// a common prefix of ids is matched by position, without maps. Its
+	// occurrences of each id are the same on both sides, so matching the
+	// rest by occurrence within the rest is matching by occurrence overall.
+	pre := 0
+	for pre < len(old) && pre < len(new) && old[pre].ID == new[pre].ID {
+		matched[pre] = true
+		common = append(common, Move{ID: new[pre].ID, From: pre, To: pre})
+		if c, changed := compareMessage(&old[pre], &new[pre]); changed {
+			p.Changed = append(p.Changed, c)
+		}
+		pre++
+	}
+	oldAt := make(map[msgKey]int, len(old)-pre)
+	nth := make(map[string]int, len(old)-pre)
+	for i := pre; i < len(old); i++ {
 		id := old[i].ID
 		oldAt[msgKey{id, nth[id]}] = i
 		nth[id]++
 	}
 	clear(nth)
-	matched := make([]bool, len(old))
-	var common []Move
-	for j := range new {
+	for j := pre; j < len(new); j++ {
 		id := new[j].ID
 		i, ok := oldAt[msgKey{id, nth[id]}]
 		nth[id]++
@@ -246,7 +259,26 @@ func (c *MessageChange) Has(f Field) bool {
 	return false
 }
 
+// sameMessage is the quick test for the common case of a message that did
+// not change at all.
+func sameMessage(a, b *replay.Message) bool {
+	if a.Content != b.Content || a.Status != b.Status || a.Role != b.Role || a.CreatedAt != b.CreatedAt ||
+		a.HasToolCallID != b.HasToolCallID || a.ToolCallID != b.ToolCallID || a.Parts != b.Parts ||
+		a.Metadata != b.Metadata || a.HasToolCalls != b.HasToolCalls || len(a.ToolCalls) != len(b.ToolCalls) {
+		return false
+	}
+	for i := range a.ToolCalls {
+		if a.ToolCalls[i] != b.ToolCalls[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func compareMessage(a, b *replay.Message) (MessageChange, bool) {
+	if sameMessage(a, b) {
+		return MessageChange{}, false
+	}
 	c := MessageChange{ID: b.ID, Old: *a, New: *b}
 	if a.Content != b.Content {
 		c.Fields = append(c.Fields, FieldContent)

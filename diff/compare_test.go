@@ -130,6 +130,8 @@ func TestCompareMessagesByID(t *testing.T) {
 		{"one moved to front", []replay.Message{a, b, c}, []replay.Message{c, a, b}, replay.Lineage{}, nil, nil, nil, []string{"c"}},
 		{"insert does not move", []replay.Message{a, c}, []replay.Message{a, b, c}, replay.Lineage{}, []string{"b"}, nil, nil, nil},
 		{"repeated ids match in turn", []replay.Message{a, a}, []replay.Message{a}, replay.Lineage{}, nil, []string{"a"}, []bool{false}, nil},
+		{"repeated id after a common prefix", []replay.Message{a, b, a}, []replay.Message{a, b, c, a}, replay.Lineage{}, []string{"c"}, nil, nil, nil},
+		{"repeated id beyond the prefix moves", []replay.Message{a, b, a, c}, []replay.Message{a, c, a, b}, replay.Lineage{}, nil, nil, nil, []string{"c", "a"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -70,7 +70,7 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // replayOptions are the options the inspector's results must come from:
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
-	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true}
+	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true, Hash: true}
 }
 
 func (in *Inspector) pos(res *replay.Result) pos {

@@ -12,6 +12,7 @@ type checker struct {
 	p        *parser
 	all      bool
 	messages bool
+	hash     bool
 	probs    []Problem
 	path     []seg
 	root     int // tape index of the messages array

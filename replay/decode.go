@@ -13,6 +13,8 @@ type Decoder struct {
 	// EventPath, when set, is the gjson path of the event inside each line
 	// of a wrapped capture.
 	EventPath string
+	// Hash asks for Snapshot.Hash.
+	Hash bool
 
 	p         parser
 	c         checker
@@ -36,7 +38,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 			Problems: []Problem{{Message: err.Error()}}}
 	}
 	c := &d.c
-	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages}
+	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash}
 	code := c.event(ev)
 	if len(c.probs) == 0 {
 		return nil
@@ -169,7 +171,9 @@ func (c *checker) diagnostic(obj int) Diagnostic {
 }
 
 func (c *checker) snapshot(p int, s *Snapshot) {
-	s.Hash = maphash.Bytes(hashSeed, c.p.data[c.n(p).start:c.n(p).end])
+	if c.hash {
+		s.Hash = maphash.Bytes(hashSeed, c.p.data[c.n(p).start:c.n(p).end])
+	}
 	s.Status = c.enum(p, "status", "idle", "streaming", "complete", "error")
 	if c.done() {
 		return

@@ -77,7 +77,8 @@ type Snapshot struct {
 	Error        Diagnostic
 	MessageCount int
 	// Hash identifies the payload's bytes, so that two snapshots with one
-	// sequence can be told apart without keeping either.
+	// sequence can be told apart without keeping either. It is set only
+	// when the decoder was asked for it (Decoder.Hash).
 	Hash uint64
 	// Messages is the complete projection, filled only when the decoder
 	// was asked for it (Decoder.Messages).

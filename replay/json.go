@@ -45,6 +45,7 @@ type node struct {
 	kind     kind
 	esc      bool // string value contains escapes
 	keyEsc   bool // member key contains escapes
+	keyPlain bool // member key is ASCII without escapes: compare its bytes
 	over     bool // container with too many entries; children not recorded
 	start    uint32
 	end      uint32
@@ -168,7 +169,8 @@ func (p *parser) parse(data []byte) *syntaxError {
 // only modeFull nests, and it stops recording at maxRecordDepth.
 func (p *parser) value(i int, m mode, depth int, ks, ke uint32, kesc bool) (int, *syntaxError) {
 	idx := len(p.tape)
-	p.tape = append(p.tape, node{keyStart: ks, keyEnd: ke, keyEsc: kesc, start: uint32(i)})
+	p.tape = append(p.tape, node{keyStart: ks, keyEnd: ke, keyEsc: kesc, start: uint32(i),
+		keyPlain: !kesc && isASCII(p.data[ks:ke])})
 	var err *syntaxError
 	switch c := p.data[i]; c {
 	case '"':
@@ -347,7 +349,7 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool)
 			return 0, err
 		}
 		p.tape = append(p.tape, node{kind: kindPoison, start: uint32(i), end: uint32(end),
-			keyStart: ks, keyEnd: ke, keyEsc: kesc, next: uint32(ci + 1)})
+			keyStart: ks, keyEnd: ke, keyEsc: kesc, next: uint32(ci + 1), keyPlain: !kesc && isASCII(p.data[ks:ke])})
 		return end, nil
 	}
 	if cm == modeFull && m != modeFull {

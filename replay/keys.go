@@ -119,22 +119,23 @@ func isASCII(b []byte) bool {
 	return true
 }
 
-// sameKey reports whether two raw member keys name the same property.
-func (p *parser) sameKey(a, b []byte, aEsc, bEsc bool) bool {
-	if !aEsc && !bEsc && isASCII(a) && isASCII(b) {
-		return bytes.Equal(a, b)
+// sameKey reports whether the keys of two members name the same property.
+func (p *parser) sameKey(a, b *node) bool {
+	ka, kb := p.data[a.keyStart:a.keyEnd], p.data[b.keyStart:b.keyEnd]
+	if a.keyPlain && b.keyPlain {
+		return bytes.Equal(ka, kb)
 	}
-	p.scratch = canonKey(p.scratch[:0], a, aEsc)
+	p.scratch = canonKey(p.scratch[:0], ka, a.keyEsc)
 	n := len(p.scratch)
-	p.scratch = canonKey(p.scratch, b, bEsc)
+	p.scratch = canonKey(p.scratch, kb, b.keyEsc)
 	return bytes.Equal(p.scratch[:n], p.scratch[n:])
 }
 
-// keyLen is the JavaScript length of a raw member key.
-func (p *parser) keyLen(k []byte, esc bool) int {
-	if !esc && isASCII(k) {
-		return len(k)
+// keyLen is the JavaScript length of a member's key.
+func (p *parser) keyLen(m *node) int {
+	if m.keyPlain {
+		return int(m.keyEnd - m.keyStart)
 	}
-	p.scratch = canonKey(p.scratch[:0], k, esc)
+	p.scratch = canonKey(p.scratch[:0], p.data[m.keyStart:m.keyEnd], m.keyEsc)
 	return keyUnits(p.scratch)
 }

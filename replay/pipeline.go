@@ -175,7 +175,7 @@ func (p *pipeline) read(rd *Reader) {
 
 func (p *pipeline) decode(opts Options) {
 	defer p.wg.Done()
-	d := Decoder{Messages: opts.Messages, AllProblems: opts.AllProblems, EventPath: opts.EventPath}
+	d := opts.decoder()
 	for b := range p.work {
 		n := len(b.lines)
 		if cap(b.events) < n {

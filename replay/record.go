@@ -76,7 +76,7 @@ func (c *checker) walk(i int, count *int) {
 		for k := uint32(0); k < n.n; k++ {
 			if c.survives(i, ch) {
 				ck := c.n(ch)
-				if c.p.keyLen(c.p.data[ck.keyStart:ck.keyEnd], ck.keyEsc) > maxRecordKeyLen {
+				if c.p.keyLen(ck) > maxRecordKeyLen {
 					c.badIn(ch, "key is longer than %d characters", maxRecordKeyLen)
 				}
 				c.walk(ch, count)
@@ -91,10 +91,8 @@ func (c *checker) walk(i int, count *int) {
 func (c *checker) survives(obj, ch int) bool {
 	t := c.tape()
 	a := &t[ch]
-	ka := c.p.data[a.keyStart:a.keyEnd]
 	for o := int(a.next); o < int(t[obj].next); o = int(t[o].next) {
-		b := &t[o]
-		if c.p.sameKey(ka, c.p.data[b.keyStart:b.keyEnd], a.keyEsc, b.keyEsc) {
+		if c.p.sameKey(a, &t[o]) {
 			return false
 		}
 	}

@@ -22,6 +22,8 @@ type Options struct {
 	// EventPath is the gjson path of the event in each line of a wrapped
 	// capture (Decoder.EventPath).
 	EventPath string
+	// Hash asks for each snapshot's payload hash (Decoder.Hash).
+	Hash bool
 	// Workers is the number of goroutines decoding lines; 0 means one per
 	// CPU. Results are delivered in input order whatever the number.
 	Workers int
@@ -104,10 +106,15 @@ type Summary struct {
 	PerSession bool
 }
 
+// decoder returns a decoder configured by the options.
+func (o Options) decoder() Decoder {
+	return Decoder{Messages: o.Messages, AllProblems: o.AllProblems, EventPath: o.EventPath, Hash: o.Hash}
+}
+
 // NewRunner returns a runner; a pinned session must be a safe identifier.
 func NewRunner(opts Options) (*Runner, error) {
 	r := &Runner{opts: opts, sessions: map[string]*SessionStats{}, counts: newCounts()}
-	r.dec = Decoder{Messages: opts.Messages, AllProblems: opts.AllProblems, EventPath: opts.EventPath}
+	r.dec = opts.decoder()
 	if opts.Session != "" {
 		c, err := NewCursor(opts.Session)
 		if err != nil {

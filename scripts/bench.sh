@@ -4,10 +4,12 @@
 #   scripts/bench.sh            # 30 MB and 300 MB captures, 5 runs each
 #   RUNS=3 SIZES="300MB" scripts/bench.sh
 #
-# Prints, per capture size: the median time of `snapctl replay -o jsonl`
-# and of `jq -R -c 'fromjson? | .sequence'`, their ratio, snapctl's peak
-# resident memory against the bound (64 MiB + twice the longest line), and
-# the times of lineage, diff and inspect where those commands exist.
+# Prints, per capture size: the median wall time of `snapctl replay -o
+# jsonl` and of `jq -R -c 'fromjson? | .sequence'`, their ratio, snapctl's
+# peak resident memory against the bound (64 MiB + twice the longest line),
+# and the times of lineage, diff and inspect where those commands exist.
+# CPU times (user + system) are printed too: on a shared machine they move
+# less than wall times when other tenants take the CPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -26,20 +28,20 @@ for size in $SIZES; do
   longest=$(LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m }' "$cap")
   echo
   echo "== $cap: $bytes bytes, $lines lines, average $((bytes / lines)) bytes, longest $longest"
-  read -r st sm < <(bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap")
+  read -r st sm sc < <(bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap")
   bound=$(( (64 << 10) + 2 * longest / 1024 ))
-  echo "snapctl replay -o jsonl: median ${st}s ($(awk -v b="$bytes" -v t="$st" 'BEGIN { printf "%.0f", b / t / 1e6 }') MB/s), peak RSS ${sm} KiB (bound ${bound} KiB: $([ "$sm" -le "$bound" ] && echo within || echo EXCEEDED))"
+  echo "snapctl replay -o jsonl: median ${st}s ($(awk -v b="$bytes" -v t="$st" 'BEGIN { printf "%.0f", b / t / 1e6 }') MB/s), cpu ${sc}s, peak RSS ${sm} KiB (bound ${bound} KiB: $([ "$sm" -le "$bound" ] && echo within || echo EXCEEDED))"
   if [ $have_jq = 1 ]; then
-    read -r jt _ < <(bench/measure -runs "$RUNS" -- jq -R -c 'fromjson? | .sequence' "$cap")
-    echo "jq -R -c 'fromjson? | .sequence': median ${jt}s"
-    echo "ratio jq/snapctl: $(awk -v a="$jt" -v b="$st" 'BEGIN { printf "%.1f", a / b }')x"
+    read -r jt _ jc < <(bench/measure -runs "$RUNS" -- jq -R -c 'fromjson? | .sequence' "$cap")
+    echo "jq -R -c 'fromjson? | .sequence': median ${jt}s, cpu ${jc}s"
+    echo "ratio jq/snapctl: $(awk -v a="$jt" -v b="$st" 'BEGIN { printf "%.1f", a / b }')x wall time"
   fi
   for c in "lineage -o json" "diff -o jsonl" "inspect -o json"; do
     name=${c%% *}
     if bench/snapctl "$name" -h >/dev/null 2>&1; then
       # shellcheck disable=SC2086
-      read -r t m < <(bench/measure -runs "$RUNS" -- bench/snapctl $c "$cap")
-      echo "snapctl $c: median ${t}s ($(awk -v a="$t" -v b="$st" 'BEGIN { printf "%.2f", a / b }')x replay), peak RSS ${m} KiB"
+      read -r t m cpu < <(bench/measure -runs "$RUNS" -- bench/snapctl $c "$cap")
+      echo "snapctl $c: median ${t}s ($(awk -v a="$t" -v b="$st" 'BEGIN { printf "%.2f", a / b }')x replay), cpu ${cpu}s ($(awk -v a="$cpu" -v b="$sc" 'BEGIN { printf "%.2f", a / b }')x replay), peak RSS ${m} KiB"
     fi
   done
 done

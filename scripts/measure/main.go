@@ -1,6 +1,9 @@
 // Command measure runs a command several times with its standard output
-// sent to /dev/null and prints the median wall time and the largest peak
-// resident memory, so scripts/bench.sh needs nothing beyond Go.
+// sent to /dev/null and prints the median wall time, the largest peak
+// resident memory (KiB) and the median CPU time (user + system), so
+// scripts/bench.sh needs nothing beyond Go. CPU time is the steadier
+// figure on a shared machine, where wall time includes time stolen by
+// other tenants.
 //
 //	go run ./scripts/measure -runs 5 -- snapctl replay -o jsonl capture.jsonl
 package main
@@ -23,7 +26,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: measure [-runs N] -- command [args...]")
 		os.Exit(2)
 	}
-	var times []time.Duration
+	var times, cpus []time.Duration
 	var peak int64
 	for i := 0; i < *runs; i++ {
 		cmd := exec.Command(args[0], args[1:]...)
@@ -37,8 +40,11 @@ func main() {
 		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > peak {
 			peak = ru.Maxrss // KiB on Linux
 		}
+		cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 	}
-	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
-	median := times[len(times)/2]
-	fmt.Printf("%.3f %d\n", median.Seconds(), peak)
+	median := func(d []time.Duration) time.Duration {
+		sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+		return d[len(d)/2]
+	}
+	fmt.Printf("%.3f %d %.3f\n", median(times).Seconds(), peak, median(cpus).Seconds())
 }
