@@ -29,6 +29,12 @@ type sessionState struct {
 	turns map[string]*Node
 	// listed is set once the session has an accepted snapshot.
 	listed bool
+	// last is the turn of the session's last accepted snapshot, whose
+	// projection is lastMsgs. A turn's ids and preview are taken from it
+	// only when the session moves on to another turn (or at the end), not
+	// for each of the many snapshots a streaming turn sends.
+	last     *Node
+	lastMsgs []replay.Message
 }
 
 // NewBuilder returns a builder. pinned is the trusted session given to
@@ -87,8 +93,11 @@ func (b *Builder) accept(ev *replay.Event) {
 	if snap.HasError {
 		n.ErrorCode = snap.Error.Code
 	}
-	n.Preview = assistantPreview(snap.Messages)
-	n.messageIDs = b.messageIDs(n.messageIDs[:0], snap.Messages)
+	s := b.sessions[ev.SessionID]
+	if s.last != nil && s.last != n {
+		b.settle(s)
+	}
+	s.last, s.lastMsgs = n, snap.Messages
 	if snap.Lineage.Operation != "" {
 		n.noteLineage(ev.Sequence, snap.Lineage)
 	}
@@ -119,6 +128,15 @@ func (n *Node) noteLineage(seq int64, l replay.Lineage) {
 
 func (n *Node) lineage() replay.Lineage {
 	return replay.Lineage{Operation: string(n.Operation), ParentTurnID: n.ParentTurnID, SourceMessageID: n.SourceMessageID}
+}
+
+// settle takes the preview and message ids of the session's last turn from
+// its last accepted projection, and lets that projection go.
+func (b *Builder) settle(s *sessionState) {
+	n := s.last
+	n.Preview = assistantPreview(s.lastMsgs)
+	n.messageIDs = b.messageIDs(n.messageIDs[:0], s.lastMsgs)
+	s.last, s.lastMsgs = nil, nil
 }
 
 // messageIDs replaces ids with the sorted, interned ids of a projection.
@@ -173,6 +191,9 @@ func preview(text string) string {
 func (b *Builder) Sessions() []*Session {
 	out := make([]*Session, 0, len(b.order))
 	for _, s := range b.order {
+		if s.last != nil {
+			b.settle(s)
+		}
 		nodes := make([]*Node, 0, len(s.turns))
 		for _, n := range s.turns {
 			if n.accepted {
