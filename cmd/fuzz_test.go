@@ -3,6 +3,8 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -70,6 +72,17 @@ func FuzzHumanOutput(f *testing.F) {
 	f.Add("abc\u202edcba\u2028\u0085\x00", []byte(`{"protocol":"agentskit.chat.turn","version":1,"event":"\u001b[31m"}`))
 	f.Add("plain", []byte("\xff\xfe garbage"))
 	f.Add(strings.Repeat("long ", 50), []byte(""))
+	// The sample captures, a line at a time, as the raw line.
+	samples, _ := filepath.Glob("../testdata/*.jsonl")
+	for _, name := range samples {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			f.Add("sample", []byte(line))
+		}
+	}
 	f.Fuzz(func(t *testing.T, text string, raw []byte) {
 		capture := hostileCapture(text, raw)
 		for _, args := range humanCommands {
