@@ -80,24 +80,14 @@ func (c *checker) badAt(key string, format string, args ...any) {
 // line's own bytes; otherwise it lives in scratch until the next call.
 func (c *checker) text(i int) []byte {
 	n := c.n(i)
-	b := c.p.data[n.start:n.end]
-	if !n.esc {
-		return b
-	}
-	c.p.scratch2 = appendUnescaped(c.p.scratch2[:0], b)
-	return c.p.scratch2
+	return unescaped(c.p.data[n.start:n.end], n.esc, &c.p.scratch2)
 }
 
 func (c *checker) str(i int) string { return string(c.text(i)) }
 
 func (c *checker) keyText(i int) []byte {
 	n := c.n(i)
-	b := c.p.data[n.keyStart:n.keyEnd]
-	if !n.keyEsc {
-		return b
-	}
-	c.p.scratch = appendUnescaped(c.p.scratch[:0], b)
-	return c.p.scratch
+	return unescaped(c.p.data[n.keyStart:n.keyEnd], n.keyEsc, &c.p.scratch)
 }
 
 // field returns the tape index of the last member of object obj named key,

@@ -237,10 +237,7 @@ func (p *parser) childMode(m mode, key []byte, kesc bool) (mode, bool) {
 }
 
 func (p *parser) keyIn(key []byte, esc bool, names []string) bool {
-	if esc {
-		p.scratch = appendUnescaped(p.scratch[:0], key)
-		key = p.scratch
-	}
+	key = unescaped(key, esc, &p.scratch)
 	for _, n := range names {
 		if string(key) == n {
 			return true
@@ -250,11 +247,7 @@ func (p *parser) keyIn(key []byte, esc bool, names []string) bool {
 }
 
 func (p *parser) keyIs(key []byte, esc bool, want string) bool {
-	if !esc {
-		return string(key) == want
-	}
-	p.scratch = appendUnescaped(p.scratch[:0], key)
-	return string(p.scratch) == want
+	return string(unescaped(key, esc, &p.scratch)) == want
 }
 
 func (p *parser) object(i, idx int, m mode, depth int) (int, *syntaxError) {

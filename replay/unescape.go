@@ -6,6 +6,16 @@ import (
 	"unicode/utf8"
 )
 
+// unescaped is the raw JSON string content b itself when it has no
+// escapes, or else its decoded form, kept in *buf.
+func unescaped(b []byte, esc bool, buf *[]byte) []byte {
+	if !esc {
+		return b
+	}
+	*buf = appendUnescaped((*buf)[:0], b)
+	return *buf
+}
+
 // appendUnescaped appends the decoded content of a JSON string (without
 // quotes) to dst. Lone surrogates, which JavaScript keeps, become U+FFFD.
 func appendUnescaped(dst, s []byte) []byte {
