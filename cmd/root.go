@@ -37,7 +37,10 @@ per line) through the monotonic snapshot cursor of ADR-0010 and explains
 what the cursor did with every line and why.`,
 		Example: `  snapctl replay capture.jsonl
   curl -N "$URL" | snapctl replay -
-  snapctl replay --fail-on stale,malformed -o jsonl capture.jsonl`,
+  snapctl replay --fail-on stale,malformed -o jsonl capture.jsonl
+  snapctl lineage -o mermaid --redact capture.jsonl
+  snapctl diff --stat capture.jsonl
+  snapctl inspect --fail-on warning capture.jsonl.gz`,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
