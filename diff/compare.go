@@ -196,19 +196,26 @@ func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage)
 // older projection old. Compare applies the newer snapshot's lineage;
 // Differ also applies the lineages of snapshots skipped by a Range.
 func (p *PairDiff) Explain(old []replay.Message, lin replay.Lineage) {
-	source := -2
+	if len(p.Removed) > 0 {
+		p.explainFrom(rewriteSource(old, lin), lin)
+	}
+}
+
+// explainFrom marks the removals at or after index source (a rewrite's
+// source message in the older projection, -1 for none) as explained.
+func (p *PairDiff) explainFrom(source int, lin replay.Lineage) {
 	for i := range p.Removed {
-		r := &p.Removed[i]
-		if r.Explained {
-			continue
-		}
-		if source == -2 {
-			source = rewriteSource(old, lin)
-		}
-		if source >= 0 && r.Index >= source {
+		if r := &p.Removed[i]; !r.Explained && source >= 0 && r.Index >= source {
 			r.Explained, r.By = true, lin
 		}
 	}
+}
+
+// rewrite is a retry, edit or regenerate lineage with the index of its
+// source message in the projection it may explain removals from.
+type rewrite struct {
+	source int
+	lin    replay.Lineage
 }
 
 // rewriteSource is the index in old of the message a retry, edit or

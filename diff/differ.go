@@ -45,8 +45,10 @@ type sessionState struct {
 	mark    int // Differ.malformed when base was taken
 	between int // accepted snapshots skipped since base (Range)
 	// rewrites are the retry, edit and regenerate lineages of the skipped
-	// snapshots, each kept once: they may explain removals.
-	rewrites []replay.Lineage
+	// snapshots that may explain removals from base: each starts from an
+	// earlier message of base than the one before it, so there are never
+	// more than base has messages, however many snapshots are skipped.
+	rewrites []rewrite
 	sawFrom  bool
 	sawTo    bool
 	accepted bool
@@ -113,8 +115,13 @@ func (d *Differ) accept(res *replay.Result) error {
 		}
 	case s.hasBase && seq < d.opts.To:
 		s.between++
-		if lin := ev.Snapshot.Lineage; rewriteOp(lin.Operation) && (len(s.rewrites) == 0 || s.rewrites[len(s.rewrites)-1] != lin) {
-			s.rewrites = append(s.rewrites, lin)
+		if lin := ev.Snapshot.Lineage; rewriteOp(lin.Operation) {
+			// A later rewrite from the same or a later message explains
+			// nothing an earlier one does not.
+			src := rewriteSource(s.base.Messages, lin)
+			if src >= 0 && (len(s.rewrites) == 0 || src < s.rewrites[len(s.rewrites)-1].source) {
+				s.rewrites = append(s.rewrites, rewrite{source: src, lin: lin})
+			}
 		}
 	case s.hasBase:
 		// To was skipped: nothing left to compare the base with.
@@ -136,8 +143,8 @@ func (d *Differ) pair(s *sessionState, p Projection) error {
 		pd.Inert[replay.ReasonMalformed] = n
 	}
 	pd.AcceptedBetween = s.between
-	for _, lin := range s.rewrites {
-		pd.Explain(s.base.Messages, lin)
+	for _, rw := range s.rewrites {
+		pd.explainFrom(rw.source, rw.lin)
 	}
 	// The map now belongs to the pair; the next one starts afresh.
 	s.inert = map[replay.Reason]int{}

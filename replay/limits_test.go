@@ -101,6 +101,29 @@ func TestLimits(t *testing.T) {
 			t.Fatalf("heap peaked at %d MiB for a line over --max-line", peak/mib)
 		}
 	})
+	t.Run("long lines are not held once per batch in flight", func(t *testing.T) {
+		const n, size = 12, 50 * mib
+		var reasons map[Reason]int
+		peak := peakHeap(func() {
+			var parts []io.Reader
+			for i := 0; i < n; i++ {
+				g := &genReader{left: size, fill: func(p []byte) {
+					for i := range p {
+						p[i] = 'x'
+					}
+				}}
+				parts = append(parts, strings.NewReader(`{"a":"`), g, strings.NewReader("\"}\n"))
+			}
+			_, reasons = runAll(t, io.MultiReader(parts...), Options{Workers: 2})
+		})
+		if reasons[ReasonMalformed] != n {
+			t.Fatalf("reasons %v", reasons)
+		}
+		// The bound the README gives: 64 MiB plus twice the longest line.
+		if peak > 64*mib+2*size {
+			t.Fatalf("heap peaked at %d MiB for %d lines of %d MiB", peak/mib, n, size/mib)
+		}
+	})
 	t.Run("1 GB of random bytes", func(t *testing.T) {
 		r := rand.NewChaCha8([32]byte{7})
 		var sum Summary
@@ -123,9 +146,17 @@ func TestLimits(t *testing.T) {
 			strings.Replace(snapshotLine("s", 1), `"status":"complete","createdAt"`, `"metadata":{"a":`+deep+`},"status":"complete","createdAt"`, 1),
 			strings.Repeat("{\"a\":", 1_000_000),
 		}
-		_, reasons := runAll(t, strings.NewReader(strings.Join(lines, "\n")), Options{})
+		var reasons map[Reason]int
+		peak := peakHeap(func() {
+			_, reasons = runAll(t, strings.NewReader(strings.Join(lines, "\n")), Options{})
+		})
 		if reasons[ReasonMalformed] != 4 {
 			t.Fatalf("reasons %v", reasons)
+		}
+		// The input itself is about 80 MB, held here; nesting costs a bit
+		// per level, not a node.
+		if peak > 256*mib {
+			t.Fatalf("heap peaked at %d MiB", peak/mib)
 		}
 	})
 	t.Run("100,000 sessions", func(t *testing.T) {
@@ -135,9 +166,16 @@ func TestLimits(t *testing.T) {
 			buf.WriteString(strings.Replace(line, `"sessionId":"s"`, fmt.Sprintf(`"sessionId":"s%d"`, i), 1))
 			buf.WriteByte('\n')
 		}
-		sum, reasons := runAll(t, &buf, Options{})
+		var sum Summary
+		var reasons map[Reason]int
+		peak := peakHeap(func() { sum, reasons = runAll(t, &buf, Options{}) })
 		if reasons[ReasonInitial] != 100_000 || len(sum.Sessions) != 100_000 || !sum.PerSession {
 			t.Fatalf("reasons %v, %d sessions", reasons, len(sum.Sessions))
+		}
+		// The capture (about 40 MB) is in memory here; per-session state
+		// adds a few hundred bytes each.
+		if peak > 160*mib {
+			t.Fatalf("heap peaked at %d MiB", peak/mib)
 		}
 	})
 }

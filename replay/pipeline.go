@@ -92,6 +92,10 @@ type pipeline struct {
 	err     error // read error, valid once ordered is closed
 	stats   Stats // reader stats, valid once ordered is closed
 	once    sync.Once
+	opts    Options
+	// long decodes lines too long to copy into a batch, on the reader's
+	// goroutine.
+	long Decoder
 }
 
 func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
@@ -100,6 +104,8 @@ func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
 		work:    make(chan *batch, batchesInFlight),
 		free:    make(chan *batch, batchesInFlight),
 		quit:    make(chan struct{}),
+		opts:    opts,
+		long:    opts.decoder(),
 	}
 	for i := 0; i < batchesInFlight; i++ {
 		p.free <- &batch{}
@@ -134,6 +140,15 @@ func (p *pipeline) read(rd *Reader) {
 		b = nil
 		return true
 	}
+	next := func() bool {
+		select {
+		case b = <-p.free:
+		case <-p.quit:
+			return false
+		}
+		b.buf, b.lines, b.starts = b.buf[:0], b.lines[:0], b.starts[:0]
+		return true
+	}
 	stopped := false
 	rd.OnFill = func() {
 		if !stopped && !send() {
@@ -148,13 +163,18 @@ func (p *pipeline) read(rd *Reader) {
 			}
 			break
 		}
-		if b == nil {
-			select {
-			case b = <-p.free:
-			case <-p.quit:
+		if len(l.Data) > batchBytes {
+			// A long line is decoded here, straight from the reader's
+			// buffer, and travels alone: copied into a batch it would be
+			// held once more for every batch in flight.
+			if !send() || !next() || !p.sendLong(b, l) {
 				return
 			}
-			b.buf, b.lines, b.starts = b.buf[:0], b.lines[:0], b.starts[:0]
+			b = nil
+			continue
+		}
+		if b == nil && !next() {
+			return
 		}
 		// Line data is copied into the batch; Data is set by the decoder,
 		// since buf may move while it grows.
@@ -170,6 +190,23 @@ func (p *pipeline) read(rd *Reader) {
 	}
 	if !stopped {
 		send()
+	}
+}
+
+// sendLong decodes l into the empty batch b and sends it, already done.
+func (p *pipeline) sendLong(b *batch, l Line) bool {
+	b.lines = append(b.lines, l)
+	b.starts = append(b.starts, 0)
+	b.events, b.errs = append(b.events[:0], Event{}), append(b.errs[:0], nil)
+	b.errs[0] = decodeLine(&p.long, l, &b.events[0], p.opts.MaxLine)
+	b.lines[0].Data = nil // the reader's buffer, about to be reused
+	b.done = make(chan struct{})
+	close(b.done)
+	select {
+	case p.ordered <- b:
+		return true
+	case <-p.quit:
+		return false
 	}
 }
 

@@ -19,9 +19,6 @@ type Builder struct {
 	pinned   string
 	sessions map[string]*sessionState
 	order    []*sessionState
-	// intern shares one copy of each message id among the turns whose
-	// projections repeat it.
-	intern map[string]string
 }
 
 type sessionState struct {
@@ -41,7 +38,7 @@ type sessionState struct {
 // replay, or "": submit inputs of other sessions are then ignored, as the
 // cursor ignores their snapshots.
 func NewBuilder(pinned string) *Builder {
-	return &Builder{pinned: pinned, sessions: map[string]*sessionState{}, intern: map[string]string{}}
+	return &Builder{pinned: pinned, sessions: map[string]*sessionState{}}
 }
 
 // Add records one replay result: accepted snapshots shape the nodes and
@@ -139,17 +136,13 @@ func (b *Builder) settle(s *sessionState) {
 	s.last, s.lastMsgs = nil, nil
 }
 
-// messageIDs replaces ids with the sorted, interned ids of a projection.
+// messageIDs replaces ids with the sorted ids of a projection. They are
+// copies: the decoder's strings share one buffer per snapshot, which must
+// not stay alive for the sake of a few ids. (No intern table: one would
+// keep every id ever seen, growing with the capture.)
 func (b *Builder) messageIDs(ids []string, msgs []replay.Message) []string {
 	for i := range msgs {
-		id, ok := b.intern[msgs[i].ID]
-		if !ok {
-			// A copy: the decoder's strings share one buffer per snapshot,
-			// which must not stay alive for the sake of one id.
-			id = strings.Clone(msgs[i].ID)
-			b.intern[id] = id
-		}
-		ids = append(ids, id)
+		ids = append(ids, strings.Clone(msgs[i].ID))
 	}
 	slices.Sort(ids)
 	return slices.Clip(ids)
