@@ -84,7 +84,6 @@ func (o *jsonObj) int(k string, v int64) { o.key(k); o.b = strconv.AppendInt(o.b
 
 func (o *jsonObj) bool(k string, v bool) { o.key(k); o.b = strconv.AppendBool(o.b, v) }
 
-
 func (o *jsonObj) raw(k string, v []byte) { o.key(k); o.b = append(o.b, v...) }
 
 // jsonStream writes machine records as they become known: one per line
