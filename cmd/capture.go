@@ -3,6 +3,7 @@ package cmd
 import (
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -54,6 +55,11 @@ func (c *CaptureFlags) validate(ios *IOStreams, f *pflag.FlagSet, args []string)
 	}
 	if c.MaxLine <= 0 {
 		return usageErrorf("--max-line must be a positive number of bytes")
+	}
+	// Modifiers (@pretty, @valid, …) and pipes run gjson's own recursive
+	// code over capture content, which a deeply nested line overflows.
+	if strings.ContainsAny(c.EventPath, "@|") {
+		return usageErrorf("--event-path %q: only plain paths are supported, without @modifiers or | pipes", c.EventPath)
 	}
 	return resolveFiles(ios, &c.Files)
 }

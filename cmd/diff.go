@@ -110,6 +110,7 @@ func diffRun(o *DiffOptions) error {
 		return err
 	}
 	defer rd.Close()
+	defer startProgress(o.IO, rd, true)()
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 
 	var w pairWriter

@@ -104,6 +104,7 @@ func inspectRun(o *InspectOptions) error {
 		return err
 	}
 	defer rd.Close()
+	defer startProgress(o.IO, rd, false)()
 	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 	var rep inspect.Report

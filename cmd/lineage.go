@@ -89,6 +89,7 @@ func lineageRun(o *LineageOptions) error {
 		return err
 	}
 	defer rd.Close()
+	defer startProgress(o.IO, rd, false)()
 	b := lineage.NewBuilder(o.Session)
 	ropts := o.options()
 	ropts.Messages = true

@@ -14,7 +14,7 @@ const progressThreshold = 64 << 20
 var progressEvery = 250 * time.Millisecond
 
 // startProgress shows, on standard error, how much of the captures has
-// been read and how fast, while they are long (over 64 MB) and standard
+// been read and how fast, while they are long (over 64 MiB) and standard
 // error is a terminal. It never writes elsewhere. A command that streams
 // rows to standard output passes streaming, and then gets no progress when
 // that output shares the terminal, where the two would garble each other.

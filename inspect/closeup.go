@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/agentskit/snapctl/replay"
+	"github.com/tidwall/gjson"
 )
 
 // MaxCloseups is how many matching lines Examine keeps; Matches still
@@ -21,22 +22,31 @@ type Target struct {
 	EventID string
 }
 
-func (t Target) matches(l replay.Line, ev *replay.Event) bool {
+func (t Target) matches(l replay.Line, ev *replay.Event, eventPath string) bool {
 	if t.EventID == "" {
 		return l.File == t.File && l.Num == t.Line
 	}
 	if ev != nil {
 		return ev.EventID == t.EventID
 	}
-	return !l.TooLong && rawEventID(l.Data) == t.EventID
+	return !l.TooLong && rawEventID(l.Data, eventPath) == t.EventID
 }
 
-// rawEventID is the top-level eventId of a line that does not decode, so
-// that a broken event can still be found by its id. The cheap byte test
-// keeps the JSON parse off almost every line.
-func rawEventID(data []byte) string {
-	if !bytes.Contains(data, []byte(`"eventId"`)) {
+// rawEventID is the top-level eventId of a line that does not decode (of
+// the event at eventPath in a wrapped line), so that a broken event can
+// still be found by its id. The cheap byte test keeps the JSON parse off
+// almost every line.
+func rawEventID(data []byte, eventPath string) string {
+	if !bytes.Contains(data, []byte(`eventId`)) {
 		return ""
+	}
+	if eventPath != "" {
+		r := gjson.GetBytes(data, eventPath)
+		if r.Type == gjson.String {
+			data = []byte(r.Str)
+		} else {
+			data = []byte(r.Raw)
+		}
 	}
 	var v struct {
 		EventID string `json:"eventId"`
@@ -84,7 +94,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 	if err != nil {
 		return Examination{}, err
 	}
-	all := replay.Decoder{AllProblems: true}
+	all := replay.Decoder{AllProblems: true, EventPath: opts.EventPath}
 	var x Examination
 	for {
 		l, err := rd.Next()
@@ -95,7 +105,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 			return Examination{}, err
 		}
 		res := r.Step(l)
-		if target.matches(l, res.Event) {
+		if target.matches(l, res.Event, opts.EventPath) {
 			x.Matches++
 			if len(x.Closeups) < MaxCloseups {
 				x.Closeups = append(x.Closeups, closeup(l, &res, &all))

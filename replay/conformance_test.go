@@ -37,6 +37,8 @@ func TestDecodeConformance(t *testing.T) {
 		var ev Event
 		derr := d.Decode([]byte(c.Line), &ev)
 		switch {
+		case c.Code == nil && c.Event == nil:
+			t.Errorf("%s: corpus case names neither a code nor an event", c.Name)
 		case c.Code == nil && derr != nil:
 			t.Errorf("%s: want %s, got %s", c.Name, *c.Event, derr)
 		case c.Code != nil && derr == nil:

@@ -11,6 +11,9 @@ import (
 // applies them to the cursors strictly in input order, calling fn with
 // each result. It stops at the first error from rd or fn. Memory is
 // bounded by the batches in flight, not by the length of the capture.
+// When fn fails, Run returns without waiting for the reading goroutine,
+// which may be blocked on a quiet live input: it ends at that input's
+// next read.
 func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 	r, err := NewRunner(opts)
 	if err != nil {

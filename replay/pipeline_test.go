@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -54,6 +55,7 @@ func TestRunStopsOnCallbackError(t *testing.T) {
 		}
 		pw.Close()
 	}()
+	before := runtime.NumGoroutine()
 	rd, _ := Open([]string{"-"}, pr, 0)
 	stop := errors.New("stop")
 	n := 0
@@ -64,8 +66,15 @@ func TestRunStopsOnCallbackError(t *testing.T) {
 		}
 		return nil
 	})
-	pr.Close()
 	if !errors.Is(err, stop) || n != 10 {
 		t.Fatalf("got %v after %d results", err, n)
+	}
+	// Once its input ends, nothing of the run is left behind.
+	pr.Close()
+	for i := 0; runtime.NumGoroutine() > before && i < 500; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > before {
+		t.Fatalf("%d goroutines left, %d before the run", g, before)
 	}
 }

@@ -1,6 +1,9 @@
 package termsafe
 
-import "testing"
+import (
+	"testing"
+	"unicode/utf8"
+)
 
 func TestString(t *testing.T) {
 	cases := []struct{ name, in, want string }{
@@ -38,8 +41,12 @@ func FuzzString(f *testing.F) {
 	f.Add("\x1b[31mred")
 	f.Add("a\u202eb\xff")
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, r := range String(s) {
-			if needsEscape(r, 2) {
+		out := String(s)
+		if !utf8.ValidString(out) {
+			t.Fatalf("String(%q) = %q is not UTF-8", s, out)
+		}
+		for _, r := range out {
+			if needsEscape(r, utf8.RuneLen(r)) {
 				t.Fatalf("String(%q) kept %U", s, r)
 			}
 		}
