@@ -69,13 +69,17 @@ func (c *CaptureFlags) options() replay.Options {
 	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath}
 }
 
-// open opens the captures; failure is an input error (exit 2).
-func (c *CaptureFlags) open(ios *IOStreams) (*replay.Reader, error) {
-	rd, err := replay.Open(c.Files, ios.In, c.MaxLine)
+// read opens the captures, failing with an input error (exit 2), and
+// shows progress while they are read (see startProgress; streaming is for
+// commands that write rows as they go). done stops the progress line and
+// closes the captures.
+func (c *CaptureFlags) read(ios *IOStreams, streaming bool) (rd *replay.Reader, done func(), err error) {
+	rd, err = replay.Open(c.Files, ios.In, c.MaxLine)
 	if err != nil {
-		return nil, &usageError{err}
+		return nil, nil, &usageError{err}
 	}
-	return rd, nil
+	stop := startProgress(ios, rd, streaming)
+	return rd, func() { stop(); rd.Close() }, nil
 }
 
 // resolveFiles turns no FILE into standard input, unless that is a

@@ -105,12 +105,11 @@ type pairWriter interface {
 
 func diffRun(o *DiffOptions) error {
 	relaxGC()
-	rd, err := o.open(o.IO)
+	rd, done, err := o.read(o.IO, true)
 	if err != nil {
 		return err
 	}
-	defer rd.Close()
-	defer startProgress(o.IO, rd, true)()
+	defer done()
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 
 	var w pairWriter

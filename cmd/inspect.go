@@ -99,12 +99,11 @@ func (o *InspectOptions) validate(failOn string) error {
 
 func inspectRun(o *InspectOptions) error {
 	relaxGC()
-	rd, err := o.open(o.IO)
+	rd, done, err := o.read(o.IO, false)
 	if err != nil {
 		return err
 	}
-	defer rd.Close()
-	defer startProgress(o.IO, rd, false)()
+	defer done()
 	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 	var rep inspect.Report

@@ -84,12 +84,11 @@ func (o *LineageOptions) validate() error {
 
 func lineageRun(o *LineageOptions) error {
 	relaxGC()
-	rd, err := o.open(o.IO)
+	rd, done, err := o.read(o.IO, false)
 	if err != nil {
 		return err
 	}
-	defer rd.Close()
-	defer startProgress(o.IO, rd, false)()
+	defer done()
 	b := lineage.NewBuilder(o.Session)
 	ropts := o.options()
 	ropts.Messages = true

@@ -120,11 +120,11 @@ type eventWriter interface {
 }
 
 func replayRun(o *ReplayOptions) error {
-	rd, err := o.open(o.IO)
+	rd, done, err := o.read(o.IO, true)
 	if err != nil {
 		return err
 	}
-	defer rd.Close()
+	defer done()
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 
 	var w eventWriter
@@ -141,7 +141,6 @@ func replayRun(o *ReplayOptions) error {
 	// event as soon as its line has arrived.
 	ropts := o.options()
 	ropts.Idle = func() { out.Flush() }
-	defer startProgress(o.IO, rd, true)()
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		for _, r := range o.FailOn {
 			if res.Reason == r {
