@@ -50,8 +50,10 @@ func (c *CaptureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 // the reference refuses to create a cursor for it.
 func (c *CaptureFlags) validate(ios *IOStreams, f *pflag.FlagSet, args []string) error {
 	c.Files = args
-	if f.Changed("session") && !replay.IsSafeIdentifier(c.Session) {
-		return usageErrorf("--session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", c.Session)
+	if f.Changed("session") {
+		if err := checkIdent("--session", c.Session); err != nil {
+			return err
+		}
 	}
 	if c.MaxLine <= 0 {
 		return usageErrorf("--max-line must be a positive number of bytes")
@@ -62,6 +64,15 @@ func (c *CaptureFlags) validate(ios *IOStreams, f *pflag.FlagSet, args []string)
 		return usageErrorf("--event-path %q: only plain paths are supported, without @modifiers or | pipes", c.EventPath)
 	}
 	return resolveFiles(ios, &c.Files)
+}
+
+// checkIdent refuses a flag value that is not a safe identifier: no event
+// can carry it.
+func checkIdent(flag, value string) error {
+	if !replay.IsSafeIdentifier(value) {
+		return usageErrorf("%s %q is not a safe identifier (%s)", flag, value, replay.SafeIdentifierPattern)
+	}
+	return nil
 }
 
 // options are the replay options these flags ask for.

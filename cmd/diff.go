@@ -80,8 +80,10 @@ func (o *DiffOptions) validate(fromSet, toSet bool) error {
 	if o.Stat && o.Output != "text" {
 		return usageErrorf("--stat is a text format: it cannot go with -o %s", o.Output)
 	}
-	if o.Turn != "" && !replay.IsSafeIdentifier(o.Turn) {
-		return usageErrorf("--turn %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Turn)
+	if o.Turn != "" {
+		if err := checkIdent("--turn", o.Turn); err != nil {
+			return err
+		}
 	}
 	if fromSet != toSet {
 		return usageErrorf("--from and --to go together: name both sequences")

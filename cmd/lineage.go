@@ -76,8 +76,10 @@ func (o *LineageOptions) validate() error {
 	default:
 		return usageErrorf("-o must be tree, mermaid, dot or json, not %q", o.Output)
 	}
-	if o.Turn != "" && !replay.IsSafeIdentifier(o.Turn) {
-		return usageErrorf("--turn %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", o.Turn)
+	if o.Turn != "" {
+		if err := checkIdent("--turn", o.Turn); err != nil {
+			return err
+		}
 	}
 	return nil
 }

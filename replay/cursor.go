@@ -49,7 +49,7 @@ type Cursor struct {
 // identifier.
 func NewCursor(session string) (*Cursor, error) {
 	if !IsSafeIdentifier(session) {
-		return nil, fmt.Errorf("session %q is not a safe identifier (^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$)", session)
+		return nil, fmt.Errorf("session %q is not a safe identifier (%s)", session, SafeIdentifierPattern)
 	}
 	return &Cursor{session: session}, nil
 }

@@ -2,8 +2,10 @@ package replay
 
 import "unicode/utf8"
 
-// IsSafeIdentifier reports whether s matches the protocol's identifier
-// pattern ^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$.
+// SafeIdentifierPattern is the protocol's pattern for ids, as people read it.
+const SafeIdentifierPattern = "^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$"
+
+// IsSafeIdentifier reports whether s matches SafeIdentifierPattern.
 func IsSafeIdentifier(s string) bool {
 	return isSafeIdentifier([]byte(s))
 }
