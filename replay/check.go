@@ -31,7 +31,7 @@ type seg struct {
 func (c *checker) push(key string)  { c.path = append(c.path, seg{key: key}) }
 func (c *checker) pushIdx(i int)    { c.path = append(c.path, seg{idx: i}) }
 func (c *checker) pop()             { c.path = c.path[:len(c.path)-1] }
-func (c *checker) done() bool       { return !c.all && len(c.probs) > 0 }
+func (c *checker) done() bool       { return len(c.probs) > 0 && (!c.all || len(c.probs) > maxProblems) }
 func (c *checker) tape() []node     { return c.p.tape }
 func (c *checker) n(i int) *node    { return &c.p.tape[i] }
 func (c *checker) raw(i int) []byte { n := c.n(i); return c.p.data[n.start:n.end] }
@@ -64,8 +64,19 @@ func isPlainKey(k string) bool {
 	return k != ""
 }
 
+// maxProblems bounds the problems listed for one line with AllProblems:
+// a hostile line could otherwise break a rule in every one of its values,
+// and each problem costs a walk to its path.
+const maxProblems = 100
+
 // bad records a problem at the current path.
 func (c *checker) bad(format string, args ...any) {
+	if len(c.probs) >= maxProblems {
+		if len(c.probs) == maxProblems {
+			c.probs = append(c.probs, Problem{Message: fmt.Sprintf("more problems after the first %d are not listed", maxProblems)})
+		}
+		return
+	}
 	c.probs = append(c.probs, Problem{Path: c.pathString(), Message: fmt.Sprintf(format, args...)})
 }
 

@@ -145,3 +145,34 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	c.data = c.data[k:]
 	return k, nil
 }
+
+// FuzzDecodeBudget fails on any line whose decoding costs more than a
+// linear budget of counted steps or holds a tape past its fixed bound, so
+// that the fuzzer hunts for the next super-linear path, and checks that
+// the prescan way of parsing a message record agrees with the first pass.
+func FuzzDecodeBudget(f *testing.F) {
+	addCorpusSeeds(f)
+	for _, s := range hostileShapes {
+		f.Add([]byte(s.line(40)))
+	}
+	var a, b Decoder
+	a.Messages, b.Messages = true, true
+	b.p.restartAt = 1
+	f.Fuzz(func(t *testing.T, line []byte) {
+		var ev Event
+		ea := a.Decode(line, &ev)
+		if a.p.work > 20*len(line)+64 {
+			t.Fatalf("work %d for a %d-byte line", a.p.work, len(line))
+		}
+		if len(a.p.tape) > recordCap+len(line) || cap(a.p.tape) > 2*(recordCap+1024) {
+			t.Fatalf("tape of %d nodes (capacity %d) for a %d-byte line", len(a.p.tape), cap(a.p.tape), len(line))
+		}
+		eb := b.Decode(line, &ev)
+		if b.p.work > 20*len(line)+64 {
+			t.Fatalf("prescan: work %d for a %d-byte line", b.p.work, len(line))
+		}
+		if (ea == nil) != (eb == nil) || (ea != nil && ea.Code != eb.Code) {
+			t.Fatalf("first pass %v, prescan %v", ea, eb)
+		}
+	})
+}

@@ -47,6 +47,8 @@ type node struct {
 	keyEsc   bool // member key contains escapes
 	keyPlain bool // member key is ASCII without escapes: compare its bytes
 	over     bool // container with too many entries; children not recorded
+	dead     bool // member whose key a later member repeats: JSON.parse drops it
+	full     bool // message record cut short: it holds more values than allowed
 	start    uint32
 	end      uint32
 	keyStart uint32
@@ -85,6 +87,15 @@ const (
 	maxRecordKeyLen  = 256
 )
 
+// recordCap bounds the tape nodes of one message record in the first pass.
+// A valid record has at most maxRecordValues values, so more nodes mean
+// members dropped for repeated keys, or an invalid record.
+const recordCap = 4 * maxRecordValues
+
+// errRestart stops the first pass over a message record that outgrew
+// recordCap; parser.record catches it, so it never reaches a caller.
+var errRestart = &syntaxError{msg: "message record too large for the first pass"}
+
 // syntaxError is a JSON syntax problem at a byte offset of the line.
 type syntaxError struct {
 	off int
@@ -104,6 +115,21 @@ type parser struct {
 	scratch  []byte   // decoded strings for comparisons
 	scratch2 []byte
 	err      syntaxError
+	// keys indexes the members of the open objects of the message record,
+	// one per depth, so that a repeated key is found in constant time.
+	keys []keySet
+	// recStart is the tape index of the message record being parsed.
+	recStart int
+	// prescan is set while a message record is parsed the second way:
+	// each object's keys first, then only the members that survive.
+	prescan bool
+	// restartAt overrides recordCap when positive, so that tests can
+	// send every record down the prescan path.
+	restartAt int
+	// work counts the steps whose number could grow faster than the line
+	// (key comparisons, index operations, moved nodes, prescanned
+	// members), so that tests can check it stays linear.
+	work int
 }
 
 var jsonSpace = [256]bool{' ': true, '\t': true, '\n': true, '\r': true}
@@ -146,6 +172,7 @@ func (p *parser) unexpected(i int, want string) *syntaxError {
 func (p *parser) parse(data []byte) *syntaxError {
 	p.data = data
 	p.tape = p.tape[:0]
+	p.work = 0
 	i := p.ws(0)
 	if i >= len(data) {
 		return p.fail(i, "unexpected end of input")
@@ -251,6 +278,12 @@ func (p *parser) keyIs(key []byte, esc bool, want string) bool {
 }
 
 func (p *parser) object(i, idx int, m mode, depth int) (int, *syntaxError) {
+	if m == modeFull {
+		if p.prescan {
+			return p.survivors(i, idx, depth)
+		}
+		p.keySet(depth).reset()
+	}
 	open := i
 	i = p.ws(i + 1)
 	if i < len(p.data) && p.data[i] == '}' {
@@ -327,10 +360,29 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool)
 	if !record {
 		return p.skipValue(i)
 	}
+	if m == modeFull {
+		if p.tape[p.recStart].full {
+			return p.skipValue(i)
+		}
+		if !p.prescan {
+			if n := len(p.tape) - p.recStart; n >= recordCap || (p.restartAt > 0 && n >= p.restartAt) {
+				return 0, errRestart
+			}
+		} else if len(p.tape)-p.recStart > maxRecordValues {
+			// Every node of a prescanned record survives: this many
+			// already break the value bound, whatever follows.
+			p.tape[p.recStart].full = true
+			return p.skipValue(i)
+		}
+	}
+	if p.tape[idx].kind == kindObject && !(m == modeFull && p.prescan) {
+		if p.repeated(idx, m, depth, ks, ke, kesc) {
+			return p.skipValue(i) // the object has too many keys: see over
+		}
+	}
 	p.tape[idx].n++
 	if m == modeFull && p.tape[idx].n > maxRecordEntries && p.tape[idx].kind == kindArray {
-		// Too many entries to be valid: stop recording this array. Objects
-		// are kept, since repeated keys may leave few members.
+		// Too many entries to be valid: stop recording this array.
 		p.tape = p.tape[:idx+1]
 		p.tape[idx].over, p.tape[idx].n = true, 0
 		return i, nil
@@ -346,7 +398,25 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool)
 		return end, nil
 	}
 	if cm == modeFull && m != modeFull {
-		return p.value(i, cm, 1, ks, ke, kesc)
+		return p.record(i, ks, ke, kesc)
 	}
 	return p.value(i, cm, depth+1, ks, ke, kesc)
+}
+
+// record parses the messages array, the message record. The first pass
+// records every value, dropping members whose key repeats as it goes. A
+// record that still needs more than recordCap nodes (hostile repeated
+// keys, or far more values than valid) is parsed again with prescan, which
+// records only surviving members and stops once the value bound is broken,
+// so the tape never outgrows a fixed size whatever the line holds.
+func (p *parser) record(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+	p.recStart = len(p.tape)
+	end, err := p.value(i, modeFull, 1, ks, ke, kesc)
+	if err == errRestart {
+		p.tape = p.tape[:p.recStart]
+		p.prescan = true
+		end, err = p.value(i, modeFull, 1, ks, ke, kesc)
+		p.prescan = false
+	}
+	return end, err
 }

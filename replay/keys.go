@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -117,18 +116,6 @@ func isASCII(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// sameKey reports whether the keys of two members name the same property.
-func (p *parser) sameKey(a, b *node) bool {
-	ka, kb := p.data[a.keyStart:a.keyEnd], p.data[b.keyStart:b.keyEnd]
-	if a.keyPlain && b.keyPlain {
-		return bytes.Equal(ka, kb)
-	}
-	p.scratch = canonKey(p.scratch[:0], ka, a.keyEsc)
-	n := len(p.scratch)
-	p.scratch = canonKey(p.scratch, kb, b.keyEsc)
-	return bytes.Equal(p.scratch[:n], p.scratch[n:])
 }
 
 // keyLen is the JavaScript length of a member's key.

@@ -40,7 +40,7 @@ func (c *checker) bounds(m int) bool {
 	before := len(c.probs)
 	count := 2
 	c.walk(m, &count)
-	if count > maxRecordValues {
+	if count > maxRecordValues || c.n(m).full {
 		c.bad("the message record holds %d JSON values or more; at most %d are allowed", maxRecordValues+1, maxRecordValues)
 	}
 	return len(c.probs) > before
@@ -72,9 +72,13 @@ func (c *checker) walk(i int, count *int) {
 			ch = int(c.n(ch).next)
 		}
 	case kindObject:
+		if n.over {
+			c.badIn(i, "has more than %d entries", maxRecordEntries)
+			return
+		}
 		ch := i + 1
 		for k := uint32(0); k < n.n; k++ {
-			if c.survives(i, ch) {
+			if !c.n(ch).dead {
 				ck := c.n(ch)
 				if c.p.keyLen(ck) > maxRecordKeyLen {
 					c.badIn(ch, "key is longer than %d characters", maxRecordKeyLen)
@@ -84,19 +88,6 @@ func (c *checker) walk(i int, count *int) {
 			ch = int(c.n(ch).next)
 		}
 	}
-}
-
-// survives reports whether member ch of object obj is the last member with
-// its key, the one JSON.parse keeps.
-func (c *checker) survives(obj, ch int) bool {
-	t := c.tape()
-	a := &t[ch]
-	for o := int(a.next); o < int(t[obj].next); o = int(t[o].next) {
-		if c.p.sameKey(a, &t[o]) {
-			return false
-		}
-	}
-	return true
 }
 
 // badIn reports a problem at tape node i below the messages array, whose

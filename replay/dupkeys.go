@@ -1,0 +1,240 @@
+package replay
+
+import "bytes"
+
+// Repeated keys. JSON.parse keeps the last member of an object with a
+// given key, so an earlier member with the same key is as good as absent:
+// it counts toward no bound and no rule reads it. The parser drops such
+// members as it meets their successors, in constant time per member, so
+// that neither the work nor the tape grows with the number of repeats.
+
+// smallObject is how many plain, short keys an object in the message
+// record may have before its keys are indexed in a map; below it, a new
+// key is compared with each earlier one, which is cheaper than hashing.
+const (
+	smallObject = 16
+	smallKey    = 64
+)
+
+// keySet indexes the members of the open object at one depth of the
+// message record.
+type keySet struct {
+	// linear is set while every key so far is plain and short, and the
+	// object has fewer than smallObject members: keys are then compared
+	// one by one instead of through m.
+	linear bool
+	m      map[string]uint32 // canonical key -> tape index of its live member
+	last   map[string]int32  // prescan: canonical key -> ordinal of its last member
+}
+
+func (p *parser) keySet(depth int) *keySet {
+	for len(p.keys) <= depth {
+		p.keys = append(p.keys, keySet{})
+	}
+	return &p.keys[depth]
+}
+
+// reset prepares the set for a new object. A map that grew large is
+// dropped rather than cleared, since clearing costs its capacity.
+func (s *keySet) reset() {
+	s.linear = true
+	s.m = resetMap(s.m)
+}
+
+func resetMap[V any](m map[string]V) map[string]V {
+	if len(m) > 64 {
+		return nil
+	}
+	clear(m)
+	return m
+}
+
+// canon returns a key in canonKey form, in scratch until the next call.
+func (p *parser) canon(ks, ke uint32, kesc, plain bool) []byte {
+	if plain {
+		return p.data[ks:ke]
+	}
+	p.scratch = canonKey(p.scratch[:0], p.data[ks:ke], kesc)
+	return p.scratch
+}
+
+// repeated drops the member of object idx whose key the member about to
+// be recorded repeats. Inside the message record it may instead find that
+// the object has more distinct keys than any valid object: it then marks
+// the object over, drops its members and reports true.
+func (p *parser) repeated(idx int, m mode, depth int, ks, ke uint32, kesc bool) bool {
+	plain := !kesc && isASCII(p.data[ks:ke])
+	if m != modeFull {
+		// Outside the record only known fields are recorded, so an
+		// object has a handful of members: compare with each.
+		ch := idx + 1
+		for k := uint32(0); k < p.tape[idx].n; k++ {
+			p.work++
+			if p.sameKeyAs(ks, ke, kesc, plain, &p.tape[ch]) {
+				p.drop(idx, ch, false)
+				return false
+			}
+			ch = int(p.tape[ch].next)
+		}
+		return false
+	}
+	set := p.keySet(depth)
+	if set.linear {
+		if plain && ke-ks <= smallKey && p.tape[idx].n < smallObject {
+			key := p.data[ks:ke]
+			ch := idx + 1
+			for k := uint32(0); k < p.tape[idx].n; k++ {
+				p.work++
+				if c := &p.tape[ch]; !c.dead && bytes.Equal(key, p.data[c.keyStart:c.keyEnd]) {
+					p.drop(idx, ch, true)
+					return false
+				}
+				ch = int(p.tape[ch].next)
+			}
+			return false
+		}
+		set.linear = false
+		if set.m == nil {
+			set.m = make(map[string]uint32)
+		}
+		ch := idx + 1
+		for k := uint32(0); k < p.tape[idx].n; k++ {
+			if c := &p.tape[ch]; !c.dead {
+				p.work++
+				set.m[string(p.canon(c.keyStart, c.keyEnd, c.keyEsc, c.keyPlain))] = uint32(ch)
+			}
+			ch = int(p.tape[ch].next)
+		}
+	}
+	key := p.canon(ks, ke, kesc, plain)
+	p.work++
+	if at, ok := set.m[string(key)]; ok {
+		p.drop(idx, int(at), true)
+	}
+	set.m[string(key)] = uint32(len(p.tape))
+	if len(set.m) > maxRecordEntries {
+		p.tape = p.tape[:idx+1]
+		p.tape[idx].over, p.tape[idx].n = true, 0
+		return true
+	}
+	return false
+}
+
+// sameKeyAs reports whether a key names the same property as member b's.
+func (p *parser) sameKeyAs(ks, ke uint32, kesc, plain bool, b *node) bool {
+	if plain && b.keyPlain {
+		return bytes.Equal(p.data[ks:ke], p.data[b.keyStart:b.keyEnd])
+	}
+	p.scratch = canonKey(p.scratch[:0], p.data[ks:ke], kesc)
+	n := len(p.scratch)
+	p.scratch = canonKey(p.scratch, p.data[b.keyStart:b.keyEnd], b.keyEsc)
+	return bytes.Equal(p.scratch[:n], p.scratch[n:])
+}
+
+// drop removes member di of object idx, whose key a later member repeats.
+// The last member is cut off the tape. Inside the message record an
+// earlier one is only marked dead, since moving the members after it
+// could cost as much as the object for every repeat; recordCap bounds what
+// dead members may occupy. Elsewhere objects record a few known fields,
+// and the later ones move down over the dropped one.
+func (p *parser) drop(idx, di int, inRecord bool) {
+	t := p.tape
+	end := int(t[di].next)
+	switch {
+	case end == len(t):
+		p.tape = t[:di]
+		t[idx].n--
+	case inRecord:
+		t[di].dead = true
+	default:
+		s := end - di
+		p.work += len(t) - end
+		copy(t[di:], t[end:])
+		for k := di; k < len(t)-s; k++ {
+			t[k].next -= uint32(s)
+		}
+		p.tape = t[:len(t)-s]
+		t[idx].n--
+	}
+}
+
+// errOver stops the prescan of an object with too many keys.
+var errOver = &syntaxError{msg: "object has too many keys"}
+
+// survivors records object data[open] (tape[idx]) of a message record in
+// the prescan way: a first pass finds the last member of each key, and
+// only those are recorded, so nothing recorded is ever dropped again.
+func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
+	set := p.keySet(depth)
+	set.last = resetMap(set.last)
+	if set.last == nil {
+		set.last = make(map[string]int32)
+	}
+	ord := int32(0)
+	_, err := p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+		p.work++
+		set.last[string(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke])))] = ord
+		ord++
+		if len(set.last) > maxRecordEntries {
+			return 0, errOver
+		}
+		return p.skipValue(i)
+	})
+	if err == errOver {
+		p.tape[idx].over = true
+		return p.skipValue(open)
+	}
+	if err != nil {
+		return 0, err
+	}
+	ord = 0
+	return p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+		p.work++
+		k := ord
+		ord++
+		if set.last[string(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke])))] != k {
+			return p.skipValue(i)
+		}
+		return p.member(i, idx, modeFull, depth, ks, ke, kesc)
+	})
+}
+
+// eachMember calls fn for each member of the object at data[open], with
+// the offset of the member's value; fn returns the offset past the value.
+// It returns the offset past the object.
+func (p *parser) eachMember(open int, fn func(i int, ks, ke uint32, kesc bool) (int, *syntaxError)) (int, *syntaxError) {
+	i := p.ws(open + 1)
+	if i < len(p.data) && p.data[i] == '}' {
+		return i + 1, nil
+	}
+	for {
+		if i >= len(p.data) || p.data[i] != '"' {
+			return 0, p.unexpected(i, "a string key")
+		}
+		kend, kesc, err := p.scanString(i)
+		if err != nil {
+			return 0, err
+		}
+		ks, ke := uint32(i+1), uint32(kend-1)
+		i = p.ws(kend)
+		if i >= len(p.data) || p.data[i] != ':' {
+			return 0, p.unexpected(i, "':'")
+		}
+		i = p.ws(i + 1)
+		if i >= len(p.data) {
+			return 0, p.unexpected(i, "a value")
+		}
+		if i, err = fn(i, ks, ke, kesc); err != nil {
+			return 0, err
+		}
+		i = p.ws(i)
+		if i < len(p.data) && p.data[i] == ',' {
+			i = p.ws(i + 1)
+			continue
+		}
+		if i < len(p.data) && p.data[i] == '}' {
+			return i + 1, nil
+		}
+		return 0, p.unexpected(i, "',' or '}'")
+	}
+}

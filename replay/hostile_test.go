@@ -1,0 +1,139 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// hostileShapes build one snapshot line of about n units of a hostile
+// shape: the cost of decoding each must grow linearly with n.
+var hostileShapes = []struct {
+	name string
+	line func(n int) string
+}{
+	{"distinct keys", func(n int) string {
+		return metaLine(keysOf(n, func(i int) string { return fmt.Sprintf(`"k%d":0`, i) }))
+	}},
+	{"escaped keys", func(n int) string {
+		return metaLine(keysOf(n, func(i int) string { return fmt.Sprintf(`"\u006b%d":0`, i) }))
+	}},
+	{"one key repeated", func(n int) string { return metaLine(keysOf(n, func(int) string { return `"a":[0,0]` })) }},
+	{"keys repeated in turn", func(n int) string {
+		return metaLine(keysOf(n, func(i int) string { return fmt.Sprintf(`"k%d":[0]`, i%500) }))
+	}},
+	{"escaped keys repeated in turn", func(n int) string {
+		return metaLine(keysOf(n, func(i int) string { return fmt.Sprintf(`"\u006b%d":0`, i%3000) }))
+	}},
+	{"repeats nested", func(n int) string {
+		return metaLine(`"x":{"y":{` + keysOf(n, func(i int) string { return fmt.Sprintf(`"k%d":{"a":0,"a":1}`, i%50) }) + `}}`)
+	}},
+	{"many tiny values", func(n int) string {
+		return hostileLine(`[` + keysOf(n/100+1, func(int) string { return `[` + strings.Repeat(`0,`, 99) + `0]` }) + `]`)
+	}},
+	{"messages repeated", func(n int) string {
+		return strings.Replace(hostileLine(`[]`), `"messages":[]`, keysOf(n/10+1, func(i int) string {
+			return `"messages":[0,0,0,0,0,0,0,0,0],"status":"complete"`
+		}), 1)
+	}},
+	{"deep nesting", func(n int) string {
+		return metaLine(`"d":` + strings.Repeat(`{"a":[`, n) + strings.Repeat(`]}`, n))
+	}},
+	{"long escape runs", func(n int) string {
+		return metaLine(`"` + strings.Repeat(`\u00e9`, n) + `":"` + strings.Repeat(`\n`, n) + `"`)
+	}},
+}
+
+func keysOf(n int, member func(int) string) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = member(i)
+	}
+	return strings.Join(parts, ",")
+}
+
+func hostileLine(messages string) string {
+	return `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e","sessionId":"s","turnId":"t","sequence":1,` +
+		`"emittedAt":"2026-07-11T03:00:00.000Z","event":"server.turn.snapshot","payload":{"status":"complete",` +
+		`"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":` + messages + `}}`
+}
+
+func metaLine(members string) string {
+	return hostileLine(`[{"id":"m","role":"user","content":"hi","status":"complete",` +
+		`"createdAt":"2026-07-11T03:00:01.000Z","metadata":{` + members + `}}]`)
+}
+
+// decodeCost decodes line and returns the parser's count of steps that
+// could grow faster than the line, and the tape's capacity afterwards.
+func decodeCost(line string, restartAt int) (work, tape int) {
+	d := Decoder{Messages: true}
+	d.p.restartAt = restartAt
+	var ev Event
+	d.Decode([]byte(line), &ev)
+	return d.p.work, cap(d.p.tape)
+}
+
+// Doubling the input at most doubles the work, and the tape never grows
+// past a fixed size: both are counted, not timed, so the test is exact.
+// The sizes start past recordCap, where the first pass gives way to the
+// prescan once.
+func TestHostileShapesAreLinear(t *testing.T) {
+	for _, s := range hostileShapes {
+		t.Run(s.name, func(t *testing.T) {
+			for _, restart := range []int{0, 1} {
+				prevWork, prevLen := 0, 0
+				for n := 50000; n <= 200000; n *= 2 {
+					line := s.line(n)
+					work, tape := decodeCost(line, restart)
+					if prevWork > 0 && float64(work) > 2.2*float64(prevWork)*float64(len(line))/float64(2*prevLen)+100 {
+						t.Errorf("restart=%d n=%d: work %d after %d at half the size: super-linear", restart, n, work, prevWork)
+					}
+					if work > 20*len(line) {
+						t.Errorf("restart=%d n=%d: work %d for %d bytes", restart, n, work, len(line))
+					}
+					if tape > 2*recordCap+1024 {
+						t.Errorf("restart=%d n=%d: tape of %d nodes", restart, n, tape)
+					}
+					prevWork, prevLen = work, len(line)
+				}
+			}
+		})
+	}
+}
+
+// The two ways of parsing a message record, keeping every member and
+// dropping repeats as they come, or finding the survivors first, must
+// agree on every line.
+func TestPrescanAgrees(t *testing.T) {
+	lines := []string{
+		metaLine(`"a":1e999,"a":1`),
+		metaLine(`"a":1,"a":1e999`),
+		metaLine(`"a":1e999,"b":0,"a":1`),
+		metaLine(`"` + strings.Repeat("x", 300) + `":0,"` + strings.Repeat("x", 300) + `":0`),
+		metaLine(`"` + strings.Repeat("x", 300) + `":0,"\u0078` + strings.Repeat("x", 299) + `":0`),
+		metaLine(`"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `,"a":0`),
+		metaLine(`"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40) + `,"b":0`),
+		metaLine(keysOf(10001, func(i int) string { return fmt.Sprintf(`"k%d":0`, i) })),
+		metaLine(keysOf(9990, func(i int) string { return fmt.Sprintf(`"k%d":0`, i) })),
+		metaLine(keysOf(20000, func(i int) string { return fmt.Sprintf(`"k%d":0`, i%9990) })),
+		metaLine(`"big":[` + keysOf(9999, func(int) string { return "0" }) + `],"big":0`),
+		metaLine(`"big":[` + keysOf(9999, func(int) string { return "0" }) + `],"small":0`),
+		metaLine(`"a":"\ud800","\u0061":"x"`),
+		metaLine(`"\ud800":1e999,"\udc00":0`),
+		metaLine(`"\ud800":1e999,"\ud800":0`),
+	}
+	// Around the value bound: the record and its version count 2, the
+	// messages array 1, the message and its six members 7, metadata 1.
+	for _, n := range []int{9988, 9989, 9990, 9991} {
+		lines = append(lines, metaLine(keysOf(n, func(i int) string { return fmt.Sprintf(`"k%d":0`, i) })+`,"k0":0`))
+	}
+	for _, line := range lines {
+		var a, b Decoder
+		b.p.restartAt = 1
+		var ev Event
+		ea, eb := a.Decode([]byte(line), &ev), b.Decode([]byte(line), &ev)
+		if (ea == nil) != (eb == nil) || (ea != nil && ea.Code != eb.Code) {
+			t.Errorf("%.80s…: first pass %v, prescan %v", line, ea, eb)
+		}
+	}
+}
