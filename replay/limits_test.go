@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // genReader produces n bytes from fill without holding them, so a test can
@@ -178,4 +180,49 @@ func TestLimits(t *testing.T) {
 			t.Fatalf("heap peaked at %d MiB", peak/mib)
 		}
 	})
+	// A message record of 30 million tiny values, the same as a 6 KB
+	// zstd bomb, and 10 million repeats of one key: the tape stops at a
+	// fixed size, so only the reader's copy of the line counts.
+	values := func() string {
+		return strings.Replace(snapshotLine("s", 1), `"messages":[`, `"messages":[`+
+			strings.Repeat(`[`+strings.Repeat(`0,`, 9998)+`0],`, 3000), 1)
+	}
+	for _, c := range []struct {
+		name string
+		in   func() ([]byte, int)
+		want Reason
+	}{
+		{"30 million values in a message record", func() ([]byte, int) { v := values(); return []byte(v), len(v) }, ReasonMalformed},
+		{"the same as a zstd bomb", func() ([]byte, int) {
+			var bomb bytes.Buffer
+			zw, _ := zstd.NewWriter(&bomb, zstd.WithEncoderLevel(zstd.SpeedBestCompression))
+			v := values()
+			zw.Write([]byte(v))
+			zw.Close()
+			return bomb.Bytes(), len(v)
+		}, ReasonMalformed},
+		{"10 million repeated keys", func() ([]byte, int) {
+			v := strings.Replace(snapshotLine("s", 1), `"status":"complete","createdAt"`,
+				`"metadata":{`+strings.Repeat(`"a":0,`, 10_000_000)+`"a":0},"status":"complete","createdAt"`, 1)
+			return []byte(v), len(v)
+		}, ReasonInitial},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			data, line := c.in()
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			base := ms.HeapInuse
+			var reasons map[Reason]int
+			peak := peakHeap(func() { _, reasons = runAll(t, bytes.NewReader(data), Options{Workers: 2}) })
+			if reasons[c.want] != 1 {
+				t.Fatalf("reasons %v", reasons)
+			}
+			// The bound the README gives: 64 MiB plus twice the longest line.
+			if used := peak - base; used > uint64(64*mib+2*line) {
+				t.Fatalf("heap grew by %d MiB for a %d MiB line", used/mib, line/mib)
+			}
+			runtime.KeepAlive(data)
+		})
+	}
 }
