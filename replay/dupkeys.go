@@ -23,8 +23,22 @@ type keySet struct {
 	// object has fewer than smallObject members: keys are then compared
 	// one by one instead of through m.
 	linear bool
-	m      map[string]uint32 // canonical key -> tape index of its live member
-	last   map[string]int32  // prescan: canonical key -> ordinal of its last member
+	// m maps a canonical key to its slot in at, which holds the tape
+	// index of the key's live member (or, in the prescan, the ordinal of
+	// its last member): a repeated key then updates a slot without
+	// allocating a new map key.
+	m  map[string]int32
+	at []int32
+}
+
+// slot returns the slot of key, adding one holding -1 when it is new.
+func (s *keySet) slot(key []byte) *int32 {
+	if k, ok := s.m[string(key)]; ok {
+		return &s.at[k]
+	}
+	s.m[string(key)] = int32(len(s.at))
+	s.at = append(s.at, -1)
+	return &s.at[len(s.at)-1]
 }
 
 func (p *parser) keySet(depth int) *keySet {
@@ -38,15 +52,14 @@ func (p *parser) keySet(depth int) *keySet {
 // dropped rather than cleared, since clearing costs its capacity.
 func (s *keySet) reset() {
 	s.linear = true
-	s.m = resetMap(s.m)
-}
-
-func resetMap[V any](m map[string]V) map[string]V {
-	if len(m) > 64 {
-		return nil
+	if len(s.m) > 64 {
+		s.m, s.at = nil, nil
 	}
-	clear(m)
-	return m
+	clear(s.m)
+	s.at = s.at[:0]
+	if s.m == nil {
+		s.m = make(map[string]int32)
+	}
 }
 
 // canon returns a key in canonKey form, in scratch until the next call.
@@ -94,24 +107,21 @@ func (p *parser) repeated(idx int, m mode, depth int, ks, ke uint32, kesc bool) 
 			return false
 		}
 		set.linear = false
-		if set.m == nil {
-			set.m = make(map[string]uint32)
-		}
 		ch := idx + 1
 		for k := uint32(0); k < p.tape[idx].n; k++ {
 			if c := &p.tape[ch]; !c.dead {
 				p.work++
-				set.m[string(p.canon(c.keyStart, c.keyEnd, c.keyEsc, c.keyPlain))] = uint32(ch)
+				*set.slot(p.canon(c.keyStart, c.keyEnd, c.keyEsc, c.keyPlain)) = int32(ch)
 			}
 			ch = int(p.tape[ch].next)
 		}
 	}
-	key := p.canon(ks, ke, kesc, plain)
 	p.work++
-	if at, ok := set.m[string(key)]; ok {
-		p.drop(idx, int(at), true)
+	at := set.slot(p.canon(ks, ke, kesc, plain))
+	if *at >= 0 {
+		p.drop(idx, int(*at), true)
 	}
-	set.m[string(key)] = uint32(len(p.tape))
+	*at = int32(len(p.tape))
 	if len(set.m) > maxRecordEntries {
 		p.tape = p.tape[:idx+1]
 		p.tape[idx].over, p.tape[idx].n = true, 0
@@ -166,16 +176,13 @@ var errOver = &syntaxError{msg: "object has too many keys"}
 // only those are recorded, so nothing recorded is ever dropped again.
 func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 	set := p.keySet(depth)
-	set.last = resetMap(set.last)
-	if set.last == nil {
-		set.last = make(map[string]int32)
-	}
+	set.reset()
 	ord := int32(0)
 	_, err := p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
 		p.work++
-		set.last[string(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke])))] = ord
+		*set.slot(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke]))) = ord
 		ord++
-		if len(set.last) > maxRecordEntries {
+		if len(set.m) > maxRecordEntries {
 			return 0, errOver
 		}
 		return p.skipValue(i)
@@ -192,7 +199,7 @@ func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 		p.work++
 		k := ord
 		ord++
-		if set.last[string(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke])))] != k {
+		if set.at[set.m[string(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke])))]] != k {
 			return p.skipValue(i)
 		}
 		return p.member(i, idx, modeFull, depth, ks, ke, kesc)
