@@ -10,6 +10,12 @@
 # and the times of lineage, diff and inspect where those commands exist.
 # CPU times (user + system) are printed too: on a shared machine they move
 # less than wall times when other tenants take the CPU.
+#
+# Then the hostile captures of scripts/genhostile (the attacks that once
+# made snapctl slow or large), each with its time and peak memory against
+# the bound, and the decoder's hostile-shape benchmarks (MB/s per core,
+# at least 50 each). HOSTILE=0 skips them; SIZES="" skips the realistic
+# captures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
@@ -20,6 +26,26 @@ go build -o bench/measure ./scripts/measure
 have_jq=1
 command -v jq >/dev/null || { have_jq=0; echo "jq not found: the jq comparison is skipped (apt-get install jq)"; }
 echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3-)"
+if [ "${HOSTILE:-1}" = 1 ]; then
+  go run ./scripts/genhostile -dir bench/hostile
+  echo
+  echo "== hostile captures: snapctl replay -o jsonl"
+  for cap in bench/hostile/*; do
+    bytes=$(wc -c <"$cap")
+    case $cap in
+      *.zst) plain=$(go run ./scripts/genhostile -size-of "$cap") ;;
+      *) plain=$bytes ;;
+    esac
+    longest=$(go run ./scripts/genhostile -longest-of "$cap")
+    read -r t m c < <(bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap")
+    bound=$(( (64 << 10) + 2 * longest / 1024 ))
+    echo "$(basename "$cap"): $bytes bytes ($plain decompressed), median ${t}s ($(awk -v b="$plain" -v t="$t" 'BEGIN { printf "%.0f", b / t / 1e6 }') MB/s), cpu ${c}s, peak RSS ${m} KiB (bound ${bound} KiB: $([ "$m" -le "$bound" ] && echo within || echo EXCEEDED))"
+  done
+  echo
+  echo "== decoder benchmarks per hostile shape (one core)"
+  go test ./replay -run '^$' -bench 'Hostile|ManySessions' -benchtime 20x -cpu 1 |
+    awk '/MB\/s/ { mbs = $(NF-1); printf "%-40s %8s MB/s  %s\n", $1, mbs, (mbs >= 50 ? "ok" : "BELOW 50 MB/s") }'
+fi
 for size in $SIZES; do
   cap="bench/capture-$size.jsonl"
   [ -f "$cap" ] || go run ./scripts/gencapture -size "$size" -o "$cap"
