@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -54,13 +53,10 @@ func (w *jsonEvents) summary(sum replay.Summary) error {
 	})
 }
 
-// writeJSON writes v as compact JSON without HTML escaping (no \u003c for
-// "<"), so values read the same as in the capture.
+// writeJSON writes v as compact, terminal-safe JSON without a newline.
 func writeJSON(out *bufio.Writer, v any) error {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := writeSafeJSON(&b, v, false); err != nil {
 		return err
 	}
 	_, err := out.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
