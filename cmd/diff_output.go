@@ -219,9 +219,10 @@ func (w *pairTextWriter) ins(s string) string {
 	return w.pal.Green("{+" + termsafe.Line(s, previewRunes) + "+}")
 }
 
-// elide keeps contextRunes of unchanged text next to each change.
+// elide keeps contextRunes of unchanged text next to each change. It
+// cuts the text where it is, without converting it to runes, so a byte
+// that is not UTF-8 still shows as \xNN.
 func elide(s string, before, after bool) string {
-	r := []rune(s)
 	keep := 0
 	if before {
 		keep += contextRunes
@@ -229,17 +230,38 @@ func elide(s string, before, after bool) string {
 	if after {
 		keep += contextRunes
 	}
-	if len(r) <= keep+1 {
+	if runes(s) <= keep+1 {
 		return termsafe.String(s)
 	}
 	var head, tail string
 	if before {
-		head = string(r[:contextRunes])
+		head = s[:runeOffset(s, contextRunes)]
 	}
 	if after {
-		tail = string(r[len(r)-contextRunes:])
+		tail = s[len(s)-tailOffset(s, contextRunes):]
 	}
 	return termsafe.String(head) + "…" + termsafe.String(tail)
+}
+
+// runeOffset is the byte offset just past the first n characters of s,
+// where a byte that is not UTF-8 counts as one character.
+func runeOffset(s string, n int) int {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return i
+}
+
+// tailOffset is the length in bytes of the last n characters of s.
+func tailOffset(s string, n int) int {
+	j := len(s)
+	for ; n > 0 && j > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:j])
+		j -= size
+	}
+	return len(s) - j
 }
 
 // paths writes one line per JSON path change of parts or metadata.
