@@ -48,7 +48,9 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   snapctl inspect --fail-on warning capture.jsonl.gz
   snapctl inspect --line 12 capture.jsonl
   snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate(failOn) }, runF, inspectRun),
+		RunE: runE(ios, &opts.CaptureFlags, opts, func(c *cobra.Command) error {
+			return opts.validate(failOn, c.Flags().Changed("line"), c.Flags().Changed("event-id"))
+		}, runF, inspectRun),
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
@@ -70,7 +72,10 @@ func checkList() string {
 	return b.String()
 }
 
-func (o *InspectOptions) validate(failOn string) error {
+// validate checks the flags; lineSet and idSet say whether --line and
+// --event-id were given, so that --line 0 and an empty --event-id are refused
+// rather than taken for the report.
+func (o *InspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	switch o.Output {
 	case "table", "json":
 	default:
@@ -82,14 +87,16 @@ func (o *InspectOptions) validate(failOn string) error {
 	default:
 		return usageErrorf("--fail-on must be error, warning or info, not %q", failOn)
 	}
-	if o.Line < 0 {
+	if lineSet && o.Line < 1 {
 		return usageErrorf("--line must be a line number from 1")
 	}
-	if o.Line > 0 && o.EventID != "" {
+	if lineSet && idSet {
 		return usageErrorf("--line and --event-id cannot be used together")
 	}
-	if o.EventID != "" && !replay.IsSafeIdentifier(o.EventID) {
-		return usageErrorf("--event-id %q is not a safe identifier, so no event can have it", o.EventID)
+	if idSet {
+		if err := checkIdent("--event-id", o.EventID); err != nil {
+			return err
+		}
 	}
 	if o.Line > 0 && len(o.Files) != 1 {
 		return usageErrorf("--line needs exactly one FILE, not %d", len(o.Files))
