@@ -64,9 +64,14 @@ func isPlainKey(k string) bool {
 	return k != ""
 }
 
-// bad records a problem at the current path.
+// bad records a problem at the current path, and its redacted form.
 func (c *checker) bad(format string, args ...any) {
-	c.probs = append(c.probs, Problem{Path: c.pathString(), Message: fmt.Sprintf(format, args...)})
+	p := Problem{Path: c.pathString(), Message: fmt.Sprintf(format, args...), RedactedPath: c.redactedPathString()}
+	p.RedactedMessage = p.Message
+	if hidden, ok := redactedArgs(args); ok {
+		p.RedactedMessage = fmt.Sprintf(format, hidden...)
+	}
+	c.probs = append(c.probs, p)
 }
 
 // badAt records a problem at the current path extended by key.
@@ -106,23 +111,23 @@ func (c *checker) field(obj int, key string) int {
 }
 
 // quote renders a short excerpt of a value for a problem message.
-func (c *checker) quote(i int) string {
+func (c *checker) quote(i int) excerpt {
 	n := c.n(i)
 	if n.kind == kindString {
 		s := c.str(i)
 		if len(s) > 64 {
 			s = s[:61] + "..."
 		}
-		return strconv.Quote(s)
+		return excerpt{strconv.Quote(s), true}
 	}
 	if n.kind == kindObject || n.kind == kindArray || n.kind == kindPoison {
-		return n.kind.String()
+		return excerpt{n.kind.String(), false}
 	}
 	s := string(c.p.data[n.start:n.end])
 	if len(s) > 64 {
 		s = s[:61] + "..."
 	}
-	return s
+	return excerpt{s, true}
 }
 
 // require looks up key in obj and checks its JSON type; it reports and

@@ -119,6 +119,23 @@ type ToolCall struct {
 type Problem struct {
 	Path    string
 	Message string
+	// RedactedPath and RedactedMessage are Path and Message without any
+	// value or free-form key of the line, for --redact. An empty
+	// RedactedMessage means the problem has no redacted form.
+	RedactedPath, RedactedMessage string
+}
+
+// Redacted is String for --redact: the redacted path and message, or a
+// placeholder when the problem has no redacted form.
+func (p Problem) Redacted() string {
+	msg := p.RedactedMessage
+	if msg == "" {
+		msg = "(detail hidden)"
+	}
+	if p.RedactedPath == "" {
+		return msg
+	}
+	return p.RedactedPath + ": " + msg
 }
 
 func (p Problem) String() string {
@@ -142,6 +159,14 @@ func (e *DecodeError) Detail() string {
 		return string(e.Code)
 	}
 	return e.Problems[0].String()
+}
+
+// RedactedDetail is Detail without any value or free-form key of the line.
+func (e *DecodeError) RedactedDetail() string {
+	if len(e.Problems) == 0 {
+		return string(e.Code)
+	}
+	return e.Problems[0].Redacted()
 }
 
 func (e *DecodeError) Error() string {
