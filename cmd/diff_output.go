@@ -156,9 +156,9 @@ func (w *pairTextWriter) message(c *diff.MessageChange) {
 		case diff.FieldToolCallID:
 			w.line('~', prefix+optQuoted(c.Old.ToolCallID, c.Old.HasToolCallID)+" → "+optQuoted(c.New.ToolCallID, c.New.HasToolCallID))
 		case diff.FieldParts:
-			w.paths(prefix, c.Parts)
+			w.paths(prefix, c.Parts, replay.IsProtocolKey)
 		case diff.FieldMetadata:
-			w.paths(prefix, c.Metadata)
+			w.paths(prefix, c.Metadata, nil)
 		case diff.FieldToolCalls:
 			w.toolCalls(prefix, c)
 		}
@@ -265,14 +265,20 @@ func tailOffset(s string, n int) int {
 }
 
 // paths writes one line per JSON path change of parts or metadata.
-func (w *pairTextWriter) paths(prefix string, changes []diff.PathChange) {
+func (w *pairTextWriter) paths(prefix string, changes []diff.PathChange, keep func(string) bool) {
 	for _, c := range changes {
-		w.line('~', prefix+w.pathChange(c))
+		w.line('~', prefix+w.pathChange(c, keep))
 	}
 }
 
-func (w *pairTextWriter) pathChange(c diff.PathChange) string {
-	path := termsafe.String(c.Path)
+// pathChange shows one change by path; with --redact, the object keys of
+// the path that keep does not name are hidden, as the values are.
+func (w *pairTextWriter) pathChange(c diff.PathChange, keep func(string) bool) string {
+	path := c.Path
+	if w.redact {
+		path = redactJSONPath(path, keep)
+	}
+	path = termsafe.String(path)
 	switch c.Kind {
 	case diff.Added:
 		return "+ " + path + " " + w.value(c.New)
@@ -313,7 +319,7 @@ func (w *pairTextWriter) toolCalls(prefix string, c *diff.MessageChange) {
 				w.line('~', head+tc.Old.Status+" → "+tc.New.Status)
 			case "args":
 				for _, a := range tc.Args {
-					w.line('~', head+w.pathChange(a))
+					w.line('~', head+w.pathChange(a, nil))
 				}
 			case "result":
 				w.line('~', head+w.optText(tc.Old.Result, tc.Old.HasResult)+" → "+w.optText(tc.New.Result, tc.New.HasResult))

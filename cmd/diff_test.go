@@ -127,3 +127,31 @@ func TestElide(t *testing.T) {
 		})
 	}
 }
+
+func TestRedactJSONPath(t *testing.T) {
+	parts := func(k string) bool { return k == "text" || k == "type" }
+	tests := []struct {
+		name, path string
+		keep       func(string) bool
+		want       string
+	}{
+		{"root", "$", nil, "$"},
+		{"plain key", "$.SECRETkey", nil, "$.*"},
+		{"quoted key", `$["SECRET key"]`, nil, "$.*"},
+		{"quoted key with escapes", `$["SECRET \"]\\ key"].x`, nil, "$.*.*"},
+		{"indices stay", "$.SECRETa[3].SECRETb[10]", nil, "$.*[3].*[10]"},
+		{"named keys stay", "$[0].text", parts, "$[0].text"},
+		{"named quoted key stays", `$[0]["text"]`, parts, `$[0]["text"]`},
+		{"other keys of a part", "$[0].SECRETx.text", parts, "$[0].*.text"},
+		{"unterminated quote", `$["SECRET`, nil, "$*"},
+		{"not an index", "$[SECRET]", nil, "$*"},
+		{"unexpected text", "SECRET", nil, "*"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := redactJSONPath(tt.path, tt.keep); got != tt.want {
+				t.Fatalf("redactJSONPath(%q) = %q, want %q", tt.path, got, tt.want)
+			}
+		})
+	}
+}

@@ -21,6 +21,9 @@ type InspectOptions struct {
 	// Line and EventID select lines to show up close instead of the report.
 	Line    int
 	EventID string
+	// Redact hides the values and free-form keys of the lines shown up
+	// close.
+	Redact bool
 }
 
 // NewCmdInspect builds `snapctl inspect`. runF replaces the run function
@@ -40,7 +43,9 @@ Findings:
 With --line N (one FILE) or --event-id ID, inspect shows those lines up
 close instead: the event as indented JSON, every decode problem, the
 cursor's verdict in the context of the whole capture, and the findings that
-name the line.
+name the line. --redact shows only the envelope and the protocol's own
+fields of those lines (ids, statuses, counts, lengths), and problems without
+the values and keys they quote, for sharing outside the team.
 
 Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		Example: `  snapctl inspect capture.jsonl
@@ -58,6 +63,7 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: error, warning or info")
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
+	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion("error", "warning", "info"))
 	return c
