@@ -84,3 +84,23 @@ func TestRedactedWithoutForm(t *testing.T) {
 		t.Fatalf("Redacted = %q, want %q", got, want)
 	}
 }
+
+func TestRedactedWrapperProblems(t *testing.T) {
+	cases := []struct{ name, line, redacted string }{
+		{"broken wrapper", `{"frame":SECRET}`, "wrapper: invalid JSON at byte 9"},
+		{"no value at the path", `{"SECRET":1}`, `wrapper has no value at --event-path "frame"`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			d := Decoder{EventPath: "frame"}
+			var ev Event
+			err := d.Decode([]byte(tc.line), &ev)
+			if err == nil {
+				t.Fatal("want a problem")
+			}
+			if got := err.RedactedDetail(); got != tc.redacted {
+				t.Fatalf("RedactedDetail = %q, want %q (detail %q)", got, tc.redacted, err.Detail())
+			}
+		})
+	}
+}
