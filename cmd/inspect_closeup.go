@@ -53,11 +53,10 @@ func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool
 	} else {
 		fmt.Fprintf(out, "decode: %s, %s\n", pal.Red(string(c.Err.Code)), plural(len(c.Err.Problems), "problem"))
 		for _, p := range c.Err.Problems {
-			text := p.String()
 			if redact {
-				text = p.Redacted()
+				p = p.Redact()
 			}
-			fmt.Fprintf(out, "  %s\n", termsafe.String(text))
+			fmt.Fprintf(out, "  %s\n", termsafe.String(p.String()))
 		}
 	}
 	colour := pal.Yellow
@@ -145,8 +144,10 @@ func closeupsJSON(x inspect.Examination, redact bool) closeupsBody {
 			code := string(c.Err.Code)
 			j.Code = &code
 			for _, p := range c.Err.Problems {
-				path, msg := problemText(p, redact)
-				j.Problems = append(j.Problems, problemJSON{path, msg})
+				if redact {
+					p = p.Redact()
+				}
+				j.Problems = append(j.Problems, problemJSON{p.Path, p.Message})
 			}
 		}
 		switch c.Reason {

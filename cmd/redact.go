@@ -18,17 +18,6 @@ func registerRedact(f *pflag.FlagSet, redact *bool) {
 	f.BoolVar(redact, "redact", false, redactHelp)
 }
 
-// problemText is a decode problem as the output shows it: redacted or not.
-func problemText(p replay.Problem, redact bool) (path, message string) {
-	if !redact {
-		return p.Path, p.Message
-	}
-	if p.RedactedMessage == "" {
-		return p.RedactedPath, "(detail hidden)"
-	}
-	return p.RedactedPath, p.RedactedMessage
-}
-
 // decodeDetail is the first problem of a malformed line, redacted or not.
 func decodeDetail(e *replay.DecodeError, redact bool) string {
 	if redact {

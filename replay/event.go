@@ -125,17 +125,14 @@ type Problem struct {
 	RedactedPath, RedactedMessage string
 }
 
-// Redacted is String for --redact: the redacted path and message, or a
-// placeholder when the problem has no redacted form.
-func (p Problem) Redacted() string {
+// Redact returns the problem as --redact shows it: the redacted path and
+// message, or a placeholder message when the problem has no redacted form.
+func (p Problem) Redact() Problem {
 	msg := p.RedactedMessage
 	if msg == "" {
 		msg = "(detail hidden)"
 	}
-	if p.RedactedPath == "" {
-		return msg
-	}
-	return p.RedactedPath + ": " + msg
+	return Problem{Path: p.RedactedPath, Message: msg, RedactedPath: p.RedactedPath, RedactedMessage: msg}
 }
 
 func (p Problem) String() string {
@@ -166,7 +163,7 @@ func (e *DecodeError) RedactedDetail() string {
 	if len(e.Problems) == 0 {
 		return string(e.Code)
 	}
-	return e.Problems[0].Redacted()
+	return e.Problems[0].Redact().String()
 }
 
 func (e *DecodeError) Error() string {

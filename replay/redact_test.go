@@ -74,14 +74,17 @@ func TestRedactedProblems(t *testing.T) {
 	}
 }
 
-func TestRedactedWithoutForm(t *testing.T) {
+func TestRedact(t *testing.T) {
 	p := Problem{Message: "line is 9 bytes"}
-	if got := p.Redacted(); got != "(detail hidden)" {
-		t.Fatalf("Redacted = %q", got)
+	if got := p.Redact().String(); got != "(detail hidden)" {
+		t.Fatalf("Redact = %q", got)
 	}
 	p = Problem{Path: "a.b", Message: `"x" is bad`, RedactedPath: "a.*", RedactedMessage: "(value hidden) is bad"}
-	if got, want := p.Redacted(), "a.*: (value hidden) is bad"; got != want {
-		t.Fatalf("Redacted = %q, want %q", got, want)
+	if got, want := p.Redact().String(), "a.*: (value hidden) is bad"; got != want {
+		t.Fatalf("Redact = %q, want %q", got, want)
+	}
+	if got := p.Redact().Redact(); got != p.Redact() {
+		t.Fatalf("Redact twice = %+v, want %+v", got, p.Redact())
 	}
 }
 
