@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -99,5 +100,37 @@ func TestRedactHidesEverySecret(t *testing.T) {
 		if !seen[m] {
 			t.Errorf("marker %s%s shows in no output without --redact: the test cannot see it leak", tag, m)
 		}
+	}
+}
+
+func TestRedactEvent(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"envelope stays", `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sequence":3}`,
+			`{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sequence":3}`},
+		{"an id that is not a safe identifier is hidden", `{"eventId":"my secret id"}`,
+			`{"eventId":"(hidden: 14 bytes)"}`},
+		{"unknown keys are hidden, numbered", `{"x-secret":1,"y-secret":{"a":2}}`,
+			`{"(hidden key 1)":"(hidden: 1 byte)","(hidden key 2)":"(hidden: 7 bytes)"}`},
+		{"submit input", `{"payload":{"input":"hello"}}`, `{"payload":{"input":"(hidden: 7 bytes)"}}`},
+		{"message fields", `{"payload":{"messages":[{"id":"m1","role":"user","content":"hi","metadata":{"k":"v"},` +
+			`"parts":[{"type":"text","text":"hi"}],"toolCalls":[{"id":"t","name":"n","args":{"k":1},"result":"r"}]}]}}`,
+			`{"payload":{"messages":[{"id":"m1","role":"user","content":"(hidden: 4 bytes)","metadata":"(hidden: 9 bytes)",` +
+				`"parts":[{"type":"text","text":"(hidden: 4 bytes)"}],"toolCalls":[{"id":"t","name":"n","args":"(hidden: 7 bytes)","result":"(hidden: 3 bytes)"}]}]}}`},
+		{"a container where a value belongs", `{"eventId":{"secret":1},"payload":"secret"}`,
+			`{"eventId":"(hidden: 12 bytes)","payload":"(hidden: 8 bytes)"}`},
+		{"not an object", `"secret"`, `"(hidden: 8 bytes)"`},
+		{"numbers in free text are hidden", `{"payload":{"messages":[{"content":4111}]}}`,
+			`{"payload":{"messages":[{"content":"(hidden: 4 bytes)"}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(redactEvent([]byte(tt.in)))
+			if got != tt.want {
+				t.Fatalf("redactEvent(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+			}
+			if !json.Valid([]byte(got)) {
+				t.Fatalf("not JSON: %s", got)
+			}
+		})
 	}
 }
