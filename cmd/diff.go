@@ -45,7 +45,8 @@ text shows the appended text; any other change is a word-level diff
 --from and --to compare two accepted snapshots of one session directly;
 an unknown sequence is an error once the input is read. --turn keeps only
 pairs whose newer snapshot belongs to that turn. --redact replaces every
-message text by its length.
+text and value of a message, tool call, metadata or error by its length,
+and every metadata and argument key by *.
 
 Exit status: 0 done, 2 bad usage or input.`,
 		Example: `  snapctl diff testdata/diff-vanished.jsonl
@@ -66,7 +67,7 @@ Exit status: 0 done, 2 bad usage or input.`,
 	f.Int64Var(&opts.To, "to", 0, "with the accepted snapshot at `SEQ` of the same session (with --from)")
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or jsonl")
 	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
-	f.BoolVar(&opts.Redact, "redact", false, "show no message text, only lengths")
+	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
 	return c
 }

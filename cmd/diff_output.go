@@ -156,9 +156,9 @@ func (w *pairTextWriter) message(c *diff.MessageChange) {
 		case diff.FieldToolCallID:
 			w.line('~', prefix+optQuoted(c.Old.ToolCallID, c.Old.HasToolCallID)+" → "+optQuoted(c.New.ToolCallID, c.New.HasToolCallID))
 		case diff.FieldParts:
-			w.paths(prefix, c.Parts)
+			w.paths(prefix, c.Parts, replay.IsProtocolKey)
 		case diff.FieldMetadata:
-			w.paths(prefix, c.Metadata)
+			w.paths(prefix, c.Metadata, nil)
 		case diff.FieldToolCalls:
 			w.toolCalls(prefix, c)
 		}
@@ -219,9 +219,10 @@ func (w *pairTextWriter) ins(s string) string {
 	return w.pal.Green("{+" + termsafe.Line(s, previewRunes) + "+}")
 }
 
-// elide keeps contextRunes of unchanged text next to each change.
+// elide keeps contextRunes of unchanged text next to each change. It
+// cuts the text where it is, without converting it to runes, so a byte
+// that is not UTF-8 still shows as \xNN.
 func elide(s string, before, after bool) string {
-	r := []rune(s)
 	keep := 0
 	if before {
 		keep += contextRunes
@@ -229,28 +230,55 @@ func elide(s string, before, after bool) string {
 	if after {
 		keep += contextRunes
 	}
-	if len(r) <= keep+1 {
+	if runes(s) <= keep+1 {
 		return termsafe.String(s)
 	}
 	var head, tail string
 	if before {
-		head = string(r[:contextRunes])
+		head = s[:runeOffset(s, contextRunes)]
 	}
 	if after {
-		tail = string(r[len(r)-contextRunes:])
+		tail = s[len(s)-tailOffset(s, contextRunes):]
 	}
 	return termsafe.String(head) + "…" + termsafe.String(tail)
 }
 
+// runeOffset is the byte offset just past the first n characters of s,
+// where a byte that is not UTF-8 counts as one character.
+func runeOffset(s string, n int) int {
+	i := 0
+	for ; n > 0 && i < len(s); n-- {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return i
+}
+
+// tailOffset is the length in bytes of the last n characters of s.
+func tailOffset(s string, n int) int {
+	j := len(s)
+	for ; n > 0 && j > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(s[:j])
+		j -= size
+	}
+	return len(s) - j
+}
+
 // paths writes one line per JSON path change of parts or metadata.
-func (w *pairTextWriter) paths(prefix string, changes []diff.PathChange) {
+func (w *pairTextWriter) paths(prefix string, changes []diff.PathChange, keep func(string) bool) {
 	for _, c := range changes {
-		w.line('~', prefix+w.pathChange(c))
+		w.line('~', prefix+w.pathChange(c, keep))
 	}
 }
 
-func (w *pairTextWriter) pathChange(c diff.PathChange) string {
-	path := termsafe.String(c.Path)
+// pathChange shows one change by path; with --redact, the object keys of
+// the path that keep does not name are hidden, as the values are.
+func (w *pairTextWriter) pathChange(c diff.PathChange, keep func(string) bool) string {
+	path := c.Path
+	if w.redact {
+		path = redactJSONPath(path, keep)
+	}
+	path = termsafe.String(path)
 	switch c.Kind {
 	case diff.Added:
 		return "+ " + path + " " + w.value(c.New)
@@ -291,7 +319,7 @@ func (w *pairTextWriter) toolCalls(prefix string, c *diff.MessageChange) {
 				w.line('~', head+tc.Old.Status+" → "+tc.New.Status)
 			case "args":
 				for _, a := range tc.Args {
-					w.line('~', head+w.pathChange(a))
+					w.line('~', head+w.pathChange(a, nil))
 				}
 			case "result":
 				w.line('~', head+w.optText(tc.Old.Result, tc.Old.HasResult)+" → "+w.optText(tc.New.Result, tc.New.HasResult))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,22 +46,67 @@ func hostileCapture(text string, raw []byte) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
+// jsonCommands is every command and format that prints for programs.
+var jsonCommands = [][]string{
+	{"replay", "-o", "json"}, {"replay", "-o", "jsonl"},
+	{"lineage", "-o", "json"},
+	{"diff", "-o", "json"}, {"diff", "-o", "jsonl"},
+	{"inspect", "-o", "json"}, {"inspect", "-o", "json", "--line", "2"}, {"inspect", "-o", "json", "--line", "5"},
+	{"inspect", "-o", "json", "--event-id", "e4"},
+}
+
 // checkTerminalSafe fails when out holds a byte or character that acts on
-// a terminal: any control character but newline, DEL, C1 controls, bidi
-// controls or line separators.
+// a terminal or hides from the reader: any control character but newline,
+// DEL, C1 controls, line separators, format characters (bidi controls,
+// zero-width spaces, U+FEFF) or bytes that are not UTF-8.
 func checkTerminalSafe(t *testing.T, what string, out string) {
 	t.Helper()
-	for i, r := range out {
-		bad := (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
-			r == 0x061c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) ||
-			(r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029
-		if r == utf8.RuneError {
-			if _, n := utf8.DecodeRuneInString(out[i:]); n == 1 {
-				bad = true
-			}
+	if i := forbiddenInJSON([]byte(out)); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(out[i:])
+		t.Fatalf("%s printed %U at byte %d:\n%s", what, r, i, out)
+	}
+}
+
+// checkJSON fails when out is not one JSON document, or JSON Lines when
+// lines is set.
+func checkJSON(t *testing.T, what, out string, lines bool) {
+	t.Helper()
+	docs := []string{out}
+	if lines {
+		docs = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	}
+	for _, d := range docs {
+		if d == "" && out == "" {
+			continue
 		}
-		if bad {
-			t.Fatalf("%s printed %U at byte %d:\n%s", what, r, i, out)
+		if !json.Valid([]byte(d)) {
+			t.Fatalf("%s: not JSON: %q", what, d)
+		}
+	}
+}
+
+// runCommands runs every command of cmds over capture, failing when one
+// hangs or prints anything unsafe, or a JSON format prints invalid JSON.
+func runCommands(t *testing.T, capture string, cmds [][]string) {
+	t.Helper()
+	for _, args := range cmds {
+		name := strings.Join(args, " ")
+		ios, out, errOut := TestStreams(capture)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			run(ios, append(append([]string{}, args...), "-"))
+		}()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s did not finish", name)
+		}
+		checkTerminalSafe(t, name+" (stdout)", out.String())
+		checkTerminalSafe(t, name+" (stderr)", errOut.String())
+		isJSON := slices.Contains(args, "json") || slices.Contains(args, "jsonl")
+		if isJSON && !strings.HasPrefix(errOut.String(), "snapctl: ") {
+			checkJSON(t, name, out.String(), slices.Contains(args, "jsonl"))
 		}
 	}
 }
@@ -85,34 +131,35 @@ func FuzzHumanOutput(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string, raw []byte) {
 		capture := hostileCapture(text, raw)
-		for _, args := range humanCommands {
-			name := strings.Join(args, " ")
-			ios, out, errOut := TestStreams(capture)
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				run(ios, append(append([]string{}, args...), "-"))
-			}()
-			select {
-			case <-done:
-			case <-time.After(20 * time.Second):
-				t.Fatalf("%s did not finish", name)
-			}
-			checkTerminalSafe(t, name+" (stdout)", out.String())
-			checkTerminalSafe(t, name+" (stderr)", errOut.String())
-		}
+		runCommands(t, capture, humanCommands)
 	})
 }
 
-// TestHumanOutputIsTerminalSafe runs the fuzz seeds and a few more cases
-// in every `go test`, so the property is checked without -fuzz too.
-func TestHumanOutputIsTerminalSafe(t *testing.T) {
-	for _, text := range []string{"\x1b[31mred", "\u202eevil", "\x07bell\x08", "a\u2029b", "\x9b2J"} {
+// FuzzJSONOutput runs every JSON format over captures full of hostile
+// text: each output must parse and hold no raw control, separator or
+// format character.
+func FuzzJSONOutput(f *testing.F) {
+	for _, seed := range hostileSeeds {
+		f.Add(seed, []byte(seed))
+	}
+	f.Add("plain", []byte("\xff\xfe garbage"))
+	f.Fuzz(func(t *testing.T, text string, raw []byte) {
+		runCommands(t, hostileCapture(text, raw), jsonCommands)
+	})
+}
+
+// hostileSeeds are texts that once reached a terminal or a JSON output raw.
+var hostileSeeds = []string{
+	"\x1b[31mred", "\u202eevil", "\x07bell\x08", "a\u2029b", "\x9b2J", "\u00852J", "\x7fdel",
+	"\u200bzero\ufeffwidth\u200d", "\u2066iso\u2069\u061c\u200e\u200f", "bad\xffbyte\xc3", "tag\U000e0041",
+}
+
+// TestOutputIsTerminalSafe runs the seeds in every `go test`, so the
+// property is checked without -fuzz too: every format of every command.
+func TestOutputIsTerminalSafe(t *testing.T) {
+	for _, text := range hostileSeeds {
 		capture := hostileCapture(text, []byte(text))
-		for _, args := range humanCommands {
-			ios, out, errOut := TestStreams(capture)
-			run(ios, append(append([]string{}, args...), "-"))
-			checkTerminalSafe(t, strings.Join(args, " "), out.String()+errOut.String())
-		}
+		runCommands(t, capture, humanCommands)
+		runCommands(t, capture, jsonCommands)
 	}
 }

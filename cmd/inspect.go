@@ -21,6 +21,9 @@ type InspectOptions struct {
 	// Line and EventID select lines to show up close instead of the report.
 	Line    int
 	EventID string
+	// Redact hides the values and free-form keys of the lines shown up
+	// close.
+	Redact bool
 }
 
 // NewCmdInspect builds `snapctl inspect`. runF replaces the run function
@@ -40,7 +43,9 @@ Findings:
 With --line N (one FILE) or --event-id ID, inspect shows those lines up
 close instead: the event as indented JSON, every decode problem, the
 cursor's verdict in the context of the whole capture, and the findings that
-name the line.
+name the line. --redact shows only the envelope and the protocol's own
+fields of those lines (ids, statuses, counts, lengths), and problems without
+the values and keys they quote, for sharing outside the team.
 
 Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		Example: `  snapctl inspect capture.jsonl
@@ -48,7 +53,9 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   snapctl inspect --fail-on warning capture.jsonl.gz
   snapctl inspect --line 12 capture.jsonl
   snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate(failOn) }, runF, inspectRun),
+		RunE: runE(ios, &opts.CaptureFlags, opts, func(c *cobra.Command) error {
+			return opts.validate(failOn, c.Flags().Changed("line"), c.Flags().Changed("event-id"))
+		}, runF, inspectRun),
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
@@ -56,6 +63,7 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: error, warning or info")
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
+	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion("error", "warning", "info"))
 	return c
@@ -70,7 +78,10 @@ func checkList() string {
 	return b.String()
 }
 
-func (o *InspectOptions) validate(failOn string) error {
+// validate checks the flags; lineSet and idSet say whether --line and
+// --event-id were given, so that --line 0 and an empty --event-id are refused
+// rather than taken for the report.
+func (o *InspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	switch o.Output {
 	case "table", "json":
 	default:
@@ -82,14 +93,16 @@ func (o *InspectOptions) validate(failOn string) error {
 	default:
 		return usageErrorf("--fail-on must be error, warning or info, not %q", failOn)
 	}
-	if o.Line < 0 {
+	if lineSet && o.Line < 1 {
 		return usageErrorf("--line must be a line number from 1")
 	}
-	if o.Line > 0 && o.EventID != "" {
+	if lineSet && idSet {
 		return usageErrorf("--line and --event-id cannot be used together")
 	}
-	if o.EventID != "" && !replay.IsSafeIdentifier(o.EventID) {
-		return usageErrorf("--event-id %q is not a safe identifier, so no event can have it", o.EventID)
+	if idSet {
+		if err := checkIdent("--event-id", o.EventID); err != nil {
+			return err
+		}
 	}
 	if o.Line > 0 && len(o.Files) != 1 {
 		return usageErrorf("--line needs exactly one FILE, not %d", len(o.Files))

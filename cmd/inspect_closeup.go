@@ -12,14 +12,14 @@ import (
 
 func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) error {
 	if o.Output == "json" {
-		return writeIndentedJSON(out, closeupsJSON(x))
+		return writeIndentedJSON(out, closeupsJSON(x, o.Redact))
 	}
 	pal := o.IO.Palette()
 	for i, c := range x.Closeups {
 		if i > 0 {
 			out.WriteByte('\n')
 		}
-		writeCloseup(out, pal, c)
+		writeCloseup(out, pal, c, o.Redact)
 	}
 	if more := x.Matches - len(x.Closeups); more > 0 {
 		fmt.Fprintf(out, "\n%d more matching lines not shown\n", more)
@@ -28,8 +28,10 @@ func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) 
 }
 
 // writeCloseup shows one line: where it is, the JSON, every problem, the
-// cursor's verdict and the findings that name it.
-func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup) {
+// cursor's verdict and the findings that name it. With redact, the JSON
+// keeps only the envelope and the protocol's own fields, and a line that
+// is not JSON is not shown.
+func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool) {
 	head := fmt.Sprintf("%s:%d", termsafe.String(c.File), c.Line)
 	if ev := c.Event; ev != nil {
 		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", ev.Kind,
@@ -39,6 +41,10 @@ func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup) {
 	switch {
 	case len(c.Raw) == 0:
 		fmt.Fprintln(out, pal.Dim("(line not shown: longer than --max-line)"))
+	case redact && !json.Valid(c.Raw):
+		fmt.Fprintln(out, pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", plural(len(c.Raw), "byte"))))
+	case redact:
+		colourJSON(out, pal, redactEvent(c.Raw))
 	case !colourJSON(out, pal, c.Raw):
 		fmt.Fprintln(out, termsafe.String(string(c.Raw)))
 	}
@@ -47,6 +53,9 @@ func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup) {
 	} else {
 		fmt.Fprintf(out, "decode: %s, %s\n", pal.Red(string(c.Err.Code)), plural(len(c.Err.Problems), "problem"))
 		for _, p := range c.Err.Problems {
+			if redact {
+				p = p.Redact()
+			}
 			fmt.Fprintf(out, "  %s\n", termsafe.String(p.String()))
 		}
 	}
@@ -81,7 +90,7 @@ func closeupDetail(c inspect.Closeup) string {
 		return "another session than the pinned one"
 	}
 	res := replay.Result{Event: c.Event, Err: c.Err, Reason: c.Reason, Prev: c.Prev, Gap: c.Gap}
-	return resultDetail(&res)
+	return resultDetail(&res, false) // not malformed: no value to hide
 }
 
 type closeupJSON struct {
@@ -109,7 +118,9 @@ type closeupsBody struct {
 	Lines   []closeupJSON `json:"lines"`
 }
 
-func closeupsJSON(x inspect.Examination) closeupsBody {
+// closeupsJSON is the -o json form of the close-ups; with redact, as
+// writeCloseup.
+func closeupsJSON(x inspect.Examination, redact bool) closeupsBody {
 	body := closeupsBody{Matches: x.Matches, Lines: []closeupJSON{}}
 	for _, c := range x.Closeups {
 		j := closeupJSON{File: c.File, Line: c.Line, Verdict: string(c.Reason.Verdict()), Reason: string(c.Reason),
@@ -117,6 +128,12 @@ func closeupsJSON(x inspect.Examination) closeupsBody {
 		switch {
 		case len(c.Raw) == 0:
 			j.TooLong = true
+		case redact && json.Valid(c.Raw):
+			j.Event = redactEvent(c.Raw)
+		case redact:
+			s := string(hiddenJSON(c.Raw))
+			s = s[1 : len(s)-1]
+			j.Raw = &s
 		case validUTF8JSON(c.Raw):
 			j.Event = c.Raw
 		default:
@@ -127,6 +144,9 @@ func closeupsJSON(x inspect.Examination) closeupsBody {
 			code := string(c.Err.Code)
 			j.Code = &code
 			for _, p := range c.Err.Problems {
+				if redact {
+					p = p.Redact()
+				}
 				j.Problems = append(j.Problems, problemJSON{p.Path, p.Message})
 			}
 		}

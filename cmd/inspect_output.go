@@ -115,13 +115,8 @@ func findingToJSON(f inspect.Finding) findingJSON {
 	return fj
 }
 
-// writeIndentedJSON writes v as indented JSON without HTML escaping.
-func writeIndentedJSON(out io.Writer, v any) error {
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+// writeIndentedJSON writes v as indented, terminal-safe JSON.
+func writeIndentedJSON(out io.Writer, v any) error { return writeSafeJSON(out, v, true) }
 
 func writeReportJSON(out *bufio.Writer, rep inspect.Report) error {
 	return writeIndentedJSON(out, reportJSON(rep))

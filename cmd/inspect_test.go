@@ -34,6 +34,12 @@ func TestNewCmdInspect(t *testing.T) {
 		{name: "bad session", args: []string{"--session", "a b", "a"}, wantErr: `--session "a b" is not a safe identifier`},
 		{name: "bad event id", args: []string{"--event-id", "-x", "a"}, wantErr: `--event-id "-x" is not a safe identifier`},
 		{name: "line and event id", args: []string{"--line", "1", "--event-id", "e", "a"}, wantErr: "--line and --event-id cannot be used together"},
+		{name: "line zero", args: []string{"--line", "0", "a"}, wantErr: "--line must be a line number from 1"},
+		{name: "line negative", args: []string{"--line", "-1", "a"}, wantErr: "--line must be a line number from 1"},
+		{name: "line one", args: []string{"--line", "1", "a"},
+			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"a"}, MaxLine: 64 << 20}, Output: "table", Line: 1}},
+		{name: "empty event id", args: []string{"--event-id", "", "a"}, wantErr: `--event-id "" is not a safe identifier`},
+		{name: "empty event id with a line", args: []string{"--event-id=", "--line", "2", "a"}, wantErr: "--line and --event-id cannot be used together"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,21 +2,29 @@ package cmd
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string. Control characters, and
-// U+2028/U+2029, are escaped; bytes that are not UTF-8 become U+FFFD, so
-// the output is always valid JSON.
+// appendJSONString appends s as a JSON string that is safe to print on a
+// terminal: every character termsafe.Unsafe names (controls, DEL, U+0085,
+// U+2028/U+2029, bidi and zero-width format characters) is escaped as
+// \uXXXX, so the parsed value is unchanged; bytes that are not UTF-8
+// become U+FFFD, so the output is always valid JSON.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
 			i++
 			continue
 		}
@@ -32,7 +40,7 @@ func appendJSONString(b []byte, s string) []byte {
 			case '\t':
 				b = append(b, '\\', 't')
 			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+				b = appendUnicodeEscape(b, rune(c))
 			}
 			i++
 			start = i
@@ -46,9 +54,9 @@ func appendJSONString(b []byte, s string) []byte {
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if termsafe.Unsafe(r) {
 			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			b = appendUnicodeEscape(b, r)
 			i += n
 			start = i
 			continue
@@ -57,6 +65,69 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// appendUnicodeEscape appends r as \uXXXX, or as a surrogate pair of them
+// outside the Basic Multilingual Plane.
+func appendUnicodeEscape(b []byte, r rune) []byte {
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return appendUnicodeEscape(appendUnicodeEscape(b, hi), lo)
+	}
+	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
+
+// appendSafeJSON appends the JSON text src with every raw character that
+// termsafe.Unsafe names escaped as \uXXXX. Outside strings JSON holds only
+// ASCII punctuation, digits and letters, so every such character is inside
+// a string, where the escape keeps the value. It makes what encoding/json
+// writes as terminal-safe as appendJSONString; a byte that is not UTF-8
+// (which encoding/json never writes) becomes U+FFFD.
+func appendSafeJSON(b, src []byte) []byte {
+	start := 0
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' || c == '\r' || c == ' ' {
+			i++
+			continue
+		}
+		r, n := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(src[i:])
+		}
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b = append(b, src[start:i]...)
+			b = append(b, `\ufffd`...)
+		case termsafe.Unsafe(r):
+			b = append(b, src[start:i]...)
+			b = appendUnicodeEscape(b, r)
+		default:
+			i += n
+			continue
+		}
+		i += n
+		start = i
+	}
+	return append(b, src[start:]...)
+}
+
+// writeSafeJSON encodes v with encoding/json, without HTML escaping (no
+// \u003c for "<", so values read as in the capture), indented when indent
+// is set, and writes it terminal-safe (see appendSafeJSON) with a final
+// newline.
+func writeSafeJSON(out io.Writer, v any, indent bool) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if indent {
+		enc.SetIndent("", "  ")
+	}
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := out.Write(appendSafeJSON(make([]byte, 0, buf.Len()+64), buf.Bytes()))
+	return err
 }
 
 // jsonObj builds one JSON object by appending to a byte slice.

@@ -65,7 +65,7 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, mermaid, dot or json")
 	f.StringVar(&opts.Turn, "turn", "", "show only turn `ID`, its ancestors and its descendants")
 	f.BoolVar(&opts.ASCII, "ascii", false, "draw the tree with plain ASCII connectors")
-	f.BoolVar(&opts.Redact, "redact", false, "leave out message text and submit input: ids, operations, statuses and counts only")
+	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "mermaid", "dot", "json"))
 	return c
 }

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -366,8 +365,5 @@ func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) err
 		}
 		doc.Sessions = append(doc.Sessions, js)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return writeSafeJSON(w, doc, true)
 }

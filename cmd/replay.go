@@ -16,6 +16,7 @@ type ReplayOptions struct {
 	Output string
 	Only   string
 	FailOn []replay.Reason
+	Redact bool
 }
 
 // NewCmdReplay builds `snapctl replay`. runF replaces the run function in
@@ -40,18 +41,22 @@ Every line gets a verdict and a reason:
   inert     stale            a lower sequence than the accepted one
 
 Without --session, each session named by a valid snapshot gets its own
-cursor. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
+cursor. --redact keeps the values and free-form keys of malformed lines
+out of their details ("(value hidden)", "*"), for sharing outside the
+team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		Example: `  snapctl replay testdata/reconnect.jsonl
   snapctl replay --session session-a --only inert capture.jsonl
   snapctl replay -o jsonl capture.jsonl | jq 'select(.reason == "stale")'
   curl -N "$URL" | snapctl replay -
-  snapctl replay --fail-on stale,malformed capture.jsonl.gz`,
+  snapctl replay --fail-on stale,malformed capture.jsonl.gz
+  snapctl replay --redact --only inert capture.jsonl`,
 		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate(failOn) }, runF, replayRun),
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
 	f.StringVar(&opts.Only, "only", "", "show only `accepted` or inert events (the summary counts all)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (comma-separated)")
+	registerRedact(f, &opts.Redact)
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion("accepted", "inert"))
@@ -130,11 +135,11 @@ func replayRun(o *ReplayOptions) error {
 	var w eventWriter
 	switch o.Output {
 	case "jsonl":
-		w = &jsonEvents{jsonStream{out: out}}
+		w = &jsonEvents{s: jsonStream{out: out}, redact: o.Redact}
 	case "json":
-		w = &jsonEvents{jsonStream{out: out, key: "events"}}
+		w = &jsonEvents{s: jsonStream{out: out, key: "events"}, redact: o.Redact}
 	default:
-		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1)
+		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1, o.Redact)
 	}
 	matched := false
 	// Flush whenever the run waits for input, so a live stream shows each

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,8 +12,9 @@ import (
 )
 
 // appendResult appends the machine record of one result: the stable
-// contract documented in the README.
-func appendResult(b []byte, res *replay.Result) []byte {
+// contract documented in the README. With redact, a malformed line's
+// detail is its redacted form.
+func appendResult(b []byte, res *replay.Result, redact bool) []byte {
 	o := jsonObj{b: b}
 	o.open()
 	o.str("file", res.File)
@@ -30,7 +30,7 @@ func appendResult(b []byte, res *replay.Result) []byte {
 	}
 	if res.Err != nil {
 		o.str("code", string(res.Err.Code))
-		o.str("detail", res.Err.Detail())
+		o.str("detail", decodeDetail(res.Err, redact))
 	}
 	if res.Reason == replay.ReasonAdvanced {
 		o.int("gap", res.Gap)
@@ -41,10 +41,13 @@ func appendResult(b []byte, res *replay.Result) []byte {
 
 // jsonEvents writes replay results as JSON Lines or as {"events": [...],
 // "summary": {...}}.
-type jsonEvents struct{ s jsonStream }
+type jsonEvents struct {
+	s      jsonStream
+	redact bool
+}
 
 func (w *jsonEvents) event(res *replay.Result) error {
-	return w.s.record(func(b []byte) []byte { return appendResult(b, res) })
+	return w.s.record(func(b []byte) []byte { return appendResult(b, res, w.redact) })
 }
 
 func (w *jsonEvents) summary(sum replay.Summary) error {
@@ -54,13 +57,10 @@ func (w *jsonEvents) summary(sum replay.Summary) error {
 	})
 }
 
-// writeJSON writes v as compact JSON without HTML escaping (no \u003c for
-// "<"), so values read the same as in the capture.
+// writeJSON writes v as compact, terminal-safe JSON without a newline.
 func writeJSON(out *bufio.Writer, v any) error {
 	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := writeSafeJSON(&b, v, false); err != nil {
 		return err
 	}
 	_, err := out.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
@@ -151,11 +151,12 @@ type tableWriter struct {
 	out       *bufio.Writer
 	pal       Palette
 	withFile  bool
+	redact    bool
 	headerOut bool
 }
 
-func newTableWriter(out *bufio.Writer, pal Palette, withFile bool) *tableWriter {
-	return &tableWriter{out: out, pal: pal, withFile: withFile}
+func newTableWriter(out *bufio.Writer, pal Palette, withFile, redact bool) *tableWriter {
+	return &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact}
 }
 
 var tableColumns = []struct {
@@ -216,7 +217,7 @@ func (w *tableWriter) event(res *replay.Result) error {
 	if w.withFile {
 		pos = termsafe.String(res.File) + ":" + pos
 	}
-	cells := []string{pos, "-", "-", "-", "-", "-", string(res.Verdict()), string(res.Reason), resultDetail(res)}
+	cells := []string{pos, "-", "-", "-", "-", "-", string(res.Verdict()), string(res.Reason), resultDetail(res, w.redact)}
 	if ev := res.Event; ev != nil {
 		cells[1], cells[2], cells[3], cells[4] = ev.EventID, shortKind(ev.Kind), ev.SessionID, ev.TurnID
 		cells[5] = strconv.FormatInt(ev.Sequence, 10)
@@ -238,10 +239,10 @@ func (w *tableWriter) event(res *replay.Result) error {
 }
 
 // resultDetail explains a verdict in a few words for the table.
-func resultDetail(res *replay.Result) string {
+func resultDetail(res *replay.Result, redact bool) string {
 	switch res.Reason {
 	case replay.ReasonMalformed:
-		return string(res.Err.Code) + ": " + termsafe.String(res.Err.Detail())
+		return string(res.Err.Code) + ": " + termsafe.String(decodeDetail(res.Err, redact))
 	case replay.ReasonInitial:
 		return "reconnect state"
 	case replay.ReasonAdvanced:

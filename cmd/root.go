@@ -5,6 +5,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -76,12 +77,38 @@ func Execute() int {
 }
 
 func run(ios *IOStreams, args []string) int {
+	out := &errWriter{w: ios.Out}
+	ios.Out = out
 	root := NewRootCmd(ios)
 	root.SetArgs(args)
 	err := root.Execute()
+	if out.err != nil {
+		// Lost output outweighs a --fail-on match or any later error;
+		// help, version and completion ignore write errors themselves.
+		err = fmt.Errorf("writing output: %w", out.err)
+	}
 	if err != nil && !errors.Is(err, errMatched) {
 		msg := strings.ReplaceAll(termsafe.String(err.Error()), "\n", " ")
 		fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", msg)
 	}
 	return exitStatus(err)
+}
+
+// errWriter remembers the first error of the writer it wraps and fails
+// every write after it, so that a command whose output was lost exits
+// non-zero even where the writing code (cobra's help) ignores errors.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
 }

@@ -69,15 +69,21 @@ func isPlainKey(k string) bool {
 // and each problem costs a walk to its path.
 const maxProblems = 100
 
-// bad records a problem at the current path.
+// bad records a problem at the current path, and its redacted form.
 func (c *checker) bad(format string, args ...any) {
 	if len(c.probs) >= maxProblems {
 		if len(c.probs) == maxProblems {
-			c.probs = append(c.probs, Problem{Message: fmt.Sprintf("more problems after the first %d are not listed", maxProblems)})
+			m := fmt.Sprintf("more problems after the first %d are not listed", maxProblems)
+			c.probs = append(c.probs, Problem{Message: m, RedactedMessage: m})
 		}
 		return
 	}
-	c.probs = append(c.probs, Problem{Path: c.pathString(), Message: fmt.Sprintf(format, args...)})
+	p := Problem{Path: c.pathString(), Message: fmt.Sprintf(format, args...), RedactedPath: c.redactedPathString()}
+	p.RedactedMessage = p.Message
+	if hidden, ok := redactedArgs(args); ok {
+		p.RedactedMessage = fmt.Sprintf(format, hidden...)
+	}
+	c.probs = append(c.probs, p)
 }
 
 // badAt records a problem at the current path extended by key.
@@ -117,23 +123,23 @@ func (c *checker) field(obj int, key string) int {
 }
 
 // quote renders a short excerpt of a value for a problem message.
-func (c *checker) quote(i int) string {
+func (c *checker) quote(i int) excerpt {
 	n := c.n(i)
 	if n.kind == kindString {
 		s := c.str(i)
 		if len(s) > 64 {
 			s = s[:61] + "..."
 		}
-		return strconv.Quote(s)
+		return excerpt{strconv.Quote(s), true}
 	}
 	if n.kind == kindObject || n.kind == kindArray || n.kind == kindPoison {
-		return n.kind.String()
+		return excerpt{n.kind.String(), false}
 	}
 	s := string(c.p.data[n.start:n.end])
 	if len(s) > 64 {
 		s = s[:61] + "..."
 	}
-	return s
+	return excerpt{s, true}
 }
 
 // require looks up key in obj and checks its JSON type; it reports and

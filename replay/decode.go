@@ -35,7 +35,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 	}
 	if err := d.p.parse(line); err != nil {
 		return &DecodeError{Code: CodeInvalidPayload, Offset: err.off,
-			Problems: []Problem{{Message: err.Error()}}}
+			Problems: []Problem{{Message: err.Error(), RedactedMessage: redactedSyntax(err)}}}
 	}
 	c := &d.c
 	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash}

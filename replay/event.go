@@ -119,6 +119,20 @@ type ToolCall struct {
 type Problem struct {
 	Path    string
 	Message string
+	// RedactedPath and RedactedMessage are Path and Message without any
+	// value or free-form key of the line, for --redact. An empty
+	// RedactedMessage means the problem has no redacted form.
+	RedactedPath, RedactedMessage string
+}
+
+// Redact returns the problem as --redact shows it: the redacted path and
+// message, or a placeholder message when the problem has no redacted form.
+func (p Problem) Redact() Problem {
+	msg := p.RedactedMessage
+	if msg == "" {
+		msg = "(detail hidden)"
+	}
+	return Problem{Path: p.RedactedPath, Message: msg, RedactedPath: p.RedactedPath, RedactedMessage: msg}
 }
 
 func (p Problem) String() string {
@@ -142,6 +156,14 @@ func (e *DecodeError) Detail() string {
 		return string(e.Code)
 	}
 	return e.Problems[0].String()
+}
+
+// RedactedDetail is Detail without any value or free-form key of the line.
+func (e *DecodeError) RedactedDetail() string {
+	if len(e.Problems) == 0 {
+		return string(e.Code)
+	}
+	return e.Problems[0].Redact().String()
 }
 
 func (e *DecodeError) Error() string {

@@ -25,13 +25,14 @@ func (d *Decoder) unwrap(line []byte, path string) ([]byte, *DecodeError) {
 	}
 	if err != nil {
 		return nil, &DecodeError{Code: CodeInvalidPayload, Offset: err.off,
-			Problems: []Problem{{Message: "wrapper: " + err.Error()}}}
+			Problems: []Problem{{Message: "wrapper: " + err.Error(), RedactedMessage: "wrapper: " + redactedSyntax(err)}}}
 	}
 	r := gjson.GetBytes(line, path)
 	switch {
 	case !r.Exists():
+		msg := fmt.Sprintf("wrapper has no value at --event-path %q", path) // the path is the operator's
 		return nil, &DecodeError{Code: CodeInvalidPayload, Offset: -1,
-			Problems: []Problem{{Message: fmt.Sprintf("wrapper has no value at --event-path %q", path)}}}
+			Problems: []Problem{{Message: msg, RedactedMessage: msg}}}
 	case r.Type == gjson.String:
 		d.unwrapped = append(d.unwrapped[:0], r.Str...)
 	default:

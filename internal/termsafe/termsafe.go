@@ -4,14 +4,17 @@ package termsafe
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// String returns s with every character that could act on a terminal made
-// visible as an escape: C0 and C1 controls (ESC, so no ANSI or OSC
-// sequence survives), DEL, Unicode bidirectional controls, line and
-// paragraph separators, and bytes that are not UTF-8. A backslash stays as it is. Text without such characters
-// is returned unchanged, without allocating.
+// String returns s with every character that could act on a terminal, or
+// hide from the reader, made visible as an escape: C0 and C1 controls
+// (ESC, so no ANSI or OSC sequence survives), DEL, line and paragraph
+// separators, bidirectional controls and the other invisible format
+// characters (zero-width spaces and joiners, U+FEFF), and bytes that are
+// not UTF-8 (as \xNN; characters as \uNNNN or \UNNNNNNNN). A backslash stays as it is. Text without such
+// characters is returned unchanged, without allocating.
 func String(s string) string {
 	i := 0
 	for i < len(s) {
@@ -38,9 +41,11 @@ func String(s string) string {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x80 && needsEscape(r, n):
+		case r < 0x80 && Unsafe(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case needsEscape(r, n):
+		case r > 0xffff && Unsafe(r):
+			fmt.Fprintf(&b, `\U%08x`, r)
+		case Unsafe(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+n])
@@ -51,17 +56,26 @@ func String(s string) string {
 }
 
 func needsEscape(r rune, n int) bool {
+	return r == utf8.RuneError && n == 1 || Unsafe(r)
+}
+
+// Unsafe reports whether r must not reach a terminal as it is: a C0 or C1
+// control (U+0085 among them), DEL, a line or paragraph separator, or a
+// format character (Unicode category Cf: the bidirectional controls such
+// as U+202E and U+2066–U+2069, zero-width spaces and joiners U+200B–U+200D,
+// U+2060, U+FEFF, soft hyphens, tags). Such characters either drive the
+// terminal or change what a line seems to say without being seen. Every
+// output of snapctl escapes them, JSON included.
+func Unsafe(r rune) bool {
 	switch {
-	case r == utf8.RuneError && n == 1:
-		return true
 	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
 		return true
-	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true // bidirectional controls can reorder what a line shows
+	case r < 0xa0:
+		return false
 	case r == 0x2028, r == 0x2029:
 		return true // line and paragraph separators break lines on some terminals
 	}
-	return false
+	return unicode.Is(unicode.Cf, r)
 }
 
 // Truncate shortens s to at most max runes, ending in "…" when cut.

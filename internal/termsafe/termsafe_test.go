@@ -18,6 +18,16 @@ func TestString(t *testing.T) {
 		{"line separator", "a\u2028b", `a\u2028b`},
 		{"invalid UTF-8", "a\xffb", `a\xffb`},
 		{"backslash stays", `a\b`, `a\b`},
+		{"NEL is a C1 control", "a\u0085b", `a\u0085b`},
+		{"last C1 control", "\u009f", `\u009f`},
+		{"first character after C1 stays", "\u00a0", "\u00a0"},
+		{"zero-width space, joiners and word joiner", "a\u200bb\u200cc\u200dd\u2060e", `a\u200bb\u200cc\u200dd\u2060e`},
+		{"byte order mark", "\ufeffx", `\ufeffx`},
+		{"arabic letter mark and LRM/RLM", "\u061c\u200e\u200f", `\u061c\u200e\u200f`},
+		{"soft hyphen is a format character", "co\u00adop", `co\u00adop`},
+		{"tag character outside the BMP", "x\U000e0041", `x\U000e0041`},
+		{"letters next to format characters stay", "\u200a\u2010\u2065\u206f\u2070", "\u200a\u2010\u2065\\u206f\u2070"},
+		{"emoji stay", "👍🏽", "👍🏽"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -46,9 +56,28 @@ func FuzzString(f *testing.F) {
 			t.Fatalf("String(%q) = %q is not UTF-8", s, out)
 		}
 		for _, r := range out {
-			if needsEscape(r, utf8.RuneLen(r)) {
+			if Unsafe(r) {
 				t.Fatalf("String(%q) kept %U", s, r)
 			}
 		}
 	})
+}
+
+func TestUnsafe(t *testing.T) {
+	cases := []struct {
+		r    rune
+		want bool
+	}{
+		{0x00, true}, {0x1f, true}, {' ', false}, {'~', false}, {0x7f, true},
+		{0x80, true}, {0x85, true}, {0x9f, true}, {0xa0, false}, {'é', false},
+		{0x061b, false}, {0x061c, true}, {0x200a, false}, {0x200b, true}, {0x200f, true},
+		{0x2010, false}, {0x2027, false}, {0x2028, true}, {0x2029, true}, {0x202a, true},
+		{0x202e, true}, {0x202f, false}, {0x205f, false}, {0x2060, true}, {0x2066, true},
+		{0x2069, true}, {0xfefe, false}, {0xfeff, true}, {0xff00, false}, {0x1f600, false}, {0xe0001, true},
+	}
+	for _, tc := range cases {
+		if got := Unsafe(tc.r); got != tc.want {
+			t.Errorf("Unsafe(%U) = %v, want %v", tc.r, got, tc.want)
+		}
+	}
 }

@@ -1,0 +1,223 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/replay"
+	"github.com/spf13/pflag"
+)
+
+// redactHelp is the --redact flag's help, the same in every command.
+const redactHelp = "hide every value and key that came from a message, tool call, metadata, error or submit input: ids, statuses, counts and lengths only"
+
+// registerRedact adds --redact to f.
+func registerRedact(f *pflag.FlagSet, redact *bool) {
+	f.BoolVar(redact, "redact", false, redactHelp)
+}
+
+// decodeDetail is the first problem of a malformed line, redacted or not.
+func decodeDetail(e *replay.DecodeError, redact bool) string {
+	if redact {
+		return e.RedactedDetail()
+	}
+	return e.Detail()
+}
+
+// redactJSONPath shows a diff path ($.a["b c"][2]) with every object key
+// hidden as *, unless keep names it. Indices stay: they say where, not
+// what.
+func redactJSONPath(path string, keep func(string) bool) string {
+	var b strings.Builder
+	i := 0
+	if strings.HasPrefix(path, "$") {
+		b.WriteByte('$')
+		i = 1
+	}
+	for i < len(path) {
+		switch {
+		case path[i] == '.':
+			j := i + 1
+			for j < len(path) && path[j] != '.' && path[j] != '[' {
+				j++
+			}
+			b.WriteByte('.')
+			b.WriteString(keptKey(path[i+1:j], keep))
+			i = j
+		case strings.HasPrefix(path[i:], `["`):
+			end := jsonStringEnd(path, i+1) + 1 // the closing bracket
+			var key string
+			if end >= len(path) || path[end] != ']' || json.Unmarshal([]byte(path[i+1:end]), &key) != nil {
+				return b.String() + "*"
+			}
+			if keptKey(key, keep) == key {
+				b.WriteString(path[i : end+1])
+			} else {
+				b.WriteString(".*")
+			}
+			i = end + 1
+		case path[i] == '[':
+			j := strings.IndexByte(path[i:], ']')
+			if j < 0 {
+				return b.String() + "*"
+			}
+			if _, err := strconv.Atoi(path[i+1 : i+j]); err != nil {
+				return b.String() + "*"
+			}
+			b.WriteString(path[i : i+j+1])
+			i += j + 1
+		default:
+			// Not a path snapctl writes: show nothing of the rest.
+			return b.String() + "*"
+		}
+	}
+	return b.String()
+}
+
+// keptKey is k when keep names it, otherwise *.
+func keptKey(k string, keep func(string) bool) string {
+	if keep != nil && keep(k) {
+		return k
+	}
+	return "*"
+}
+
+// jsonStringEnd is the index of the closing quote of the JSON string
+// that starts at s[i], or len(s)-1 when it does not end.
+func jsonStringEnd(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return len(s) - 1
+}
+
+// The shape of an event that --redact shows in inspect's close-ups: the
+// envelope and the protocol's own fields. Every other value, and every
+// key the protocol does not name, is hidden; the values of content,
+// parts text and sources, args, results, errors, metadata, input and
+// diagnostic messages are hidden whole.
+var (
+	// redactContainers are the objects and arrays shown member by member.
+	redactContainers = setOf("", "payload", "payload.usage", "payload.lineage", "payload.error",
+		"payload.messages", "payload.messages[]", "payload.messages[].parts", "payload.messages[].parts[]",
+		"payload.messages[].toolCalls", "payload.messages[].toolCalls[]")
+	// redactScalars are the values shown, when they are numbers, booleans,
+	// null or strings that are safe identifiers (as every id, enum and
+	// valid timestamp is).
+	redactScalars = setOf("protocol", "version", "eventId", "sessionId", "turnId", "sequence", "emittedAt", "event",
+		"payload.status", "payload.usage.promptTokens", "payload.usage.completionTokens", "payload.usage.totalTokens",
+		"payload.lineage.operation", "payload.lineage.parentTurnId", "payload.lineage.sourceMessageId",
+		"payload.error.version", "payload.error.code", "payload.error.retryable",
+		"payload.version", "payload.code", "payload.retryable",
+		"payload.messages[].id", "payload.messages[].role", "payload.messages[].status",
+		"payload.messages[].createdAt", "payload.messages[].toolCallId",
+		"payload.messages[].parts[].type", "payload.messages[].parts[].mimeType",
+		"payload.messages[].parts[].detail", "payload.messages[].parts[].durationSec",
+		"payload.messages[].toolCalls[].id", "payload.messages[].toolCalls[].name", "payload.messages[].toolCalls[].status")
+)
+
+func setOf(items ...string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, it := range items {
+		m[it] = true
+	}
+	return m
+}
+
+// hiddenJSON is the placeholder of a hidden value: a JSON string that
+// says how long the value was.
+func hiddenJSON(raw []byte) []byte {
+	return strconv.AppendQuote(nil, "(hidden: "+plural(len(bytes.TrimSpace(raw)), "byte")+")")
+}
+
+// redactEvent returns the event line raw, which must be valid JSON, as
+// compact JSON with everything hidden that --redact hides (see
+// redactContainers and redactScalars).
+func redactEvent(raw []byte) []byte {
+	return redactValue(nil, raw, "")
+}
+
+func redactValue(b, raw []byte, path string) []byte {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return append(b, hiddenJSON(raw)...)
+	}
+	switch raw[0] {
+	case '{', '[':
+		if !redactContainers[path] {
+			return append(b, hiddenJSON(raw)...)
+		}
+		return redactContainer(b, raw, path)
+	case '"':
+		var s string
+		if !redactScalars[path] || json.Unmarshal(raw, &s) != nil || !replay.IsSafeIdentifier(s) {
+			return append(b, hiddenJSON(raw)...)
+		}
+		return append(b, raw...)
+	}
+	if !redactScalars[path] {
+		return append(b, hiddenJSON(raw)...)
+	}
+	return append(b, raw...)
+}
+
+// redactContainer shows an object or array of the protocol member by
+// member; an object's keys that the protocol does not name become
+// "(hidden key N)". (Keys the protocol names say nothing about the
+// conversation; their values may still be hidden.)
+func redactContainer(b, raw []byte, path string) []byte {
+	start := len(b)
+	fail := func() []byte { return append(b[:start], hiddenJSON(raw)...) }
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	open, err := dec.Token()
+	if err != nil {
+		return fail()
+	}
+	isObj := open == json.Delim('{')
+	if isObj {
+		b = append(b, '{')
+	} else {
+		b = append(b, '[')
+	}
+	hidden := 0
+	for n := 0; dec.More(); n++ {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		child := path + "[]"
+		if isObj {
+			tok, err := dec.Token()
+			key, ok := tok.(string)
+			if err != nil || !ok {
+				return fail()
+			}
+			child = key
+			if path != "" {
+				child = path + "." + key
+			}
+			if replay.IsProtocolKey(key) {
+				b = appendJSONString(b, key)
+			} else {
+				hidden++
+				b = appendJSONString(b, "(hidden key "+strconv.Itoa(hidden)+")")
+			}
+			b = append(b, ':')
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return fail()
+		}
+		b = redactValue(b, v, child)
+	}
+	if isObj {
+		return append(b, '}')
+	}
+	return append(b, ']')
+}

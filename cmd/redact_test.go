@@ -1,0 +1,136 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// secretCapture puts a distinct marker in every place --redact must hide:
+// message content and parts text, tool call argument keys and values,
+// results and errors, metadata keys and values, a snapshot's error and a
+// diagnostic's message, submit input, and a malformed line's quoted
+// value and object key. Ids are not secret, and carry no marker.
+func secretCapture(tag string) string {
+	msg := func(n int) string {
+		return fmt.Sprintf(`{"id":"m1","role":"assistant","content":"the %[2]scontent%[1]d is here","status":"complete",`+
+			`"createdAt":"2026-07-11T03:00:00.000Z","parts":[{"type":"text","text":"%[2]sparts%[1]d"}],`+
+			`"toolCalls":[{"id":"tc1","name":"lookup","args":{"%[2]sargkey%[1]d":"%[2]sargvalue%[1]d"},"status":"complete",`+
+			`"result":"%[2]sresult%[1]d","error":"%[2]stoolerror%[1]d"}],"metadata":{"%[2]smetakey%[1]d":{"k":"%[2]smetavalue%[1]d"}}}`, n, tag)
+	}
+	env := func(id string, seq int, event, payload string) string {
+		return fmt.Sprintf(`{"protocol":"agentskit.chat.turn","version":1,"eventId":"%s","sessionId":"s1","turnId":"t1","sequence":%d,`+
+			`"emittedAt":"2026-07-11T03:00:0%dZ","event":"%s","payload":%s}`, id, seq, seq, event, payload)
+	}
+	snap := func(id string, seq, n int, extra string) string {
+		return env(id, seq, "server.turn.snapshot", fmt.Sprintf(`{"status":"complete","lineage":{"operation":"submit"},`+
+			`"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[%s]%s}`, msg(n), extra))
+	}
+	lines := []string{
+		env("e0", 0, "client.turn.submit", fmt.Sprintf(`{"input":"%sinput"}`, tag)),
+		snap("e1", 1, 1, ""),
+		snap("e2", 2, 2, fmt.Sprintf(`,"error":{"version":1,"code":"TOOL_FAILED","message":"%serrormessage","retryable":false}`, tag)),
+		env("e3", 3, "server.turn.diagnostic", fmt.Sprintf(`{"version":1,"code":"ADAPTER_FAILED","message":"%sdiagnostic","retryable":true}`, tag)),
+		strings.Replace(snap("e4", 4, 3, ""), `"metadata":{`, fmt.Sprintf(`"metadata":"%sbadvalue","x":{`, tag), 1),
+		strings.Replace(snap("e5", 5, 3, ""), `"metadata":{`, fmt.Sprintf(`"metadata":{"%sbadkey":1e999},"x":{`, tag), 1),
+		snap("e6", 6, 3, "")[:40] + tag + "cutline", // cut off: not JSON, no event id
+		snap("e7", 7, 3, ""),
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// everyOutput is every command in every format, with the close-ups of
+// every line and of every event id but the cut line's.
+func everyOutput(lines int) [][]string {
+	out := [][]string{
+		{"replay"}, {"replay", "-o", "json"}, {"replay", "-o", "jsonl"}, {"replay", "--only", "inert"},
+		{"inspect"}, {"inspect", "-o", "json"},
+		{"lineage"}, {"lineage", "--ascii"}, {"lineage", "-o", "mermaid"}, {"lineage", "-o", "dot"}, {"lineage", "-o", "json"},
+		{"diff"}, {"diff", "--stat"}, {"diff", "-o", "json"}, {"diff", "-o", "jsonl"}, {"diff", "--from", "1", "--to", "7"},
+	}
+	for n := 1; n <= lines; n++ {
+		for _, o := range []string{"table", "json"} {
+			out = append(out, []string{"inspect", "-o", o, "--line", fmt.Sprint(n)})
+			if n != 7 {
+				out = append(out, []string{"inspect", "-o", o, "--event-id", fmt.Sprintf("e%d", n-1)})
+			}
+		}
+	}
+	return out
+}
+
+// TestRedactHidesEverySecret runs every command and format over a capture
+// with a marker in every secret place: with --redact no output names one;
+// without it, every marker shows somewhere, so the search can fail.
+func TestRedactHidesEverySecret(t *testing.T) {
+	const tag = "SeCrEt"
+	capture := secretCapture(tag)
+	lines := strings.Count(capture, "\n")
+	markers := []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
+		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline"}
+	seen := map[string]bool{}
+	for _, args := range everyOutput(lines) {
+		name := strings.Join(args, " ")
+		for _, redact := range []bool{false, true} {
+			a := append([]string{}, args...)
+			if redact {
+				a = append(a, "--redact")
+			}
+			ios, out, errOut := TestStreams(capture)
+			code := run(ios, append(a, "-"))
+			if code != ExitOK {
+				t.Fatalf("%s: exit %d: %s", strings.Join(a, " "), code, errOut.String())
+			}
+			all := out.String() + errOut.String()
+			if redact {
+				if i := strings.Index(all, tag); i >= 0 {
+					t.Errorf("%s --redact leaks %q", name, all[i:min(len(all), i+len(tag)+14)])
+				}
+				continue
+			}
+			for _, m := range markers {
+				if strings.Contains(all, tag+m) {
+					seen[m] = true
+				}
+			}
+		}
+	}
+	for _, m := range markers {
+		if !seen[m] {
+			t.Errorf("marker %s%s shows in no output without --redact: the test cannot see it leak", tag, m)
+		}
+	}
+}
+
+func TestRedactEvent(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"envelope stays", `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sequence":3}`,
+			`{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sequence":3}`},
+		{"an id that is not a safe identifier is hidden", `{"eventId":"my secret id"}`,
+			`{"eventId":"(hidden: 14 bytes)"}`},
+		{"unknown keys are hidden, numbered", `{"x-secret":1,"y-secret":{"a":2}}`,
+			`{"(hidden key 1)":"(hidden: 1 byte)","(hidden key 2)":"(hidden: 7 bytes)"}`},
+		{"submit input", `{"payload":{"input":"hello"}}`, `{"payload":{"input":"(hidden: 7 bytes)"}}`},
+		{"message fields", `{"payload":{"messages":[{"id":"m1","role":"user","content":"hi","metadata":{"k":"v"},` +
+			`"parts":[{"type":"text","text":"hi"}],"toolCalls":[{"id":"t","name":"n","args":{"k":1},"result":"r"}]}]}}`,
+			`{"payload":{"messages":[{"id":"m1","role":"user","content":"(hidden: 4 bytes)","metadata":"(hidden: 9 bytes)",` +
+				`"parts":[{"type":"text","text":"(hidden: 4 bytes)"}],"toolCalls":[{"id":"t","name":"n","args":"(hidden: 7 bytes)","result":"(hidden: 3 bytes)"}]}]}}`},
+		{"a container where a value belongs", `{"eventId":{"secret":1},"payload":"secret"}`,
+			`{"eventId":"(hidden: 12 bytes)","payload":"(hidden: 8 bytes)"}`},
+		{"not an object", `"secret"`, `"(hidden: 8 bytes)"`},
+		{"numbers in free text are hidden", `{"payload":{"messages":[{"content":4111}]}}`,
+			`{"payload":{"messages":[{"content":"(hidden: 4 bytes)"}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(redactEvent([]byte(tt.in)))
+			if got != tt.want {
+				t.Fatalf("redactEvent(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+			}
+			if !json.Valid([]byte(got)) {
+				t.Fatalf("not JSON: %s", got)
+			}
+		})
+	}
+}
