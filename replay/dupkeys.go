@@ -71,26 +71,12 @@ func (p *parser) canon(ks, ke uint32, kesc, plain bool) []byte {
 	return p.scratch
 }
 
-// repeated drops the member of object idx whose key the member about to
-// be recorded repeats. Inside the message record it may instead find that
-// the object has more distinct keys than any valid object: it then marks
-// the object over, drops its members and reports true.
-func (p *parser) repeated(idx int, m mode, depth int, ks, ke uint32, kesc bool) bool {
+// repeated drops the member of object idx of the message record whose key
+// the member about to be recorded repeats. It may instead find that the
+// object has more distinct keys than any valid object: it then marks the
+// object over, drops its members and reports true.
+func (p *parser) repeated(idx int, depth int, ks, ke uint32, kesc bool) bool {
 	plain := !kesc && isASCII(p.data[ks:ke])
-	if m != modeFull {
-		// Outside the record only known fields are recorded, so an
-		// object has a handful of members: compare with each.
-		ch := idx + 1
-		for k := uint32(0); k < p.tape[idx].n; k++ {
-			p.work++
-			if p.sameKeyAs(ks, ke, kesc, plain, &p.tape[ch]) {
-				p.drop(idx, ch, false)
-				return false
-			}
-			ch = int(p.tape[ch].next)
-		}
-		return false
-	}
 	set := p.keySet(depth)
 	if set.linear {
 		if plain && ke-ks <= smallKey && p.tape[idx].n < smallObject {
@@ -99,7 +85,7 @@ func (p *parser) repeated(idx int, m mode, depth int, ks, ke uint32, kesc bool) 
 			for k := uint32(0); k < p.tape[idx].n; k++ {
 				p.work++
 				if c := &p.tape[ch]; !c.dead && bytes.Equal(key, p.data[c.keyStart:c.keyEnd]) {
-					p.drop(idx, ch, true)
+					p.drop(idx, ch, modeFull)
 					return false
 				}
 				ch = int(p.tape[ch].next)
@@ -119,7 +105,7 @@ func (p *parser) repeated(idx int, m mode, depth int, ks, ke uint32, kesc bool) 
 	p.work++
 	at := set.slot(p.canon(ks, ke, kesc, plain))
 	if *at >= 0 {
-		p.drop(idx, int(*at), true)
+		p.drop(idx, int(*at), modeFull)
 	}
 	*at = int32(len(p.tape))
 	if len(set.m) > maxRecordEntries {
@@ -130,31 +116,20 @@ func (p *parser) repeated(idx int, m mode, depth int, ks, ke uint32, kesc bool) 
 	return false
 }
 
-// sameKeyAs reports whether a key names the same property as member b's.
-func (p *parser) sameKeyAs(ks, ke uint32, kesc, plain bool, b *node) bool {
-	if plain && b.keyPlain {
-		return bytes.Equal(p.data[ks:ke], p.data[b.keyStart:b.keyEnd])
-	}
-	p.scratch = canonKey(p.scratch[:0], p.data[ks:ke], kesc)
-	n := len(p.scratch)
-	p.scratch = canonKey(p.scratch, p.data[b.keyStart:b.keyEnd], b.keyEsc)
-	return bytes.Equal(p.scratch[:n], p.scratch[n:])
-}
-
-// drop removes member di of object idx, whose key a later member repeats.
-// The last member is cut off the tape. Inside the message record an
-// earlier one is only marked dead, since moving the members after it
-// could cost as much as the object for every repeat; recordCap bounds what
-// dead members may occupy. Elsewhere objects record a few known fields,
-// and the later ones move down over the dropped one.
-func (p *parser) drop(idx, di int, inRecord bool) {
+// drop removes member di of object idx (in mode m), whose key a later
+// member repeats. The last member is cut off the tape. Inside the message
+// record an earlier one is only marked dead, since moving the members
+// after it could cost as much as the object for every repeat; recordCap
+// bounds what dead members may occupy. Above the record, objects record a
+// few known fields, and the later ones move down over the dropped one.
+func (p *parser) drop(idx, di int, m mode) {
 	t := p.tape
 	end := int(t[di].next)
 	switch {
 	case end == len(t):
 		p.tape = t[:di]
 		t[idx].n--
-	case inRecord:
+	case m == modeFull:
 		t[di].dead = true
 	default:
 		s := end - di
@@ -165,6 +140,11 @@ func (p *parser) drop(idx, di int, inRecord bool) {
 		}
 		p.tape = t[:len(t)-s]
 		t[idx].n--
+		for f, at := range p.fields[m] {
+			if int(at) > di {
+				p.fields[m][f] = at - int32(s)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package replay
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // kind is the JSON type of a tape node.
 type kind uint8
@@ -115,6 +118,9 @@ type parser struct {
 	scratch  []byte   // decoded strings for comparisons
 	scratch2 []byte
 	err      syntaxError
+	// fields holds, for the open object of each mode above the message
+	// record, the tape index of its member for each known field, or -1.
+	fields [modeFull][10]int32
 	// keys indexes the members of the open objects of the message record,
 	// one per depth, so that a repeated key is found in constant time.
 	keys []keySet
@@ -238,46 +244,60 @@ func (p *parser) value(i int, m mode, depth int, ks, ke uint32, kesc bool) (int,
 	return i, nil
 }
 
-// childMode says how a member of a container in mode m is recorded, and
-// reports false when it is not recorded at all.
-func (p *parser) childMode(m mode, key []byte, kesc bool) (mode, bool) {
+// The known fields whose values are containers with recorded children.
+var (
+	envPayload = slices.Index(envelopeFields, "payload")
+	plMessages = slices.Index(payloadFields, "messages")
+	plUsage    = slices.Index(payloadFields, "usage")
+	plError    = slices.Index(payloadFields, "error")
+	plLineage  = slices.Index(payloadFields, "lineage")
+)
+
+// childMode says how a member of a container in mode m is recorded. Above
+// the message record it also returns the member's index in its mode's
+// list of known fields; -1 means the member is not recorded at all.
+func (p *parser) childMode(m mode, key []byte, kesc bool) (mode, int) {
 	switch m {
 	case modeTop:
-		if p.keyIs(key, kesc, "payload") {
-			return modePayload, true
+		f := p.keyIndex(key, kesc, envelopeFields)
+		if f == envPayload {
+			return modePayload, f
 		}
-		return modeSkip, p.keyIn(key, kesc, envelopeFields)
+		return modeSkip, f
 	case modePayload:
-		if p.keyIs(key, kesc, "messages") {
-			return modeFull, true
+		f := p.keyIndex(key, kesc, payloadFields)
+		switch f {
+		case plMessages:
+			return modeFull, f
+		case plUsage, plError, plLineage:
+			return modeShallow, f
 		}
-		if p.keyIs(key, kesc, "usage") || p.keyIs(key, kesc, "error") || p.keyIs(key, kesc, "lineage") {
-			return modeShallow, true
-		}
-		return modeSkip, p.keyIn(key, kesc, payloadFields)
+		return modeSkip, f
 	case modeShallow:
-		return modeSkip, p.keyIn(key, kesc, shallowFields)
+		return modeSkip, p.keyIndex(key, kesc, shallowFields)
 	case modeFull:
-		return modeFull, true
+		return modeFull, 0
 	}
-	return modeSkip, false
+	return modeSkip, -1
 }
 
-func (p *parser) keyIn(key []byte, esc bool, names []string) bool {
+// keyIndex is the index of a key in names, or -1.
+func (p *parser) keyIndex(key []byte, esc bool, names []string) int {
 	key = unescaped(key, esc, &p.scratch)
-	for _, n := range names {
+	for i, n := range names {
 		if string(key) == n {
-			return true
+			return i
 		}
 	}
-	return false
-}
-
-func (p *parser) keyIs(key []byte, esc bool, want string) bool {
-	return string(unescaped(key, esc, &p.scratch)) == want
+	return -1
 }
 
 func (p *parser) object(i, idx int, m mode, depth int) (int, *syntaxError) {
+	if m < modeFull {
+		for f := range p.fields[m] {
+			p.fields[m][f] = -1
+		}
+	}
 	if m == modeFull {
 		if p.prescan {
 			return p.survivors(i, idx, depth)
@@ -356,8 +376,8 @@ func (p *parser) array(i, idx int, m mode, depth int) (int, *syntaxError) {
 // member records one child of the container at tape[idx]. depth counts
 // from the message record (the messages array is depth 1) once in modeFull.
 func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool) (int, *syntaxError) {
-	cm, record := p.childMode(m, p.data[ks:ke], kesc)
-	if !record {
+	cm, field := p.childMode(m, p.data[ks:ke], kesc)
+	if field < 0 {
 		return p.skipValue(i)
 	}
 	if m == modeFull {
@@ -375,8 +395,15 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool)
 			return p.skipValue(i)
 		}
 	}
-	if p.tape[idx].kind == kindObject && !(m == modeFull && p.prescan) {
-		if p.repeated(idx, m, depth, ks, ke, kesc) {
+	if m < modeFull {
+		// JSON.parse keeps the last member with a key: drop an earlier one.
+		at := &p.fields[m][field]
+		if *at >= 0 {
+			p.drop(idx, int(*at), m)
+		}
+		*at = int32(len(p.tape))
+	} else if p.tape[idx].kind == kindObject && !p.prescan {
+		if p.repeated(idx, depth, ks, ke, kesc) {
 			return p.skipValue(i) // the object has too many keys: see over
 		}
 	}
