@@ -39,6 +39,10 @@ var hostileShapes = []struct {
 	{"deep nesting", func(n int) string {
 		return metaLine(`"d":` + strings.Repeat(`{"a":[`, n) + strings.Repeat(`]}`, n))
 	}},
+	{"huge message", func(n int) string {
+		return hostileLine(`[{"id":"m","role":"user","content":"` + strings.Repeat("word ", 20*n) +
+			`","status":"complete","createdAt":"2026-07-11T03:00:01.000Z"}]`)
+	}},
 	{"long escape runs", func(n int) string {
 		return metaLine(`"` + strings.Repeat(`\u00e9`, n) + `":"` + strings.Repeat(`\n`, n) + `"`)
 	}},
