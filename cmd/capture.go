@@ -1,12 +1,14 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -25,7 +27,7 @@ func runE[O any](ios *IOStreams, cf *CaptureFlags, opts *O, check func(*cobra.Co
 		if runF != nil {
 			return runF(opts)
 		}
-		return run(opts)
+		return cf.finish(ios, run(opts))
 	}
 }
 
@@ -38,6 +40,14 @@ type CaptureFlags struct {
 	Session   string
 	MaxLine   int
 	EventPath string
+
+	rd inputReport // set by read, for finish
+}
+
+// inputReport is what finish needs to know of a reader.
+type inputReport interface {
+	Warnings() []error
+	Err() error
 }
 
 // register adds --session, --max-line and --event-path to f.
@@ -89,8 +99,28 @@ func (c *CaptureFlags) read(ios *IOStreams, streaming bool) (rd *replay.Reader, 
 	if err != nil {
 		return nil, nil, &usageError{err}
 	}
+	c.rd = rd
 	stop := startProgress(ios, rd, streaming)
 	return rd, func() { stop(); rd.Close() }, nil
+}
+
+// finish reports, once a command has written its output, what the reader
+// met on the way: warnings on standard error, and damaged input as an
+// input error (exit 2), unless the command failed otherwise first. Every
+// command's output thus shows every line read before the damage.
+func (c *CaptureFlags) finish(ios *IOStreams, err error) error {
+	if c.rd == nil {
+		return err
+	}
+	for _, w := range c.rd.Warnings() {
+		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))
+	}
+	damage := c.rd.Err()
+	var ue *usageError
+	if damage != nil && (err == nil || errors.Is(err, errMatched) || errors.As(err, &ue)) {
+		return &usageError{damage}
+	}
+	return err
 }
 
 // resolveFiles turns no FILE into standard input, unless that is a

@@ -66,3 +66,57 @@ func TestFormatSize(t *testing.T) {
 		}
 	}
 }
+
+type fakeReport struct {
+	warnings []error
+	err      error
+}
+
+func (f fakeReport) Warnings() []error { return f.warnings }
+func (f fakeReport) Err() error        { return f.err }
+
+// Damage turns a finished command into exit 2 after its output, unless
+// the command failed for another reason; warnings go to standard error.
+func TestFinish(t *testing.T) {
+	damage := &replay.DamageError{Name: "c.gz", Format: "gzip", Offset: 10, Err: errors.New("unexpected EOF")}
+	write := errors.New("writing output: broken pipe")
+	shrink := &replay.ShrinkError{Name: "live\n.jsonl", Size: 10, Now: 4}
+	cases := []struct {
+		name     string
+		report   inputReport
+		err      error
+		want     error // the error finish returns, by errors.Is
+		status   int
+		stderr   string
+		noReader bool
+	}{
+		{name: "clean", report: fakeReport{}, status: ExitOK},
+		{name: "clean, matched", report: fakeReport{}, err: errMatched, want: errMatched, status: ExitMatch},
+		{name: "damage", report: fakeReport{err: damage}, want: damage, status: ExitUsage},
+		{name: "damage wins over a match", report: fakeReport{err: damage}, err: errMatched, want: damage, status: ExitUsage},
+		{name: "damage wins over a usage error", report: fakeReport{err: damage}, err: usageErrorf("no line 9"), want: damage, status: ExitUsage},
+		{name: "a write error wins over damage", report: fakeReport{err: damage}, err: write, want: write, status: ExitUsage},
+		{name: "warning only", report: fakeReport{warnings: []error{shrink}}, status: ExitOK,
+			stderr: "snapctl: warning: live\\n.jsonl shrank from 10 to 4 bytes while being read: lines may be missing\n"},
+		{name: "no reader (runF)", noReader: true, err: errMatched, want: errMatched, status: ExitMatch},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ios, _, errOut := TestStreams("")
+			cf := &CaptureFlags{}
+			if !tc.noReader {
+				cf.rd = tc.report
+			}
+			got := cf.finish(ios, tc.err)
+			if (tc.want == nil) != (got == nil) || (tc.want != nil && !errors.Is(got, tc.want)) {
+				t.Fatalf("finish = %v, want %v", got, tc.want)
+			}
+			if s := exitStatus(got); s != tc.status {
+				t.Fatalf("exit status %d, want %d", s, tc.status)
+			}
+			if errOut.String() != tc.stderr {
+				t.Fatalf("stderr %q, want %q", errOut.String(), tc.stderr)
+			}
+		})
+	}
+}
