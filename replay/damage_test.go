@@ -141,7 +141,7 @@ func TestReaderCutGzipMatchesZcat(t *testing.T) {
 	text := captureText(14)
 	gz := gzipBytes(t, text)
 	dir := t.TempDir()
-	for cut := 1; cut < len(gz); cut += 1 + cut/40 {
+	for cut := 1; cut < len(gz); cut += 3 + cut/16 {
 		data := gz[:len(gz)-cut]
 		p := writeFile(t, dir, "cut.gz", data)
 		zout, _ := exec.Command(zcat, p).Output() // exits 1 on a cut file
@@ -292,4 +292,28 @@ func TestReaderShrinkWarning(t *testing.T) {
 	if w := rd2.Warnings(); len(w) != 0 {
 		t.Fatalf("warnings %v for a file that did not change", w)
 	}
+}
+
+// Run returns at once when fn fails, while its reading goroutine may go
+// on: Close, Err and Warnings are then safe to call (run with -race), and
+// closing is not damage.
+func TestReaderCloseWhileRunReads(t *testing.T) {
+	dir := t.TempDir()
+	var names []string
+	for i := 0; i < 50; i++ {
+		names = append(names, writeFile(t, dir, fmt.Sprint("c", i), []byte(captureText(200))))
+	}
+	rd, err := Open(names, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("stop")
+	if _, err := Run(rd, Options{Workers: 4}, func(*Result) error { return stop }); !errors.Is(err, stop) {
+		t.Fatalf("Run = %v", err)
+	}
+	rd.Close()
+	if err := rd.Err(); err != nil {
+		t.Fatalf("Err() = %v after Close", err)
+	}
+	_ = rd.Warnings()
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -83,6 +84,12 @@ type Reader struct {
 	stats    Stats
 	warnings []error
 	raw      atomic.Int64
+
+	// mu guards what Close, Err and Warnings touch, since they may be
+	// called while Run's reading goroutine is still going.
+	mu     sync.Mutex
+	closed bool
+	file   *os.File // the open file of src, for Close
 }
 
 // Open checks every named capture before anything is read, so that a
@@ -134,13 +141,24 @@ func check(name string) (int64, error) {
 	return fi.Size(), nil
 }
 
-// Close closes the capture being read, if any.
+// Close closes the capture being read, if any, and stops the reader: Next
+// returns io.EOF from then on. It may be called from any goroutine, also
+// while another is blocked in Next.
 func (r *Reader) Close() error {
-	if r.src != nil {
-		r.src.close()
-		r.src = nil
+	r.mu.Lock()
+	f := r.file
+	r.closed, r.file = true, nil
+	r.mu.Unlock()
+	if f != nil {
+		f.Close() // a Read blocked on it returns, with an error Next ignores
 	}
 	return nil
+}
+
+func (r *Reader) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
 }
 
 // Stats returns the counts so far.
@@ -148,8 +166,11 @@ func (r *Reader) Stats() Stats { return r.stats }
 
 // Err returns the damage the reader met, nil when every capture was read
 // to its end. When several captures were damaged, it names the first and
-// counts the others; errors.As finds the first *DamageError.
+// counts the others; errors.As finds the first *DamageError. It may be
+// called from any goroutine.
 func (r *Reader) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	switch {
 	case r.stats.Damaged == 0:
 		return nil
@@ -160,8 +181,13 @@ func (r *Reader) Err() error {
 }
 
 // Warnings returns what went wrong without stopping a capture: files that
-// shrank while being read (*ShrinkError).
-func (r *Reader) Warnings() []error { return r.warnings }
+// shrank while being read (*ShrinkError). It may be called from any
+// goroutine.
+func (r *Reader) Warnings() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]error(nil), r.warnings...)
+}
 
 // Progress returns the bytes of the captures read so far, as stored
 // (before decompression), and their total size from when they were
@@ -192,6 +218,16 @@ func (r *Reader) nextSource() bool {
 			r.damaged(&DamageError{Name: s.name, Offset: -1, Err: err})
 			continue
 		}
+		r.mu.Lock()
+		closed := r.closed
+		if !closed {
+			r.file = st.file
+		}
+		r.mu.Unlock()
+		if closed {
+			st.close()
+			return false
+		}
 		r.src, r.name, r.eof, r.num, r.off = st, s.name, false, 0, 0
 		r.r, r.w = 0, 0
 		return true
@@ -200,13 +236,21 @@ func (r *Reader) nextSource() bool {
 
 // endSource closes the capture that has been read to its end.
 func (r *Reader) endSource() {
-	if w := r.src.close(); w != nil {
-		r.warnings = append(r.warnings, w)
-	}
+	r.mu.Lock()
+	r.file = nil
+	r.mu.Unlock()
+	w := r.src.close()
 	r.src = nil
+	if w != nil {
+		r.mu.Lock()
+		r.warnings = append(r.warnings, w)
+		r.mu.Unlock()
+	}
 }
 
 func (r *Reader) damaged(d *DamageError) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	if r.stats.Damaged == 0 {
 		r.stats.Damage = d
 	}
@@ -383,7 +427,7 @@ func (r *Reader) fill() {
 	}
 	r.eof = true
 	var d *DamageError
-	if errors.As(err, &d) {
+	if errors.As(err, &d) && !r.isClosed() {
 		r.damaged(d)
 	}
 }
