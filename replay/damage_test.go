@@ -317,3 +317,49 @@ func TestReaderCloseWhileRunReads(t *testing.T) {
 	}
 	_ = rd.Warnings()
 }
+
+// FuzzReaderDamaged cuts a gzip or zstd capture anywhere, or appends any
+// bytes to it whole: the reader never panics, reports damage exactly when Err says
+// so, and every line it delivers is a line of the capture, in order,
+// except that the last may be cut short. A capture read as plain lines
+// instead (the decoder failed before its first byte) reports no damage.
+func FuzzReaderDamaged(f *testing.F) {
+	f.Add([]byte(captureText(3)), uint16(100), []byte(nil), false)
+	f.Add([]byte("a\nb\n\nc"), uint16(20), []byte("junk\n"), true)
+	f.Add([]byte(captureText(14)), uint16(0xffff), []byte{0x1f, 0x8b, 8, 0}, false)
+	f.Fuzz(func(t *testing.T, text []byte, cut uint16, junk []byte, useZstd bool) {
+		var data []byte
+		if useZstd {
+			data = zstdBytes(t, string(text))
+		} else {
+			data = gzipBytes(t, string(text))
+		}
+		// Junk inside a compressed stream may decode to garbage before the
+		// decoder notices, so it only follows a complete stream.
+		if int(cut) < len(data) {
+			data = data[:cut]
+		} else {
+			data = append(data, junk...)
+		}
+		want := readLines(t, text)
+		rd, _ := Open([]string{"-"}, bytes.NewReader(data), 0)
+		got := readAll(t, rd)
+		if (rd.Err() != nil) != (rd.Stats().Damaged > 0) {
+			t.Fatalf("Err() = %v but Damaged = %d", rd.Err(), rd.Stats().Damaged)
+		}
+		for i, l := range got {
+			if i >= len(want) || !strings.HasPrefix(want[i].data, l.data) || (i < len(got)-1 && l != want[i]) {
+				if rd.Err() != nil || i > 0 {
+					t.Fatalf("line %d: %+v is not the capture's %d", i, l, i)
+				}
+				return // read as plain lines
+			}
+		}
+	})
+}
+
+// readLines reads text as a plain capture from standard input.
+func readLines(t *testing.T, text []byte) []readLine {
+	rd, _ := Open([]string{"-"}, bytes.NewReader(text), 0)
+	return readAll(t, rd)
+}
