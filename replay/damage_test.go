@@ -97,6 +97,7 @@ func TestReaderDamagedCompressed(t *testing.T) {
 		{"a lone byte after the last member", append(append([]byte{}, gz...), 0), strings.TrimSuffix(text, "\n"), true, "gzip", int64(len(gz))},
 		{"gzip without its trailer", gz[:len(gz)-8], strings.TrimSuffix(text, "\n"), true, "gzip", int64(len(gz) - 8)},
 		{"gzip header alone", gz[:10], "", true, "gzip", 10},
+		{"gzip header cut in its extra field", []byte("\x1f\x8b\x08\x04\x00\x00\x00\x00\x00\x03\xff\xffabc"), "", true, "gzip", 15},
 		{"gzip cut in half", gz[:len(gz)/2], "", true, "gzip", int64(len(gz) / 2)},
 		{"zstd cut in half", zs[:len(zs)/2], "", true, "zstd", -1},
 		{"whole zstd then junk", append(append([]byte{}, zs...), "junk\n"...), strings.TrimSuffix(text, "\n"), true, "zstd", -1},

@@ -142,8 +142,8 @@ func check(name string) (int64, error) {
 }
 
 // Close closes the capture being read, if any, and stops the reader: Next
-// returns io.EOF from then on. It may be called from any goroutine, also
-// while another is blocked in Next.
+// returns what it has buffered, then io.EOF. It may be called from any
+// goroutine, also while another is reading in Next.
 func (r *Reader) Close() error {
 	r.mu.Lock()
 	f := r.file
@@ -215,7 +215,11 @@ func (r *Reader) nextSource() bool {
 		r.stats.Files++
 		st, err := openStream(s, r.stdin, &r.raw)
 		if err != nil {
-			r.damaged(&DamageError{Name: s.name, Offset: -1, Err: err})
+			d, ok := err.(*DamageError)
+			if !ok {
+				d = &DamageError{Name: s.name, Offset: -1, Err: err}
+			}
+			r.damaged(d)
 			continue
 		}
 		r.mu.Lock()

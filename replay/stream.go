@@ -80,9 +80,9 @@ func openStream(s source, stdin io.Reader, total *atomic.Int64) (*stream, error)
 	var err error
 	st.in, st.format, err = decompress(st.br, st.pos)
 	switch {
-	case err != nil && ((truncated(err) && !looksPlain(st.raw.rec)) || !st.rewind()):
+	case err != nil && !st.fallBack(err):
 		st.close()
-		return nil, err
+		return nil, st.damage(err)
 	case st.format == "":
 		st.raw.stopKeeping()
 	}
@@ -92,9 +92,16 @@ func openStream(s source, stdin io.Reader, total *atomic.Int64) (*stream, error)
 // pos is how far the decoder has read into the capture as stored.
 func (s *stream) pos() int64 { return s.raw.n - int64(s.br.Buffered()) }
 
-// rewind reads the capture again from its start as plain lines, when a
-// decoder failed before delivering anything: a plain capture whose first
-// bytes only look like a compressed header. It reports false when that is
+// fallBack reads the capture again from its start as plain lines when
+// its decoder failed with err before delivering anything, and the capture
+// is more likely plain lines whose first bytes only look like a
+// compressed header: the decoder met bad data, or ran out of input where
+// the rest reads as text. It reports whether it did.
+func (s *stream) fallBack(err error) bool {
+	return (!truncated(err) || looksPlain(s.raw.rec)) && s.rewind()
+}
+
+// rewind switches to plain lines from the capture's start, unless that is
 // no longer possible.
 func (s *stream) rewind() bool {
 	if s.format == "" || s.out > 0 || !s.raw.keep || s.raw.err != nil {
@@ -121,7 +128,7 @@ func (s *stream) Read(p []byte) (int, error) {
 	if err == nil || err == io.EOF {
 		return n, err
 	}
-	if n == 0 && (!truncated(err) || looksPlain(s.raw.rec)) && s.rewind() {
+	if n == 0 && s.fallBack(err) {
 		return 0, nil
 	}
 	return n, s.damage(err)
