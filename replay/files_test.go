@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // Captures are opened one at a time: 10,000 files are read under a limit
@@ -56,5 +58,46 @@ func TestReaderManyFilesUnderLowFileLimit(t *testing.T) {
 	}
 	if s := rd.Stats(); s.Files != n {
 		t.Fatalf("stats %+v", s)
+	}
+}
+
+// Open only looks a fifo up: opening it would wait for its writer, and
+// Open must return at once to report other captures' problems. The fifo
+// is opened when the reader reaches it.
+func TestOpenFifoWithoutWaiting(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skip("cannot make a fifo:", err)
+	}
+	opened := make(chan *Reader)
+	go func() {
+		rd, err := Open([]string{p}, nil, 0)
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- rd
+	}()
+	var rd *Reader
+	select {
+	case rd = <-opened:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Open waited for the fifo's writer")
+	}
+	if rd == nil {
+		return
+	}
+	go func() {
+		f, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		f.WriteString("a\nb\n")
+		f.Close()
+	}()
+	if got := readAll(t, rd); len(got) != 2 || got[1].data != "b" {
+		t.Fatalf("got %+v", got)
+	}
+	if _, total := rd.Progress(); total != -1 {
+		t.Fatalf("a fifo's size is unknown, got total %d", total)
 	}
 }
