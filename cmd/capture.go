@@ -1,10 +1,14 @@
 package cmd
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -23,7 +27,7 @@ func runE[O any](ios *IOStreams, cf *CaptureFlags, opts *O, check func(*cobra.Co
 		if runF != nil {
 			return runF(opts)
 		}
-		return run(opts)
+		return cf.finish(ios, run(opts))
 	}
 }
 
@@ -36,12 +40,21 @@ type CaptureFlags struct {
 	Session   string
 	MaxLine   int
 	EventPath string
+
+	rd inputReport // set by read, for finish
+}
+
+// inputReport is what finish needs to know of a reader.
+type inputReport interface {
+	Warnings() []error
+	Err() error
 }
 
 // register adds --session, --max-line and --event-path to f.
 func (c *CaptureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.StringVar(&c.Session, "session", "", sessionHelp)
-	f.IntVar(&c.MaxLine, "max-line", replay.DefaultMaxLine, "longest line in `BYTES` to decode; longer lines are malformed")
+	c.MaxLine = replay.DefaultMaxLine
+	f.Var((*lineSize)(&c.MaxLine), "max-line", "longest line to decode, in bytes or a `SIZE` with a unit like 512KiB, 64MiB or 1GiB (the maximum); longer lines are malformed")
 	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
 }
 
@@ -54,9 +67,6 @@ func (c *CaptureFlags) validate(ios *IOStreams, f *pflag.FlagSet, args []string)
 		if err := checkIdent("--session", c.Session); err != nil {
 			return err
 		}
-	}
-	if c.MaxLine <= 0 {
-		return usageErrorf("--max-line must be a positive number of bytes")
 	}
 	// Modifiers (@pretty, @valid, …) and pipes run gjson's own recursive
 	// code over capture content, which a deeply nested line overflows.
@@ -89,8 +99,28 @@ func (c *CaptureFlags) read(ios *IOStreams, streaming bool) (rd *replay.Reader, 
 	if err != nil {
 		return nil, nil, &usageError{err}
 	}
+	c.rd = rd
 	stop := startProgress(ios, rd, streaming)
 	return rd, func() { stop(); rd.Close() }, nil
+}
+
+// finish reports, once a command has written its output, what the reader
+// met on the way: warnings on standard error, and damaged input as an
+// input error (exit 2), unless the command failed otherwise first. Every
+// command's output thus shows every line read before the damage.
+func (c *CaptureFlags) finish(ios *IOStreams, err error) error {
+	if c.rd == nil {
+		return err
+	}
+	for _, w := range c.rd.Warnings() {
+		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))
+	}
+	damage := c.rd.Err()
+	var ue *usageError
+	if damage != nil && (err == nil || errors.Is(err, errMatched) || errors.As(err, &ue)) {
+		return &usageError{damage}
+	}
+	return err
 }
 
 // resolveFiles turns no FILE into standard input, unless that is a
@@ -115,4 +145,79 @@ func relaxGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
+}
+
+// lineSize is the value of --max-line: a number of bytes, written plain
+// or with a unit, from 1 byte to replay.MaxLineLimit.
+type lineSize int
+
+// sizeUnits are the units a size may carry, matched without regard to
+// case: binary (KiB) and decimal (KB).
+var sizeUnits = []struct {
+	name string
+	mult int64
+}{
+	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30},
+	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"b", 1},
+}
+
+// flagError is a flag value refused with a message of its own, shown
+// instead of pflag's "invalid argument" wrapping.
+type flagError struct{ msg string }
+
+func (e *flagError) Error() string { return e.msg }
+
+func (s *lineSize) Set(v string) error {
+	n, err := parseSize(v)
+	if err != nil {
+		return err
+	}
+	*s = lineSize(n)
+	return nil
+}
+
+func (s *lineSize) String() string { return formatSize(int64(*s)) }
+
+func (s *lineSize) Type() string { return "size" }
+
+// parseSize parses a --max-line value. Each message says what is wanted,
+// never strconv's own words; a long run of digits is over the maximum.
+func parseSize(v string) (int64, error) {
+	digits, unit := strings.TrimSpace(v), int64(1)
+	lower := strings.ToLower(digits)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(lower, u.name) {
+			digits, unit = strings.TrimSpace(digits[:len(digits)-len(u.name)]), u.mult
+			break
+		}
+	}
+	if strings.HasPrefix(digits, "-") {
+		return 0, errNotPositive
+	}
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, &flagError{fmt.Sprintf("--max-line %q is not a size: give bytes, or a number with a unit such as 512KiB, 64MiB or 1GiB", v)}
+	}
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if err != nil || n > replay.MaxLineLimit/unit {
+		return 0, &flagError{fmt.Sprintf("--max-line %s is over the maximum, %s (%d bytes)", v, formatSize(replay.MaxLineLimit), replay.MaxLineLimit)}
+	}
+	if n == 0 {
+		return 0, errNotPositive
+	}
+	return n * unit, nil
+}
+
+var errNotPositive = &flagError{"--max-line must be a positive number of bytes"}
+
+// formatSize writes n in the largest binary unit that divides it.
+func formatSize(n int64) string {
+	for _, u := range []struct {
+		name string
+		mult int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.mult && n%u.mult == 0 {
+			return strconv.FormatInt(n/u.mult, 10) + u.name
+		}
+	}
+	return strconv.FormatInt(n, 10)
 }

@@ -139,12 +139,13 @@ func writeReportTable(out *bufio.Writer, pal Palette, rep inspect.Report) error 
 	writeList(out, "kinds", kinds)
 	writeList(out, "reasons", reasonList(ov.Counts.Reasons, replay.Reasons))
 	var codes []string
-	for _, c := range []replay.Code{replay.CodeInvalidPayload, replay.CodeUnsupportedVersion, replay.CodeUnknownEvent} {
+	for _, c := range replay.Codes {
 		if n := ov.Counts.Codes[c]; n > 0 {
 			codes = append(codes, fmt.Sprintf("%s %d", c, n))
 		}
 	}
 	writeList(out, "malformed", codes)
+	writeInputWarnings(out, pal, ov.Input)
 	if ov.Pinned != "" {
 		fmt.Fprintf(out, "trusted session: %s (pinned)\n", termsafe.String(ov.Pinned))
 	}

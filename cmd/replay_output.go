@@ -93,12 +93,29 @@ type inputJSON struct {
 	Events   int   `json:"events"`
 	Accepted int   `json:"accepted"`
 	Inert    int   `json:"inert"`
+	// Complete is false when a capture stopped early (Damage is the
+	// first); TooLong counts lines over --max-line, never decoded.
+	Complete bool        `json:"complete"`
+	Damage   *damageJSON `json:"damage"`
+	TooLong  int         `json:"tooLong"`
+}
+
+type damageJSON struct {
+	File    string `json:"file"`
+	Format  string `json:"format"`
+	Offset  int64  `json:"offset"`
+	Decoded int64  `json:"decoded"`
+	Error   string `json:"error"`
 }
 
 func newInputJSON(in replay.Stats, c replay.Counts) inputJSON {
 	acc := c.Reasons[replay.ReasonInitial] + c.Reasons[replay.ReasonAdvanced]
-	return inputJSON{Files: in.Files, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
-		Events: c.Events, Accepted: acc, Inert: c.Events - acc}
+	j := inputJSON{Files: in.Files, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
+		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong}
+	if d := in.Damage; d != nil {
+		j.Damage = &damageJSON{File: d.Name, Format: d.Format, Offset: d.Offset, Decoded: d.Decoded, Error: d.Error()}
+	}
+	return j
 }
 
 func newFinalJSON(f *replay.Final) *finalJSON {
@@ -277,7 +294,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		fmt.Fprintf(w.out, "reasons: %s\n", strings.Join(parts, ", "))
 	}
 	parts = parts[:0]
-	for _, c := range []replay.Code{replay.CodeInvalidPayload, replay.CodeUnsupportedVersion, replay.CodeUnknownEvent} {
+	for _, c := range replay.Codes {
 		if n := sum.Counts.Codes[c]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", c, n))
 		}
@@ -285,6 +302,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 	if len(parts) > 0 {
 		fmt.Fprintf(w.out, "malformed: %s\n", strings.Join(parts, ", "))
 	}
+	writeInputWarnings(w.out, w.pal, sum.Input)
 	switch {
 	case sum.Pinned != "":
 		fmt.Fprintf(w.out, "trusted session: %s (pinned)\n", termsafe.String(sum.Pinned))
@@ -306,6 +324,22 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		rows = append(rows, row)
 	}
 	return renderTable(w.out, w.pal, []string{"SESSION", "EVENTS", "ACCEPTED", "INERT", "FINAL SEQ", "STATUS", "MESSAGES", "TURN"}, rows)
+}
+
+// writeInputWarnings says, in a human summary, when the verdicts may not
+// be a real client's: lines too long to decode, or input cut short.
+func writeInputWarnings(out *bufio.Writer, pal Palette, in replay.Stats) {
+	if in.TooLong > 0 {
+		fmt.Fprintf(out, "%s %s over --max-line not decoded (%s): verdicts after them may differ from a real client's\n",
+			pal.Yellow("warning:"), plural(in.TooLong, "line"), replay.CodeLineTooLong)
+	}
+	if d := in.Damage; d != nil {
+		more := ""
+		if in.Damaged > 1 {
+			more = fmt.Sprintf(" (and %d more damaged captures)", in.Damaged-1)
+		}
+		fmt.Fprintf(out, "%s %s%s; every line before it is above\n", pal.Red("incomplete input:"), termsafe.String(d.Error()), more)
+	}
 }
 
 func countCursors(sum replay.Summary) int {

@@ -60,6 +60,10 @@ what the cursor did with every line and why.`,
 	root.PersistentFlags().StringVar(&ios.ColorMode, "color", "auto", "colour output: auto (terminal only, not with NO_COLOR), always or never")
 	root.PersistentFlags().BoolVar(&ios.NoProgress, "no-progress", false, "never show progress on standard error (shown only on a terminal, for inputs over 64 MiB)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		var fe *flagError
+		if errors.As(err, &fe) {
+			err = fe // its message names the flag already
+		}
 		return &usageError{err}
 	})
 	root.AddCommand(NewCmdReplay(ios, nil))

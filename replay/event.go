@@ -18,7 +18,8 @@ const (
 	KindDiagnostic Kind = "server.turn.diagnostic"
 )
 
-// Code is the reference implementation's decode diagnostic code.
+// Code is the decode diagnostic code of a malformed line: one of the
+// reference implementation's, or snapctl's own CodeLineTooLong.
 type Code string
 
 // The decode codes of the reference, in the order it checks them.
@@ -27,6 +28,15 @@ const (
 	CodeUnsupportedVersion Code = "PROTOCOL_UNSUPPORTED_VERSION"
 	CodeUnknownEvent       Code = "PROTOCOL_UNKNOWN_EVENT"
 )
+
+// CodeLineTooLong is snapctl's own code, not the reference's: a line over
+// the reader's limit (--max-line), never decoded. The reference has no
+// such limit and would decode the line, so it might have accepted it, and
+// verdicts on the lines after it may differ from a real client's.
+const CodeLineTooLong Code = "SNAPCTL_LINE_TOO_LONG"
+
+// Codes lists every code, the reference's first, for summaries.
+var Codes = []Code{CodeInvalidPayload, CodeUnsupportedVersion, CodeUnknownEvent, CodeLineTooLong}
 
 // Event is one decoded, valid protocol event. Strings are copies: an Event
 // stays valid after the line it came from is gone.

@@ -9,7 +9,10 @@ import (
 
 // Run reads every line of rd, decodes the lines on several goroutines and
 // applies them to the cursors strictly in input order, calling fn with
-// each result. It stops at the first error from rd or fn. Memory is
+// each result. It stops at the first error from fn. Damaged input does
+// not stop it: the lines before the damage are all applied, the summary
+// counts the damage (Summary.Input.Damaged) and rd.Err() returns it, once
+// Run has returned. Memory is
 // bounded by the batches in flight, not by the length of the capture.
 // When fn fails, Run returns without waiting for the reading goroutine,
 // which may be blocked on a quiet live input: it ends at that input's

@@ -1,12 +1,12 @@
 package replay
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 )
@@ -14,6 +14,12 @@ import (
 // DefaultMaxLine is the longest line decoded by default; a longer line is
 // reported as malformed without being held in memory.
 const DefaultMaxLine = 64 << 20
+
+// MaxLineLimit is the largest line limit a Reader accepts: 1 GiB. Every
+// offset in a line then fits the decoder's 32-bit tape with room to
+// spare, and the reader's buffer arithmetic (the limit plus a 64 KiB
+// read) stays far from overflowing an int.
+const MaxLineLimit = 1 << 30
 
 // StdinName is the file name that stands for standard input.
 const StdinName = "-"
@@ -38,115 +44,155 @@ type Stats struct {
 	Bytes int64 // after decompression
 	Lines int   // physical lines, blank ones included
 	Blank int   // empty or whitespace-only lines, which are not events
+	// TooLong counts the lines over the limit that are not blank: each is
+	// a malformed event that was never decoded.
+	TooLong int
+	// Damaged counts the captures that stopped before their end
+	// (DamageError); Damage is the first of them.
+	Damaged int
+	Damage  *DamageError
 }
 
-// InputError is a capture that cannot be read at all: missing, a
-// directory, unreadable, or failing mid-read.
-type InputError struct {
-	Name string
-	Err  error
-}
-
-func (e *InputError) Error() string {
-	var pe *os.PathError
-	if errors.As(e.Err, &pe) {
-		return fmt.Sprintf("%s: %v", e.Name, pe.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.Name, e.Err)
-}
-
-func (e *InputError) Unwrap() error { return e.Err }
-
-type source struct {
-	name string
-	rc   io.ReadCloser
-	size int64 // -1 when unknown (standard input)
-}
-
-// countingReader counts the bytes read from a capture as stored, before
-// decompression, for progress reports from another goroutine.
-type countingReader struct {
-	r io.Reader
-	n *atomic.Int64
-}
-
-func (c countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n.Add(int64(n))
-	return n, err
-}
+// Complete reports whether every capture was read to its end.
+func (s Stats) Complete() bool { return s.Damaged == 0 }
 
 // Reader reads one or more captures in order as one stream of lines. It
-// owns one buffer, which grows to the longest line it has to hold.
+// owns one buffer, which grows to the longest line it has to hold, and
+// holds one capture open at a time: each is opened when the stream
+// reaches it and closed at its end.
+//
+// Damage does not stop the reader: every line read before it is
+// delivered, then the reader goes on with the next capture. Next returns
+// io.EOF after the last line; Err then tells whether anything was
+// damaged, as bufio.Scanner's Err does.
 type Reader struct {
 	// OnFill, when set, is called before the reader waits for more input,
 	// so that output can be flushed while a live stream is idle.
 	OnFill func()
 
-	maxLine int
-	sources []source
-	cur     int
-	in      io.Reader
-	name    string
-	buf     []byte
-	r, w    int
-	eof     bool
-	num     int
-	off     int64
-	stats   Stats
-	raw     atomic.Int64
+	maxLine  int
+	stdin    io.Reader
+	sources  []source
+	cur      int
+	src      *stream // the capture being read, nil between captures
+	name     string  // its name
+	buf      []byte
+	r, w     int
+	eof      bool
+	num      int
+	off      int64
+	stats    Stats
+	warnings []error
+	raw      atomic.Int64
+
+	// mu guards what Close, Err and Warnings touch, since they may be
+	// called while Run's reading goroutine is still going.
+	mu     sync.Mutex
+	closed bool
+	file   *os.File // the open file of src, for Close
 }
 
-// Open opens every named capture before anything is read, so that a
-// missing or unreadable file is reported before any output. "-" is
-// stdin. Compressed captures are recognised by their first bytes.
+// Open checks every named capture before anything is read, so that a
+// missing or unreadable file is reported before any output: a regular
+// file is opened and closed again, a fifo or device only looked up, since
+// opening a fifo waits for its writer. Each capture is opened again when
+// the reader reaches it. "-" is stdin. Compressed captures are recognised
+// by their first bytes. maxLine 0 means DefaultMaxLine; above
+// MaxLineLimit is an error.
 func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 	if maxLine <= 0 {
 		maxLine = DefaultMaxLine
 	}
-	r := &Reader{maxLine: maxLine, cur: -1}
+	if maxLine > MaxLineLimit {
+		return nil, fmt.Errorf("line limit %d is over the %d-byte maximum", maxLine, MaxLineLimit)
+	}
+	r := &Reader{maxLine: maxLine, stdin: stdin, cur: -1}
 	for _, name := range names {
 		if name == StdinName {
-			r.sources = append(r.sources, source{name: name, rc: io.NopCloser(stdin), size: -1})
+			r.sources = append(r.sources, source{name: name, size: -1, stdin: true})
 			continue
 		}
-		f, err := os.Open(name)
+		size, err := check(name)
 		if err != nil {
-			r.Close()
 			return nil, &InputError{Name: name, Err: err}
 		}
-		fi, err := f.Stat()
-		if err != nil || fi.IsDir() {
-			f.Close()
-			r.Close()
-			if err == nil {
-				err = errors.New("is a directory")
-			}
-			return nil, &InputError{Name: name, Err: err}
-		}
-		size := fi.Size()
-		if !fi.Mode().IsRegular() {
-			size = -1
-		}
-		r.sources = append(r.sources, source{name: name, rc: f, size: size})
+		r.sources = append(r.sources, source{name: name, size: size})
 	}
 	return r, nil
 }
 
-// Close closes every capture the reader opened.
+// check tells whether the capture name can be read, and its size (-1 when
+// it is not a regular file).
+func check(name string) (int64, error) {
+	fi, err := os.Stat(name)
+	switch {
+	case err != nil:
+		return 0, err
+	case fi.IsDir():
+		return 0, errors.New("is a directory")
+	case !fi.Mode().IsRegular():
+		return -1, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, err
+	}
+	f.Close()
+	return fi.Size(), nil
+}
+
+// Close closes the capture being read, if any, and stops the reader: Next
+// returns what it has buffered, then io.EOF. It may be called from any
+// goroutine, also while another is reading in Next.
 func (r *Reader) Close() error {
-	for _, s := range r.sources {
-		s.rc.Close()
+	r.mu.Lock()
+	f := r.file
+	r.closed, r.file = true, nil
+	r.mu.Unlock()
+	if f != nil {
+		f.Close() // a Read blocked on it returns, with an error Next ignores
 	}
 	return nil
+}
+
+func (r *Reader) isClosed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.closed
 }
 
 // Stats returns the counts so far.
 func (r *Reader) Stats() Stats { return r.stats }
 
+// Err returns the damage the reader met, nil when every capture was read
+// to its end. When several captures were damaged, it names the first and
+// counts the others; errors.As finds the first *DamageError. It may be
+// called from any goroutine.
+func (r *Reader) Err() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	switch {
+	case r.stats.Damaged == 0:
+		return nil
+	case r.stats.Damaged == 1:
+		return r.stats.Damage
+	}
+	return &moreDamage{first: r.stats.Damage, more: r.stats.Damaged - 1}
+}
+
+// Warnings returns what went wrong without stopping a capture: files that
+// shrank while being read (*ShrinkError). It may be called from any
+// goroutine.
+func (r *Reader) Warnings() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]error(nil), r.warnings...)
+}
+
 // Progress returns the bytes of the captures read so far, as stored
-// (before decompression), and their total size, -1 when unknown. Unlike
-// the other methods it may be called from any goroutine.
+// (before decompression), and their total size from when they were
+// checked, -1 when unknown. Unlike the other methods it may be called
+// from any goroutine.
 func (r *Reader) Progress() (read, total int64) {
 	for _, s := range r.sources {
 		if s.size < 0 {
@@ -157,41 +203,74 @@ func (r *Reader) Progress() (read, total int64) {
 	return r.raw.Load(), total
 }
 
-// next moves to the following source; it reports false after the last.
-func (r *Reader) nextSource() (bool, error) {
-	r.cur++
-	if r.cur >= len(r.sources) {
-		return false, nil
+// nextSource opens the following capture; it reports false after the
+// last. A capture that cannot be opened any more is damage, and skipped.
+func (r *Reader) nextSource() bool {
+	for {
+		r.cur++
+		if r.cur >= len(r.sources) {
+			return false
+		}
+		s := r.sources[r.cur]
+		r.stats.Files++
+		st, err := openStream(s, r.stdin, &r.raw)
+		if err != nil {
+			d, ok := err.(*DamageError)
+			if !ok {
+				d = &DamageError{Name: s.name, Offset: -1, Err: err}
+			}
+			r.damaged(d)
+			continue
+		}
+		r.mu.Lock()
+		closed := r.closed
+		if !closed {
+			r.file = st.file
+		}
+		r.mu.Unlock()
+		if closed {
+			st.close()
+			return false
+		}
+		r.src, r.name, r.eof, r.num, r.off = st, s.name, false, 0, 0
+		r.r, r.w = 0, 0
+		return true
 	}
-	s := r.sources[r.cur]
-	in, err := decompress(bufio.NewReaderSize(countingReader{s.rc, &r.raw}, 64<<10))
-	if err != nil {
-		return false, &InputError{Name: s.name, Err: err}
+}
+
+// endSource closes the capture that has been read to its end.
+func (r *Reader) endSource() {
+	r.mu.Lock()
+	r.file = nil
+	r.mu.Unlock()
+	w := r.src.close()
+	r.src = nil
+	if w != nil {
+		r.mu.Lock()
+		r.warnings = append(r.warnings, w)
+		r.mu.Unlock()
 	}
-	r.in, r.name, r.eof, r.num, r.off = in, s.name, false, 0, 0
-	r.r, r.w = 0, 0
-	r.stats.Files++
-	return true, nil
+}
+
+func (r *Reader) damaged(d *DamageError) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stats.Damaged == 0 {
+		r.stats.Damage = d
+	}
+	r.stats.Damaged++
 }
 
 // Next returns the next non-blank line, or io.EOF after the last one.
+// It returns no other error: see Err.
 func (r *Reader) Next() (Line, error) {
 	for {
-		if r.in == nil {
-			ok, err := r.nextSource()
-			if err != nil || !ok {
-				if err == nil {
-					err = io.EOF
-				}
-				return Line{}, err
-			}
+		if r.src == nil && !r.nextSource() {
+			return Line{}, io.EOF
 		}
-		l, ok, err := r.line()
-		if err != nil {
-			return Line{}, err
-		}
+		l, ok := r.line()
 		if !ok {
-			r.in = nil
+			r.endSource()
 			continue
 		}
 		r.stats.Lines++
@@ -199,18 +278,21 @@ func (r *Reader) Next() (Line, error) {
 			r.stats.Blank++
 			continue
 		}
+		if l.TooLong {
+			r.stats.TooLong++
+		}
 		return l, nil
 	}
 }
 
 // line returns the next physical line of the current source, or false at
 // its end.
-func (r *Reader) line() (Line, bool, error) {
+func (r *Reader) line() (Line, bool) {
 	scanned := 0
 	for {
 		if i := bytes.IndexByte(r.buf[r.r+scanned:r.w], '\n'); i >= 0 {
 			end := r.r + scanned + i
-			return r.emit(r.buf[r.r:end], end+1-r.r), true, nil
+			return r.emit(r.buf[r.r:end], end+1-r.r), true
 		}
 		scanned = r.w - r.r
 		if scanned > r.maxLine+1 { // +1: a CR before the newline does not count
@@ -218,13 +300,11 @@ func (r *Reader) line() (Line, bool, error) {
 		}
 		if r.eof {
 			if r.w > r.r {
-				return r.emit(r.buf[r.r:r.w], r.w-r.r), true, nil
+				return r.emit(r.buf[r.r:r.w], r.w-r.r), true
 			}
-			return Line{}, false, nil
+			return Line{}, false
 		}
-		if err := r.fill(); err != nil {
-			return Line{}, false, err
-		}
+		r.fill()
 	}
 }
 
@@ -246,7 +326,7 @@ func (r *Reader) emit(data []byte, consumed int) Line {
 
 // discard skips the rest of a line longer than maxLine, counting it and
 // noting whether it was only whitespace (then it is blank, not an event).
-func (r *Reader) discard() (Line, bool, error) {
+func (r *Reader) discard() (Line, bool) {
 	r.num++
 	l := Line{File: r.name, Num: r.num, Off: r.off, TooLong: true}
 	n := int64(0)
@@ -275,12 +355,10 @@ func (r *Reader) discard() (Line, bool, error) {
 				n-- // the CR of a CRLF ending is not part of the line
 			}
 			l.Len, l.blank = n, ws.done()
-			return l, true, nil
+			return l, true
 		}
 		r.r, r.w = 0, 0
-		if err := r.fill(); err != nil {
-			return Line{}, false, err
-		}
+		r.fill()
 	}
 }
 
@@ -320,8 +398,10 @@ func (s *blankScan) add(b []byte) {
 
 func (s *blankScan) done() bool { return s.blank && s.nc == 0 }
 
-// fill reads more input into the buffer, growing it when it is full.
-func (r *Reader) fill() error {
+// fill reads more input into the buffer, growing it when it is full. An
+// error ends the capture like its end would, once the bytes read with it
+// are in the buffer: the lines before the damage are all delivered.
+func (r *Reader) fill() {
 	if r.r > 0 {
 		r.w = copy(r.buf, r.buf[r.r:r.w])
 		r.r = 0
@@ -343,15 +423,15 @@ func (r *Reader) fill() error {
 	if r.OnFill != nil {
 		r.OnFill()
 	}
-	n, err := r.in.Read(r.buf[r.w:])
+	n, err := r.src.Read(r.buf[r.w:])
 	r.w += n
 	r.stats.Bytes += int64(n)
-	if err == io.EOF {
-		r.eof = true
-		return nil
+	if err == nil {
+		return
 	}
-	if err != nil {
-		return &InputError{Name: r.name, Err: err}
+	r.eof = true
+	var d *DamageError
+	if errors.As(err, &d) && !r.isClosed() {
+		r.damaged(d)
 	}
-	return nil
 }

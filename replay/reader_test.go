@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,13 +174,76 @@ func TestOpenErrors(t *testing.T) {
 	for _, tc := range []struct{ name, file, want string }{
 		{"missing", filepath.Join(dir, "nope"), "no such file"},
 		{"directory", dir, "is a directory"},
+		{"unreadable", writeFile(t, dir, "secret", nil), "permission denied"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.name == "unreadable" {
+				if err := os.Chmod(tc.file, 0); err != nil || os.Getuid() == 0 {
+					t.Skip("cannot make a file unreadable here")
+				}
+			}
 			_, err := Open([]string{ok, tc.file}, nil, 0)
 			var ie *InputError
 			if !errors.As(err, &ie) || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want an InputError with %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// The line limit: 0 (or less) means the default, 1 to MaxLineLimit are
+// taken as they are, and more is refused, so that no buffer arithmetic
+// can overflow.
+func TestOpenLineLimit(t *testing.T) {
+	p := writeFile(t, t.TempDir(), "x", []byte("a\nbc\n"))
+	for _, tc := range []struct {
+		maxLine int
+		ok      bool
+		tooLong int
+	}{
+		{-1, true, 0}, {0, true, 0}, {1, true, 1}, {2, true, 0},
+		{MaxLineLimit, true, 0}, {MaxLineLimit + 1, false, 0}, {math.MaxInt, false, 0},
+	} {
+		t.Run(fmt.Sprint(tc.maxLine), func(t *testing.T) {
+			rd, err := Open([]string{p}, nil, tc.maxLine)
+			if !tc.ok {
+				if err == nil {
+					t.Fatal("Open took a limit over MaxLineLimit")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := readAll(t, rd); len(got) != 2 || rd.Stats().TooLong != tc.tooLong {
+				t.Fatalf("got %+v, stats %+v", got, rd.Stats())
+			}
+		})
+	}
+}
+
+// Progress totals the sizes the files had when Open checked them; a
+// device or standard input makes the total unknown.
+func TestReaderProgress(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a", []byte("12345\n"))
+	b := writeFile(t, dir, "b", []byte("123\n"))
+	rd, _ := Open([]string{a, b}, nil, 0)
+	if read, total := rd.Progress(); read != 0 || total != 10 {
+		t.Fatalf("before reading: %d of %d", read, total)
+	}
+	readAll(t, rd)
+	if read, total := rd.Progress(); read != 10 || total != 10 {
+		t.Fatalf("after reading: %d of %d", read, total)
+	}
+	rd, err := Open([]string{a, os.DevNull}, nil, 0)
+	if err != nil {
+		t.Fatalf("a device is a capture: %v", err)
+	}
+	if _, total := rd.Progress(); total != -1 {
+		t.Fatalf("total %d with a device", total)
+	}
+	if got := readAll(t, rd); len(got) != 1 || rd.Err() != nil {
+		t.Fatalf("got %+v, %v", got, rd.Err())
 	}
 }

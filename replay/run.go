@@ -134,16 +134,22 @@ func (r *Runner) Step(l Line) Result {
 }
 
 // decodeLine decodes l into ev; a line over the reader's limit is
-// malformed without being looked at.
+// malformed with snapctl's own code, without being looked at. So is a
+// line over MaxLineLimit that did not come from a Reader: the decoder's
+// offsets are 32-bit.
 func decodeLine(d *Decoder, l Line, ev *Event, maxLine int) *DecodeError {
-	if !l.TooLong {
-		return d.Decode(l.Data, ev)
-	}
-	if maxLine <= 0 {
+	if maxLine <= 0 || maxLine > MaxLineLimit {
 		maxLine = DefaultMaxLine
 	}
-	return &DecodeError{Code: CodeInvalidPayload, Offset: -1, Problems: []Problem{{
-		Message: fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line)", l.Len, maxLine)}}}
+	if !l.TooLong && len(l.Data) <= MaxLineLimit {
+		return d.Decode(l.Data, ev)
+	}
+	n := l.Len
+	if !l.TooLong {
+		n, maxLine = int64(len(l.Data)), MaxLineLimit
+	}
+	return &DecodeError{Code: CodeLineTooLong, Offset: -1, Problems: []Problem{{
+		Message: fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line): not decoded", n, maxLine)}}}
 }
 
 // apply runs a decoded line through the right cursor and counts it.
