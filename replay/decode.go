@@ -27,6 +27,11 @@ var hashSeed = maphash.MakeSeed()
 // or a DecodeError whose code is the one the reference would give.
 func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 	*ev = Event{}
+	if len(line) > MaxLineLimit {
+		// The tape's offsets are 32 bits wide: a longer line is refused
+		// here too, not only by the reader.
+		return lineTooLong(int64(len(line)), MaxLineLimit)
+	}
 	if d.EventPath != "" {
 		var derr *DecodeError
 		if line, derr = d.unwrap(line, d.EventPath); derr != nil {

@@ -148,8 +148,14 @@ func decodeLine(d *Decoder, l Line, ev *Event, maxLine int) *DecodeError {
 	if !l.TooLong {
 		n, maxLine = int64(len(l.Data)), MaxLineLimit
 	}
-	return &DecodeError{Code: CodeLineTooLong, Offset: -1, Problems: []Problem{{
-		Message: fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line): not decoded", n, maxLine)}}}
+	return lineTooLong(n, maxLine)
+}
+
+// lineTooLong is the error for a line longer than the limit, which holds
+// no capture text and so is its own redacted form.
+func lineTooLong(n int64, limit int) *DecodeError {
+	msg := fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line): not decoded", n, limit)
+	return &DecodeError{Code: CodeLineTooLong, Offset: -1, Problems: []Problem{{Message: msg, RedactedMessage: msg}}}
 }
 
 // apply runs a decoded line through the right cursor and counts it.
