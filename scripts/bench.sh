@@ -19,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${RUNS:-5}
-SIZES=${SIZES:-"30MB 300MB"}
+SIZES=${SIZES-"30MB 300MB"}
 mkdir -p bench
 go build -o bench/snapctl .
 go build -o bench/measure ./scripts/measure
