@@ -110,7 +110,11 @@ func (p *PairDiff) StatusChanged() bool { return p.FromStatus != p.ToStatus }
 // the other side), so the cost is linear in the size of the two
 // projections. old and new are not modified, and the result shares their
 // strings.
-func Compare(old, new Projection) PairDiff {
+func Compare(old, new Projection) PairDiff { return compare(old, new, true) }
+
+// compare is Compare, with the word diff of changed content only when
+// words is set.
+func compare(old, new Projection, words bool) PairDiff {
 	p := PairDiff{
 		SessionID: new.SessionID,
 		From:      position(&old), To: position(&new),
@@ -130,7 +134,7 @@ func Compare(old, new Projection) PairDiff {
 		e := new.Error
 		p.Error.To = &e
 	}
-	compareMessages(&p, old.Messages, new.Messages, new.Lineage)
+	compareMessages(&p, old.Messages, new.Messages, new.Lineage, words)
 	return p
 }
 
@@ -145,7 +149,7 @@ type msgKey struct {
 	k  int
 }
 
-func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage) {
+func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage, words bool) {
 	matched := make([]bool, len(old))
 	common := make([]Move, 0, min(len(old), len(new)))
 	// Snapshots mostly repeat the previous projection and add to its end:
@@ -156,7 +160,7 @@ func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage)
 	for pre < len(old) && pre < len(new) && old[pre].ID == new[pre].ID {
 		matched[pre] = true
 		common = append(common, Move{ID: new[pre].ID, From: pre, To: pre})
-		if c, changed := compareMessage(&old[pre], &new[pre]); changed {
+		if c, changed := compareMessage(&old[pre], &new[pre], words); changed {
 			p.Changed = append(p.Changed, c)
 		}
 		pre++
@@ -179,7 +183,7 @@ func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage)
 		}
 		matched[i] = true
 		common = append(common, Move{ID: id, From: i, To: j})
-		if c, changed := compareMessage(&old[i], &new[j]); changed {
+		if c, changed := compareMessage(&old[i], &new[j], words); changed {
 			p.Changed = append(p.Changed, c)
 		}
 	}
@@ -247,7 +251,9 @@ type MessageChange struct {
 	Grew     bool
 	Appended string
 	// Words is the word-level edit of content that did not just grow. It
-	// is nil when Replaced: the texts differ too much to diff cheaply.
+	// is nil when Replaced: the texts differ too much to diff cheaply
+	// (see Words). Both are unset when the word diff was not asked for
+	// (Options.NoWords).
 	Words    []WordEdit
 	Replaced bool
 
@@ -282,7 +288,7 @@ func sameMessage(a, b *replay.Message) bool {
 	return true
 }
 
-func compareMessage(a, b *replay.Message) (MessageChange, bool) {
+func compareMessage(a, b *replay.Message, words bool) (MessageChange, bool) {
 	if sameMessage(a, b) {
 		return MessageChange{}, false
 	}
@@ -291,7 +297,7 @@ func compareMessage(a, b *replay.Message) (MessageChange, bool) {
 		c.Fields = append(c.Fields, FieldContent)
 		if strings.HasPrefix(b.Content, a.Content) {
 			c.Grew, c.Appended = true, b.Content[len(a.Content):]
-		} else {
+		} else if words {
 			var ok bool
 			if c.Words, ok = Words(a.Content, b.Content); !ok {
 				c.Words, c.Replaced = nil, true

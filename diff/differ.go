@@ -20,6 +20,10 @@ type Options struct {
 	// session directly, instead of each with the previous one.
 	Range    bool
 	From, To int64
+	// NoWords skips the word diff of content that changed other than by
+	// growing, for outputs that never show it (MessageChange.Words stays
+	// nil and Replaced false): it is the costliest part of a pair.
+	NoWords bool
 }
 
 // Differ turns a stream of replay results into pairs of accepted
@@ -137,7 +141,7 @@ func (d *Differ) rebase(s *sessionState, p Projection) {
 }
 
 func (d *Differ) pair(s *sessionState, p Projection) error {
-	pd := Compare(s.base, p)
+	pd := compare(s.base, p, !d.opts.NoWords)
 	pd.Inert = s.inert
 	if n := d.malformed - s.mark; n > 0 {
 		pd.Inert[replay.ReasonMalformed] = n
