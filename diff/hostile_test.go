@@ -2,6 +2,9 @@ package diff
 
 import (
 	"bytes"
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/agentskit/snapctl/internal/hostile"
@@ -12,16 +15,115 @@ import (
 // emit, and returns it with everything it keeps.
 func differ(tb testing.TB, capture []byte, opts Options, emit func(*PairDiff) error) *Differ {
 	tb.Helper()
+	return run(tb, capture, NewDiffer(opts, emit))
+}
+
+func run(tb testing.TB, capture []byte, d *Differ) *Differ {
+	tb.Helper()
 	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer rd.Close()
-	d := NewDiffer(opts, emit)
-	if _, err := replay.Run(rd, replay.Options{Session: opts.Session, Messages: true}, d.Add); err != nil {
+	if _, err := replay.Run(rd, replay.Options{Session: d.opts.Session, Messages: true}, d.Add); err != nil {
 		tb.Fatal(err)
 	}
 	return d
+}
+
+// TestMemoryPerSession checks that past the budget for whole projections
+// what the differ keeps per session does not depend on the size of its
+// snapshots: doubling the sessions, each with one 64 KiB snapshot waiting
+// for the next, adds a small fixed cost per session, where keeping every
+// projection whole would add a snapshot.
+func TestMemoryPerSession(t *testing.T) {
+	const size = 64 << 10
+	kept := func(n int) int64 {
+		capture := hostile.Sessions(n, 1, size)
+		kept := hostile.Retained(func() any {
+			d := NewDiffer(Options{}, func(*PairDiff) error { return nil })
+			d.budget = 1 << 20
+			run(t, capture, d)
+			if d.kept > d.budget {
+				t.Errorf("%d sessions: %d bytes kept whole, budget %d", n, d.kept, d.budget)
+			}
+			return d
+		})
+		runtime.KeepAlive(capture)
+		return kept
+	}
+	small, large := kept(100), kept(200)
+	per := (large - small) / 100
+	t.Logf("%d bytes per session (100 sessions: %d, 200: %d)", per, small, large)
+	if per > 4<<10 {
+		t.Errorf("the differ keeps %d bytes per session of a %d-byte snapshot; want at most 4 KiB", per, size)
+	}
+}
+
+// TestCoarsePairs checks that a pair against a compact older projection
+// finds what a pair against the whole one does, messages, fields and
+// appended text, but the word and path detail of long values.
+func TestCoarsePairs(t *testing.T) {
+	long := strings.Repeat("the gateway restarted and clients reconnected ", 20)
+	meta := `{"trace":"` + strings.Repeat("x", 400) + `"}`
+	args := `{"q":"` + strings.Repeat("y", 400) + `"}`
+	msg := func(id, content string) replay.Message {
+		return replay.Message{ID: id, Role: "assistant", Content: content, Status: "complete", CreatedAt: "2026-07-11T09:00:00.000Z"}
+	}
+	var old, new []replay.Message
+	for i := 0; i < 8; i++ {
+		m := msg(fmt.Sprintf("m%d", i), long)
+		m.Metadata = meta
+		m.HasToolCalls, m.ToolCalls = true, []replay.ToolCall{{ID: "c", Name: "lookup", Status: "complete", Args: args, Result: long, HasResult: true}}
+		old = append(old, m)
+		switch i {
+		case 1:
+			m.Content += "and more"
+		case 2:
+			m.Content = strings.Replace(m.Content, "gateway", "proxy", 1)
+		case 3:
+			m.Metadata = `{"trace":"z"}`
+		case 4:
+			m.ToolCalls = []replay.ToolCall{{ID: "c", Name: "lookup", Status: "error", Args: `{"q":"z"}`, Result: long + ".", HasResult: true}}
+		case 5:
+			m.Content = "short now"
+		case 6:
+			continue
+		}
+		new = append(new, m)
+	}
+	new = append([]replay.Message{msg("added", "hi")}, new...)
+	new[7], new[6] = new[6], new[7]
+	lin := replay.Lineage{Operation: "regenerate", ParentTurnID: "t", SourceMessageID: "m6"}
+	from, to := Projection{Messages: old}, Projection{Messages: new, Lineage: lin}
+	brief := func(p PairDiff) string {
+		s := fmt.Sprint("coarse=", p.Coarse, " moved=", p.Moved)
+		for _, m := range p.Added {
+			s += " +" + m.ID
+		}
+		for _, r := range p.Removed {
+			s += fmt.Sprintf(" -%s@%d explained=%v", r.Message.ID, r.Index, r.Explained)
+		}
+		for _, c := range p.Changed {
+			s += fmt.Sprintf(" ~%s%v grew=%v %q", c.ID, c.Fields, c.Grew, c.Appended)
+			for _, tc := range c.ToolCalls {
+				s += fmt.Sprint(tc.Fields)
+			}
+		}
+		return s
+	}
+	whole, coarse := Compare(from, to), Compare(compactOf(from), to)
+	if got, want := brief(coarse), strings.Replace(brief(whole), "coarse=false", "coarse=true", 1); got != want {
+		t.Errorf("coarse pair\n %s\nwant\n %s", got, want)
+	}
+	for _, c := range coarse.Changed {
+		if c.Has(FieldContent) && !c.Grew && !c.Replaced {
+			t.Errorf("%s: a long content changed without growing is not Replaced", c.ID)
+		}
+		if len(c.Old.Content) > compactMax {
+			t.Errorf("%s: the compact content is %d bytes", c.ID, len(c.Old.Content))
+		}
+	}
 }
 
 // TestNoWords checks that the word diff is computed only when asked for:
