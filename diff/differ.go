@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -180,12 +181,26 @@ func (d *Differ) pair(s *sessionState, p Projection) error {
 		pd.Inert[replay.ReasonMalformed] = n
 	}
 	pd.AcceptedBetween = s.between
-	for _, rw := range s.rewrites {
-		pd.explainFrom(rw.source, rw.lin)
-	}
+	explainByRewrites(&pd, s.rewrites)
 	// The map now belongs to the pair; the next one starts afresh.
 	s.inert = nil
 	return d.emit(&pd)
+}
+
+// explainByRewrites marks the removals the rewrites of skipped snapshots
+// explain, as explainFrom for each in turn would, in O(r log n) rather
+// than O(r·n): their sources decrease, so a removal is explained by the
+// first whose source is at or before it.
+func explainByRewrites(p *PairDiff, rws []rewrite) {
+	for i := range p.Removed {
+		r := &p.Removed[i]
+		if r.Explained {
+			continue
+		}
+		if k := sort.Search(len(rws), func(k int) bool { return rws[k].source <= r.Index }); k < len(rws) {
+			r.Explained, r.By = true, rws[k].lin
+		}
+	}
 }
 
 // Finish reports, once the input is done, a Range whose sequences were
