@@ -127,7 +127,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 	}
 	p := in.pos(res)
 	s := in.session(ev.SessionID)
-	in.count(s, ev)
+	t := in.count(s, ev)
 	if in.opts.Session != "" && ev.SessionID != in.opts.Session {
 		f := &s.tally().foreign
 		f.hit("")
@@ -135,7 +135,6 @@ func (in *Inspector) Observe(res *replay.Result) {
 		return
 	}
 	in.checkEventID(s, ev, p)
-	t := in.turn(s, ev.TurnID)
 	if ev.Kind != replay.KindSnapshot {
 		if ev.Kind == replay.KindSubmit && !t.submitted {
 			t.submitted, t.submitAt = true, p

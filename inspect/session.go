@@ -164,9 +164,10 @@ func (in *Inspector) turn(s *session, id string) *turn {
 	return t
 }
 
-// count updates the overview with one decoded event of the session.
-func (in *Inspector) count(s *session, ev *replay.Event) {
-	in.turn(s, ev.TurnID)
+// count updates the overview with one decoded event of the session, and
+// returns its turn.
+func (in *Inspector) count(s *session, ev *replay.Event) *turn {
+	t := in.turn(s, ev.TurnID)
 	if at := newInstant(ev.EmittedAt); at.ok {
 		if !s.first.ok || at.t.Before(s.first.t) {
 			s.first = at
@@ -176,7 +177,7 @@ func (in *Inspector) count(s *session, ev *replay.Event) {
 		}
 	}
 	if ev.Kind != replay.KindSnapshot {
-		return
+		return t
 	}
 	s.snapshots++
 	if !s.hasSeq || ev.Sequence < s.seqMin {
@@ -191,4 +192,5 @@ func (in *Inspector) count(s *session, ev *replay.Event) {
 			s.lineage[i]++
 		}
 	}
+	return t
 }
