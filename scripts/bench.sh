@@ -70,7 +70,9 @@ if [ "${SESSIONS:-1}" != 0 ]; then
     for c in "replay -o jsonl" "inspect -o json" "lineage -o json" "diff -o jsonl" "diff"; do
       # shellcheck disable=SC2086
       read -r t m cpu < <(bench/measure -runs "${RUNS_SHAPES:-3}" -- bench/snapctl $c "$cap")
-      echo "snapctl $c: median ${t}s ($(awk -v b="$bytes" -v t="$t" 'BEGIN { printf "%.0f", b / t / 1e6 }') MB/s), cpu ${cpu}s, peak RSS ${m} KiB ($(( m * 1024 / n )) bytes per session)"
+      per=""
+      [ "$n" -ge 1000 ] && per=" ($(( m * 1024 / n )) bytes per session)"
+      echo "snapctl $c: median ${t}s ($(awk -v b="$bytes" -v t="$t" 'BEGIN { printf "%.0f", b / t / 1e6 }') MB/s), cpu ${cpu}s, peak RSS ${m} KiB${per}"
     done
   done
 fi
