@@ -201,3 +201,33 @@ func TestExplainByRewrites(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkLinear counts the allocations of diffing doubling captures of
+// many sessions, kept whole and kept compact: they must grow linearly.
+// (The word diff, linear per pair, is left out to keep the test short.)
+func TestWorkLinear(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		budget int
+	}{{"whole", 1 << 40}, {"compact", 0}} {
+		t.Run(tt.name, func(t *testing.T) {
+			var costs []uint64
+			for n := 1000; n <= 8000; n *= 2 {
+				capture := hostile.Sessions(n, 3, 2000)
+				costs = append(costs, hostile.Mallocs(func() {
+					pairs := 0
+					d := NewDiffer(Options{NoWords: true}, func(*PairDiff) error { pairs++; return nil })
+					d.budget = tt.budget
+					run(t, capture, d)
+					if pairs != 2*n {
+						t.Fatalf("%d pairs, want %d", pairs, 2*n)
+					}
+				}))
+			}
+			t.Logf("allocations for 1000, 2000, 4000, 8000: %v", costs)
+			if !hostile.Linear(costs, 1.15) {
+				t.Errorf("allocations grow faster than the input: %v", costs)
+			}
+		})
+	}
+}

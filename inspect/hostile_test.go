@@ -115,3 +115,38 @@ func TestTrackedBudget(t *testing.T) {
 		t.Errorf("findings = %q, want the duplicate event id of s0", got)
 	}
 }
+
+// TestWorkLinear counts the allocations of inspecting doubling captures,
+// of many sessions and of one session of many turns: they must grow
+// linearly, which a step per line that grows with the sessions or turns
+// seen so far would break.
+func TestWorkLinear(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		capture func(n int) []byte
+	}{
+		{"sessions", func(n int) []byte { return hostile.Sessions(n, 2, 64) }},
+		{"turns", hostile.Turns},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var costs []uint64
+			for n := 1000; n <= 8000; n *= 2 {
+				capture := tt.capture(n)
+				costs = append(costs, hostile.Mallocs(func() {
+					rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer rd.Close()
+					if _, err := Run(rd, Options{}); err != nil {
+						t.Fatal(err)
+					}
+				}))
+			}
+			t.Logf("allocations for 1000, 2000, 4000, 8000: %v", costs)
+			if !hostile.Linear(costs, 1.15) {
+				t.Errorf("allocations grow faster than the input: %v", costs)
+			}
+		})
+	}
+}

@@ -69,3 +69,34 @@ func BenchmarkHugeSnapshots(b *testing.B) {
 		built(b, capture).Sessions()
 	}
 }
+
+// TestWorkLinear counts the allocations of building the graphs of
+// doubling captures, of many sessions and of one session whose turns
+// chain n deep: they must grow linearly.
+func TestWorkLinear(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		capture func(n int) []byte
+	}{
+		{"sessions", func(n int) []byte { return hostile.Sessions(n, 2, 64) }},
+		{"turns", hostile.Turns},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var costs []uint64
+			for n := 1000; n <= 8000; n *= 2 {
+				capture := tt.capture(n)
+				costs = append(costs, hostile.Mallocs(func() {
+					for _, s := range built(t, capture).Sessions() {
+						if p := s.Problems(); p != 0 {
+							t.Fatalf("session %s: %d problems", s.SessionID, p)
+						}
+					}
+				}))
+			}
+			t.Logf("allocations for 1000, 2000, 4000, 8000: %v", costs)
+			if !hostile.Linear(costs, 1.15) {
+				t.Errorf("allocations grow faster than the input: %v", costs)
+			}
+		})
+	}
+}

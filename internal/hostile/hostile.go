@@ -77,3 +77,50 @@ func heapInUse() int64 {
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
 }
+
+// WriteTurns writes a capture of one session of n turns: each a submit and
+// a snapshot that retries the turn before it from that turn's assistant
+// message, with a projection of two messages, so the input grows linearly
+// with n and a lineage chain n turns deep.
+func WriteTurns(w io.Writer, n int) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	for t := 0; t < n; t++ {
+		lineage := `{"operation":"submit"}`
+		if t > 0 {
+			lineage = fmt.Sprintf(`{"operation":"retry","parentTurnId":"t%d","sourceMessageId":"a%d"}`, t-1, t-1)
+		}
+		fmt.Fprintf(bw, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"u%d","sessionId":"s","turnId":"t%d","sequence":%d,"emittedAt":"2026-07-11T03:00:00.000Z","event":"client.turn.submit","payload":{"input":"hi"}}`+"\n",
+			t, t, 2*t+1)
+		fmt.Fprintf(bw, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s","turnId":"t%d","sequence":%d,"emittedAt":"2026-07-11T03:00:00.000Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"lineage":%s,"messages":[{"id":"u%d","role":"user","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"},{"id":"a%d","role":"assistant","content":"hello","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"}]}}`+"\n",
+			t, t, 2*t+2, lineage, t, t)
+	}
+	return bw.Flush()
+}
+
+// Turns is WriteTurns into memory.
+func Turns(n int) []byte {
+	var b bytes.Buffer
+	_ = WriteTurns(&b, n) // a bytes.Buffer does not fail
+	return b.Bytes()
+}
+
+// Mallocs is the number of heap allocations f makes: a count of work that,
+// unlike time, does not depend on the machine or its load.
+func Mallocs(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.Mallocs - before.Mallocs
+}
+
+// Linear reports whether costs measured at sizes n, 2n, 4n, … grow no
+// faster than the size: each at most slack times twice the one before.
+func Linear(costs []uint64, slack float64) bool {
+	for i := 1; i < len(costs); i++ {
+		if float64(costs[i]) > slack*2*float64(costs[i-1]) {
+			return false
+		}
+	}
+	return true
+}
