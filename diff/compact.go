@@ -3,6 +3,8 @@ package diff
 import (
 	"hash/maphash"
 	"strings"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentskit/snapctl/replay"
 )
@@ -35,11 +37,11 @@ const compactMax = 4 * headRunes
 func (p *Projection) cost() int { return p.Size() + perMessageCost*len(p.Messages) }
 
 // digest is what a compact projection keeps of a string longer than
-// compactMax besides its head: the length and hash of the whole. The zero
-// digest means the string was kept whole.
+// compactMax besides its head: the length in bytes and runes and the hash
+// of the whole. The zero digest means the string was kept whole.
 type digest struct {
-	n int
-	h uint64
+	n, runes int
+	h        uint64
 }
 
 var digestSeed = maphash.MakeSeed()
@@ -161,7 +163,7 @@ func (c *copier) cut(dst *string, s string) digest {
 		runes++
 	}
 	c.add(dst, head)
-	return digest{n: len(s), h: maphash.String(digestSeed, s)}
+	return digest{n: len(s), runes: utf8.RuneCountInString(s), h: maphash.String(digestSeed, s)}
 }
 
 func (c *copier) copy() {
@@ -174,6 +176,44 @@ func (c *copier) copy() {
 	for i, d := range c.dst {
 		*d = all[off : off+len(c.src[i])]
 		off += len(c.src[i])
+	}
+}
+
+// Whole returns the length in runes and bytes of a string of the pair:
+// for a head of a long string of a compact older projection (Coarse),
+// those of the whole string, so that a renderer that shows lengths
+// (--redact) shows the right ones; for any other string, its own.
+func (p *PairDiff) Whole(s string) (runes, bytes int) {
+	if d, ok := p.heads[unsafe.StringData(s)]; ok && s != "" {
+		return d.runes, d.n
+	}
+	return utf8.RuneCountInString(s), len(s)
+}
+
+// noteHeads records the heads of a compact older message that the pair
+// hands out, for Whole.
+func (p *PairDiff) noteHeads(m *replay.Message, d *msgDigest) {
+	if d == nil {
+		return
+	}
+	note := func(s string, d digest) {
+		if d.n > 0 {
+			if p.heads == nil {
+				p.heads = map[*byte]digest{}
+			}
+			p.heads[unsafe.StringData(s)] = d
+		}
+	}
+	note(m.ToolCallID, d.toolCallID)
+	note(m.Content, d.content)
+	note(m.Parts, d.parts)
+	note(m.Metadata, d.metadata)
+	for i := range m.ToolCalls {
+		tc, cd := &m.ToolCalls[i], d.call(i)
+		note(tc.Name, cd.name)
+		note(tc.Args, cd.args)
+		note(tc.Result, cd.result)
+		note(tc.Error, cd.error)
 	}
 }
 

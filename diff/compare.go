@@ -60,8 +60,10 @@ type PairDiff struct {
 	// the older projections of all sessions did not fit in the Differ's
 	// budget: its texts over 256 bytes are their first 64 runes in Removed
 	// and Changed, a change of such a content is Replaced unless it only
-	// grew, and a change of such a JSON value is one change at $.
+	// grew, and a change of such a JSON value is one change at $. Whole
+	// gives the lengths of the whole texts.
 	Coarse bool
+	heads  map[*byte]digest
 }
 
 // Removal is a message that disappeared; Index is its place in the older
@@ -173,6 +175,7 @@ func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new
 		matched[pre] = true
 		common = append(common, Move{ID: new[pre].ID, From: pre, To: pre})
 		if c, changed := compareMessage(&old[pre], digest(pre), &new[pre], words); changed {
+			p.noteHeads(&old[pre], digest(pre))
 			p.Changed = append(p.Changed, c)
 		}
 		pre++
@@ -196,11 +199,13 @@ func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new
 		matched[i] = true
 		common = append(common, Move{ID: id, From: i, To: j})
 		if c, changed := compareMessage(&old[i], digest(i), &new[j], words); changed {
+			p.noteHeads(&old[i], digest(i))
 			p.Changed = append(p.Changed, c)
 		}
 	}
 	for i := range old {
 		if !matched[i] {
+			p.noteHeads(&old[i], digest(i))
 			p.Removed = append(p.Removed, Removal{Message: old[i], Index: i})
 		}
 	}

@@ -117,7 +117,18 @@ func TestCoarsePairs(t *testing.T) {
 	if got, want := brief(coarse), strings.Replace(brief(whole), "coarse=false", "coarse=true", 1); got != want {
 		t.Errorf("coarse pair\n %s\nwant\n %s", got, want)
 	}
+	for _, r := range coarse.Removed {
+		if runes, bytes := coarse.Whole(r.Message.Content); runes != len(long) || bytes != len(long) {
+			t.Errorf("removed %s: Whole = %d runes, %d bytes; want %d", r.Message.ID, runes, bytes, len(long))
+		}
+	}
 	for _, c := range coarse.Changed {
+		if runes, _ := coarse.Whole(c.Old.Content); runes != len(long) {
+			t.Errorf("%s: Whole(old content) = %d runes, want %d", c.ID, runes, len(long))
+		}
+		if runes, _ := coarse.Whole(c.New.Content); runes != len(c.New.Content) {
+			t.Errorf("%s: Whole(new content) = %d runes, want %d", c.ID, runes, len(c.New.Content))
+		}
 		if c.Has(FieldContent) && !c.Grew && !c.Replaced {
 			t.Errorf("%s: a long content changed without growing is not Replaced", c.ID)
 		}
