@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/internal/hostile"
 	"github.com/agentskit/snapctl/replay"
@@ -240,5 +241,119 @@ func TestWorkLinear(t *testing.T) {
 				t.Errorf("allocations grow faster than the input: %v", costs)
 			}
 		})
+	}
+}
+
+// TestCompactDifferential compares pairs against compact and whole older
+// projections on random projections and edits, long strings included:
+// the messages, fields, tool-call fields and appended text must agree.
+func TestCompactDifferential(t *testing.T) {
+	x := uint32(3)
+	rnd := func(n int) int { x = x*1103515245 + 12345; return int(x>>8) % n }
+	long := func(s string) string { return strings.Repeat(s, 40+rnd(40)) }
+	text := func() string {
+		switch rnd(3) {
+		case 0:
+			return "short " + fmt.Sprint(rnd(3))
+		case 1:
+			return long("long é ")
+		}
+		return ""
+	}
+	jsonValue := func() string {
+		switch rnd(3) {
+		case 0:
+			return fmt.Sprintf(`{"k":%d}`, rnd(3))
+		case 1:
+			return fmt.Sprintf(`{"k":%d,"pad":"%s"}`, rnd(3), long("p"))
+		}
+		return ""
+	}
+	call := func(id string) replay.ToolCall {
+		return replay.ToolCall{ID: id, Name: []string{"n", long("name")}[rnd(2)], Status: "complete", Args: jsonValue(),
+			Result: text(), HasResult: rnd(2) == 0}
+	}
+	message := func(id string) replay.Message {
+		m := replay.Message{ID: id, Role: "assistant", Content: text(), Status: "complete", CreatedAt: "2026-07-11T09:00:00.000Z",
+			Parts: jsonValue(), Metadata: jsonValue()}
+		if rnd(3) == 0 {
+			m.HasToolCalls = true
+			for i := 0; i < rnd(3); i++ {
+				m.ToolCalls = append(m.ToolCalls, call(fmt.Sprint("c", rnd(3))))
+			}
+		}
+		return m
+	}
+	edit := func(m replay.Message) replay.Message {
+		switch rnd(8) {
+		case 0:
+			m.Content += " more"
+		case 1:
+			m.Content = text()
+		case 2:
+			m.Status = "streaming"
+		case 3:
+			m.Metadata = jsonValue()
+		case 4:
+			m.Parts = jsonValue()
+		case 5:
+			m.ToolCalls = append([]replay.ToolCall(nil), m.ToolCalls...)
+			if len(m.ToolCalls) > 0 {
+				m.ToolCalls[0] = call(m.ToolCalls[0].ID)
+			} else {
+				m.HasToolCalls, m.ToolCalls = true, []replay.ToolCall{call("c9")}
+			}
+		case 6:
+			m.ToolCallID, m.HasToolCallID = long("t"), true
+		}
+		return m
+	}
+	brief := func(p PairDiff) string {
+		s := fmt.Sprint("moved=", p.Moved)
+		for _, m := range p.Added {
+			s += " +" + m.ID
+		}
+		for _, r := range p.Removed {
+			s += fmt.Sprintf(" -%s@%d/%v", r.Message.ID, r.Index, r.Explained)
+		}
+		for _, c := range p.Changed {
+			s += fmt.Sprintf(" ~%s%v/%v/%q", c.ID, c.Fields, c.Grew, c.Appended)
+			for _, tc := range c.ToolCalls {
+				s += fmt.Sprint(tc.Kind, tc.ID, tc.Fields)
+			}
+		}
+		return s
+	}
+	for it := 0; it < 3000; it++ {
+		var old, new []replay.Message
+		for i := 0; i < rnd(6); i++ {
+			old = append(old, message(fmt.Sprint("m", rnd(5))))
+		}
+		for _, m := range old {
+			switch rnd(5) {
+			case 0:
+				continue
+			case 1:
+				new = append(new, message(fmt.Sprint("n", rnd(3))))
+			}
+			new = append(new, edit(m))
+		}
+		if len(new) > 1 && rnd(3) == 0 {
+			new[0], new[len(new)-1] = new[len(new)-1], new[0]
+		}
+		lin := replay.Lineage{}
+		if len(old) > 0 && rnd(3) == 0 {
+			lin = replay.Lineage{Operation: "retry", ParentTurnID: "t", SourceMessageID: old[rnd(len(old))].ID}
+		}
+		from, to := Projection{Messages: old}, Projection{Messages: new, Lineage: lin}
+		whole, coarse := Compare(from, to), Compare(compactOf(from), to)
+		if got, want := brief(coarse), brief(whole); got != want {
+			t.Fatalf("case %d: coarse pair\n %s\nwant\n %s", it, got, want)
+		}
+		for _, r := range coarse.Removed {
+			if runes, bytes := coarse.Whole(r.Message.Content); runes != utf8.RuneCountInString(old[r.Index].Content) || bytes != len(old[r.Index].Content) {
+				t.Fatalf("case %d: Whole of removed %s = %d, %d", it, r.Message.ID, runes, bytes)
+			}
+		}
 	}
 }
