@@ -150,3 +150,34 @@ func TestWorkLinear(t *testing.T) {
 		})
 	}
 }
+
+// TestCloseupBytes checks that the lines Examine keeps for close-ups stay
+// within maxCloseupBytes after the first, and keep no snapshot's messages,
+// however large the matching lines: every match is still counted.
+func TestCloseupBytes(t *testing.T) {
+	const size = 4 << 20
+	var b bytes.Buffer
+	for i := 0; i < 12; i++ {
+		// Every line reuses one event id, as a redelivering server would.
+		line := hostile.Sessions(1, 1, size)
+		b.Write(bytes.Replace(line, []byte(`"eventId":"e0-0"`), []byte(`"eventId":"same"`), 1))
+	}
+	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(b.Bytes()), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := Examine(rd, Options{}, Target{EventID: "same"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, c := range x.Closeups {
+		kept += len(c.Raw)
+		if c.Event == nil || c.Event.Snapshot.Messages != nil {
+			t.Errorf("line %d: the close-up keeps the snapshot's messages", c.Line)
+		}
+	}
+	if x.Matches != 12 || len(x.Closeups) == 0 || kept > maxCloseupBytes {
+		t.Errorf("%d matches, %d close-ups of %d bytes; want 12 matches, close-ups within %d bytes", x.Matches, len(x.Closeups), kept, maxCloseupBytes)
+	}
+}
