@@ -32,10 +32,10 @@ type Options struct {
 // next pair) and the counts of inert deliveries since it, so memory does
 // not grow with the length of the capture. Older projections are kept
 // whole while they fit in one budget for all sessions together
-// (keptBudget, 16 MiB), or when they are small; past it, they are kept compact (compactOf): ids,
-// short strings and the heads and digests of long ones, so memory does
-// not grow with the size of the snapshots either, however many sessions
-// there are.
+// (keptBudget, 16 MiB), or when they are small; past it, they are kept
+// compact (compactOf): ids, short strings and the heads and digests of
+// long ones, so memory does not grow with the size of the snapshots
+// either, however many sessions there are.
 type Differ struct {
 	opts     Options
 	emit     func(*PairDiff) error
@@ -188,9 +188,9 @@ func (d *Differ) pair(s *sessionState, p Projection) error {
 }
 
 // explainByRewrites marks the removals the rewrites of skipped snapshots
-// explain, as explainFrom for each in turn would, in O(r log n) rather
-// than O(r·n): their sources decrease, so a removal is explained by the
-// first whose source is at or before it.
+// explain, as explainFrom for each in turn would, in O(n log r) for n
+// removals and r rewrites rather than O(n·r): their sources decrease, so a
+// removal is explained by the first whose source is at or before it.
 func explainByRewrites(p *PairDiff, rws []rewrite) {
 	for i := range p.Removed {
 		r := &p.Removed[i]
