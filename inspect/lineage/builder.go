@@ -15,22 +15,15 @@ const maxVariants = 3
 
 // Builder collects, result by result, what the lineage graph needs: per
 // session and per turn a node, the message ids of the turn's last accepted
-// projection (as hashes) and one preview string. It keeps no event, and
-// at most one projection: the last accepted one, until another snapshot
-// shows it is final for its turn.
+// projection (as hashes) and one preview string. It keeps no event and no
+// projection: each accepted one is reduced to those as it comes, so
+// memory grows neither with the number of sessions nor with the size of
+// their snapshots.
 type Builder struct {
 	pinned   string
 	sessions map[string]*sessionState
 	order    []*sessionState
 	turns    map[turnKey]*Node
-	// pending is the turn of the last accepted snapshot, whose projection
-	// is pendingMsgs. A turn's ids and preview are taken from it only when
-	// the capture moves on to another turn or session (or at the end), not
-	// for each of the many snapshots a streaming turn sends; keeping one
-	// projection for the whole builder, rather than one per session, keeps
-	// memory from growing with the number of sessions.
-	pending     *Node
-	pendingMsgs []replay.Message
 }
 
 type sessionState struct {
@@ -111,10 +104,8 @@ func (b *Builder) accept(ev *replay.Event) {
 	if snap.HasError {
 		n.ErrorCode = snap.Error.Code
 	}
-	if b.pending != nil && b.pending != n {
-		b.settle()
-	}
-	b.pending, b.pendingMsgs = n, snap.Messages
+	n.Preview = assistantPreview(snap.Messages)
+	n.messageIDs = messageIDs(n.messageIDs[:0], snap.Messages)
 	if snap.Lineage.Operation != "" {
 		n.noteLineage(ev.Sequence, snap.Lineage)
 	}
@@ -145,15 +136,6 @@ func (n *Node) noteLineage(seq int64, l replay.Lineage) {
 
 func (n *Node) lineage() replay.Lineage {
 	return replay.Lineage{Operation: string(n.Operation), ParentTurnID: n.ParentTurnID, SourceMessageID: n.SourceMessageID}
-}
-
-// settle takes the preview and message ids of the pending turn from its
-// last accepted projection, and lets that projection go.
-func (b *Builder) settle() {
-	n := b.pending
-	n.Preview = assistantPreview(b.pendingMsgs)
-	n.messageIDs = messageIDs(n.messageIDs[:0], b.pendingMsgs)
-	b.pending, b.pendingMsgs = nil, nil
 }
 
 // idSeed hashes message ids for Node.messageIDs.
@@ -205,9 +187,6 @@ func preview(text string) string {
 // of each session's first accepted snapshot, and finds their problems.
 // It may be called again after more results were added.
 func (b *Builder) Sessions() []*Session {
-	if b.pending != nil {
-		b.settle()
-	}
 	out := make([]*Session, 0, len(b.order))
 	for _, s := range b.order {
 		nodes := make([]*Node, 0, s.turns)
