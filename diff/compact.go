@@ -15,7 +15,7 @@ import (
 // smallCost are kept whole outside the budget: their compact form would
 // cost as much.
 const (
-	keptBudget = 16 << 20
+	keptBudget = 8 << 20
 	smallCost  = 1 << 10
 )
 

@@ -32,7 +32,7 @@ type Options struct {
 // next pair) and the counts of inert deliveries since it, so memory does
 // not grow with the length of the capture. Older projections are kept
 // whole while they fit in one budget for all sessions together
-// (keptBudget, 16 MiB), or when they are small; past it, they are kept
+// (keptBudget, 8 MiB), or when they are small; past it, they are kept
 // compact (compactOf): ids, short strings and the heads and digests of
 // long ones, so memory does not grow with the size of the snapshots
 // either, however many sessions there are.
