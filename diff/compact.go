@@ -191,7 +191,9 @@ func (p *PairDiff) Whole(s string) (runes, bytes int) {
 }
 
 // noteHeads records the heads of a compact older message that the pair
-// hands out, for Whole.
+// hands out, for Whole. Heads are keyed by where their bytes are, not by
+// their text: two long texts may share a head but not a length, and each
+// head has its own place in the compact projection's one allocation.
 func (p *PairDiff) noteHeads(m *replay.Message, d *msgDigest) {
 	if d == nil {
 		return
