@@ -124,7 +124,9 @@ func diffRun(o *DiffOptions) error {
 	default:
 		w = newPairTextWriter(out, o.IO.Palette(), o)
 	}
-	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To}, w.pair)
+	// Only the text output shows word diffs (--redact counts their words).
+	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To,
+		NoWords: o.Output != "text" || o.Stat}, w.pair)
 	ropts := o.options()
 	ropts.Messages = true
 	// Flush while waiting for input, so a live stream shows each pair

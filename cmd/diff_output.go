@@ -30,6 +30,8 @@ type pairTextWriter struct {
 
 	pairs, added, removed, changed, moved int
 	sessions                              map[string]bool
+	// cur is the pair being written, for the lengths of its texts.
+	cur *diff.PairDiff
 }
 
 func newPairTextWriter(out *bufio.Writer, pal Palette, o *DiffOptions) *pairTextWriter {
@@ -38,6 +40,7 @@ func newPairTextWriter(out *bufio.Writer, pal Palette, o *DiffOptions) *pairText
 }
 
 func (w *pairTextWriter) pair(p *diff.PairDiff) error {
+	w.cur = p
 	w.pairs++
 	w.sessions[p.SessionID] = true
 	w.added += len(p.Added)
@@ -175,7 +178,7 @@ func optQuoted(s string, has bool) string {
 // content shows a content change: the appended text when it only grew,
 // otherwise a word diff with long unchanged runs cut short.
 func (w *pairTextWriter) content(c *diff.MessageChange) string {
-	o, n := runes(c.Old.Content), runes(c.New.Content)
+	o, n := w.runes(c.Old.Content), w.runes(c.New.Content)
 	switch {
 	case w.redact && c.Grew:
 		return fmt.Sprintf("+%d chars (%d → %d)", n-o, o, n)
@@ -291,7 +294,8 @@ func (w *pairTextWriter) pathChange(c diff.PathChange, keep func(string) bool) s
 // value shows a compact JSON value, or its size when redacting.
 func (w *pairTextWriter) value(v string) string {
 	if w.redact {
-		return "(" + plural(len(v), "byte") + ")"
+		_, n := w.cur.Whole(v)
+		return "(" + plural(n, "byte") + ")"
 	}
 	return termsafe.Line(v, previewRunes)
 }
@@ -340,9 +344,16 @@ func toolCallsPresence(has bool) string {
 // text shows capture text quoted, or its length when redacting.
 func (w *pairTextWriter) text(s string) string {
 	if w.redact {
-		return plural(runes(s), "char")
+		return plural(w.runes(s), "char")
 	}
 	return `"` + termsafe.Line(s, previewRunes) + `"`
+}
+
+// runes counts the characters of a text of the pair, whole even when the
+// pair kept only its head (diff.PairDiff.Whole).
+func (w *pairTextWriter) runes(s string) int {
+	n, _ := w.cur.Whole(s)
+	return n
 }
 
 func (w *pairTextWriter) optText(s string, has bool) string {

@@ -83,27 +83,31 @@ func reportJSON(rep inspect.Report) inspectJSON {
 		j.Overview.PinnedSession = &p
 	}
 	for _, s := range ov.Sessions {
-		sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
-			Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons), Turns: s.Turns,
-			Snapshots: s.Snapshots, Lineage: s.Lineage, Final: newFinalJSON(s.Final)}
-		if r := s.Sequences; r != nil {
-			sj.Sequences = &struct {
-				Min int64 `json:"min"`
-				Max int64 `json:"max"`
-			}{r.Min, r.Max}
-		}
-		if r := s.EmittedAt; r != nil {
-			sj.EmittedAt = &struct {
-				First string `json:"first"`
-				Last  string `json:"last"`
-			}{r.First, r.Last}
-		}
-		j.Overview.Sessions = append(j.Overview.Sessions, sj)
+		j.Overview.Sessions = append(j.Overview.Sessions, sessionToJSON(s))
 	}
 	for _, f := range rep.Findings {
 		j.Findings = append(j.Findings, findingToJSON(f))
 	}
 	return j
+}
+
+func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
+	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
+		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons), Turns: s.Turns,
+		Snapshots: s.Snapshots, Lineage: s.Lineage, Final: newFinalJSON(s.Final)}
+	if r := s.Sequences; r != nil {
+		sj.Sequences = &struct {
+			Min int64 `json:"min"`
+			Max int64 `json:"max"`
+		}{r.Min, r.Max}
+	}
+	if r := s.EmittedAt; r != nil {
+		sj.EmittedAt = &struct {
+			First string `json:"first"`
+			Last  string `json:"last"`
+		}{r.First, r.Last}
+	}
+	return sj
 }
 
 func findingToJSON(f inspect.Finding) findingJSON {
@@ -118,8 +122,44 @@ func findingToJSON(f inspect.Finding) findingJSON {
 // writeIndentedJSON writes v as indented, terminal-safe JSON.
 func writeIndentedJSON(out io.Writer, v any) error { return writeSafeJSON(out, v, true) }
 
+// writeReportJSON writes the report as one indented JSON document, the
+// sessions one at a time: encoding the whole report at once held it twice
+// more (encoding/json's buffer and its indented copy), 1.1 GB for 200,000
+// sessions. The rest of the report is encoded with an empty sessions
+// array, which the sessions are written into.
 func writeReportJSON(out *bufio.Writer, rep inspect.Report) error {
-	return writeIndentedJSON(out, reportJSON(rep))
+	sessions := rep.Overview.Sessions
+	rep.Overview.Sessions = nil
+	var doc bytes.Buffer
+	if err := writeIndentedJSON(&doc, reportJSON(rep)); err != nil {
+		return err
+	}
+	b := doc.Bytes()
+	// A key is never inside a string, where its quotes would be escaped.
+	const empty = `"sessions": []`
+	at := bytes.Index(b, []byte(empty))
+	if at < 0 || len(sessions) == 0 {
+		_, err := out.Write(b)
+		return err
+	}
+	out.Write(b[:at+len(empty)-1])
+	// Each session goes through writeIndentedJSON too, then moves three
+	// levels in: a raw newline is never inside a JSON string.
+	var one bytes.Buffer
+	for i, s := range sessions {
+		one.Reset()
+		if err := writeIndentedJSON(&one, sessionToJSON(s)); err != nil {
+			return err
+		}
+		if i > 0 {
+			out.WriteByte(',')
+		}
+		out.WriteString("\n      ")
+		out.Write(bytes.ReplaceAll(bytes.TrimSuffix(one.Bytes(), []byte("\n")), []byte("\n"), []byte("\n      ")))
+	}
+	out.WriteString("\n    ]")
+	_, err := out.Write(b[at+len(empty):])
+	return err
 }
 
 // writeReportTable writes the overview, one block per session, then the

@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -330,40 +332,70 @@ func optString(s string) *string {
 	return &s
 }
 
-// writeLineageJSON writes the flat, stable list of every session's turns.
+// writeLineageJSON writes the flat, stable list of every session's turns,
+// one session at a time: encoding the whole document at once held it
+// twice more (encoding/json's buffer and its indented copy), over 1 GB for
+// 200,000 sessions.
 func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) error {
-	doc := lineageJSON{Sessions: []lineageSessionJSON{}}
-	for _, s := range sessions {
-		js := lineageSessionJSON{SessionID: s.SessionID, Roots: []string{}, Problems: s.Problems(), Turns: []lineageTurnJSON{}}
-		for _, n := range s.Roots {
-			js.Roots = append(js.Roots, n.TurnID)
-		}
-		for _, n := range s.Turns {
-			jt := lineageTurnJSON{
-				TurnID: n.TurnID, Operation: string(n.Operation),
-				ParentTurnID: optString(n.ParentTurnID), SourceMessageID: optString(n.SourceMessageID),
-				FirstSequence: n.FirstSequence, LastSequence: n.LastSequence, Status: n.Status, ErrorCode: optString(n.ErrorCode),
-				FirstEmittedAt: n.FirstEmittedAt, LastEmittedAt: n.LastEmittedAt,
-				Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
-				Children: []string{}, Problems: []lineageProblemJSON{},
-			}
-			if !redact {
-				preview := n.Preview
-				jt.Preview = &preview
-				if n.HasInput {
-					input := n.Input
-					jt.Input = &input
-				}
-			}
-			for _, c := range n.Children {
-				jt.Children = append(jt.Children, c.TurnID)
-			}
-			for _, p := range n.Problems {
-				jt.Problems = append(jt.Problems, lineageProblemJSON{Kind: string(p.Kind), Detail: p.Detail})
-			}
-			js.Turns = append(js.Turns, jt)
-		}
-		doc.Sessions = append(doc.Sessions, js)
+	if len(sessions) == 0 {
+		_, err := io.WriteString(w, "{\n  \"sessions\": []\n}\n")
+		return err
 	}
-	return writeSafeJSON(w, doc, true)
+	var one bytes.Buffer
+	var safe []byte
+	enc := json.NewEncoder(&one)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("    ", "  ")
+	if _, err := io.WriteString(w, "{\n  \"sessions\": ["); err != nil {
+		return err
+	}
+	for i, s := range sessions {
+		one.Reset()
+		if i > 0 {
+			one.WriteByte(',')
+		}
+		one.WriteString("\n    ")
+		if err := enc.Encode(lineageSessionToJSON(s, redact)); err != nil {
+			return err
+		}
+		safe = appendSafeJSON(safe[:0], bytes.TrimSuffix(one.Bytes(), []byte("\n")))
+		if _, err := w.Write(safe); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "\n  ]\n}\n")
+	return err
+}
+
+func lineageSessionToJSON(s *lineage.Session, redact bool) lineageSessionJSON {
+	js := lineageSessionJSON{SessionID: s.SessionID, Roots: []string{}, Problems: s.Problems(), Turns: []lineageTurnJSON{}}
+	for _, n := range s.Roots {
+		js.Roots = append(js.Roots, n.TurnID)
+	}
+	for _, n := range s.Turns {
+		jt := lineageTurnJSON{
+			TurnID: n.TurnID, Operation: string(n.Operation),
+			ParentTurnID: optString(n.ParentTurnID), SourceMessageID: optString(n.SourceMessageID),
+			FirstSequence: n.FirstSequence, LastSequence: n.LastSequence, Status: n.Status, ErrorCode: optString(n.ErrorCode),
+			FirstEmittedAt: n.FirstEmittedAt, LastEmittedAt: n.LastEmittedAt,
+			Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
+			Children: []string{}, Problems: []lineageProblemJSON{},
+		}
+		if !redact {
+			preview := n.Preview
+			jt.Preview = &preview
+			if n.HasInput {
+				input := n.Input
+				jt.Input = &input
+			}
+		}
+		for _, c := range n.Children {
+			jt.Children = append(jt.Children, c.TurnID)
+		}
+		for _, p := range n.Problems {
+			jt.Problems = append(jt.Problems, lineageProblemJSON{Kind: string(p.Kind), Detail: p.Detail})
+		}
+		js.Turns = append(js.Turns, jt)
+	}
+	return js
 }

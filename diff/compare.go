@@ -1,10 +1,6 @@
 package diff
 
-import (
-	"strings"
-
-	"github.com/agentskit/snapctl/replay"
-)
+import "github.com/agentskit/snapctl/replay"
 
 // Field names a message field that changed, as the protocol spells it.
 type Field string
@@ -59,6 +55,15 @@ type PairDiff struct {
 
 	Error   ErrorChange
 	Lineage LineageChange
+
+	// Coarse is set when the older projection was kept compact, because
+	// the older projections of all sessions did not fit in the Differ's
+	// budget: its texts over 256 bytes are their first 64 runes in Removed
+	// and Changed, a change of such a content is Replaced unless it only
+	// grew, and a change of such a JSON value is one change at $. Whole
+	// gives the lengths of the whole texts.
+	Coarse bool
+	heads  map[*byte]digest
 }
 
 // Removal is a message that disappeared; Index is its place in the older
@@ -110,7 +115,11 @@ func (p *PairDiff) StatusChanged() bool { return p.FromStatus != p.ToStatus }
 // the other side), so the cost is linear in the size of the two
 // projections. old and new are not modified, and the result shares their
 // strings.
-func Compare(old, new Projection) PairDiff {
+func Compare(old, new Projection) PairDiff { return compare(old, new, true) }
+
+// compare is Compare, with the word diff of changed content only when
+// words is set.
+func compare(old, new Projection, words bool) PairDiff {
 	p := PairDiff{
 		SessionID: new.SessionID,
 		From:      position(&old), To: position(&new),
@@ -121,6 +130,7 @@ func Compare(old, new Projection) PairDiff {
 			TotalTokens:      new.Usage.TotalTokens - old.Usage.TotalTokens,
 		},
 		Lineage: LineageChange{From: old.Lineage, To: new.Lineage},
+		Coarse:  old.digests != nil,
 	}
 	if old.HasError {
 		e := old.Error
@@ -130,7 +140,7 @@ func Compare(old, new Projection) PairDiff {
 		e := new.Error
 		p.Error.To = &e
 	}
-	compareMessages(&p, old.Messages, new.Messages, new.Lineage)
+	compareMessages(&p, old.Messages, old.digests, new.Messages, new.Lineage, words)
 	return p
 }
 
@@ -145,7 +155,15 @@ type msgKey struct {
 	k  int
 }
 
-func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage) {
+// compareMessages compares the messages; digests are those of a compact
+// older projection, or nil.
+func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new []replay.Message, lin replay.Lineage, words bool) {
+	digest := func(i int) *msgDigest {
+		if digests == nil {
+			return nil
+		}
+		return &digests[i]
+	}
 	matched := make([]bool, len(old))
 	common := make([]Move, 0, min(len(old), len(new)))
 	// Snapshots mostly repeat the previous projection and add to its end:
@@ -156,7 +174,8 @@ func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage)
 	for pre < len(old) && pre < len(new) && old[pre].ID == new[pre].ID {
 		matched[pre] = true
 		common = append(common, Move{ID: new[pre].ID, From: pre, To: pre})
-		if c, changed := compareMessage(&old[pre], &new[pre]); changed {
+		if c, changed := compareMessage(&old[pre], digest(pre), &new[pre], words); changed {
+			p.noteHeads(&old[pre], digest(pre))
 			p.Changed = append(p.Changed, c)
 		}
 		pre++
@@ -179,12 +198,14 @@ func compareMessages(p *PairDiff, old, new []replay.Message, lin replay.Lineage)
 		}
 		matched[i] = true
 		common = append(common, Move{ID: id, From: i, To: j})
-		if c, changed := compareMessage(&old[i], &new[j]); changed {
+		if c, changed := compareMessage(&old[i], digest(i), &new[j], words); changed {
+			p.noteHeads(&old[i], digest(i))
 			p.Changed = append(p.Changed, c)
 		}
 	}
 	for i := range old {
 		if !matched[i] {
+			p.noteHeads(&old[i], digest(i))
 			p.Removed = append(p.Removed, Removal{Message: old[i], Index: i})
 		}
 	}
@@ -247,7 +268,9 @@ type MessageChange struct {
 	Grew     bool
 	Appended string
 	// Words is the word-level edit of content that did not just grow. It
-	// is nil when Replaced: the texts differ too much to diff cheaply.
+	// is nil when Replaced: the texts differ too much to diff cheaply
+	// (see Words). Both are unset when the word diff was not asked for
+	// (Options.NoWords).
 	Words    []WordEdit
 	Replaced bool
 
@@ -267,31 +290,41 @@ func (c *MessageChange) Has(f Field) bool {
 }
 
 // sameMessage is the quick test for the common case of a message that did
-// not change at all.
-func sameMessage(a, b *replay.Message) bool {
-	if a.Content != b.Content || a.Status != b.Status || a.Role != b.Role || a.CreatedAt != b.CreatedAt ||
-		a.HasToolCallID != b.HasToolCallID || a.ToolCallID != b.ToolCallID || a.Parts != b.Parts ||
-		a.Metadata != b.Metadata || a.HasToolCalls != b.HasToolCalls || len(a.ToolCalls) != len(b.ToolCalls) {
+// not change at all. d holds the digests of a compact a, or is nil.
+func sameMessage(a *replay.Message, d *msgDigest, b *replay.Message) bool {
+	if d == nil {
+		d = &msgDigest{}
+	}
+	if !d.content.same(a.Content, b.Content) || a.Status != b.Status || a.Role != b.Role || a.CreatedAt != b.CreatedAt ||
+		a.HasToolCallID != b.HasToolCallID || !d.toolCallID.same(a.ToolCallID, b.ToolCallID) || !d.parts.same(a.Parts, b.Parts) ||
+		!d.metadata.same(a.Metadata, b.Metadata) || a.HasToolCalls != b.HasToolCalls || len(a.ToolCalls) != len(b.ToolCalls) {
 		return false
 	}
 	for i := range a.ToolCalls {
-		if a.ToolCalls[i] != b.ToolCalls[i] {
+		if !sameToolCall(&a.ToolCalls[i], d.call(i), &b.ToolCalls[i]) {
 			return false
 		}
 	}
 	return true
 }
 
-func compareMessage(a, b *replay.Message) (MessageChange, bool) {
-	if sameMessage(a, b) {
+// compareMessage compares two messages; d holds the digests of a compact
+// a, or is nil.
+func compareMessage(a *replay.Message, d *msgDigest, b *replay.Message, words bool) (MessageChange, bool) {
+	if sameMessage(a, d, b) {
 		return MessageChange{}, false
 	}
+	if d == nil {
+		d = &msgDigest{}
+	}
 	c := MessageChange{ID: b.ID, Old: *a, New: *b}
-	if a.Content != b.Content {
+	if !d.content.same(a.Content, b.Content) {
 		c.Fields = append(c.Fields, FieldContent)
-		if strings.HasPrefix(b.Content, a.Content) {
-			c.Grew, c.Appended = true, b.Content[len(a.Content):]
-		} else {
+		if rest, ok := d.content.prefixOf(a.Content, b.Content); ok {
+			c.Grew, c.Appended = true, rest
+		} else if words && d.content.n > 0 {
+			c.Replaced = true
+		} else if words {
 			var ok bool
 			if c.Words, ok = Words(a.Content, b.Content); !ok {
 				c.Words, c.Replaced = nil, true
@@ -307,22 +340,30 @@ func compareMessage(a, b *replay.Message) (MessageChange, bool) {
 	if a.CreatedAt != b.CreatedAt {
 		c.Fields = append(c.Fields, FieldCreatedAt)
 	}
-	if a.HasToolCallID != b.HasToolCallID || a.ToolCallID != b.ToolCallID {
+	if a.HasToolCallID != b.HasToolCallID || !d.toolCallID.same(a.ToolCallID, b.ToolCallID) {
 		c.Fields = append(c.Fields, FieldToolCallID)
 	}
-	if a.Parts != b.Parts {
-		if c.Parts = JSON(a.Parts, b.Parts); len(c.Parts) > 0 {
-			c.Fields = append(c.Fields, FieldParts)
-		}
+	if c.Parts = jsonChange(a.Parts, d.parts, b.Parts); len(c.Parts) > 0 {
+		c.Fields = append(c.Fields, FieldParts)
 	}
-	c.ToolCalls = compareToolCalls(a.ToolCalls, b.ToolCalls)
+	c.ToolCalls = compareToolCalls(a.ToolCalls, d.toolCalls, b.ToolCalls)
 	if len(c.ToolCalls) > 0 || a.HasToolCalls != b.HasToolCalls {
 		c.Fields = append(c.Fields, FieldToolCalls)
 	}
-	if a.Metadata != b.Metadata {
-		if c.Metadata = JSON(a.Metadata, b.Metadata); len(c.Metadata) > 0 {
-			c.Fields = append(c.Fields, FieldMetadata)
-		}
+	if c.Metadata = jsonChange(a.Metadata, d.metadata, b.Metadata); len(c.Metadata) > 0 {
+		c.Fields = append(c.Fields, FieldMetadata)
 	}
 	return c, len(c.Fields) > 0
+}
+
+// jsonChange compares two raw JSON values by path; a, with digest d, is
+// the older side as kept.
+func jsonChange(a string, d digest, b string) []PathChange {
+	switch {
+	case d.same(a, b):
+		return nil
+	case d.n > 0:
+		return wholeJSON(a, b)
+	}
+	return JSON(a, b)
 }

@@ -213,7 +213,7 @@ func TestCompareToolCalls(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, c := range compareToolCalls(tt.old, tt.new) {
+			for _, c := range compareToolCalls(tt.old, nil, tt.new) {
 				s := string(c.Kind) + ":" + c.ID + ":"
 				for i, f := range c.Fields {
 					if i > 0 {

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -20,16 +21,28 @@ type Options struct {
 	// session directly, instead of each with the previous one.
 	Range    bool
 	From, To int64
+	// NoWords skips the word diff of content that changed other than by
+	// growing, for outputs that never show it (MessageChange.Words stays
+	// nil and Replaced false): it is the costliest part of a pair.
+	NoWords bool
 }
 
 // Differ turns a stream of replay results into pairs of accepted
 // snapshots. It keeps one projection per session (the older side of the
 // next pair) and the counts of inert deliveries since it, so memory does
-// not grow with the length of the capture.
+// not grow with the length of the capture. Older projections are kept
+// whole while they fit in one budget for all sessions together
+// (keptBudget, 8 MiB), or when they are small; past it, they are kept
+// compact (compactOf): ids, short strings and the heads and digests of
+// long ones, so memory does not grow with the size of the snapshots
+// either, however many sessions there are.
 type Differ struct {
 	opts     Options
 	emit     func(*PairDiff) error
 	sessions map[string]*sessionState
+	// kept is the cost of the projections kept whole, against budget
+	// (keptBudget but in tests).
+	kept, budget int
 	// malformed counts every malformed line so far. A malformed line names
 	// no session, so it counts for every session whose pair spans it; a
 	// per-session mark keeps that O(1) per line.
@@ -41,6 +54,8 @@ type sessionState struct {
 	id      string
 	base    Projection
 	hasBase bool
+	// cost is what base costs against Differ.budget; 0 when compact.
+	cost    int
 	inert   map[replay.Reason]int
 	mark    int // Differ.malformed when base was taken
 	between int // accepted snapshots skipped since base (Range)
@@ -57,7 +72,7 @@ type sessionState struct {
 // NewDiffer returns a Differ that calls emit with each pair, in the order
 // the newer snapshots were accepted. The PairDiff is emit's to keep.
 func NewDiffer(opts Options, emit func(*PairDiff) error) *Differ {
-	return &Differ{opts: opts, emit: emit, sessions: map[string]*sessionState{}}
+	return &Differ{opts: opts, emit: emit, sessions: map[string]*sessionState{}, budget: keptBudget}
 }
 
 // Add takes the next replay result; use it as the callback of replay.Run
@@ -72,6 +87,9 @@ func (d *Differ) Add(res *replay.Result) error {
 			id = d.opts.Session
 		}
 		if s := d.sessions[id]; s != nil && s.hasBase {
+			if s.inert == nil {
+				s.inert = map[replay.Reason]int{}
+			}
 			s.inert[res.Reason]++
 		}
 	default:
@@ -110,7 +128,7 @@ func (d *Differ) accept(res *replay.Result) error {
 			if d.opts.Turn == "" || ev.TurnID == d.opts.Turn {
 				err = d.pair(s, ProjectionOf(res))
 			}
-			s.hasBase, s.base = false, Projection{}
+			d.drop(s)
 			return err
 		}
 	case s.hasBase && seq < d.opts.To:
@@ -125,30 +143,64 @@ func (d *Differ) accept(res *replay.Result) error {
 		}
 	case s.hasBase:
 		// To was skipped: nothing left to compare the base with.
-		s.hasBase, s.base = false, Projection{}
+		d.drop(s)
 	}
 	return nil
 }
 
-// rebase makes p the older side of the session's next pair.
+// rebase makes p the older side of the session's next pair: whole if it
+// fits in the budget with the other sessions' projections, else compact.
 func (d *Differ) rebase(s *sessionState, p Projection) {
-	s.base, s.hasBase = p, true
-	s.inert, s.mark, s.between, s.rewrites = map[replay.Reason]int{}, d.malformed, 0, nil
+	d.drop(s)
+	switch c := p.cost(); {
+	case c <= smallCost:
+		s.base = p
+	case d.kept+c <= d.budget:
+		s.base, s.cost = p, c
+		d.kept += c
+	default:
+		s.base = compactOf(p)
+	}
+	s.hasBase = true
+	s.inert, s.mark, s.between, s.rewrites = nil, d.malformed, 0, nil
+}
+
+// drop lets the session's older projection go.
+func (d *Differ) drop(s *sessionState) {
+	d.kept -= s.cost
+	s.base, s.hasBase, s.cost = Projection{}, false, 0
 }
 
 func (d *Differ) pair(s *sessionState, p Projection) error {
-	pd := Compare(s.base, p)
+	pd := compare(s.base, p, !d.opts.NoWords)
+	if s.inert == nil {
+		s.inert = map[replay.Reason]int{}
+	}
 	pd.Inert = s.inert
 	if n := d.malformed - s.mark; n > 0 {
 		pd.Inert[replay.ReasonMalformed] = n
 	}
 	pd.AcceptedBetween = s.between
-	for _, rw := range s.rewrites {
-		pd.explainFrom(rw.source, rw.lin)
-	}
+	explainByRewrites(&pd, s.rewrites)
 	// The map now belongs to the pair; the next one starts afresh.
-	s.inert = map[replay.Reason]int{}
+	s.inert = nil
 	return d.emit(&pd)
+}
+
+// explainByRewrites marks the removals the rewrites of skipped snapshots
+// explain, as explainFrom for each in turn would, in O(n log r) for n
+// removals and r rewrites rather than O(n·r): their sources decrease, so a
+// removal is explained by the first whose source is at or before it.
+func explainByRewrites(p *PairDiff, rws []rewrite) {
+	for i := range p.Removed {
+		r := &p.Removed[i]
+		if r.Explained {
+			continue
+		}
+		if k := sort.Search(len(rws), func(k int) bool { return rws[k].source <= r.Index }); k < len(rws) {
+			r.Explained, r.By = true, rws[k].lin
+		}
+	}
 }
 
 // Finish reports, once the input is done, a Range whose sequences were

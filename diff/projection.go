@@ -26,6 +26,10 @@ type Projection struct {
 	HasError bool
 	Error    replay.Diagnostic
 	Messages []replay.Message
+
+	// digests is set for a compact projection (compactOf), one per
+	// message: its long strings are heads.
+	digests []msgDigest
 }
 
 // ProjectionOf copies what a Projection needs out of an accepted snapshot's

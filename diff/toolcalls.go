@@ -24,8 +24,9 @@ type ToolCallChange struct {
 }
 
 // compareToolCalls matches tool calls by id, as messages are matched:
-// linear in the number of calls.
-func compareToolCalls(old, new []replay.ToolCall) []ToolCallChange {
+// linear in the number of calls. digests are those of the calls of a
+// compact older message, or nil.
+func compareToolCalls(old []replay.ToolCall, digests []callDigest, new []replay.ToolCall) []ToolCallChange {
 	if len(old) == 0 && len(new) == 0 {
 		return nil
 	}
@@ -47,7 +48,11 @@ func compareToolCalls(old, new []replay.ToolCall) []ToolCallChange {
 			continue
 		}
 		matched[i] = true
-		if c, changed := compareToolCall(&old[i], b); changed {
+		var d callDigest
+		if digests != nil {
+			d = digests[i]
+		}
+		if c, changed := compareToolCall(&old[i], d, b); changed {
 			out = append(out, c)
 		}
 	}
@@ -59,23 +64,30 @@ func compareToolCalls(old, new []replay.ToolCall) []ToolCallChange {
 	return out
 }
 
-func compareToolCall(a, b *replay.ToolCall) (ToolCallChange, bool) {
+// sameToolCall says whether two tool calls are equal; d holds the
+// digests of a compact a.
+func sameToolCall(a *replay.ToolCall, d callDigest, b *replay.ToolCall) bool {
+	return a.ID == b.ID && a.Status == b.Status && a.HasResult == b.HasResult && a.HasError == b.HasError &&
+		d.name.same(a.Name, b.Name) && d.args.same(a.Args, b.Args) && d.result.same(a.Result, b.Result) && d.error.same(a.Error, b.Error)
+}
+
+// compareToolCall compares two tool calls with one id; d holds the
+// digests of a compact a.
+func compareToolCall(a *replay.ToolCall, d callDigest, b *replay.ToolCall) (ToolCallChange, bool) {
 	c := ToolCallChange{Kind: Changed, ID: b.ID, Old: *a, New: *b}
-	if a.Name != b.Name {
+	if !d.name.same(a.Name, b.Name) {
 		c.Fields = append(c.Fields, "name")
 	}
 	if a.Status != b.Status {
 		c.Fields = append(c.Fields, "status")
 	}
-	if a.Args != b.Args {
-		if c.Args = JSON(a.Args, b.Args); len(c.Args) > 0 {
-			c.Fields = append(c.Fields, "args")
-		}
+	if c.Args = jsonChange(a.Args, d.args, b.Args); len(c.Args) > 0 {
+		c.Fields = append(c.Fields, "args")
 	}
-	if a.HasResult != b.HasResult || a.Result != b.Result {
+	if a.HasResult != b.HasResult || !d.result.same(a.Result, b.Result) {
 		c.Fields = append(c.Fields, "result")
 	}
-	if a.HasError != b.HasError || a.Error != b.Error {
+	if a.HasError != b.HasError || !d.error.same(a.Error, b.Error) {
 		c.Fields = append(c.Fields, "error")
 	}
 	return c, len(c.Fields) > 0

@@ -3,6 +3,7 @@ package diff
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // MaxWordEdits bounds the word-level diff: texts that need more inserted
@@ -14,6 +15,13 @@ const MaxWordEdits = 2000
 // for the same reason: long texts with long common runs between many
 // edits cost (N+M)·D.
 const maxWordWork = 1 << 24
+
+// MaxWordBytes bounds the text a word diff cuts into words: the part of
+// the two texts between their common prefix and suffix, both sides
+// together. Past it the change is reported as replaced, so two 30 MB
+// messages cost a linear scan for the common ends and no more, instead
+// of a token and an intern-table entry per word (about 900 MB).
+const MaxWordBytes = 256 << 10
 
 // WordOp is what a WordEdit does.
 type WordOp int
@@ -79,19 +87,19 @@ func tokenize(s string, intern map[string]int32) tokens {
 
 // Words diffs two texts word by word with Myers' O(ND) algorithm, after
 // trimming the common prefix and suffix. ok is false when the texts are
-// too different to diff within MaxWordEdits.
+// too different to diff within MaxWordEdits, or when what lies between
+// their common prefix and suffix is longer than MaxWordBytes. Time and
+// memory are linear in the texts' length: the common ends are found by
+// comparing bytes, and only the middle, at most MaxWordBytes, is cut
+// into words.
 func Words(old, new string) (edits []WordEdit, ok bool) {
+	pre, suf := commonEnds(old, new)
+	if len(old)+len(new)-2*(pre+suf) > MaxWordBytes {
+		return nil, false
+	}
 	intern := map[string]int32{}
-	a, b := tokenize(old, intern), tokenize(new, intern)
-	pre := 0
-	for pre < a.len() && pre < b.len() && a.id[pre] == b.id[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < a.len()-pre && suf < b.len()-pre && a.id[a.len()-1-suf] == b.id[b.len()-1-suf] {
-		suf++
-	}
-	mid, ok := myers(a.id[pre:a.len()-suf], b.id[pre:b.len()-suf], len(intern))
+	a, b := tokenize(old[pre:len(old)-suf], intern), tokenize(new[pre:len(new)-suf], intern)
+	mid, ok := myers(a.id[:a.len()], b.id[:b.len()], len(intern))
 	if !ok {
 		return nil, false
 	}
@@ -113,7 +121,7 @@ func Words(old, new string) (edits []WordEdit, ok bool) {
 		}
 	}
 	if pre > 0 {
-		emit(WordEqual, pre)
+		out = append(out, WordEdit{WordEqual, old[:pre]})
 	}
 	for i := 0; i < len(mid); {
 		j := i
@@ -124,9 +132,52 @@ func Words(old, new string) (edits []WordEdit, ok bool) {
 		i = j
 	}
 	if suf > 0 {
-		emit(WordEqual, suf)
+		out = append(out, WordEdit{WordEqual, old[len(old)-suf:]})
 	}
 	return foldSpaces(out), true
+}
+
+// commonEnds returns the byte lengths of the longest common prefix and
+// suffix of two texts made of whole words: each ends where a word or a run
+// of spaces ends in both texts, as a cut between tokens would. The suffix
+// does not overlap the prefix on either side.
+func commonEnds(a, b string) (pre, suf int) {
+	n := min(len(a), len(b))
+	for pre < n && a[pre] == b[pre] {
+		pre++
+	}
+	for pre > 0 && !(boundary(a, pre) && boundary(b, pre)) {
+		pre--
+	}
+	n -= pre
+	for suf < n && a[len(a)-1-suf] == b[len(b)-1-suf] {
+		suf++
+	}
+	for suf > 0 && !(boundary(a, len(a)-suf) && boundary(b, len(b)-suf)) {
+		suf--
+	}
+	return pre, suf
+}
+
+// boundary says whether a token of tokenize ends at byte i of s: at either
+// end, or between a space and a non-space rune.
+func boundary(s string, i int) bool {
+	if i <= 0 || i >= len(s) {
+		return true
+	}
+	// Inside a valid multi-byte rune is no cut; a stray continuation byte
+	// is a rune of its own, as range decodes it.
+	for j := i - 1; j >= 0 && j >= i-3; j-- {
+		if utf8.RuneStart(s[j]) {
+			if _, w := utf8.DecodeRuneInString(s[j:]); w > i-j {
+				return false
+			}
+			break
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	l, _ := utf8.DecodeLastRuneInString(s[:i])
+	return unicode.IsSpace(r) != unicode.IsSpace(l)
 }
 
 // foldSpaces joins two replacements separated only by whitespace into one,

@@ -2,8 +2,11 @@ package diff
 
 import (
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/internal/hostile"
 )
 
 // sides rebuilds both texts from an edit script.
@@ -93,5 +96,73 @@ func TestWordsCap(t *testing.T) {
 	}
 	if _, ok := Words("start "+a.String()[:200], "start "+b.String()[:200]); !ok {
 		t.Fatal("Words gave up on a small diff")
+	}
+}
+
+// allocated is the number of bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestWordsBounded checks on doubling texts of distinct words that a word
+// diff allocates no more for longer texts: past MaxWordBytes between the
+// common ends it gives up after a byte scan, and a small edit inside huge
+// texts is diffed on its middle only.
+func TestWordsBounded(t *testing.T) {
+	edit := func(s string) string {
+		mid := len(s) / 2
+		for s[mid] != ' ' {
+			mid++
+		}
+		return s[:mid] + " inserted" + s[mid:]
+	}
+	for _, tt := range []struct {
+		name   string
+		new    func(n int) string
+		wantOK bool
+	}{
+		{"reworded all along", func(n int) string { return hostile.Words(n, 1) }, false},
+		{"one word inserted", func(n int) string { return edit(hostile.Words(n, 0)) }, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var bytes []uint64
+			for _, n := range []int{1 << 20, 2 << 20, 4 << 20} {
+				old, new := hostile.Words(n, 0), tt.new(n)
+				var ok bool
+				bytes = append(bytes, allocated(func() { _, ok = Words(old, new) }))
+				if ok != tt.wantOK {
+					t.Fatalf("%d bytes: ok = %v, want %v", n, ok, tt.wantOK)
+				}
+			}
+			t.Logf("bytes allocated for 1, 2, 4 MiB: %v", bytes)
+			for i, b := range bytes {
+				if b > 64<<10 {
+					t.Errorf("diffing %d MiB texts allocated %d bytes; want at most 64 KiB whatever their length", 1<<i, b)
+				}
+			}
+		})
+	}
+}
+
+// TestWordsMiddle checks that the word diff runs on what lies between the
+// common ends, whatever their length: a middle just within MaxWordBytes
+// is diffed, one just past it is not.
+func TestWordsMiddle(t *testing.T) {
+	common := strings.Repeat("same ", 100000)
+	pair := func(size int) (string, string) {
+		x := hostile.Words(size, 0)
+		return common + "old " + x + " old " + common, common + "new " + x + " new " + common
+	}
+	within := MaxWordBytes/2 - len("old  old")
+	if ed, ok := Words(pair(within)); !ok || len(ed) != 7 {
+		t.Errorf("a middle of MaxWordBytes: ok = %v with %d edits, want 7", ok, len(ed))
+	}
+	if _, ok := Words(pair(within + 1)); ok {
+		t.Error("a middle past MaxWordBytes was diffed")
 	}
 }

@@ -3,6 +3,7 @@ package inspect
 import (
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 
 	"github.com/agentskit/snapctl/replay"
@@ -21,34 +22,46 @@ func (in *Inspector) accept(s *session, t *turn, res *replay.Result, p pos) {
 	ev := res.Event
 	now := newInstant(ev.EmittedAt)
 	in.checkTimestamp(s, ev, now, p)
-	if res.Reason == replay.ReasonAdvanced && res.Gap > 0 {
+	if res.Reason == replay.ReasonAdvanced && res.Gap > 0 && !s.betweenLost {
 		in.checkGap(s, res, p)
+	}
+	in.tracked -= len(s.between)
+	s.betweenLost = false
+	// A long run of submits and diagnostics must not leave its capacity
+	// behind in every session.
+	if cap(s.between) > 8 {
+		s.between = nil
 	}
 	s.between = s.between[:0]
 	// listed has the bits of the tallies that list this line, for when it
 	// is the earlier line of a later pair.
 	var listed uint8
 	if s.acc.ok && now.ok && s.acc.emitted.ok && now.t.Before(s.acc.emitted.t) {
-		s.emitted.hit(fmt.Sprintf("%s at sequence %d after %s at sequence %d", ev.EmittedAt, ev.Sequence, s.acc.emitted.raw, s.acc.seq))
-		in.pair(&s.emitted, &s.acc.print, p)
-		listed |= s.emitted.bit
+		e := &s.tally().emitted
+		e.hit(fmt.Sprintf("%s at sequence %d after %s at sequence %d", ev.EmittedAt, ev.Sequence, s.acc.emitted.raw, s.acc.seq))
+		in.pair(e, &s.acc.print, p)
+		listed |= e.bit
 	}
 	if (t.status == "complete" || t.status == "error") && ev.Snapshot.Status == "streaming" {
-		s.regression.hit(fmt.Sprintf("turn %s was %s, then streaming at sequence %d", t.id, t.status, ev.Sequence))
-		s.regression.at(in.limit, t.statusAt)
-		s.regression.at(in.limit, p)
+		r := &s.tally().regression
+		r.hit(fmt.Sprintf("turn %s was %s, then streaming at sequence %d", t.id, t.status, ev.Sequence))
+		r.at(in.limit, t.statusAt)
+		r.at(in.limit, p)
 	}
 	t.status, t.statusAt = ev.Snapshot.Status, p
-	ids := messageIDs(ev.Snapshot.Messages)
 	if s.acc.ok {
-		if in.checkVanished(s, ev, ids, p) {
-			listed |= s.vanished.bit
+		if in.checkVanished(s, ev, p) {
+			listed |= bitVanished
 		}
-		if len(s.bySeq) < maxTracked {
-			s.bySeq[s.acc.seq] = s.acc.print
+		k := seqKey{s.idx, s.acc.seq}
+		if _, ok := in.bySeq[k]; ok {
+			in.bySeq[k] = s.acc.print
+		} else if in.tracked < in.budget {
+			in.tracked++
+			in.bySeq[k] = s.acc.print
 		}
 	}
-	s.acc = accepted{ok: true, seq: ev.Sequence, emitted: now, turnID: ev.TurnID, messages: ids,
+	s.acc = accepted{ok: true, seq: ev.Sequence, emitted: now, turnID: ev.TurnID, messages: newIDList(ev.Snapshot.Messages),
 		print: print{content: ev.Snapshot.Hash, eventID: in.hashID(ev.EventID), at: p, listed: listed}}
 	s.inReconnect = false
 }
@@ -61,14 +74,6 @@ func (in *Inspector) pair(t *tally, prev *print, p pos) {
 		t.at(in.limit, prev.at)
 	}
 	t.at(in.limit, p)
-}
-
-func messageIDs(ms []replay.Message) []string {
-	ids := make([]string, len(ms))
-	for i, m := range ms {
-		ids[i] = m.ID
-	}
-	return ids
 }
 
 // checkTimestamp counts accepted sequences that look like the event's own
@@ -86,25 +91,30 @@ func (in *Inspector) checkTimestamp(s *session, ev *replay.Event, now instant, p
 	if s.tsExample == "" {
 		s.tsExample = fmt.Sprintf("sequence %d, emittedAt %s = %d ms", ev.Sequence, ev.EmittedAt, now.t.UnixMilli())
 	}
-	s.timestamp.hit("")
-	s.timestamp.at(in.limit, p)
+	ts := &s.tally().timestamp
+	ts.hit("")
+	ts.at(in.limit, p)
 }
 
 // checkGap records the sequence values an advanced snapshot skipped that
 // no submit or diagnostic of the session used in between.
 func (in *Inspector) checkGap(s *session, res *replay.Result, p pos) {
-	used := map[int64]bool{}
+	// between is in arrival order; sorting a copy of the values in range
+	// counts the distinct ones in O(n log n) without a map per snapshot.
+	var used []int64
 	for _, q := range s.between {
 		if q > res.Prev && q < res.Event.Sequence {
-			used[q] = true
+			used = append(used, q)
 		}
 	}
-	missing := res.Gap - int64(len(used))
+	slices.Sort(used)
+	missing := res.Gap - int64(len(slices.Compact(used)))
 	if missing <= 0 {
 		return
 	}
-	s.gap.hit("")
-	s.gap.at(in.limit, p)
+	g := &s.tally().gap
+	g.hit("")
+	g.at(in.limit, p)
 	s.gapMissing += missing
 	if missing > s.gapLargest {
 		s.gapLargest = missing
@@ -112,38 +122,47 @@ func (in *Inspector) checkGap(s *session, res *replay.Result, p pos) {
 }
 
 // checkVanished looks for message ids of the previous accepted projection
-// that the new one lacks, and reports whether there were any. A retry, edit or regenerate snapshot whose
-// lineage names a source message rewrites the conversation from that
-// message on: it explains the source and every message after it.
-func (in *Inspector) checkVanished(s *session, ev *replay.Event, ids []string, p pos) bool {
-	now := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		now[id] = true
-	}
-	cut := len(s.acc.messages)
+// that the new one lacks, and reports whether there were any. A retry,
+// edit or regenerate snapshot whose lineage names a source message
+// rewrites the conversation from that message on: it explains the source
+// and every message after it.
+func (in *Inspector) checkVanished(s *session, ev *replay.Event, p pos) bool {
+	old, msgs := &s.acc.messages, ev.Snapshot.Messages
+	cut := old.len()
 	switch l := ev.Snapshot.Lineage; l.Operation {
 	case "retry", "edit", "regenerate":
-		for i, id := range s.acc.messages {
-			if id == l.SourceMessageID {
+		for i := 0; i < old.len(); i++ {
+			if old.at(i) == l.SourceMessageID {
 				cut = i
 				break
 			}
 		}
 	}
-	var gone []string
-	for _, id := range s.acc.messages[:cut] {
-		if !now[id] {
-			gone = append(gone, id)
-		}
+	// Snapshots mostly repeat the previous projection and add to it: a
+	// common prefix of ids loses nothing, and needs no set.
+	pre := 0
+	for pre < cut && pre < len(msgs) && old.at(pre) == msgs[pre].ID {
+		pre++
 	}
-	if len(gone) == 0 {
+	if pre == cut {
 		return false
 	}
-	for _, id := range gone {
-		s.vanished.hit(fmt.Sprintf("message %s of sequence %d is gone at sequence %d", strconv.Quote(id), s.acc.seq, ev.Sequence))
+	now := make(map[string]struct{}, len(msgs))
+	for i := range msgs {
+		now[msgs[i].ID] = struct{}{}
 	}
-	in.pair(&s.vanished, &s.acc.print, p)
-	return true
+	v := &s.tally().vanished
+	gone := false
+	for i := pre; i < cut; i++ {
+		if _, ok := now[old.at(i)]; !ok {
+			gone = true
+			v.hit(fmt.Sprintf("message %s of sequence %d is gone at sequence %d", strconv.Quote(old.at(i)), s.acc.seq, ev.Sequence))
+		}
+	}
+	if gone {
+		in.pair(v, &s.acc.print, p)
+	}
+	return gone
 }
 
 // redelivered handles a snapshot the cursor kept inert as a duplicate or
@@ -152,10 +171,11 @@ func (in *Inspector) checkVanished(s *session, ev *replay.Event, ids []string, p
 func (in *Inspector) redelivered(s *session, res *replay.Result, p pos) {
 	ev := res.Event
 	var ref *print
+	k := seqKey{s.idx, ev.Sequence}
 	if res.Reason == replay.ReasonDuplicate {
 		ref = &s.acc.print
-	} else if old, ok := s.bySeq[ev.Sequence]; ok {
-		defer func() { s.bySeq[ev.Sequence] = old }()
+	} else if old, ok := in.bySeq[k]; ok {
+		defer func() { in.bySeq[k] = old }()
 		ref = &old
 	}
 	if ref != nil && (ref.content != ev.Snapshot.Hash || ref.eventID != in.hashID(ev.EventID)) {
@@ -163,15 +183,17 @@ func (in *Inspector) redelivered(s *session, res *replay.Result, p pos) {
 		if ref.content == ev.Snapshot.Hash {
 			what = "event id"
 		}
-		s.collision.hit(fmt.Sprintf("sequence %d, %s, %s differs", ev.Sequence, res.Reason, what))
-		in.pair(&s.collision, ref, p)
+		c := &s.tally().collision
+		c.hit(fmt.Sprintf("sequence %d, %s, %s differs", ev.Sequence, res.Reason, what))
+		in.pair(c, ref, p)
 		return
 	}
 	s.redeliveries++
 	if !s.inReconnect {
 		s.inReconnect = true
-		s.stale.hit("")
-		s.stale.at(in.limit, p)
+		st := &s.tally().stale
+		st.hit("")
+		st.at(in.limit, p)
 	}
 }
 
@@ -180,20 +202,22 @@ func (in *Inspector) hashID(id string) uint64 { return maphash.String(in.seed, i
 // checkEventID compares each line with the first line of its event id.
 func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) {
 	content := in.contentHash(ev)
-	key := in.hashID(ev.EventID)
-	old, ok := s.events[key]
+	key := idKey{s.idx, in.hashID(ev.EventID)}
+	old, ok := in.events[key]
 	if !ok {
-		if len(s.events) < maxTracked {
-			s.events[key] = print{content: content, at: p}
+		if in.tracked < in.budget {
+			in.tracked++
+			in.events[key] = print{content: content, at: p}
 		}
 		return
 	}
 	if old.content == content {
 		return
 	}
-	s.dupEvent.hit(fmt.Sprintf("event id %s", strconv.Quote(ev.EventID)))
-	in.pair(&s.dupEvent, &old, p)
-	s.events[key] = old
+	d := &s.tally().dupEvent
+	d.hit(fmt.Sprintf("event id %s", strconv.Quote(ev.EventID)))
+	in.pair(d, &old, p)
+	in.events[key] = old
 }
 
 // contentHash fingerprints everything a decoded event carries but its id:
@@ -222,7 +246,7 @@ func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 func (in *Inspector) orphans(s *session) (tally, []string) {
 	var t tally
 	var turns []string
-	for _, tu := range s.turnOrder {
+	for tu := s.firstTurn; tu != nil; tu = tu.next {
 		if tu.submitted && tu.snapshots == 0 {
 			t.hit("")
 			t.at(in.limit, tu.submitAt)

@@ -14,6 +14,10 @@ import (
 // counts them all.
 const MaxCloseups = 20
 
+// maxCloseupBytes bounds the bytes of the lines Examine keeps, after the
+// first: twenty matching lines of 64 MiB must not take 1.3 GB.
+const maxCloseupBytes = 32 << 20
+
 // Target names the lines to look at up close: line Line of file File, or
 // every line whose eventId is EventID.
 type Target struct {
@@ -96,6 +100,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 	}
 	all := replay.Decoder{AllProblems: true, EventPath: opts.EventPath}
 	var x Examination
+	kept := 0
 	for {
 		l, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -107,7 +112,8 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 		res := r.Step(l)
 		if target.matches(l, res.Event, opts.EventPath) {
 			x.Matches++
-			if len(x.Closeups) < MaxCloseups {
+			if len(x.Closeups) < MaxCloseups && (len(x.Closeups) == 0 || kept+len(l.Data) <= maxCloseupBytes) {
+				kept += len(l.Data)
 				x.Closeups = append(x.Closeups, closeup(l, &res, &all))
 			}
 		}
@@ -131,6 +137,9 @@ func closeup(l replay.Line, res *replay.Result, all *replay.Decoder) Closeup {
 	c := Closeup{File: l.File, Line: l.Num, Raw: bytes.Clone(l.Data), Reason: res.Reason, Prev: res.Prev, Gap: res.Gap}
 	if res.Event != nil {
 		ev := *res.Event
+		// The messages share the decoder's copy of the line, and no
+		// close-up shows them.
+		ev.Snapshot.Messages = nil
 		c.Event = &ev
 	}
 	c.Err = res.Err

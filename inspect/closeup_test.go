@@ -102,7 +102,7 @@ func TestExamineKeepsEvent(t *testing.T) {
 	path := writeCapture(t, snap("e1", "t", 1, at, "streaming", "a"), snap("e2", "t", 2, at, "complete", "a", "b"))
 	x := examine(t, Options{}, Target{File: path, Line: 1}, path)
 	ev := x.Closeups[0].Event
-	if ev == nil || ev.EventID != "e1" || ev.Snapshot.Status != "streaming" || len(ev.Snapshot.Messages) != 1 {
+	if ev == nil || ev.EventID != "e1" || ev.Snapshot.Status != "streaming" || ev.Snapshot.MessageCount != 1 {
 		t.Errorf("event changed after its line: %+v", ev)
 	}
 }

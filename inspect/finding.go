@@ -148,11 +148,8 @@ func (t *tally) at(limit int, p pos) {
 	}
 }
 
-// finding turns a tally into a Finding, or reports false when it is empty.
-func (in *Inspector) finding(id, session string, t *tally, msg string) (Finding, bool) {
-	if t.n == 0 {
-		return Finding{}, false
-	}
+// finding turns a tally that found something into a Finding.
+func (in *Inspector) finding(id, session string, t *tally, msg string) Finding {
 	ps := append([]pos(nil), t.listed...)
 	sort.Slice(ps, func(i, j int) bool { return ps[i].less(ps[j]) })
 	f := Finding{ID: id, Severity: severityOf(id), SessionID: session, Message: msg, PositionCount: t.total,
@@ -160,7 +157,7 @@ func (in *Inspector) finding(id, session string, t *tally, msg string) (Finding,
 	for i, p := range ps {
 		f.Positions[i] = Position{File: in.files[p.file], Line: p.line}
 	}
-	return f, true
+	return f
 }
 
 // sortFindings orders findings worst first, then by check, keeping the

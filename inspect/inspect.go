@@ -23,12 +23,14 @@ type Options struct {
 	MaxPositions int
 }
 
-// maxTracked caps, per session, the fingerprints kept for past accepted
-// sequences and for event ids, and the non-snapshot sequences kept between
-// two accepted snapshots: past it, sequence-collision against old
-// sequences and duplicate-event-id for new ids are not checked, so memory
-// stays bounded on any capture.
-const maxTracked = 1 << 17
+// maxTracked caps, over all sessions together, the fingerprints kept for
+// past accepted sequences and for event ids, and the non-snapshot
+// sequences kept between two accepted snapshots (about 32 MiB when full):
+// past it, sequence-collision against old sequences and duplicate-event-id
+// for new ids are not checked, and a sequence-gap whose values may have
+// been used by untracked events is not reported, so memory stays bounded
+// on any capture, however many sessions it holds.
+const maxTracked = 1 << 19
 
 // Inspector watches the results of a replay run and builds a Report. It
 // keeps per-session and per-turn state and compact fingerprints, never
@@ -41,12 +43,35 @@ type Inspector struct {
 	fileIdx  map[string]int32
 	sessions map[string]*session
 	order    []*session
+	// turns, events and bySeq are shared by every session and keyed by
+	// its index, so that a session costs no map of its own. events maps
+	// each event id to the fingerprint of its first line; bySeq holds the
+	// accepted snapshots before each session's current one.
+	turns  map[turnKey]*turn
+	events map[idKey]print
+	bySeq  map[seqKey]print
+	// tracked counts the entries of events and bySeq and of every
+	// session's between, against budget (maxTracked but in tests).
+	tracked, budget int
+}
+
+// idKey names an event id (by hash) of the session with index s.
+type idKey struct {
+	s  int
+	id uint64
+}
+
+// seqKey names an accepted sequence of the session with index s.
+type seqKey struct {
+	s   int
+	seq int64
 }
 
 // New returns an inspector.
 func New(opts Options) *Inspector {
 	in := &Inspector{opts: opts, limit: opts.MaxPositions, seed: maphash.MakeSeed(),
-		fileIdx: map[string]int32{}, sessions: map[string]*session{}}
+		fileIdx: map[string]int32{}, sessions: map[string]*session{},
+		turns: map[turnKey]*turn{}, events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked}
 	if in.limit <= 0 {
 		in.limit = DefaultMaxPositions
 	}
@@ -86,7 +111,7 @@ func (in *Inspector) pos(res *replay.Result) pos {
 func (in *Inspector) session(id string) *session {
 	s, ok := in.sessions[id]
 	if !ok {
-		s = newSession(id)
+		s = &session{id: id, idx: len(in.order)}
 		in.sessions[id] = s
 		in.order = append(in.order, s)
 	}
@@ -102,20 +127,23 @@ func (in *Inspector) Observe(res *replay.Result) {
 	}
 	p := in.pos(res)
 	s := in.session(ev.SessionID)
-	s.count(ev)
+	t := in.count(s, ev)
 	if in.opts.Session != "" && ev.SessionID != in.opts.Session {
-		s.foreign.hit("")
-		s.foreign.at(in.limit, p)
+		f := &s.tally().foreign
+		f.hit("")
+		f.at(in.limit, p)
 		return
 	}
 	in.checkEventID(s, ev, p)
-	t := s.turn(ev.TurnID)
 	if ev.Kind != replay.KindSnapshot {
 		if ev.Kind == replay.KindSubmit && !t.submitted {
 			t.submitted, t.submitAt = true, p
 		}
-		if len(s.between) < maxTracked {
+		if in.tracked < in.budget {
+			in.tracked++
 			s.between = append(s.between, ev.Sequence)
+		} else {
+			s.betweenLost = true
 		}
 		return
 	}

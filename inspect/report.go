@@ -64,14 +64,17 @@ type EmittedRange struct{ First, Last string }
 // Report builds the report from what was observed and the run's summary.
 func (in *Inspector) Report(sum replay.Summary) Report {
 	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned}, Findings: []Finding{}}
-	stats := map[string]*replay.SessionStats{}
-	for _, ss := range sum.Sessions {
-		stats[ss.SessionID] = ss
-	}
-	for _, s := range in.order {
-		so := SessionOverview{SessionID: s.id, Reasons: map[replay.Reason]int{}, Turns: len(s.turns),
-			Snapshots: s.snapshots, Lineage: s.lineage}
-		if ss := stats[s.id]; ss != nil {
+	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
+	stats := statsOf(sum.Sessions, in.order)
+	for i, s := range in.order {
+		so := SessionOverview{SessionID: s.id, Reasons: map[replay.Reason]int{}, Turns: s.turns,
+			Snapshots: s.snapshots, Lineage: map[string]int{}}
+		for i, n := range s.lineage {
+			if n > 0 {
+				so.Lineage[lineageOps[i]] = n
+			}
+		}
+		if ss := stats(i, s.id); ss != nil {
 			so.Events, so.Reasons, so.Final = ss.Events, ss.Reasons, ss.Final
 		}
 		if s.hasSeq {
@@ -81,53 +84,87 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 			so.EmittedAt = &EmittedRange{First: s.first.raw, Last: s.last.raw}
 		}
 		r.Overview.Sessions = append(r.Overview.Sessions, so)
-		r.Findings = append(r.Findings, in.findings(s, sum.Pinned)...)
+		r.Findings = in.findings(r.Findings, s, sum.Pinned)
 	}
 	sortFindings(r.Findings)
 	return r
 }
 
-// findings turns one session's tallies into findings.
-func (in *Inspector) findings(s *session, pinned string) []Finding {
-	var out []Finding
-	add := func(id string, t *tally, format string, args ...any) {
-		if f, ok := in.finding(id, s.id, t, fmt.Sprintf(format, args...)); ok {
-			out = append(out, f)
+// statsOf finds the run's stats of each observed session. The run and
+// the inspector meet sessions in the same order (both on their first
+// decoded event), so the stats are found by index, without a map of every
+// session; a map is built only if the orders ever differ.
+func statsOf(stats []*replay.SessionStats, order []*session) func(int, string) *replay.SessionStats {
+	var byID map[string]*replay.SessionStats
+	return func(i int, id string) *replay.SessionStats {
+		if byID == nil && i < len(stats) && stats[i].SessionID == id {
+			return stats[i]
+		}
+		if byID == nil {
+			byID = make(map[string]*replay.SessionStats, len(stats))
+			for _, ss := range stats {
+				byID[ss.SessionID] = ss
+			}
+		}
+		return byID[id]
+	}
+}
+
+// findings appends one session's findings to out. Messages are formatted
+// only for the checks that found something.
+func (in *Inspector) findings(out []Finding, s *session, pinned string) []Finding {
+	orphans, turns := in.orphans(s)
+	if s.t == nil && orphans.n == 0 {
+		return out
+	}
+	t := s.tally()
+	add := func(id string, t *tally, msg func() string) {
+		if t.n > 0 {
+			out = append(out, in.finding(id, s.id, t, msg()))
 		}
 	}
 	if s.tsLike*2 > s.tsTotal {
-		add(TimestampSequence, &s.timestamp,
-			"%d of %d accepted sequences look like Unix-millisecond timestamps (%s): events in one millisecond share a sequence and the cursor drops all but the first",
-			s.tsLike, s.tsTotal, s.tsExample)
+		add(TimestampSequence, &t.timestamp, func() string {
+			return fmt.Sprintf("%d of %d accepted sequences look like Unix-millisecond timestamps (%s): events in one millisecond share a sequence and the cursor drops all but the first",
+				s.tsLike, s.tsTotal, s.tsExample)
+		})
 	}
-	add(SequenceCollision, &s.collision,
-		"%s a sequence already accepted with different content or event id, so the cursor dropped %s (first: %s)",
-		count(s.collision.n, "snapshot reused", "snapshots reused"), pick(s.collision.n, "it: a lost update", "them: lost updates"), s.collision.first)
-	add(MessageVanished, &s.vanished,
-		"%s left the accepted projection with no retry, edit or regenerate lineage to explain it (first: %s)",
-		count(s.vanished.n, "message", "messages"), s.vanished.first)
-	add(StatusRegression, &s.regression,
-		"a turn went from complete or error back to streaming %s (first: %s)",
-		times(s.regression.n), s.regression.first)
-	add(EmittedAtRegression, &s.emitted,
-		"emittedAt went backwards %s while accepted sequences went forwards (first: %s)",
-		times(s.emitted.n), s.emitted.first)
-	add(DuplicateEventID, &s.dupEvent,
-		"%s an event id of an earlier line with different content (first: %s)",
-		count(s.dupEvent.n, "line reuses", "lines reuse"), s.dupEvent.first)
-	add(ForeignSession, &s.foreign,
-		"%s of session %s ignored: --session pins %s",
-		count(s.foreign.n, "line", "lines"), s.id, pinned)
-	orphans, turns := in.orphans(s)
-	add(OrphanSubmit, &orphans,
-		"%s never received a snapshot of %s (%s)",
-		count(orphans.n, "submit", "submits"), pick(orphans.n, "its turn", "their turns"), listSome(turns, 5))
-	add(StaleRedelivery, &s.stale,
-		"%s kept inert after %s: the cursor prevented a rollback",
-		count(s.redeliveries, "duplicate or stale snapshot", "duplicate or stale snapshots"), count(s.stale.n, "reconnect", "reconnects"))
-	add(SequenceGap, &s.gap,
-		"%s skipped %s, at most %d at once (legal when the server coalesces under backpressure)",
-		count(s.gap.n, "accepted snapshot", "accepted snapshots"), count(int(s.gapMissing), "sequence value", "sequence values"), s.gapLargest)
+	add(SequenceCollision, &t.collision, func() string {
+		return fmt.Sprintf("%s a sequence already accepted with different content or event id, so the cursor dropped %s (first: %s)",
+			count(t.collision.n, "snapshot reused", "snapshots reused"), pick(t.collision.n, "it: a lost update", "them: lost updates"), t.collision.first)
+	})
+	add(MessageVanished, &t.vanished, func() string {
+		return fmt.Sprintf("%s left the accepted projection with no retry, edit or regenerate lineage to explain it (first: %s)",
+			count(t.vanished.n, "message", "messages"), t.vanished.first)
+	})
+	add(StatusRegression, &t.regression, func() string {
+		return fmt.Sprintf("a turn went from complete or error back to streaming %s (first: %s)",
+			times(t.regression.n), t.regression.first)
+	})
+	add(EmittedAtRegression, &t.emitted, func() string {
+		return fmt.Sprintf("emittedAt went backwards %s while accepted sequences went forwards (first: %s)",
+			times(t.emitted.n), t.emitted.first)
+	})
+	add(DuplicateEventID, &t.dupEvent, func() string {
+		return fmt.Sprintf("%s an event id of an earlier line with different content (first: %s)",
+			count(t.dupEvent.n, "line reuses", "lines reuse"), t.dupEvent.first)
+	})
+	add(ForeignSession, &t.foreign, func() string {
+		return fmt.Sprintf("%s of session %s ignored: --session pins %s",
+			count(t.foreign.n, "line", "lines"), s.id, pinned)
+	})
+	add(OrphanSubmit, &orphans, func() string {
+		return fmt.Sprintf("%s never received a snapshot of %s (%s)",
+			count(orphans.n, "submit", "submits"), pick(orphans.n, "its turn", "their turns"), listSome(turns, 5))
+	})
+	add(StaleRedelivery, &t.stale, func() string {
+		return fmt.Sprintf("%s kept inert after %s: the cursor prevented a rollback",
+			count(s.redeliveries, "duplicate or stale snapshot", "duplicate or stale snapshots"), count(t.stale.n, "reconnect", "reconnects"))
+	})
+	add(SequenceGap, &t.gap, func() string {
+		return fmt.Sprintf("%s skipped %s, at most %d at once (legal when the server coalesces under backpressure)",
+			count(t.gap.n, "accepted snapshot", "accepted snapshots"), count(int(s.gapMissing), "sequence value", "sequence values"), s.gapLargest)
+	})
 	return out
 }
 

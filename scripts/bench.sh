@@ -71,3 +71,34 @@ for size in $SIZES; do
     fi
   done
 done
+
+# ---- Hostile shapes: many sessions, huge messages (inspect, lineage, diff) ----
+# The state these commands keep per session, and the word diff, on the
+# captures internal/hostile writes: the Go benchmarks print MB/s per shape;
+# then the commands run on 200,000 one-line sessions, 5,000 sessions of one
+# 100 KB snapshot and two 30 MB messages, with peak RSS against the bound
+# (64 MiB + twice the longest line; the fixed cost per session comes on top).
+# SESSIONS=0 skips this block.
+if [ "${SESSIONS:-1}" != 0 ]; then
+  echo
+  echo "== hostile shapes: Go benchmarks"
+  go test -run '^$' -bench 'ManySessions|HugeSnapshots|HugeMessages' -benchtime 3x ./inspect/... ./diff |
+    awk '/^pkg:/ { pkg = $2; sub(/.*snapctl\//, "", pkg) } /^Benchmark/ { for (i = 1; i <= NF; i++) if ($i == "MB/s") printf "%-50s %8s MB/s\n", pkg " " $1, $(i - 1) }'
+  for shape in "200000 1 16B" "5000 1 100KB" "1 2 30MB"; do
+    read -r n k size <<<"$shape"
+    cap="bench/sessions-$n-$k-$size.jsonl"
+    [ -f "$cap" ] || go run ./scripts/gensessions -sessions "$n" -snapshots "$k" -size "$size" -o "$cap"
+    bytes=$(wc -c <"$cap")
+    longest=$(LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m }' "$cap")
+    bound=$(( (64 << 10) + 2 * longest / 1024 ))
+    echo
+    echo "== $cap: $n sessions of $k snapshot(s) of $size, $bytes bytes; bound ${bound} KiB + the cost per session"
+    for c in "replay -o jsonl" "inspect -o json" "lineage -o json" "diff -o jsonl" "diff"; do
+      # shellcheck disable=SC2086
+      read -r t m cpu < <(bench/measure -runs "${RUNS_SHAPES:-3}" -- bench/snapctl $c "$cap")
+      per=""
+      [ "$n" -ge 1000 ] && per=" ($(( m * 1024 / n )) bytes per session)"
+      echo "snapctl $c: median ${t}s ($(awk -v b="$bytes" -v t="$t" 'BEGIN { printf "%.0f", b / t / 1e6 }') MB/s), cpu ${cpu}s, peak RSS ${m} KiB${per}"
+    done
+  done
+fi

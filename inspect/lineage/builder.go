@@ -1,6 +1,7 @@
 package lineage
 
 import (
+	"hash/maphash"
 	"slices"
 	"strings"
 
@@ -14,31 +15,41 @@ const maxVariants = 3
 
 // Builder collects, result by result, what the lineage graph needs: per
 // session and per turn a node, the message ids of the turn's last accepted
-// projection and one preview string. It keeps no event.
+// projection (as hashes) and one preview string. It keeps no event and no
+// projection: each accepted one is reduced to those as it comes, so
+// memory grows neither with the number of sessions nor with the size of
+// their snapshots.
 type Builder struct {
 	pinned   string
 	sessions map[string]*sessionState
 	order    []*sessionState
+	turns    map[turnKey]*Node
 }
 
 type sessionState struct {
-	id    string
-	turns map[string]*Node
+	id  string
+	idx int
+	// first chains the session's nodes through Node.next; turns counts
+	// them.
+	first *Node
+	turns int
 	// listed is set once the session has an accepted snapshot.
 	listed bool
-	// last is the turn of the session's last accepted snapshot, whose
-	// projection is lastMsgs. A turn's ids and preview are taken from it
-	// only when the session moves on to another turn (or at the end), not
-	// for each of the many snapshots a streaming turn sends.
-	last     *Node
-	lastMsgs []replay.Message
+}
+
+// turnKey names a turn of the session with index s. One map of every
+// session's turns costs less than a map per session when sessions are
+// many and short.
+type turnKey struct {
+	s  int
+	id string
 }
 
 // NewBuilder returns a builder. pinned is the trusted session given to
 // replay, or "": submit inputs of other sessions are then ignored, as the
 // cursor ignores their snapshots.
 func NewBuilder(pinned string) *Builder {
-	return &Builder{pinned: pinned, sessions: map[string]*sessionState{}}
+	return &Builder{pinned: pinned, sessions: map[string]*sessionState{}, turns: map[turnKey]*Node{}}
 }
 
 // Add records one replay result: accepted snapshots shape the nodes and
@@ -62,13 +73,16 @@ func (b *Builder) Add(res *replay.Result) {
 func (b *Builder) node(session, turn string) *Node {
 	s, ok := b.sessions[session]
 	if !ok {
-		s = &sessionState{id: session, turns: map[string]*Node{}}
+		s = &sessionState{id: session, idx: len(b.sessions)}
 		b.sessions[session] = s
 	}
-	n, ok := s.turns[turn]
+	k := turnKey{s.idx, turn}
+	n, ok := b.turns[k]
 	if !ok {
-		n = &Node{TurnID: turn}
-		s.turns[turn] = n
+		n = &Node{TurnID: turn, next: s.first}
+		s.first = n
+		s.turns++
+		b.turns[k] = n
 	}
 	return n
 }
@@ -90,11 +104,8 @@ func (b *Builder) accept(ev *replay.Event) {
 	if snap.HasError {
 		n.ErrorCode = snap.Error.Code
 	}
-	s := b.sessions[ev.SessionID]
-	if s.last != nil && s.last != n {
-		b.settle(s)
-	}
-	s.last, s.lastMsgs = n, snap.Messages
+	n.Preview = assistantPreview(snap.Messages)
+	n.messageIDs = messageIDs(n.messageIDs[:0], snap.Messages)
 	if snap.Lineage.Operation != "" {
 		n.noteLineage(ev.Sequence, snap.Lineage)
 	}
@@ -127,22 +138,16 @@ func (n *Node) lineage() replay.Lineage {
 	return replay.Lineage{Operation: string(n.Operation), ParentTurnID: n.ParentTurnID, SourceMessageID: n.SourceMessageID}
 }
 
-// settle takes the preview and message ids of the session's last turn from
-// its last accepted projection, and lets that projection go.
-func (b *Builder) settle(s *sessionState) {
-	n := s.last
-	n.Preview = assistantPreview(s.lastMsgs)
-	n.messageIDs = b.messageIDs(n.messageIDs[:0], s.lastMsgs)
-	s.last, s.lastMsgs = nil, nil
-}
+// idSeed hashes message ids for Node.messageIDs.
+var idSeed = maphash.MakeSeed()
 
-// messageIDs replaces ids with the sorted ids of a projection. They are
-// copies: the decoder's strings share one buffer per snapshot, which must
-// not stay alive for the sake of a few ids. (No intern table: one would
-// keep every id ever seen, growing with the capture.)
-func (b *Builder) messageIDs(ids []string, msgs []replay.Message) []string {
+// messageIDs replaces ids with the sorted hashes of a projection's message
+// ids: eight bytes a message, however long its id, and nothing that keeps
+// the decoder's buffer of the snapshot alive. A child's source message is
+// looked up by hash; two different ids share one with probability 2⁻⁶⁴.
+func messageIDs(ids []uint64, msgs []replay.Message) []uint64 {
 	for i := range msgs {
-		ids = append(ids, strings.Clone(msgs[i].ID))
+		ids = append(ids, maphash.String(idSeed, msgs[i].ID))
 	}
 	slices.Sort(ids)
 	return slices.Clip(ids)
@@ -184,11 +189,8 @@ func preview(text string) string {
 func (b *Builder) Sessions() []*Session {
 	out := make([]*Session, 0, len(b.order))
 	for _, s := range b.order {
-		if s.last != nil {
-			b.settle(s)
-		}
-		nodes := make([]*Node, 0, len(s.turns))
-		for _, n := range s.turns {
+		nodes := make([]*Node, 0, s.turns)
+		for n := s.first; n != nil; n = n.next {
 			if n.accepted {
 				nodes = append(nodes, n)
 			}

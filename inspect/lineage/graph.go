@@ -2,6 +2,7 @@ package lineage
 
 import (
 	"cmp"
+	"hash/maphash"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,7 +157,7 @@ func (n *Node) addProblem(k ProblemKind, detail string) {
 // hasMessage says whether a message id is in the node's last accepted
 // projection.
 func (n *Node) hasMessage(id string) bool {
-	_, ok := slices.BinarySearch(n.messageIDs, id)
+	_, ok := slices.BinarySearch(n.messageIDs, maphash.String(idSeed, id))
 	return ok
 }
 

@@ -70,14 +70,16 @@ type Node struct {
 	Problems []Problem
 
 	accepted bool
+	// next chains the nodes of one session in the builder.
+	next *Node
 	// lineage state: the first lineage seen and the distinct others.
 	hasLineage   bool
 	lineageSeq   int64
 	variants     []variant
 	moreVariants int
-	// messageIDs are the sorted message ids of the last accepted
-	// projection: enough to check a child's source message.
-	messageIDs []string
+	// messageIDs are the sorted hashes of the message ids of the last
+	// accepted projection: enough to check a child's source message.
+	messageIDs []uint64
 	// walk state for cycle detection.
 	state   int8
 	pathIdx int

@@ -78,16 +78,33 @@ func Unsafe(r rune) bool {
 	return unicode.Is(unicode.Cf, r)
 }
 
-// Truncate shortens s to at most max runes, ending in "…" when cut.
+// Truncate shortens s to at most max runes, ending in "…" when cut. It
+// looks at no more than max+1 runes of s, however long s is.
 func Truncate(s string, max int) string {
-	if utf8.RuneCountInString(s) <= max {
-		return s
+	cut, runes := 0, 0
+	for i := range s {
+		if runes == max-1 {
+			cut = i
+		}
+		if runes == max {
+			return s[:cut] + "…"
+		}
+		runes++
 	}
-	runes := []rune(s)
-	return string(runes[:max-1]) + "…"
+	return s
 }
 
-// Line is String for a one-line preview of at most max runes.
+// Line is String for a one-line preview of at most max runes. Only the
+// first max+1 runes are escaped: each makes at least one rune of the
+// preview, so the rest could not show.
 func Line(s string, max int) string {
+	runes := 0
+	for i := range s {
+		if runes == max+1 {
+			s = s[:i]
+			break
+		}
+		runes++
+	}
 	return Truncate(String(s), max)
 }

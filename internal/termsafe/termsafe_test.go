@@ -1,6 +1,8 @@
 package termsafe
 
 import (
+	"runtime"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -79,5 +81,42 @@ func TestUnsafe(t *testing.T) {
 		if got := Unsafe(tc.r); got != tc.want {
 			t.Errorf("Unsafe(%U) = %v, want %v", tc.r, got, tc.want)
 		}
+	}
+}
+
+// TestLineHead checks Line against escaping the whole text and then
+// cutting it, and that a preview of a long text costs what a short one
+// does.
+func TestLineHead(t *testing.T) {
+	whole := func(s string, max int) string {
+		e := []rune(String(s))
+		if len(e) <= max {
+			return string(e)
+		}
+		return string(e[:max-1]) + "…"
+	}
+	parts := []string{"a", "é", "\x1b", "\xff", "\u202e", "\n", " ", "\U0001F600"}
+	x := uint32(5)
+	for it := 0; it < 20000; it++ {
+		var b strings.Builder
+		x = x*1103515245 + 12345
+		n := int(x>>8) % 14
+		for i := 0; i < n; i++ {
+			x = x*1103515245 + 12345
+			b.WriteString(parts[int(x>>8)%len(parts)])
+		}
+		for max := 1; max <= 8; max++ {
+			if got, want := Line(b.String(), max), whole(b.String(), max); got != want {
+				t.Fatalf("Line(%q, %d) = %q, want %q", b.String(), max, got, want)
+			}
+		}
+	}
+	long := strings.Repeat("\x1b[31m", 1<<20)
+	var m1, m2 runtime.MemStats
+	runtime.ReadMemStats(&m1)
+	Line(long, 60)
+	runtime.ReadMemStats(&m2)
+	if got := m2.TotalAlloc - m1.TotalAlloc; got > 64<<10 {
+		t.Errorf("a preview of 5 MB of escapes allocates %d bytes", got)
 	}
 }

@@ -1,0 +1,102 @@
+package lineage
+
+import (
+	"bytes"
+	"runtime"
+	"testing"
+
+	"github.com/agentskit/snapctl/internal/hostile"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// built runs a builder over a capture held in memory and returns it,
+// with everything it keeps.
+func built(tb testing.TB, capture []byte) *Builder {
+	tb.Helper()
+	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rd.Close()
+	b := NewBuilder("")
+	if _, err := replay.Run(rd, replay.Options{Messages: true}, func(res *replay.Result) error {
+		b.Add(res)
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
+// TestMemoryPerSession checks that what the builder keeps per session
+// does not depend on the size of its snapshots: doubling the sessions,
+// each with two 64 KiB snapshots, adds a small fixed cost per session,
+// where keeping each session's last projection would add a snapshot.
+func TestMemoryPerSession(t *testing.T) {
+	const size = 64 << 10
+	kept := func(n int) int64 {
+		capture := hostile.Sessions(n, 2, size)
+		kept := hostile.Retained(func() any { return built(t, capture) })
+		runtime.KeepAlive(capture)
+		return kept
+	}
+	small, large := kept(100), kept(200)
+	per := (large - small) / 100
+	t.Logf("%d bytes per session (100 sessions: %d, 200: %d)", per, small, large)
+	if per > 4<<10 {
+		t.Errorf("the builder keeps %d bytes per session of two %d-byte snapshots; want at most 4 KiB", per, size)
+	}
+}
+
+// BenchmarkManySessions builds the graphs of 20,000 sessions of one small
+// snapshot each.
+func BenchmarkManySessions(b *testing.B) {
+	capture := hostile.Sessions(20000, 1, 16)
+	b.SetBytes(int64(len(capture)))
+	b.ReportAllocs()
+	for b.Loop() {
+		built(b, capture).Sessions()
+	}
+}
+
+// BenchmarkHugeSnapshots builds the graphs of 20 sessions of two 1 MiB
+// snapshots.
+func BenchmarkHugeSnapshots(b *testing.B) {
+	capture := hostile.Sessions(20, 2, 1<<20)
+	b.SetBytes(int64(len(capture)))
+	b.ReportAllocs()
+	for b.Loop() {
+		built(b, capture).Sessions()
+	}
+}
+
+// TestWorkLinear counts the allocations of building the graphs of
+// doubling captures, of many sessions and of one session whose turns
+// chain n deep: they must grow linearly.
+func TestWorkLinear(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		capture func(n int) []byte
+	}{
+		{"sessions", func(n int) []byte { return hostile.Sessions(n, 2, 64) }},
+		{"turns", hostile.Turns},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var costs []uint64
+			for n := 1000; n <= 8000; n *= 2 {
+				capture := tt.capture(n)
+				costs = append(costs, hostile.Mallocs(func() {
+					for _, s := range built(t, capture).Sessions() {
+						if p := s.Problems(); p != 0 {
+							t.Fatalf("session %s: %d problems", s.SessionID, p)
+						}
+					}
+				}))
+			}
+			t.Logf("allocations for 1000, 2000, 4000, 8000: %v", costs)
+			if !hostile.Linear(costs, 1.15) {
+				t.Errorf("allocations grow faster than the input: %v", costs)
+			}
+		})
+	}
+}
