@@ -238,7 +238,7 @@ func appendLineage(b []byte, l replay.Lineage) []byte {
 	}
 	o := jsonObj{b: b}
 	o.open()
-	o.str("operation", l.Operation)
+	o.str("operation", string(l.Operation))
 	if l.Operation != "submit" {
 		o.str("parentTurnId", l.ParentTurnID)
 		o.str("sourceMessageId", l.SourceMessageID)

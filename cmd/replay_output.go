@@ -122,7 +122,7 @@ func newFinalJSON(f *replay.Final) *finalJSON {
 	if f == nil {
 		return nil
 	}
-	return &finalJSON{File: f.File, Line: f.Line, Sequence: f.Sequence, TurnID: f.TurnID, Status: f.Status, Messages: f.MessageCount}
+	return &finalJSON{File: f.File, Line: f.Line, Sequence: f.Sequence, TurnID: f.TurnID, Status: string(f.Status), Messages: f.MessageCount}
 }
 
 type summaryBody struct {
@@ -319,7 +319,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		acc := s.Reasons[replay.ReasonInitial] + s.Reasons[replay.ReasonAdvanced]
 		row := []string{termsafe.String(s.SessionID), strconv.Itoa(s.Events), strconv.Itoa(acc), strconv.Itoa(s.Events - acc), "-", "-", "-", "-"}
 		if f := s.Final; f != nil {
-			row[4], row[5], row[6], row[7] = strconv.FormatInt(f.Sequence, 10), f.Status, strconv.Itoa(f.MessageCount), termsafe.String(f.TurnID)
+			row[4], row[5], row[6], row[7] = strconv.FormatInt(f.Sequence, 10), string(f.Status), strconv.Itoa(f.MessageCount), termsafe.String(f.TurnID)
 		}
 		rows = append(rows, row)
 	}

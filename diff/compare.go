@@ -243,7 +243,7 @@ type rewrite struct {
 // regenerate started from, or -1: messages from there on may legitimately
 // disappear.
 func rewriteSource(old []replay.Message, lin replay.Lineage) int {
-	if !rewriteOp(lin.Operation) {
+	if !rewriteOp(string(lin.Operation)) {
 		return -1
 	}
 	for i := range old {

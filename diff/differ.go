@@ -133,7 +133,7 @@ func (d *Differ) accept(res *replay.Result) error {
 		}
 	case s.hasBase && seq < d.opts.To:
 		s.between++
-		if lin := ev.Snapshot.Lineage; rewriteOp(lin.Operation) {
+		if lin := ev.Snapshot.Lineage; rewriteOp(string(lin.Operation)) {
 			// A later rewrite from the same or a later message explains
 			// nothing an earlier one does not.
 			src := rewriteSource(s.base.Messages, lin)

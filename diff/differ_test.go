@@ -152,7 +152,7 @@ func TestDifferRangeExplains(t *testing.T) {
 			got := map[string]string{}
 			d := NewDiffer(tt.opts, func(p *PairDiff) error {
 				for _, r := range p.Removed {
-					got[r.Message.ID] = r.By.Operation
+					got[r.Message.ID] = string(r.By.Operation)
 					if r.Explained != (r.By.Operation != "") {
 						t.Errorf("%s: Explained %v with By %+v", r.Message.ID, r.Explained, r.By)
 					}

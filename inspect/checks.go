@@ -48,7 +48,7 @@ func (in *Inspector) accept(s *session, t *turn, res *replay.Result, p pos) {
 		r.at(in.limit, t.statusAt)
 		r.at(in.limit, p)
 	}
-	t.status, t.statusAt = ev.Snapshot.Status, p
+	t.status, t.statusAt = string(ev.Snapshot.Status), p
 	if s.acc.ok {
 		if in.checkVanished(s, ev, p) {
 			listed |= bitVanished

@@ -188,7 +188,7 @@ func (in *Inspector) count(s *session, ev *replay.Event) *turn {
 	}
 	s.hasSeq = true
 	for i, op := range lineageOps {
-		if ev.Snapshot.Lineage.Operation == op {
+		if string(ev.Snapshot.Lineage.Operation) == op {
 			s.lineage[i]++
 		}
 	}

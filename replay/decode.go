@@ -115,6 +115,7 @@ func (c *checker) envelope(ev *Event) {
 			c.badAt("emittedAt", "%s is not an ISO-8601 date-time with a real date and a zone (Z or ±HH:MM)", c.quote(i))
 		} else {
 			ev.EmittedAt = c.str(i)
+			ev.Emitted = emittedTime(c.text(i))
 		}
 	}
 	if c.done() {
@@ -179,7 +180,7 @@ func (c *checker) snapshot(p int, s *Snapshot) {
 	if c.hash {
 		s.Hash = maphash.Bytes(hashSeed, c.p.data[c.n(p).start:c.n(p).end])
 	}
-	s.Status = c.enum(p, "status", "idle", "streaming", "complete", "error")
+	s.Status = Status(c.enum(p, "status", "idle", "streaming", "complete", "error"))
 	if c.done() {
 		return
 	}
@@ -218,11 +219,11 @@ func (c *checker) snapshot(p int, s *Snapshot) {
 
 func (c *checker) lineage(obj int) Lineage {
 	op := c.enum(obj, "operation", "submit", "retry", "edit", "regenerate")
-	switch op {
+	switch Operation(op) {
 	case "":
 		return Lineage{}
-	case "submit":
-		return Lineage{Operation: op}
+	case OpSubmit:
+		return Lineage{Operation: OpSubmit}
 	}
-	return Lineage{Operation: op, ParentTurnID: c.ident(obj, "parentTurnId"), SourceMessageID: c.ident(obj, "sourceMessageId")}
+	return Lineage{Operation: Operation(op), ParentTurnID: c.ident(obj, "parentTurnId"), SourceMessageID: c.ident(obj, "sourceMessageId")}
 }

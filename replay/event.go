@@ -3,6 +3,7 @@ package replay
 import (
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Protocol is the envelope's protocol name.
@@ -38,6 +39,28 @@ const CodeLineTooLong Code = "SNAPCTL_LINE_TOO_LONG"
 // Codes lists every code, the reference's first, for summaries.
 var Codes = []Code{CodeInvalidPayload, CodeUnsupportedVersion, CodeUnknownEvent, CodeLineTooLong}
 
+// Status is a snapshot's turn status.
+type Status string
+
+// The turn statuses of protocol v1.
+const (
+	StatusIdle      Status = "idle"
+	StatusStreaming Status = "streaming"
+	StatusComplete  Status = "complete"
+	StatusError     Status = "error"
+)
+
+// Operation is how a snapshot's turn came about (its lineage).
+type Operation string
+
+// The lineage operations of protocol v1.
+const (
+	OpSubmit     Operation = "submit"
+	OpRetry      Operation = "retry"
+	OpEdit       Operation = "edit"
+	OpRegenerate Operation = "regenerate"
+)
+
 // Event is one decoded, valid protocol event. Strings are copies: an Event
 // stays valid after the line it came from is gone.
 type Event struct {
@@ -47,6 +70,8 @@ type Event struct {
 	TurnID    string
 	Sequence  int64
 	EmittedAt string
+	// Emitted is EmittedAt as an instant, parsed once by the decoder.
+	Emitted time.Time
 
 	// Input is the submit event's input.
 	Input string
@@ -73,14 +98,14 @@ type Usage struct {
 // Lineage says how a snapshot's turn came about. Operation is empty when
 // the snapshot carried no lineage.
 type Lineage struct {
-	Operation       string
+	Operation       Operation
 	ParentTurnID    string
 	SourceMessageID string
 }
 
 // Snapshot is the payload of a server.turn.snapshot event.
 type Snapshot struct {
-	Status       string
+	Status       Status
 	Usage        Usage
 	Lineage      Lineage
 	HasError     bool

@@ -26,7 +26,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers == 1 {
+	if workers == 1 || opts.KeepRaw {
 		return runSequential(r, rd, fn)
 	}
 	p := newPipeline(rd, opts, workers)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -76,5 +78,29 @@ func TestRunStopsOnCallbackError(t *testing.T) {
 	}
 	if g := runtime.NumGoroutine(); g > before {
 		t.Fatalf("%d goroutines left, %d before the run", g, before)
+	}
+}
+
+// With KeepRaw each result carries its own line, whatever the number of
+// workers asked for.
+func TestRunKeepRaw(t *testing.T) {
+	lines := []string{snapshotLine("s", 1), "", "  not json", snapshotLine("s", 2)}
+	for _, workers := range []int{0, 1, 3} {
+		rd, err := Open([]string{StdinName}, strings.NewReader(strings.Join(lines, "\n")), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		_, err = Run(rd, Options{KeepRaw: true, Workers: workers}, func(r *Result) error {
+			got = append(got, fmt.Sprintf("%d:%s", r.Line, r.Raw))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"1:" + lines[0], "3:" + lines[2], "4:" + lines[3]}
+		if !slices.Equal(got, want) {
+			t.Errorf("workers=%d: got %q, want %q", workers, got, want)
+		}
 	}
 }

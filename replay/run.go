@@ -24,6 +24,10 @@ type Options struct {
 	EventPath string
 	// Hash asks for each snapshot's payload hash (Decoder.Hash).
 	Hash bool
+	// KeepRaw asks for each result's line as read (Result.Raw). Lines
+	// are then decoded on the calling goroutine, where the reader's buffer
+	// still holds them.
+	KeepRaw bool
 	// Workers is the number of goroutines decoding lines; 0 means one per
 	// CPU. Results are delivered in input order whatever the number.
 	Workers int
@@ -43,6 +47,10 @@ type Result struct {
 	Gap int64
 	// Prev is the sequence accepted before this snapshot, for advanced.
 	Prev int64
+	// Raw is the line as read, without its line ending, when the run was
+	// asked for it (Options.KeepRaw); nil for a line over the limit. It is
+	// borrowed: valid only until the callback returns.
+	Raw []byte
 }
 
 // Verdict is the verdict that goes with the result's reason.
@@ -89,7 +97,7 @@ type Final struct {
 	Line         int
 	Sequence     int64
 	TurnID       string
-	Status       string
+	Status       Status
 	MessageCount int
 }
 
@@ -128,6 +136,9 @@ func NewRunner(opts Options) (*Runner, error) {
 // Step decodes one line and applies it to its cursor.
 func (r *Runner) Step(l Line) Result {
 	res := Result{File: l.File, Line: l.Num}
+	if r.opts.KeepRaw && !l.TooLong {
+		res.Raw = l.Data
+	}
 	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
 	r.apply(&res, &r.ev, err)
 	return res

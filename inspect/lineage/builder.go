@@ -100,7 +100,7 @@ func (b *Builder) accept(ev *replay.Event) {
 		n.FirstSequence, n.FirstEmittedAt = ev.Sequence, ev.EmittedAt
 	}
 	n.LastSequence, n.LastEmittedAt = ev.Sequence, ev.EmittedAt
-	n.Status, n.Usage, n.ErrorCode = snap.Status, snap.Usage, ""
+	n.Status, n.Usage, n.ErrorCode = string(snap.Status), snap.Usage, ""
 	if snap.HasError {
 		n.ErrorCode = snap.Error.Code
 	}
@@ -135,7 +135,7 @@ func (n *Node) noteLineage(seq int64, l replay.Lineage) {
 }
 
 func (n *Node) lineage() replay.Lineage {
-	return replay.Lineage{Operation: string(n.Operation), ParentTurnID: n.ParentTurnID, SourceMessageID: n.SourceMessageID}
+	return replay.Lineage{Operation: replay.Operation(n.Operation), ParentTurnID: n.ParentTurnID, SourceMessageID: n.SourceMessageID}
 }
 
 // idSeed hashes message ids for Node.messageIDs.
@@ -203,9 +203,9 @@ func (b *Builder) Sessions() []*Session {
 // describeLineage says what a lineage is, with ids only.
 func describeLineage(l replay.Lineage) string {
 	if l.ParentTurnID == "" {
-		return l.Operation
+		return string(l.Operation)
 	}
-	return l.Operation + " of " + l.ParentTurnID + " (source " + l.SourceMessageID + ")"
+	return string(l.Operation) + " of " + l.ParentTurnID + " (source " + l.SourceMessageID + ")"
 }
 
 // conflictDetail lists the turn's first lineage and the ones that differ.

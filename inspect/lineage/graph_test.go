@@ -37,7 +37,7 @@ func accepted(session string, s snap, seq int64) *replay.Result {
 		EmittedAt: fmt.Sprintf("2026-07-11T03:00:%02dZ", seq%60)}
 	ev.Snapshot.Status = "complete"
 	if f := strings.Fields(s.lineage); len(f) > 0 {
-		ev.Snapshot.Lineage.Operation = f[0]
+		ev.Snapshot.Lineage.Operation = replay.Operation(f[0])
 		if len(f) == 3 {
 			ev.Snapshot.Lineage.ParentTurnID, ev.Snapshot.Lineage.SourceMessageID = f[1], f[2]
 		}
