@@ -168,7 +168,7 @@ func appendPair(b []byte, p *diff.PairDiff, redact bool) []byte {
 	o.int("fromLine", int64(p.From.Line))
 	o.str("toFile", p.To.File)
 	o.int("toLine", int64(p.To.Line))
-	o.raw("status", appendFromTo(nil, appendJSONString(nil, p.FromStatus), appendJSONString(nil, p.ToStatus)))
+	o.raw("status", appendFromTo(nil, appendJSONString(nil, string(p.FromStatus)), appendJSONString(nil, string(p.ToStatus))))
 	o.key("usage")
 	o.b = appendUsage(o.b, p.Usage)
 	o.key("messages")

@@ -382,7 +382,7 @@ func (w *pairTextWriter) statLine(p *diff.PairDiff) {
 		parts[0] += fmt.Sprintf(", %d moved", len(p.Moved))
 	}
 	if p.StatusChanged() {
-		parts = append(parts, "status "+p.FromStatus+" → "+p.ToStatus)
+		parts = append(parts, "status "+string(p.FromStatus)+" → "+string(p.ToStatus))
 	}
 	if p.Usage.TotalTokens != 0 {
 		parts = append(parts, "total tokens "+signed(p.Usage.TotalTokens))
