@@ -239,7 +239,7 @@ func appendLineage(b []byte, l replay.Lineage) []byte {
 	o := jsonObj{b: b}
 	o.open()
 	o.str("operation", string(l.Operation))
-	if l.Operation != "submit" {
+	if l.Operation != replay.OpSubmit {
 		o.str("parentTurnId", l.ParentTurnID)
 		o.str("sourceMessageId", l.SourceMessageID)
 	}

@@ -136,8 +136,8 @@ func lineageText(l replay.Lineage) string {
 	switch l.Operation {
 	case "":
 		return "(none)"
-	case "submit":
-		return "submit"
+	case replay.OpSubmit:
+		return string(replay.OpSubmit)
 	}
 	return fmt.Sprintf("%s (parent %s, source %s)", l.Operation, l.ParentTurnID, termsafe.String(l.SourceMessageID))
 }

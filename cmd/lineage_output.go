@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
 )
 
 // treeGlyphs are the connectors of the tree format.
@@ -89,7 +90,7 @@ func (t *treeWriter) pick(cond bool, yes, no string) string {
 func (t *treeWriter) label(n *lineage.Node, depth int) string {
 	parts := []string{t.pal.Bold(termsafe.String(n.TurnID)), t.opColour(n.Operation)(origin(n))}
 	status := outcome(n)
-	if n.Status == "error" || n.ErrorCode != "" {
+	if n.Status == replay.StatusError || n.ErrorCode != "" {
 		status = t.pal.Red(status)
 	}
 	parts = append(parts, status, seqRange(n), timing(n))
