@@ -30,8 +30,8 @@ type IDs struct {
 	ends []int
 }
 
-// NewIDs copies the message ids of a projection.
-func NewIDs(ms []replay.Message) IDs {
+// newIDs copies the message ids of a projection.
+func newIDs(ms []replay.Message) IDs {
 	n := 0
 	for i := range ms {
 		n += len(ms[i].ID)

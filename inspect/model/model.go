@@ -125,7 +125,6 @@ type Step struct {
 type Model struct {
 	pinned   string
 	sessions map[string]*Session
-	order    []*Session
 	turns    map[turnKey]*Turn
 	prev     Projection
 }
@@ -140,12 +139,6 @@ type turnKey struct {
 func New(pinned string) *Model {
 	return &Model{pinned: pinned, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}}
 }
-
-// Sessions lists every session in order of first appearance.
-func (m *Model) Sessions() []*Session { return m.order }
-
-// Session returns the session with an id, or nil.
-func (m *Model) Session(id string) *Session { return m.sessions[id] }
 
 // Observe folds one result of a run made with replay.Options.Messages into
 // the model. The step's Prev is valid until the next call.
@@ -190,7 +183,7 @@ func (m *Model) accept(st *Step, ev *replay.Event, at Position) {
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
 	}
 	s.Last = Projection{At: at, EventID: ev.EventID, TurnID: ev.TurnID, Sequence: ev.Sequence,
-		EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, Status: snap.Status, Lineage: snap.Lineage, IDs: NewIDs(snap.Messages)}
+		EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, Status: snap.Status, Lineage: snap.Lineage, IDs: newIDs(snap.Messages)}
 	s.HasLast = true
 
 	if t.Accepted == 0 {
@@ -232,9 +225,8 @@ func (t *Turn) noteLineage(seq int64, l replay.Lineage) {
 func (m *Model) session(id string) *Session {
 	s, ok := m.sessions[id]
 	if !ok {
-		s = &Session{ID: id, Index: len(m.order)}
+		s = &Session{ID: id, Index: len(m.sessions)}
 		m.sessions[id] = s
-		m.order = append(m.order, s)
 	}
 	return s
 }

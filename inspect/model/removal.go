@@ -97,17 +97,17 @@ func Removals(old, new IDSeq, lin replay.Lineage) []Removal {
 	return rs
 }
 
-// Rewrites reports whether an operation rewrites the conversation from
+// rewrites reports whether an operation rewrites the conversation from
 // its source message on: a retry, an edit or a regenerate.
-func Rewrites(op replay.Operation) bool {
+func rewrites(op replay.Operation) bool {
 	return op == replay.OpRetry || op == replay.OpEdit || op == replay.OpRegenerate
 }
 
-// Source is the index in old of the message lin rewrites from, or -1
+// source is the index in old of the message lin rewrites from, or -1
 // when lin rewrites nothing of old: messages from there on may
 // legitimately disappear.
-func Source(old IDSeq, lin replay.Lineage) int {
-	if !Rewrites(lin.Operation) {
+func source(old IDSeq, lin replay.Lineage) int {
+	if !rewrites(lin.Operation) {
 		return -1
 	}
 	for i := 0; i < old.Len(); i++ {
@@ -125,7 +125,7 @@ func Explain(rs []Removal, old IDSeq, lin replay.Lineage) {
 	if len(rs) == 0 {
 		return
 	}
-	src := Source(old, lin)
+	src := source(old, lin)
 	if src < 0 {
 		return
 	}
@@ -155,7 +155,7 @@ type rewrite struct {
 // rewrite from the same or a later message explains nothing an earlier
 // one does not.
 func (s *Skipped) Add(old IDSeq, lin replay.Lineage) {
-	src := Source(old, lin)
+	src := source(old, lin)
 	if src >= 0 && (len(s.rws) == 0 || src < s.rws[len(s.rws)-1].source) {
 		s.rws = append(s.rws, rewrite{source: src, lin: lin})
 	}
