@@ -1,7 +1,8 @@
 // Package inspect explains a capture: an overview of what it holds and
 // findings about the classes of server bug it shows (timestamp sequences,
 // lost updates, vanished messages, regressions), each with the lines
-// involved. It consumes what replay produces and never prints.
+// involved. It consumes what replay produces, through the analysis model
+// (inspect/model) that lineage and diff share, and never prints.
 package inspect
 
 import (
@@ -33,9 +34,10 @@ type Options struct {
 // on any capture, however many sessions it holds.
 const maxTracked = 1 << 19
 
-// Inspector watches the results of a replay run and builds a Report. It
-// keeps per-session and per-turn state and compact fingerprints, never
-// the events themselves.
+// Inspector watches the results of a replay run and builds a Report. The
+// model keeps the sessions, turns and accepted projections; the inspector
+// adds per-session counts and compact fingerprints, never the events
+// themselves.
 type Inspector struct {
 	opts    Options
 	limit   int
