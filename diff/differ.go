@@ -35,7 +35,10 @@ type Options struct {
 // (keptBudget, 8 MiB), or when they are small; past it, they are kept
 // compact (compactOf): ids, short strings and the heads and digests of
 // long ones, so memory does not grow with the size of the snapshots
-// either, however many sessions there are.
+// either, however many sessions there are. The analysis model
+// (inspect/model) keeps no message text, which a diff shows, so the
+// Differ keeps the older side itself; which of its messages were removed
+// and which a lineage explains, it leaves to the model's rule.
 type Differ struct {
 	opts     Options
 	emit     func(*PairDiff) error
