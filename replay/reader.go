@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/replay/internal/wire"
 )
 
 // DefaultMaxLine is the longest line decoded by default; a longer line is
@@ -19,7 +21,7 @@ const DefaultMaxLine = 64 << 20
 // offset in a line then fits the decoder's 32-bit tape with room to
 // spare, and the reader's buffer arithmetic (the limit plus a 64 KiB
 // read) stays far from overflowing an int.
-const MaxLineLimit = 1 << 30
+const MaxLineLimit = wire.MaxLine
 
 // StdinName is the file name that stands for standard input.
 const StdinName = "-"
@@ -274,7 +276,7 @@ func (r *Reader) Next() (Line, error) {
 			continue
 		}
 		r.stats.Lines++
-		if (!l.TooLong && isJSBlank(l.Data)) || l.blank {
+		if (!l.TooLong && wire.IsBlank(l.Data)) || l.blank {
 			r.stats.Blank++
 			continue
 		}
@@ -315,7 +317,7 @@ func (r *Reader) emit(data []byte, consumed int) Line {
 		data = data[:n-1]
 	}
 	if len(data) > r.maxLine {
-		l.TooLong, l.Len, l.blank = true, int64(len(data)), isJSBlank(data)
+		l.TooLong, l.Len, l.blank = true, int64(len(data)), wire.IsBlank(data)
 		data = nil
 	}
 	l.Data = data
@@ -376,7 +378,7 @@ func (s *blankScan) add(b []byte) {
 		s.nc++
 		b = b[1:]
 		if utf8.FullRune(s.carry[:s.nc]) {
-			s.blank = isJSBlank(s.carry[:s.nc])
+			s.blank = wire.IsBlank(s.carry[:s.nc])
 			s.nc = 0
 		}
 	}
@@ -392,7 +394,7 @@ func (s *blankScan) add(b []byte) {
 			break
 		}
 	}
-	s.blank = isJSBlank(b[:cut])
+	s.blank = wire.IsBlank(b[:cut])
 	s.nc = copy(s.carry[:], b[cut:])
 }
 
