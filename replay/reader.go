@@ -68,9 +68,10 @@ func (s Stats) Complete() bool { return s.Damaged == 0 }
 // io.EOF after the last line; Err then tells whether anything was
 // damaged, as bufio.Scanner's Err does.
 type Reader struct {
-	// OnFill, when set, is called before the reader waits for more input,
-	// so that output can be flushed while a live stream is idle.
-	OnFill func()
+	// onFill, when set, is called before the reader waits for more input,
+	// so that output can be flushed while a live stream is idle (Run sets
+	// it from Options.Idle).
+	onFill func()
 
 	maxLine  int
 	stdin    io.Reader
@@ -422,8 +423,8 @@ func (r *Reader) fill() {
 		copy(nb, r.buf[:r.w])
 		r.buf = nb
 	}
-	if r.OnFill != nil {
-		r.OnFill()
+	if r.onFill != nil {
+		r.onFill()
 	}
 	n, err := r.src.Read(r.buf[r.w:])
 	r.w += n
