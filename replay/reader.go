@@ -17,10 +17,11 @@ import (
 // reported as malformed without being held in memory.
 const DefaultMaxLine = 64 << 20
 
-// MaxLineLimit is the largest line limit a Reader accepts: 1 GiB. Every
-// offset in a line then fits the decoder's 32-bit tape with room to
-// spare, and the reader's buffer arithmetic (the limit plus a 64 KiB
-// read) stays far from overflowing an int.
+// MaxLineLimit is the largest line limit a Reader accepts, and the longest
+// line a Decoder decodes: 1 GiB. Every offset in a line then fits in the
+// decoder's 32 bits with room to spare, and the reader's buffer
+// arithmetic (the limit plus a 64 KiB read) stays far from overflowing an
+// int.
 const MaxLineLimit = wire.MaxLine
 
 // StdinName is the file name that stands for standard input.
