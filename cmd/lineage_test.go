@@ -3,14 +3,12 @@ package cmd
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/replay"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var lineageFormats = []string{"tree", "mermaid", "dot", "json"}
@@ -258,35 +256,5 @@ func TestNewCmdLineage(t *testing.T) {
 				t.Errorf("options = %+v", *got)
 			}
 		})
-	}
-}
-
-// TestLineageScriptSamples keeps the captures inlined in the lineage
-// scripts identical to the samples in testdata.
-func TestLineageScriptSamples(t *testing.T) {
-	scripts, _ := filepath.Glob("../testdata/script/lineage_*.txtar")
-	found := 0
-	for _, script := range scripts {
-		ar, err := txtar.ParseFile(script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "lineage-") || !strings.HasSuffix(f.Name, ".jsonl") {
-				continue
-			}
-			found++
-			want, err := os.ReadFile(filepath.Join("../testdata", f.Name))
-			if err != nil {
-				t.Errorf("%s: %s is not a sample in testdata: %v", script, f.Name, err)
-				continue
-			}
-			if !bytes.Equal(f.Data, want) {
-				t.Errorf("%s: %s differs from testdata/%s", script, f.Name, f.Name)
-			}
-		}
-	}
-	if found == 0 {
-		t.Error("no lineage script inlines a sample")
 	}
 }
