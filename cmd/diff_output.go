@@ -409,12 +409,7 @@ func (w *pairTextWriter) finish() error {
 }
 
 func inertList(m map[replay.Reason]int) string {
-	var parts []string
-	for _, r := range replay.Reasons {
-		if n := m[r]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", r, n))
-		}
-	}
+	parts := reasonList(m, replay.Reasons)
 	if len(parts) == 0 {
 		return "none"
 	}

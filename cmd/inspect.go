@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentskit/snapctl/inspect"
@@ -60,12 +61,12 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: error, warning or info")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: "+orList(severityNames()))
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
-	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion("error", "warning", "info"))
+	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(severityNames()...))
 	return c
 }
 
@@ -78,6 +79,23 @@ func checkList() string {
 	return b.String()
 }
 
+// severityNames names inspect's severities, worst first.
+func severityNames() []string {
+	names := make([]string, len(inspect.Severities))
+	for i, s := range inspect.Severities {
+		names[i] = string(s)
+	}
+	return names
+}
+
+// orList writes names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // validate checks the flags; lineSet and idSet say whether --line and
 // --event-id were given, so that --line 0 and an empty --event-id are refused
 // rather than taken for the report.
@@ -87,11 +105,9 @@ func (o *InspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	default:
 		return usageErrorf("-o must be table or json, not %q", o.Output)
 	}
-	switch s := inspect.Severity(failOn); s {
-	case "", inspect.SeverityError, inspect.SeverityWarning, inspect.SeverityInfo:
-		o.FailOn = s
-	default:
-		return usageErrorf("--fail-on must be error, warning or info, not %q", failOn)
+	o.FailOn = inspect.Severity(failOn)
+	if failOn != "" && !slices.Contains(inspect.Severities, o.FailOn) {
+		return usageErrorf("--fail-on must be %s, not %q", orList(severityNames()), failOn)
 	}
 	if lineSet && o.Line < 1 {
 		return usageErrorf("--line must be a line number from 1")

@@ -178,13 +178,7 @@ func writeReportTable(out *bufio.Writer, pal Palette, rep inspect.Report) error 
 	}
 	writeList(out, "kinds", kinds)
 	writeList(out, "reasons", reasonList(ov.Counts.Reasons, replay.Reasons))
-	var codes []string
-	for _, c := range replay.Codes {
-		if n := ov.Counts.Codes[c]; n > 0 {
-			codes = append(codes, fmt.Sprintf("%s %d", c, n))
-		}
-	}
-	writeList(out, "malformed", codes)
+	writeList(out, "malformed", codeList(ov.Counts.Codes))
 	writeInputWarnings(out, pal, ov.Input)
 	if ov.Pinned != "" {
 		fmt.Fprintf(out, "trusted session: %s (pinned)\n", termsafe.String(ov.Pinned))
@@ -203,6 +197,7 @@ func writeList(out *bufio.Writer, label string, items []string) {
 	}
 }
 
+// reasonList counts events by reason, in the given order.
 func reasonList(m map[replay.Reason]int, order []replay.Reason) []string {
 	var parts []string
 	for _, r := range order {
@@ -213,7 +208,27 @@ func reasonList(m map[replay.Reason]int, order []replay.Reason) []string {
 	return parts
 }
 
-var inertReasons = replay.Reasons[2:]
+// inertReasons are the reasons whose verdict is inert, in replay's order.
+// codeList counts malformed lines by code, in replay's order.
+func codeList(m map[replay.Code]int) []string {
+	var parts []string
+	for _, c := range replay.Codes {
+		if n := m[c]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		}
+	}
+	return parts
+}
+
+var inertReasons = func() []replay.Reason {
+	var rs []replay.Reason
+	for _, r := range replay.Reasons {
+		if r.Verdict() == replay.Inert {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}()
 
 func writeSessionBlock(out *bufio.Writer, pal Palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))

@@ -32,14 +32,7 @@ FILE reads standard input; gzip and zstd are recognised) as one stream and
 runs every line through the monotonic snapshot cursor of ADR-0010.
 
 Every line gets a verdict and a reason:
-  accepted  initial          first valid snapshot: the reconnect state
-  accepted  advanced         a greater sequence than the accepted one
-  inert     malformed        the line does not decode (with code and detail)
-  inert     non-snapshot     a submit or diagnostic event
-  inert     foreign-session  another session than the pinned one
-  inert     duplicate        the same sequence as the accepted one
-  inert     stale            a lower sequence than the accepted one
-
+` + reasonTable() + `
 Without --session, each session named by a valid snapshot gets its own
 cursor. --redact keeps the values and free-form keys of malformed lines
 out of their details ("(value hidden)", "*"), for sharing outside the
@@ -68,6 +61,26 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return values, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// reasonHelp says in a few words what each reason means.
+var reasonHelp = map[replay.Reason]string{
+	replay.ReasonInitial:        "first valid snapshot: the reconnect state",
+	replay.ReasonAdvanced:       "a greater sequence than the accepted one",
+	replay.ReasonMalformed:      "the line does not decode (with code and detail)",
+	replay.ReasonNonSnapshot:    "a submit or diagnostic event",
+	replay.ReasonForeignSession: "another session than the pinned one",
+	replay.ReasonDuplicate:      "the same sequence as the accepted one",
+	replay.ReasonStale:          "a lower sequence than the accepted one",
+}
+
+// reasonTable is the reasons table of the help text, in replay's order.
+func reasonTable() string {
+	var b strings.Builder
+	for _, r := range replay.Reasons {
+		fmt.Fprintf(&b, "  %-9s %-16s %s\n", r.Verdict(), r, reasonHelp[r])
+	}
+	return b.String()
 }
 
 func reasonNames() []string {

@@ -109,7 +109,7 @@ type damageJSON struct {
 }
 
 func newInputJSON(in replay.Stats, c replay.Counts) inputJSON {
-	acc := c.Reasons[replay.ReasonInitial] + c.Reasons[replay.ReasonAdvanced]
+	acc := c.Accepted()
 	j := inputJSON{Files: in.Files, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
 		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong}
 	if d := in.Damage; d != nil {
@@ -279,29 +279,13 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 	if w.headerOut {
 		w.out.WriteByte('\n')
 	}
-	accepted := sum.Counts.Reasons[replay.ReasonInitial] + sum.Counts.Reasons[replay.ReasonAdvanced]
+	accepted := sum.Counts.Accepted()
 	fmt.Fprintf(w.out, "%s in %s (%s blank) from %s: %s, %s\n",
 		plural(sum.Counts.Events, "event"), plural(sum.Input.Lines, "line"), strconv.Itoa(sum.Input.Blank),
 		plural(sum.Input.Files, "file"), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
 		w.pal.Yellow(fmt.Sprintf("%d inert", sum.Counts.Events-accepted)))
-	var parts []string
-	for _, r := range replay.Reasons {
-		if n := sum.Counts.Reasons[r]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", r, n))
-		}
-	}
-	if len(parts) > 0 {
-		fmt.Fprintf(w.out, "reasons: %s\n", strings.Join(parts, ", "))
-	}
-	parts = parts[:0]
-	for _, c := range replay.Codes {
-		if n := sum.Counts.Codes[c]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", c, n))
-		}
-	}
-	if len(parts) > 0 {
-		fmt.Fprintf(w.out, "malformed: %s\n", strings.Join(parts, ", "))
-	}
+	writeList(w.out, "reasons", reasonList(sum.Counts.Reasons, replay.Reasons))
+	writeList(w.out, "malformed", codeList(sum.Counts.Codes))
 	writeInputWarnings(w.out, w.pal, sum.Input)
 	switch {
 	case sum.Pinned != "":
@@ -316,7 +300,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 	w.out.WriteByte('\n')
 	rows := [][]string{}
 	for _, s := range sum.Sessions {
-		acc := s.Reasons[replay.ReasonInitial] + s.Reasons[replay.ReasonAdvanced]
+		acc := s.Accepted()
 		row := []string{termsafe.String(s.SessionID), strconv.Itoa(s.Events), strconv.Itoa(acc), strconv.Itoa(s.Events - acc), "-", "-", "-", "-"}
 		if f := s.Final; f != nil {
 			row[4], row[5], row[6], row[7] = strconv.FormatInt(f.Sequence, 10), string(f.Status), strconv.Itoa(f.MessageCount), termsafe.String(f.TurnID)
