@@ -79,7 +79,7 @@ func TestDiffRun(t *testing.T) {
 		{"colour", []string{"--color", "always", "diff"}, ExitOK,
 			[]string{"\x1b[31m- msg-u1", "\x1b[32m{+ order 4417 now+}"}, nil},
 		{"redact", []string{"diff", "--redact", "-o", "json"}, ExitOK,
-			[]string{`"appendedLength":15`}, []string{"4417"}},
+			[]string{`"appendedLength": 15`}, []string{"4417"}},
 		{"unknown sequence", []string{"diff", "--from", "3", "--to", "4"}, ExitUsage, nil, []string{"@@"}},
 		{"turn with no pair", []string{"diff", "--turn", "nope"}, ExitOK, []string{"0 pairs"}, nil},
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -12,7 +13,11 @@ import (
 
 func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) error {
 	if o.Output == "json" {
-		return writeIndentedJSON(out, closeupsJSON(x, o.Redact))
+		e := newJSONEncoder(out, jsonDocument)
+		if err := e.value(closeupsJSON(x, o.Redact)); err != nil {
+			return err
+		}
+		return e.end()
 	}
 	pal := o.IO.Palette()
 	for i, c := range x.Closeups {
@@ -44,8 +49,10 @@ func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool
 	case redact && !json.Valid(c.Raw):
 		fmt.Fprintln(out, pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", plural(len(c.Raw), "byte"))))
 	case redact:
-		colourJSON(out, pal, redactEvent(c.Raw))
-	case !colourJSON(out, pal, c.Raw):
+		showJSON(out, pal, redactEvent(c.Raw))
+	case json.Valid(c.Raw):
+		showJSON(out, pal, c.Raw)
+	default:
 		fmt.Fprintln(out, termsafe.String(string(c.Raw)))
 	}
 	if c.Err == nil {
@@ -77,6 +84,14 @@ func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool
 		fmt.Fprintf(out, "  %s  %s  %s\n", severityColour(pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
 			pal.Bold(f.ID), termsafe.String(f.Message))
 	}
+}
+
+// showJSON writes the valid JSON text raw for people: indented, and
+// coloured when the palette is.
+func showJSON(out io.Writer, pal Palette, raw []byte) {
+	e := newJSONEncoder(out, jsonStyle{Indent: true, Colour: paletteColours(pal), Human: true})
+	e.rawJSON(raw)
+	e.end()
 }
 
 // closeupDetail explains the verdict, as the replay table does.

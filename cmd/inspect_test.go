@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -124,38 +123,6 @@ func TestInspectRunStdin(t *testing.T) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
 			tt.check(t, out.String())
-		})
-	}
-}
-
-// TestColourJSON: tokens get their colours, strings with escaped quotes
-// stay whole, and characters that act on a terminal never reach it.
-func TestColourJSON(t *testing.T) {
-	pal := Palette{
-		Blue:    func(s string) string { return "<k>" + s + "</k>" },
-		Green:   func(s string) string { return "<s>" + s + "</s>" },
-		Yellow:  func(s string) string { return "<n>" + s + "</n>" },
-		Magenta: func(s string) string { return "<l>" + s + "</l>" },
-	}
-	tests := []struct {
-		name, in, want string
-		ok             bool
-	}{
-		{"scalars", `{"a":1,"b":-2.5e3,"c":true,"d":null}`,
-			"{\n  <k>\"a\"</k>: <n>1</n>,\n  <k>\"b\"</k>: <n>-2.5e3</n>,\n  <k>\"c\"</k>: <l>true</l>,\n  <k>\"d\"</k>: <l>null</l>\n}\n", true},
-		{"escaped quote and colon in a string", `["x\":y"]`, "[\n  <s>\"x\\\":y\"</s>\n]\n", true},
-		{"C1 and bidi controls are escaped", "{\"k\":\"a\u009b31m\u202eb\"}", "{\n  <k>\"k\"</k>: <s>\"a\\u009b31m\\u202eb\"</s>\n}\n", true},
-		{"not JSON", `{"a":`, "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b bytes.Buffer
-			w := bufio.NewWriter(&b)
-			ok := colourJSON(w, pal, []byte(tt.in))
-			w.Flush()
-			if ok != tt.ok || b.String() != tt.want {
-				t.Errorf("colourJSON(%q) = %v\n%s\nwant %v\n%s", tt.in, ok, b.String(), tt.ok, tt.want)
-			}
 		})
 	}
 }

@@ -147,10 +147,8 @@ func replayRun(o *ReplayOptions) error {
 
 	var w eventWriter
 	switch o.Output {
-	case "jsonl":
-		w = &jsonEvents{s: jsonStream{out: out}, redact: o.Redact}
-	case "json":
-		w = &jsonEvents{s: jsonStream{out: out, key: "events"}, redact: o.Redact}
+	case "json", "jsonl":
+		w = newJSONEvents(out, o.Output, o.Redact)
 	default:
 		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1, o.Redact)
 	}

@@ -2,8 +2,8 @@ package cmd
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -11,60 +11,82 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
-// appendResult appends the machine record of one result: the stable
+// writeResult writes the machine record of one result: the stable
 // contract documented in the README. With redact, a malformed line's
 // detail is its redacted form.
-func appendResult(b []byte, res *replay.Result, redact bool) []byte {
-	o := jsonObj{b: b}
-	o.open()
-	o.str("file", res.File)
-	o.int("line", int64(res.Line))
-	o.str("verdict", string(res.Verdict()))
-	o.str("reason", string(res.Reason))
+func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
+	e.beginObject()
+	e.key("file")
+	e.str(res.File)
+	e.key("line")
+	e.int(int64(res.Line))
+	e.key("verdict")
+	e.str(string(res.Verdict()))
+	e.key("reason")
+	e.str(string(res.Reason))
 	if ev := res.Event; ev != nil {
-		o.str("event", string(ev.Kind))
-		o.str("eventId", ev.EventID)
-		o.str("sessionId", ev.SessionID)
-		o.str("turnId", ev.TurnID)
-		o.int("sequence", ev.Sequence)
+		e.key("event")
+		e.str(string(ev.Kind))
+		e.key("eventId")
+		e.str(ev.EventID)
+		e.key("sessionId")
+		e.str(ev.SessionID)
+		e.key("turnId")
+		e.str(ev.TurnID)
+		e.key("sequence")
+		e.int(ev.Sequence)
 	}
 	if res.Err != nil {
-		o.str("code", string(res.Err.Code))
-		o.str("detail", decodeDetail(res.Err, redact))
+		e.key("code")
+		e.str(string(res.Err.Code))
+		e.key("detail")
+		e.str(decodeDetail(res.Err, redact))
 	}
 	if res.Reason == replay.ReasonAdvanced {
-		o.int("gap", res.Gap)
+		e.key("gap")
+		e.int(res.Gap)
 	}
-	o.close()
-	return o.b
+	e.endObject()
 }
 
-// jsonEvents writes replay results as JSON Lines or as {"events": [...],
-// "summary": {...}}.
+// jsonEvents writes replay results as JSON Lines, or as one document
+// {"events": [...], "summary": {...}} whose events are written as they
+// come.
 type jsonEvents struct {
-	s      jsonStream
+	e      *jsonEncoder
+	lines  bool
 	redact bool
 }
 
+func newJSONEvents(out io.Writer, format string, redact bool) *jsonEvents {
+	w := &jsonEvents{e: newJSONEncoder(out, styleFor(format)), lines: format == "jsonl", redact: redact}
+	if !w.lines {
+		w.e.beginObject()
+		w.e.key("events")
+		w.e.beginArray()
+	}
+	return w
+}
+
 func (w *jsonEvents) event(res *replay.Result) error {
-	return w.s.record(func(b []byte) []byte { return appendResult(b, res, w.redact) })
+	writeResult(w.e, res, w.redact)
+	if w.lines {
+		return w.e.end()
+	}
+	return w.e.flush()
 }
 
 func (w *jsonEvents) summary(sum replay.Summary) error {
-	return w.s.close(func(out *bufio.Writer) error {
-		out.WriteString(",\"summary\":")
-		return writeJSON(out, summaryJSON(sum))
-	})
-}
-
-// writeJSON writes v as compact, terminal-safe JSON without a newline.
-func writeJSON(out *bufio.Writer, v any) error {
-	var b bytes.Buffer
-	if err := writeSafeJSON(&b, v, false); err != nil {
+	if w.lines {
+		return nil
+	}
+	w.e.endArray()
+	w.e.key("summary")
+	if err := w.e.value(summaryJSON(sum)); err != nil {
 		return err
 	}
-	_, err := out.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
-	return err
+	w.e.endObject()
+	return w.e.end()
 }
 
 type finalJSON struct {
