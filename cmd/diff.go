@@ -12,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// DiffOptions is everything `snapctl diff` needs.
-type DiffOptions struct {
-	IO *IOStreams
-	CaptureFlags
+// diffOptions is everything `snapctl diff` needs.
+type diffOptions struct {
+	IO *iostreams
+	captureFlags
 	Turn     string
 	Output   string
 	Stat     bool
@@ -24,10 +24,10 @@ type DiffOptions struct {
 	From, To int64
 }
 
-// NewCmdDiff builds `snapctl diff`. runF replaces the run function in
+// newCmdDiff builds `snapctl diff`. runF replaces the run function in
 // tests; nil means diffRun.
-func NewCmdDiff(ios *IOStreams, runF func(*DiffOptions) error) *cobra.Command {
-	opts := &DiffOptions{IO: ios}
+func newCmdDiff(ios *iostreams, runF func(*diffOptions) error) *cobra.Command {
+	opts := &diffOptions{IO: ios}
 	c := &cobra.Command{
 		Use:   "diff [FILE...]",
 		Short: "Show what changed between accepted snapshots: messages added, removed, changed",
@@ -55,11 +55,20 @@ Exit status: 0 done, 2 bad usage or input.`,
   snapctl diff --session session-a --from 3 --to 9 capture.jsonl
   snapctl diff --turn turn-2 -o jsonl capture.jsonl | jq '.messages.removed'
   curl -N "$URL" | snapctl diff --redact -`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(c *cobra.Command) error {
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
 			from, to := c.Flags().Changed("from"), c.Flags().Changed("to")
 			opts.Range = from || to
-			return opts.validate(from, to)
-		}, runF, diffRun),
+			if err := opts.validate(from, to); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, diffRun(opts))
+		},
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
@@ -73,7 +82,7 @@ Exit status: 0 done, 2 bad usage or input.`,
 	return c
 }
 
-func (o *DiffOptions) validate(fromSet, toSet bool) error {
+func (o *diffOptions) validate(fromSet, toSet bool) error {
 	switch o.Output {
 	case "text", "json", "jsonl":
 	default:
@@ -107,7 +116,7 @@ type pairWriter interface {
 	finish() error
 }
 
-func diffRun(o *DiffOptions) error {
+func diffRun(o *diffOptions) error {
 	relaxGC()
 	rd, done, err := o.read(o.IO, true)
 	if err != nil {
@@ -121,7 +130,7 @@ func diffRun(o *DiffOptions) error {
 	case o.Output == "json" || o.Output == "jsonl":
 		w = newPairJSON(out, o.Output, o.Redact)
 	default:
-		w = newPairTextWriter(out, o.IO.Palette(), o)
+		w = newPairTextWriter(out, o.IO.palette(), o)
 	}
 	// Only the text output shows word diffs (--redact counts their words).
 	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To,

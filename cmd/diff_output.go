@@ -22,7 +22,7 @@ const (
 // --word-diff, or with stat one line per pair.
 type pairTextWriter struct {
 	out      *bufio.Writer
-	pal      Palette
+	pal      palette
 	stat     bool
 	redact   bool
 	withFile bool
@@ -34,7 +34,7 @@ type pairTextWriter struct {
 	cur *diff.PairDiff
 }
 
-func newPairTextWriter(out *bufio.Writer, pal Palette, o *DiffOptions) *pairTextWriter {
+func newPairTextWriter(out *bufio.Writer, pal palette, o *diffOptions) *pairTextWriter {
 	return &pairTextWriter{out: out, pal: pal, stat: o.Stat, redact: o.Redact,
 		withFile: len(o.Files) > 1, rng: o.Range, sessions: map[string]bool{}}
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// InspectOptions is everything `snapctl inspect` needs.
-type InspectOptions struct {
-	IO *IOStreams
-	CaptureFlags
+// inspectOptions is everything `snapctl inspect` needs.
+type inspectOptions struct {
+	IO *iostreams
+	captureFlags
 	Output string
 	// FailOn is the severity at or above which a finding exits 1; empty
 	// means never.
@@ -27,10 +27,10 @@ type InspectOptions struct {
 	Redact bool
 }
 
-// NewCmdInspect builds `snapctl inspect`. runF replaces the run function
+// newCmdInspect builds `snapctl inspect`. runF replaces the run function
 // in tests; nil means inspectRun.
-func NewCmdInspect(ios *IOStreams, runF func(*InspectOptions) error) *cobra.Command {
-	opts := &InspectOptions{IO: ios}
+func newCmdInspect(ios *iostreams, runF func(*inspectOptions) error) *cobra.Command {
+	opts := &inspectOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
 		Use:   "inspect [FILE...]",
@@ -54,9 +54,18 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   snapctl inspect --fail-on warning capture.jsonl.gz
   snapctl inspect --line 12 capture.jsonl
   snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(c *cobra.Command) error {
-			return opts.validate(failOn, c.Flags().Changed("line"), c.Flags().Changed("event-id"))
-		}, runF, inspectRun),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
+			if err := opts.validate(failOn, c.Flags().Changed("line"), c.Flags().Changed("event-id")); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, inspectRun(opts))
+		},
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
@@ -99,7 +108,7 @@ func orList(names []string) string {
 // validate checks the flags; lineSet and idSet say whether --line and
 // --event-id were given, so that --line 0 and an empty --event-id are refused
 // rather than taken for the report.
-func (o *InspectOptions) validate(failOn string, lineSet, idSet bool) error {
+func (o *inspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	switch o.Output {
 	case "table", "json":
 	default:
@@ -126,7 +135,7 @@ func (o *InspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	return nil
 }
 
-func inspectRun(o *InspectOptions) error {
+func inspectRun(o *inspectOptions) error {
 	relaxGC()
 	rd, done, err := o.read(o.IO, false)
 	if err != nil {
@@ -158,7 +167,7 @@ func inspectRun(o *InspectOptions) error {
 		if o.Output == "json" {
 			err = writeReportJSON(out, rep)
 		} else {
-			err = writeReportTable(out, o.IO.Palette(), rep)
+			err = writeReportTable(out, o.IO.palette(), rep)
 		}
 		if err != nil {
 			return err
@@ -178,7 +187,7 @@ func inspectRun(o *InspectOptions) error {
 }
 
 // noMatch explains why a --line or --event-id target matched nothing.
-func noMatch(o *InspectOptions, in replay.Stats) error {
+func noMatch(o *inspectOptions, in replay.Stats) error {
 	if o.EventID != "" {
 		return usageErrorf("no line has event id %q", o.EventID)
 	}

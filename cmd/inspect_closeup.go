@@ -11,7 +11,7 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
-func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) error {
+func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) error {
 	if o.Output == "json" {
 		e := newJSONEncoder(out, jsonDocument)
 		if err := e.value(closeupsJSON(x, o.Redact)); err != nil {
@@ -19,7 +19,7 @@ func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) 
 		}
 		return e.end()
 	}
-	pal := o.IO.Palette()
+	pal := o.IO.palette()
 	for i, c := range x.Closeups {
 		if i > 0 {
 			out.WriteByte('\n')
@@ -36,7 +36,7 @@ func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) 
 // cursor's verdict and the findings that name it. With redact, the JSON
 // keeps only the envelope and the protocol's own fields, and a line that
 // is not JSON is not shown.
-func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool) {
+func writeCloseup(out *bufio.Writer, pal palette, c inspect.Closeup, redact bool) {
 	head := fmt.Sprintf("%s:%d", termsafe.String(c.File), c.Line)
 	if ev := c.Event; ev != nil {
 		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", ev.Kind,
@@ -88,7 +88,7 @@ func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool
 
 // showJSON writes the valid JSON text raw for people: indented, and
 // coloured when the palette is.
-func showJSON(out io.Writer, pal Palette, raw []byte) {
+func showJSON(out io.Writer, pal palette, raw []byte) {
 	e := newJSONEncoder(out, jsonStyle{Indent: true, Colour: paletteColours(pal), Human: true})
 	e.rawJSON(raw)
 	e.end()

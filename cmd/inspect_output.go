@@ -150,7 +150,7 @@ func writeReportJSON(out io.Writer, rep inspect.Report) error {
 
 // writeReportTable writes the overview, one block per session, then the
 // findings worst first.
-func writeReportTable(out *bufio.Writer, pal Palette, rep inspect.Report) error {
+func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report) error {
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s, %s, %s (%d blank): %s, %s, %s\n",
 		plural(ov.Input.Files, "file"), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
@@ -216,7 +216,7 @@ var inertReasons = func() []replay.Reason {
 	return rs
 }()
 
-func writeSessionBlock(out *bufio.Writer, pal Palette, s inspect.SessionOverview) {
+func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))
 	inert := fmt.Sprintf("%d inert", s.Events-s.Accepted())
 	if parts := reasonList(s.Reasons, inertReasons); len(parts) > 0 {
@@ -247,7 +247,7 @@ func writeSessionBlock(out *bufio.Writer, pal Palette, s inspect.SessionOverview
 	}
 }
 
-func severityColour(pal Palette, s inspect.Severity) func(string) string {
+func severityColour(pal palette, s inspect.Severity) func(string) string {
 	switch s {
 	case inspect.SeverityError:
 		return pal.Red
@@ -257,7 +257,7 @@ func severityColour(pal Palette, s inspect.Severity) func(string) string {
 	return pal.Cyan
 }
 
-func writeFindings(out *bufio.Writer, pal Palette, fs []inspect.Finding) {
+func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding) {
 	if len(fs) == 0 {
 		fmt.Fprintln(out, "no findings")
 		return

@@ -28,7 +28,7 @@ import (
 //
 // Indentation and colour are options: indented output is laid out as
 // encoding/json's MarshalIndent with two spaces; colour wraps keys,
-// strings, numbers and literals in the colours of a Palette.
+// strings, numbers and literals in the colours of a palette.
 type jsonEncoder struct {
 	out    io.Writer
 	b      []byte
@@ -82,7 +82,7 @@ func styleFor(format string) jsonStyle {
 
 // paletteColours are the colours of JSON shown to people: keys blue,
 // strings green, numbers yellow, true, false and null magenta.
-func paletteColours(pal Palette) *jsonColours {
+func paletteColours(pal palette) *jsonColours {
 	return &jsonColours{key: pal.Blue, str: pal.Green, num: pal.Yellow, lit: pal.Magenta}
 }
 

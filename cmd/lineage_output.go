@@ -28,7 +28,7 @@ const maxTreeIndent = 32
 // treeWriter draws one tree per session, then its problems.
 type treeWriter struct {
 	w      io.Writer
-	pal    Palette
+	pal    palette
 	glyphs treeGlyphs
 	// open[d] is set while the ancestor at depth d has siblings to come.
 	open []bool

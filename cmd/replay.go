@@ -9,20 +9,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// ReplayOptions is everything `snapctl replay` needs.
-type ReplayOptions struct {
-	IO *IOStreams
-	CaptureFlags
+// replayOptions is everything `snapctl replay` needs.
+type replayOptions struct {
+	IO *iostreams
+	captureFlags
 	Output string
 	Only   string
 	FailOn []replay.Reason
 	Redact bool
 }
 
-// NewCmdReplay builds `snapctl replay`. runF replaces the run function in
+// newCmdReplay builds `snapctl replay`. runF replaces the run function in
 // tests; nil means replayRun.
-func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
-	opts := &ReplayOptions{IO: ios}
+func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Command {
+	opts := &replayOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
 		Use:   "replay [FILE...]",
@@ -43,7 +43,18 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   curl -N "$URL" | snapctl replay -
   snapctl replay --fail-on stale,malformed capture.jsonl.gz
   snapctl replay --redact --only inert capture.jsonl`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate(failOn) }, runF, replayRun),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
+			if err := opts.validate(failOn); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, replayRun(opts))
+		},
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
@@ -91,7 +102,7 @@ func reasonNames() []string {
 	return names
 }
 
-func (o *ReplayOptions) validate(failOn string) error {
+func (o *replayOptions) validate(failOn string) error {
 	switch o.Output {
 	case "table", "json", "jsonl":
 	default:
@@ -137,7 +148,7 @@ type eventWriter interface {
 	summary(sum replay.Summary) error
 }
 
-func replayRun(o *ReplayOptions) error {
+func replayRun(o *replayOptions) error {
 	rd, done, err := o.read(o.IO, true)
 	if err != nil {
 		return err
@@ -150,7 +161,7 @@ func replayRun(o *ReplayOptions) error {
 	case "json", "jsonl":
 		w = newJSONEvents(out, o.Output, o.Redact)
 	default:
-		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1, o.Redact)
+		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact)
 	}
 	matched := false
 	// Flush whenever the run waits for input, so a live stream shows each

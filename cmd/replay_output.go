@@ -188,13 +188,13 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // they arrive; the columns have fixed widths that long values may push.
 type tableWriter struct {
 	out       *bufio.Writer
-	pal       Palette
+	pal       palette
 	withFile  bool
 	redact    bool
 	headerOut bool
 }
 
-func newTableWriter(out *bufio.Writer, pal Palette, withFile, redact bool) *tableWriter {
+func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool) *tableWriter {
 	return &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact}
 }
 
@@ -334,7 +334,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 
 // writeInputWarnings says, in a human summary, when the verdicts may not
 // be a real client's: lines too long to decode, or input cut short.
-func writeInputWarnings(out *bufio.Writer, pal Palette, in replay.Stats) {
+func writeInputWarnings(out *bufio.Writer, pal palette, in replay.Stats) {
 	if in.TooLong > 0 {
 		fmt.Fprintf(out, "%s %s over --max-line not decoded (%s): verdicts after them may differ from a real client's\n",
 			pal.Yellow("warning:"), plural(in.TooLong, "line"), replay.CodeLineTooLong)
