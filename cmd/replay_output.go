@@ -81,10 +81,24 @@ func (w *jsonEvents) summary(sum replay.Summary) error {
 		return nil
 	}
 	w.e.endArray()
+	// The summary's sessions go one at a time, as inspect's do.
 	w.e.key("summary")
-	if err := w.e.value(summaryJSON(sum)); err != nil {
+	w.e.beginObject()
+	if err := w.e.fields(summaryJSON(sum)); err != nil {
 		return err
 	}
+	w.e.key("sessions")
+	w.e.beginArray()
+	for _, ss := range sum.Sessions {
+		if err := w.e.value(sessionToSummaryJSON(ss)); err != nil {
+			return err
+		}
+		if err := w.e.flush(); err != nil {
+			return err
+		}
+	}
+	w.e.endArray()
+	w.e.endObject()
 	w.e.endObject()
 	return w.e.end()
 }
@@ -153,7 +167,6 @@ type summaryBody struct {
 	Codes         map[string]int `json:"codes"`
 	PinnedSession *string        `json:"pinnedSession"`
 	PerSession    bool           `json:"perSession"`
-	Sessions      []sessionJSON  `json:"sessions"`
 }
 
 func reasonMap(m map[replay.Reason]int) map[string]int {
@@ -164,11 +177,17 @@ func reasonMap(m map[replay.Reason]int) map[string]int {
 	return out
 }
 
+func sessionToSummaryJSON(ss *replay.SessionStats) sessionJSON {
+	return sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons), Final: newFinalJSON(ss.Final)}
+}
+
+// summaryJSON is the summary but its sessions, which jsonEvents writes
+// after it one at a time.
 func summaryJSON(sum replay.Summary) summaryBody {
 	s := summaryBody{
 		inputJSON: newInputJSON(sum.Input, sum.Counts),
 		Reasons:   reasonMap(sum.Counts.Reasons), Codes: map[string]int{},
-		PerSession: sum.PerSession, Sessions: []sessionJSON{},
+		PerSession: sum.PerSession,
 	}
 	for k, v := range sum.Counts.Codes {
 		s.Codes[string(k)] = v
@@ -176,10 +195,6 @@ func summaryJSON(sum replay.Summary) summaryBody {
 	if sum.Pinned != "" {
 		p := sum.Pinned
 		s.PinnedSession = &p
-	}
-	for _, ss := range sum.Sessions {
-		j := sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons), Final: newFinalJSON(ss.Final)}
-		s.Sessions = append(s.Sessions, j)
 	}
 	return s
 }
