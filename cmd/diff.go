@@ -185,7 +185,7 @@ func writePair(e *jsonEncoder, p *diff.PairDiff, redact bool) {
 	e.key("toLine")
 	e.int(int64(p.To.Line))
 	e.key("status")
-	writeFromTo(e, func() { e.str(p.FromStatus) }, func() { e.str(p.ToStatus) })
+	writeFromTo(e, func() { e.str(string(p.FromStatus)) }, func() { e.str(string(p.ToStatus)) })
 	e.key("usage")
 	writeUsage(e, p.Usage)
 	e.key("messages")
@@ -263,7 +263,7 @@ func writePairLineage(e *jsonEncoder, l replay.Lineage) {
 	e.beginObject()
 	e.key("operation")
 	e.str(string(l.Operation))
-	if l.Operation != "submit" {
+	if l.Operation != replay.OpSubmit {
 		e.key("parentTurnId")
 		e.str(l.ParentTurnID)
 		e.key("sourceMessageId")

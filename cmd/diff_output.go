@@ -136,8 +136,8 @@ func lineageText(l replay.Lineage) string {
 	switch l.Operation {
 	case "":
 		return "(none)"
-	case "submit":
-		return "submit"
+	case replay.OpSubmit:
+		return string(replay.OpSubmit)
 	}
 	return fmt.Sprintf("%s (parent %s, source %s)", l.Operation, l.ParentTurnID, termsafe.String(l.SourceMessageID))
 }
@@ -382,7 +382,7 @@ func (w *pairTextWriter) statLine(p *diff.PairDiff) {
 		parts[0] += fmt.Sprintf(", %d moved", len(p.Moved))
 	}
 	if p.StatusChanged() {
-		parts = append(parts, "status "+p.FromStatus+" → "+p.ToStatus)
+		parts = append(parts, "status "+string(p.FromStatus)+" → "+string(p.ToStatus))
 	}
 	if p.Usage.TotalTokens != 0 {
 		parts = append(parts, "total tokens "+signed(p.Usage.TotalTokens))

@@ -47,8 +47,8 @@ type sessionOverviewJSON struct {
 		First string `json:"first"`
 		Last  string `json:"last"`
 	} `json:"emittedAt"`
-	Final   *finalJSON     `json:"final"`
-	Lineage map[string]int `json:"lineage"`
+	Final   *finalJSON               `json:"final"`
+	Lineage map[replay.Operation]int `json:"lineage"`
 }
 
 type findingJSON struct {

@@ -211,9 +211,9 @@ func origin(n *lineage.Node) string {
 // final snapshot's error diagnostic.
 func outcome(n *lineage.Node) string {
 	if n.ErrorCode == "" {
-		return termsafe.String(n.Status)
+		return termsafe.String(string(n.Status))
 	}
-	return termsafe.String(n.Status + " " + n.ErrorCode)
+	return termsafe.String(string(n.Status) + " " + n.ErrorCode)
 }
 
 func seqRange(n *lineage.Node) string {
@@ -242,10 +242,19 @@ func graphLabel(n *lineage.Node) []string {
 		lines = append(lines, "! "+problemKinds(n))
 	}
 	if n.HasInput {
-		lines = append(lines, "input: "+n.Input)
+		lines = append(lines, "input: "+previewLine(n.Input, n.InputCut))
 	}
 	if n.Preview != "" {
-		lines = append(lines, "reply: "+n.Preview)
+		lines = append(lines, "reply: "+previewLine(n.Preview, n.PreviewCut))
 	}
 	return lines
+}
+
+// previewLine makes the raw head of a text one terminal-safe line of at
+// most lineage.PreviewRunes runes, ending in "…" when the text went on.
+func previewLine(head string, cut bool) string {
+	if cut {
+		head += "…"
+	}
+	return termsafe.Line(head, lineage.PreviewRunes)
 }

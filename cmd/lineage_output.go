@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
 )
 
 // treeGlyphs are the connectors of the tree format.
@@ -68,10 +69,10 @@ func (t *treeWriter) node(n *lineage.Node, depth int, last bool) {
 	cont := prefix.String() + t.pick(last, t.glyphs.space, t.glyphs.pipe) +
 		t.pick(len(n.Children) > 0, t.glyphs.pipe, t.glyphs.space)
 	if n.HasInput {
-		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim("input: "+n.Input))
+		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim("input: "+previewLine(n.Input, n.InputCut)))
 	}
 	if n.Preview != "" {
-		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim("reply: "+n.Preview))
+		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim("reply: "+previewLine(n.Preview, n.PreviewCut)))
 	}
 }
 
@@ -87,7 +88,7 @@ func (t *treeWriter) pick(cond bool, yes, no string) string {
 func (t *treeWriter) label(n *lineage.Node, depth int) string {
 	parts := []string{t.pal.Bold(termsafe.String(n.TurnID)), t.opColour(n.Operation)(origin(n))}
 	status := outcome(n)
-	if n.Status == "error" || n.ErrorCode != "" {
+	if n.Status == replay.StatusError || n.ErrorCode != "" {
 		status = t.pal.Red(status)
 	}
 	parts = append(parts, status, seqRange(n), timing(n))
@@ -105,8 +106,8 @@ func (t *treeWriter) label(n *lineage.Node, depth int) string {
 // long it took until the last one.
 func timing(n *lineage.Node) string {
 	s := termsafe.String(n.FirstEmittedAt)
-	if d, ok := n.Duration(); ok && n.FirstSequence != n.LastSequence {
-		s += " +" + d.Round(time.Millisecond).String()
+	if n.FirstSequence != n.LastSequence {
+		s += " +" + n.Duration().Round(time.Millisecond).String()
 	}
 	return s
 }
@@ -361,7 +362,7 @@ func lineageSessionToJSON(s *lineage.Session, redact bool) lineageSessionJSON {
 		jt := lineageTurnJSON{
 			TurnID: n.TurnID, Operation: string(n.Operation),
 			ParentTurnID: optString(n.ParentTurnID), SourceMessageID: optString(n.SourceMessageID),
-			FirstSequence: n.FirstSequence, LastSequence: n.LastSequence, Status: n.Status, ErrorCode: optString(n.ErrorCode),
+			FirstSequence: n.FirstSequence, LastSequence: n.LastSequence, Status: string(n.Status), ErrorCode: optString(n.ErrorCode),
 			FirstEmittedAt: n.FirstEmittedAt, LastEmittedAt: n.LastEmittedAt,
 			Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
 			Children: []string{}, Problems: []lineageProblemJSON{},

@@ -1,6 +1,9 @@
 package diff
 
-import "github.com/agentskit/snapctl/replay"
+import (
+	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/replay"
+)
 
 // Field names a message field that changed, as the protocol spells it.
 type Field string
@@ -31,8 +34,8 @@ type Position struct {
 type PairDiff struct {
 	SessionID  string
 	From, To   Position
-	FromStatus string
-	ToStatus   string
+	FromStatus replay.Status
+	ToStatus   replay.Status
 	// Usage is the newer snapshot's usage minus the older one's.
 	Usage replay.Usage
 	// Inert counts, by reason, the inert deliveries between the two
@@ -66,15 +69,12 @@ type PairDiff struct {
 	heads  map[*byte]digest
 }
 
-// Removal is a message that disappeared; Index is its place in the older
-// projection. Explained says whether a lineage accounts for it: a retry,
-// edit or regenerate rewrites the conversation from its source message
-// on. By is that lineage.
+// Removal is a message that disappeared, with its place in the older
+// projection and whether a lineage explains it, as the model's rule
+// decides (model.Removals).
 type Removal struct {
-	Message   replay.Message
-	Index     int
-	Explained bool
-	By        replay.Lineage
+	Message replay.Message
+	model.Removal
 }
 
 // Move is a message whose relative order changed; From and To are its
@@ -110,9 +110,8 @@ func (l LineageChange) Changed() bool { return l.From != l.To }
 // StatusChanged says whether the payload status differs.
 func (p *PairDiff) StatusChanged() bool { return p.FromStatus != p.ToStatus }
 
-// Compare returns what changed from old to new. Messages are matched by
-// id (the k-th message with an id matches the k-th with the same id on
-// the other side), so the cost is linear in the size of the two
+// Compare returns what changed from old to new. Messages are matched as
+// model.Match matches them, so the cost is linear in the size of the two
 // projections. old and new are not modified, and the result shares their
 // strings.
 func Compare(old, new Projection) PairDiff { return compare(old, new, true) }
@@ -148,13 +147,6 @@ func position(p *Projection) Position {
 	return Position{File: p.File, Line: p.Line, Sequence: p.Sequence, TurnID: p.TurnID, EventID: p.EventID}
 }
 
-// msgKey names the k-th message with one id, so that a projection that
-// repeats an id still matches one to one.
-type msgKey struct {
-	id string
-	k  int
-}
-
 // compareMessages compares the messages; digests are those of a compact
 // older projection, or nil.
 func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new []replay.Message, lin replay.Lineage, words bool) {
@@ -164,98 +156,51 @@ func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new
 		}
 		return &digests[i]
 	}
-	matched := make([]bool, len(old))
 	common := make([]Move, 0, min(len(old), len(new)))
-	// Snapshots mostly repeat the previous projection and add to its end:
-	// a common prefix of ids is matched by position, without maps. Its
-	// occurrences of each id are the same on both sides, so matching the
-	// rest by occurrence within the rest is matching by occurrence overall.
-	pre := 0
-	for pre < len(old) && pre < len(new) && old[pre].ID == new[pre].ID {
-		matched[pre] = true
-		common = append(common, Move{ID: new[pre].ID, From: pre, To: pre})
-		if c, changed := compareMessage(&old[pre], digest(pre), &new[pre], words); changed {
-			p.noteHeads(&old[pre], digest(pre))
-			p.Changed = append(p.Changed, c)
-		}
-		pre++
-	}
-	oldAt := make(map[msgKey]int, len(old)-pre)
-	nth := make(map[string]int, len(old)-pre)
-	for i := pre; i < len(old); i++ {
-		id := old[i].ID
-		oldAt[msgKey{id, nth[id]}] = i
-		nth[id]++
-	}
-	clear(nth)
-	for j := pre; j < len(new); j++ {
-		id := new[j].ID
-		i, ok := oldAt[msgKey{id, nth[id]}]
-		nth[id]++
-		if !ok {
-			p.Added = append(p.Added, new[j])
-			continue
-		}
-		matched[i] = true
-		common = append(common, Move{ID: id, From: i, To: j})
+	both := func(i, j int) {
+		common = append(common, Move{ID: new[j].ID, From: i, To: j})
 		if c, changed := compareMessage(&old[i], digest(i), &new[j], words); changed {
 			p.noteHeads(&old[i], digest(i))
 			p.Changed = append(p.Changed, c)
 		}
 	}
-	for i := range old {
-		if !matched[i] {
-			p.noteHeads(&old[i], digest(i))
-			p.Removed = append(p.Removed, Removal{Message: old[i], Index: i})
-		}
+	added := func(j int) { p.Added = append(p.Added, new[j]) }
+	removed := model.Match(model.Messages(old), model.Messages(new), both, added)
+	for _, i := range removed {
+		p.noteHeads(&old[i], digest(i))
+		p.Removed = append(p.Removed, Removal{Message: old[i], Removal: model.Removal{Index: i}})
 	}
 	p.Explain(old, lin)
 	p.Moved = moved(common)
 }
 
 // Explain marks the removals that lineage lin accounts for, given the
-// older projection old. Compare applies the newer snapshot's lineage;
-// Differ also applies the lineages of snapshots skipped by a Range.
+// older projection old (model.Explain). Compare applies the newer
+// snapshot's lineage; Differ also applies the lineages of snapshots
+// skipped by a Range.
 func (p *PairDiff) Explain(old []replay.Message, lin replay.Lineage) {
-	if len(p.Removed) > 0 {
-		p.explainFrom(rewriteSource(old, lin), lin)
+	if len(p.Removed) == 0 {
+		return
 	}
+	rs := p.removals()
+	model.Explain(rs, model.Messages(old), lin)
+	p.setRemovals(rs)
 }
 
-// explainFrom marks the removals at or after index source (a rewrite's
-// source message in the older projection, -1 for none) as explained.
-func (p *PairDiff) explainFrom(source int, lin replay.Lineage) {
+// removals are the model's part of each removal, for its rules to mark.
+func (p *PairDiff) removals() []model.Removal {
+	rs := make([]model.Removal, len(p.Removed))
 	for i := range p.Removed {
-		if r := &p.Removed[i]; !r.Explained && source >= 0 && r.Index >= source {
-			r.Explained, r.By = true, lin
-		}
+		rs[i] = p.Removed[i].Removal
 	}
+	return rs
 }
 
-// rewrite is a retry, edit or regenerate lineage with the index of its
-// source message in the projection it may explain removals from.
-type rewrite struct {
-	source int
-	lin    replay.Lineage
-}
-
-// rewriteSource is the index in old of the message a retry, edit or
-// regenerate started from, or -1: messages from there on may legitimately
-// disappear.
-func rewriteSource(old []replay.Message, lin replay.Lineage) int {
-	if !rewriteOp(string(lin.Operation)) {
-		return -1
+func (p *PairDiff) setRemovals(rs []model.Removal) {
+	for i := range rs {
+		p.Removed[i].Removal = rs[i]
 	}
-	for i := range old {
-		if old[i].ID == lin.SourceMessageID {
-			return i
-		}
-	}
-	return -1
 }
-
-// rewriteOp says whether a lineage operation rewrites the conversation.
-func rewriteOp(op string) bool { return op == "retry" || op == "edit" || op == "regenerate" }
 
 // MessageChange is one message present on both sides that differs.
 type MessageChange struct {

@@ -2,10 +2,10 @@ package diff
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -35,7 +35,10 @@ type Options struct {
 // (keptBudget, 8 MiB), or when they are small; past it, they are kept
 // compact (compactOf): ids, short strings and the heads and digests of
 // long ones, so memory does not grow with the size of the snapshots
-// either, however many sessions there are.
+// either, however many sessions there are. The analysis model
+// (inspect/model) keeps no message text, which a diff shows, so the
+// Differ keeps the older side itself; which of its messages were removed
+// and which a lineage explains, it leaves to the model's rule.
 type Differ struct {
 	opts     Options
 	emit     func(*PairDiff) error
@@ -59,11 +62,9 @@ type sessionState struct {
 	inert   map[replay.Reason]int
 	mark    int // Differ.malformed when base was taken
 	between int // accepted snapshots skipped since base (Range)
-	// rewrites are the retry, edit and regenerate lineages of the skipped
-	// snapshots that may explain removals from base: each starts from an
-	// earlier message of base than the one before it, so there are never
-	// more than base has messages, however many snapshots are skipped.
-	rewrites []rewrite
+	// skipped are the lineages of the skipped snapshots that may explain
+	// removals from base (Range), never more than base has messages.
+	skipped  model.Skipped
 	sawFrom  bool
 	sawTo    bool
 	accepted bool
@@ -133,14 +134,7 @@ func (d *Differ) accept(res *replay.Result) error {
 		}
 	case s.hasBase && seq < d.opts.To:
 		s.between++
-		if lin := ev.Snapshot.Lineage; rewriteOp(string(lin.Operation)) {
-			// A later rewrite from the same or a later message explains
-			// nothing an earlier one does not.
-			src := rewriteSource(s.base.Messages, lin)
-			if src >= 0 && (len(s.rewrites) == 0 || src < s.rewrites[len(s.rewrites)-1].source) {
-				s.rewrites = append(s.rewrites, rewrite{source: src, lin: lin})
-			}
-		}
+		s.skipped.Add(model.Messages(s.base.Messages), ev.Snapshot.Lineage)
 	case s.hasBase:
 		// To was skipped: nothing left to compare the base with.
 		d.drop(s)
@@ -162,7 +156,7 @@ func (d *Differ) rebase(s *sessionState, p Projection) {
 		s.base = compactOf(p)
 	}
 	s.hasBase = true
-	s.inert, s.mark, s.between, s.rewrites = nil, d.malformed, 0, nil
+	s.inert, s.mark, s.between, s.skipped = nil, d.malformed, 0, model.Skipped{}
 }
 
 // drop lets the session's older projection go.
@@ -181,26 +175,14 @@ func (d *Differ) pair(s *sessionState, p Projection) error {
 		pd.Inert[replay.ReasonMalformed] = n
 	}
 	pd.AcceptedBetween = s.between
-	explainByRewrites(&pd, s.rewrites)
+	if len(pd.Removed) > 0 {
+		rs := pd.removals()
+		s.skipped.Explain(rs)
+		pd.setRemovals(rs)
+	}
 	// The map now belongs to the pair; the next one starts afresh.
 	s.inert = nil
 	return d.emit(&pd)
-}
-
-// explainByRewrites marks the removals the rewrites of skipped snapshots
-// explain, as explainFrom for each in turn would, in O(n log r) for n
-// removals and r rewrites rather than O(n·r): their sources decrease, so a
-// removal is explained by the first whose source is at or before it.
-func explainByRewrites(p *PairDiff, rws []rewrite) {
-	for i := range p.Removed {
-		r := &p.Removed[i]
-		if r.Explained {
-			continue
-		}
-		if k := sort.Search(len(rws), func(k int) bool { return rws[k].source <= r.Index }); k < len(rws) {
-			r.Explained, r.By = true, rws[k].lin
-		}
-	}
 }
 
 // Finish reports, once the input is done, a Range whose sequences were

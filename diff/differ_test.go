@@ -168,29 +168,3 @@ func TestDifferRangeExplains(t *testing.T) {
 		})
 	}
 }
-
-// Between --from and --to, the lineages kept to explain removals stay
-// bounded by the base projection, however many snapshots alternate
-// between rewrites from different messages.
-func TestDifferRangeRewritesStayBounded(t *testing.T) {
-	msgs := `[{"id":"m1","role":"user","content":"a","status":"complete","createdAt":"2026-07-11T09:00:00.000Z"},` +
-		`{"id":"m2","role":"assistant","content":"b","status":"complete","createdAt":"2026-07-11T09:00:00.000Z"}]`
-	snap := func(seq int64, lineage string) string {
-		return fmt.Sprintf(`{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s","turnId":"t","sequence":%d,"emittedAt":"2026-07-11T09:00:00Z","event":"server.turn.snapshot","payload":{"status":"complete",%s"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":%s}}`,
-			seq, seq, lineage, msgs)
-	}
-	var capture []string
-	capture = append(capture, snap(1, ""))
-	for i := int64(2); i < 2000; i++ {
-		src := []string{"m2", "m1"}[i%2]
-		capture = append(capture, snap(i, `"lineage":{"operation":"regenerate","parentTurnId":"t0","sourceMessageId":"`+src+`"},`))
-	}
-	rd, _ := replay.Open([]string{replay.StdinName}, strings.NewReader(strings.Join(capture, "\n")+"\n"), 0)
-	d := NewDiffer(Options{Range: true, From: 1, To: 1 << 40}, func(*PairDiff) error { return nil })
-	if _, err := replay.Run(rd, replay.Options{Messages: true}, d.Add); err != nil {
-		t.Fatal(err)
-	}
-	if n := len(d.sessions["s"].rewrites); n > 2 {
-		t.Fatalf("%d rewrites kept for a base of 2 messages", n)
-	}
-}

@@ -3,7 +3,6 @@ package diff
 import (
 	"bytes"
 	"fmt"
-	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -181,36 +180,6 @@ func BenchmarkManySessions(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		differ(b, capture, Options{}, func(*PairDiff) error { return nil })
-	}
-}
-
-// TestExplainByRewrites checks the binary search against applying each
-// rewrite in turn, on every small case.
-func TestExplainByRewrites(t *testing.T) {
-	x := uint32(1)
-	rnd := func(n int) int { x = x*1103515245 + 12345; return int(x>>8) % n }
-	for it := 0; it < 2000; it++ {
-		var p PairDiff
-		for i := 0; i < 12; i++ {
-			if rnd(2) == 0 {
-				p.Removed = append(p.Removed, Removal{Index: i, Explained: rnd(5) == 0})
-			}
-		}
-		var rws []rewrite
-		for src := 12; src >= 0; src-- {
-			if rnd(4) == 0 {
-				rws = append(rws, rewrite{source: src, lin: replay.Lineage{Operation: "retry", SourceMessageID: fmt.Sprint(src)}})
-			}
-		}
-		want := p
-		want.Removed = append([]Removal(nil), p.Removed...)
-		for _, rw := range rws {
-			want.explainFrom(rw.source, rw.lin)
-		}
-		explainByRewrites(&p, rws)
-		if !reflect.DeepEqual(p.Removed, want.Removed) {
-			t.Fatalf("rewrites %v: got %+v, want %+v", rws, p.Removed, want.Removed)
-		}
 	}
 }
 

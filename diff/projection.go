@@ -20,7 +20,7 @@ type Projection struct {
 	File      string
 	Line      int
 
-	Status   string
+	Status   replay.Status
 	Usage    replay.Usage
 	Lineage  replay.Lineage
 	HasError bool
@@ -41,7 +41,7 @@ func ProjectionOf(res *replay.Result) Projection {
 	return Projection{
 		SessionID: ev.SessionID, TurnID: ev.TurnID, EventID: ev.EventID, Sequence: ev.Sequence,
 		File: res.File, Line: res.Line,
-		Status: string(s.Status), Usage: s.Usage, Lineage: s.Lineage,
+		Status: s.Status, Usage: s.Usage, Lineage: s.Lineage,
 		HasError: s.HasError, Error: s.Error, Messages: s.Messages,
 	}
 }

@@ -30,10 +30,15 @@ func compareToolCalls(old []replay.ToolCall, digests []callDigest, new []replay.
 	if len(old) == 0 && len(new) == 0 {
 		return nil
 	}
-	oldAt := make(map[msgKey]int, len(old))
+	// The k-th call with an id matches the k-th with the same id.
+	type callKey struct {
+		id string
+		k  int
+	}
+	oldAt := make(map[callKey]int, len(old))
 	nth := make(map[string]int, len(old))
 	for i := range old {
-		oldAt[msgKey{old[i].ID, nth[old[i].ID]}] = i
+		oldAt[callKey{old[i].ID, nth[old[i].ID]}] = i
 		nth[old[i].ID]++
 	}
 	clear(nth)
@@ -41,7 +46,7 @@ func compareToolCalls(old []replay.ToolCall, digests []callDigest, new []replay.
 	var out []ToolCallChange
 	for j := range new {
 		b := &new[j]
-		i, ok := oldAt[msgKey{b.ID, nth[b.ID]}]
+		i, ok := oldAt[callKey{b.ID, nth[b.ID]}]
 		nth[b.ID]++
 		if !ok {
 			out = append(out, ToolCallChange{Kind: Added, ID: b.ID, New: *b})

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -17,11 +18,11 @@ const (
 )
 
 // accept runs the checks that compare an accepted snapshot with the one
-// accepted before it, then makes it the session's accepted snapshot.
-func (in *Inspector) accept(s *session, t *turn, res *replay.Result, p pos) {
+// accepted before it (the step's Prev), then fingerprints it as the
+// session's accepted snapshot.
+func (in *Inspector) accept(s *session, st *model.Step, res *replay.Result, p pos) {
 	ev := res.Event
-	now := newInstant(ev.EmittedAt)
-	in.checkTimestamp(s, ev, now, p)
+	in.checkTimestamp(s, ev, p)
 	if res.Reason == replay.ReasonAdvanced && res.Gap > 0 && !s.betweenLost {
 		in.checkGap(s, res, p)
 	}
@@ -36,33 +37,32 @@ func (in *Inspector) accept(s *session, t *turn, res *replay.Result, p pos) {
 	// listed has the bits of the tallies that list this line, for when it
 	// is the earlier line of a later pair.
 	var listed uint8
-	if s.acc.ok && now.ok && s.acc.emitted.ok && now.t.Before(s.acc.emitted.t) {
+	prev := st.Prev
+	if prev != nil && ev.Emitted.Before(prev.Emitted) {
 		e := &s.tally().emitted
-		e.hit(fmt.Sprintf("%s at sequence %d after %s at sequence %d", ev.EmittedAt, ev.Sequence, s.acc.emitted.raw, s.acc.seq))
-		in.pair(e, &s.acc.print, p)
+		e.hit(fmt.Sprintf("%s at sequence %d after %s at sequence %d", ev.EmittedAt, ev.Sequence, prev.EmittedAt, prev.Sequence))
+		in.pair(e, &s.acc, p)
 		listed |= e.bit
 	}
-	if (t.status == "complete" || t.status == "error") && ev.Snapshot.Status == "streaming" {
+	if (st.PrevStatus == replay.StatusComplete || st.PrevStatus == replay.StatusError) && ev.Snapshot.Status == replay.StatusStreaming {
 		r := &s.tally().regression
-		r.hit(fmt.Sprintf("turn %s was %s, then streaming at sequence %d", t.id, t.status, ev.Sequence))
-		r.at(in.limit, t.statusAt)
+		r.hit(fmt.Sprintf("turn %s was %s, then streaming at sequence %d", st.Turn.ID, st.PrevStatus, ev.Sequence))
+		r.at(in.limit, in.pos(st.PrevStatusAt))
 		r.at(in.limit, p)
 	}
-	t.status, t.statusAt = string(ev.Snapshot.Status), p
-	if s.acc.ok {
-		if in.checkVanished(s, ev, p) {
+	if prev != nil {
+		if in.checkVanished(s, st, ev, p) {
 			listed |= bitVanished
 		}
-		k := seqKey{s.idx, s.acc.seq}
+		k := seqKey{s.m.Index, prev.Sequence}
 		if _, ok := in.bySeq[k]; ok {
-			in.bySeq[k] = s.acc.print
+			in.bySeq[k] = s.acc
 		} else if in.tracked < in.budget {
 			in.tracked++
-			in.bySeq[k] = s.acc.print
+			in.bySeq[k] = s.acc
 		}
 	}
-	s.acc = accepted{ok: true, seq: ev.Sequence, emitted: now, turnID: ev.TurnID, messages: newIDList(ev.Snapshot.Messages),
-		print: print{content: ev.Snapshot.Hash, eventID: in.hashID(ev.EventID), at: p, listed: listed}}
+	s.acc = print{content: ev.Snapshot.Hash, eventID: in.hashID(ev.EventID), at: p, listed: listed}
 	s.inReconnect = false
 }
 
@@ -78,18 +78,19 @@ func (in *Inspector) pair(t *tally, prev *print, p pos) {
 
 // checkTimestamp counts accepted sequences that look like the event's own
 // emittedAt in Unix milliseconds.
-func (in *Inspector) checkTimestamp(s *session, ev *replay.Event, now instant, p pos) {
+func (in *Inspector) checkTimestamp(s *session, ev *replay.Event, p pos) {
 	s.tsTotal++
-	if ev.Sequence < msFloor || !now.ok {
+	if ev.Sequence < msFloor {
 		return
 	}
-	d := ev.Sequence - now.t.UnixMilli()
+	ms := ev.Emitted.UnixMilli()
+	d := ev.Sequence - ms
 	if d < -msWindow || d > msWindow {
 		return
 	}
 	s.tsLike++
 	if s.tsExample == "" {
-		s.tsExample = fmt.Sprintf("sequence %d, emittedAt %s = %d ms", ev.Sequence, ev.EmittedAt, now.t.UnixMilli())
+		s.tsExample = fmt.Sprintf("sequence %d, emittedAt %s = %d ms", ev.Sequence, ev.EmittedAt, ms)
 	}
 	ts := &s.tally().timestamp
 	ts.hit("")
@@ -121,46 +122,21 @@ func (in *Inspector) checkGap(s *session, res *replay.Result, p pos) {
 	}
 }
 
-// checkVanished looks for message ids of the previous accepted projection
-// that the new one lacks, and reports whether there were any. A retry,
-// edit or regenerate snapshot whose lineage names a source message
-// rewrites the conversation from that message on: it explains the source
-// and every message after it.
-func (in *Inspector) checkVanished(s *session, ev *replay.Event, p pos) bool {
-	old, msgs := &s.acc.messages, ev.Snapshot.Messages
-	cut := old.len()
-	switch l := ev.Snapshot.Lineage; l.Operation {
-	case "retry", "edit", "regenerate":
-		for i := 0; i < old.len(); i++ {
-			if old.at(i) == l.SourceMessageID {
-				cut = i
-				break
-			}
-		}
-	}
-	// Snapshots mostly repeat the previous projection and add to it: a
-	// common prefix of ids loses nothing, and needs no set.
-	pre := 0
-	for pre < cut && pre < len(msgs) && old.at(pre) == msgs[pre].ID {
-		pre++
-	}
-	if pre == cut {
-		return false
-	}
-	now := make(map[string]struct{}, len(msgs))
-	for i := range msgs {
-		now[msgs[i].ID] = struct{}{}
-	}
-	v := &s.tally().vanished
+// checkVanished reports the messages of the previous accepted projection
+// that the new one lacks and no lineage explains, as the model's rule
+// decides (model.Removals), and whether there were any.
+func (in *Inspector) checkVanished(s *session, st *model.Step, ev *replay.Event, p pos) bool {
 	gone := false
-	for i := pre; i < cut; i++ {
-		if _, ok := now[old.at(i)]; !ok {
-			gone = true
-			v.hit(fmt.Sprintf("message %s of sequence %d is gone at sequence %d", strconv.Quote(old.at(i)), s.acc.seq, ev.Sequence))
+	for _, r := range st.Removed {
+		if r.Explained {
+			continue
 		}
+		gone = true
+		s.tally().vanished.hit(fmt.Sprintf("message %s of sequence %d is gone at sequence %d",
+			strconv.Quote(st.Prev.IDs.ID(r.Index)), st.Prev.Sequence, ev.Sequence))
 	}
 	if gone {
-		in.pair(v, &s.acc.print, p)
+		in.pair(&s.tally().vanished, &s.acc, p)
 	}
 	return gone
 }
@@ -171,9 +147,9 @@ func (in *Inspector) checkVanished(s *session, ev *replay.Event, p pos) bool {
 func (in *Inspector) redelivered(s *session, res *replay.Result, p pos) {
 	ev := res.Event
 	var ref *print
-	k := seqKey{s.idx, ev.Sequence}
+	k := seqKey{s.m.Index, ev.Sequence}
 	if res.Reason == replay.ReasonDuplicate {
-		ref = &s.acc.print
+		ref = &s.acc
 	} else if old, ok := in.bySeq[k]; ok {
 		defer func() { in.bySeq[k] = old }()
 		ref = &old
@@ -202,7 +178,7 @@ func (in *Inspector) hashID(id string) uint64 { return maphash.String(in.seed, i
 // checkEventID compares each line with the first line of its event id.
 func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) {
 	content := in.contentHash(ev)
-	key := idKey{s.idx, in.hashID(ev.EventID)}
+	key := idKey{s.m.Index, in.hashID(ev.EventID)}
 	old, ok := in.events[key]
 	if !ok {
 		if in.tracked < in.budget {
@@ -246,11 +222,11 @@ func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 func (in *Inspector) orphans(s *session) (tally, []string) {
 	var t tally
 	var turns []string
-	for tu := s.firstTurn; tu != nil; tu = tu.next {
-		if tu.submitted && tu.snapshots == 0 {
+	for tu := s.m.FirstTurn(); tu != nil; tu = tu.Next() {
+		if tu.Submitted && tu.Snapshots == 0 {
 			t.hit("")
-			t.at(in.limit, tu.submitAt)
-			turns = append(turns, tu.id)
+			t.at(in.limit, in.pos(tu.SubmitAt))
+			turns = append(turns, tu.ID)
 		}
 	}
 	return t, turns

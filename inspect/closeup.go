@@ -3,8 +3,6 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 
 	"github.com/agentskit/snapctl/replay"
 	"github.com/tidwall/gjson"
@@ -26,14 +24,14 @@ type Target struct {
 	EventID string
 }
 
-func (t Target) matches(l replay.Line, ev *replay.Event, eventPath string) bool {
+func (t Target) matches(res *replay.Result, eventPath string) bool {
 	if t.EventID == "" {
-		return l.File == t.File && l.Num == t.Line
+		return res.File == t.File && res.Line == t.Line
 	}
-	if ev != nil {
-		return ev.EventID == t.EventID
+	if res.Event != nil {
+		return res.Event.EventID == t.EventID
 	}
-	return !l.TooLong && rawEventID(l.Data, eventPath) == t.EventID
+	return res.Raw != nil && rawEventID(res.Raw, eventPath) == t.EventID
 }
 
 // rawEventID is the top-level eventId of a line that does not decode (of
@@ -94,32 +92,26 @@ type Examination struct {
 // match the target, decoded again for every problem.
 func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error) {
 	in := New(opts)
-	r, err := replay.NewRunner(in.replayOptions())
-	if err != nil {
-		return Examination{}, err
-	}
+	ro := in.replayOptions()
+	ro.KeepRaw = true
 	all := replay.Decoder{AllProblems: true, EventPath: opts.EventPath}
 	var x Examination
 	kept := 0
-	for {
-		l, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Examination{}, err
-		}
-		res := r.Step(l)
-		if target.matches(l, res.Event, opts.EventPath) {
+	sum, err := replay.Run(rd, ro, func(res *replay.Result) error {
+		if target.matches(res, opts.EventPath) {
 			x.Matches++
-			if len(x.Closeups) < MaxCloseups && (len(x.Closeups) == 0 || kept+len(l.Data) <= maxCloseupBytes) {
-				kept += len(l.Data)
-				x.Closeups = append(x.Closeups, closeup(l, &res, &all))
+			if len(x.Closeups) < MaxCloseups && (len(x.Closeups) == 0 || kept+len(res.Raw) <= maxCloseupBytes) {
+				kept += len(res.Raw)
+				x.Closeups = append(x.Closeups, closeup(res, &all))
 			}
 		}
-		in.Observe(&res)
+		in.Observe(res)
+		return nil
+	})
+	if err != nil {
+		return Examination{}, err
 	}
-	x.Report = in.Report(r.Summary(rd.Stats()))
+	x.Report = in.Report(sum)
 	for i := range x.Closeups {
 		c := &x.Closeups[i]
 		for _, f := range x.Report.Findings {
@@ -131,21 +123,21 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 	return x, nil
 }
 
-// closeup copies what must outlive the line and decodes a malformed line
-// again with every problem.
-func closeup(l replay.Line, res *replay.Result, all *replay.Decoder) Closeup {
-	c := Closeup{File: l.File, Line: l.Num, Raw: bytes.Clone(l.Data), Reason: res.Reason, Prev: res.Prev, Gap: res.Gap}
+// closeup keeps what must outlive the callback: the line's bytes, which
+// the result only borrows, and the event without its messages, which
+// share the decoder's copy of the line and which no close-up shows. A
+// malformed line is decoded again with every problem.
+func closeup(res *replay.Result, all *replay.Decoder) Closeup {
+	c := Closeup{File: res.File, Line: res.Line, Raw: bytes.Clone(res.Raw), Err: res.Err,
+		Reason: res.Reason, Prev: res.Prev, Gap: res.Gap}
 	if res.Event != nil {
 		ev := *res.Event
-		// The messages share the decoder's copy of the line, and no
-		// close-up shows them.
 		ev.Snapshot.Messages = nil
 		c.Event = &ev
 	}
-	c.Err = res.Err
-	if res.Err != nil && !l.TooLong {
+	if res.Err != nil && res.Raw != nil {
 		var ev replay.Event
-		if err := all.Decode(l.Data, &ev); err != nil {
+		if err := all.Decode(res.Raw, &ev); err != nil {
 			c.Err = err
 		}
 	}

@@ -1,12 +1,14 @@
 // Package inspect explains a capture: an overview of what it holds and
 // findings about the classes of server bug it shows (timestamp sequences,
 // lost updates, vanished messages, regressions), each with the lines
-// involved. It consumes what replay produces and never prints.
+// involved. It consumes what replay produces, through the analysis model
+// (inspect/model) that lineage and diff share, and never prints.
 package inspect
 
 import (
 	"hash/maphash"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -32,22 +34,24 @@ type Options struct {
 // on any capture, however many sessions it holds.
 const maxTracked = 1 << 19
 
-// Inspector watches the results of a replay run and builds a Report. It
-// keeps per-session and per-turn state and compact fingerprints, never
-// the events themselves.
+// Inspector watches the results of a replay run and builds a Report. The
+// model keeps the sessions, turns and accepted projections; the inspector
+// adds per-session counts and compact fingerprints, never the events
+// themselves.
 type Inspector struct {
-	opts     Options
-	limit    int
-	seed     maphash.Seed
-	files    []string
-	fileIdx  map[string]int32
-	sessions map[string]*session
-	order    []*session
-	// turns, events and bySeq are shared by every session and keyed by
-	// its index, so that a session costs no map of its own. events maps
-	// each event id to the fingerprint of its first line; bySeq holds the
+	opts    Options
+	limit   int
+	seed    maphash.Seed
+	files   []string
+	fileIdx map[string]int32
+	// model holds the sessions, their turns and accepted projections;
+	// order has the inspector's own state of each, by the model's index.
+	model *model.Model
+	order []*session
+	// events and bySeq are shared by every session and keyed by its
+	// index, so that a session costs no map of its own. events maps each
+	// event id to the fingerprint of its first line; bySeq holds the
 	// accepted snapshots before each session's current one.
-	turns  map[turnKey]*turn
 	events map[idKey]print
 	bySeq  map[seqKey]print
 	// tracked counts the entries of events and bySeq and of every
@@ -70,8 +74,8 @@ type seqKey struct {
 // New returns an inspector.
 func New(opts Options) *Inspector {
 	in := &Inspector{opts: opts, limit: opts.MaxPositions, seed: maphash.MakeSeed(),
-		fileIdx: map[string]int32{}, sessions: map[string]*session{},
-		turns: map[turnKey]*turn{}, events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked}
+		fileIdx: map[string]int32{}, model: model.New(opts.Session),
+		events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked}
 	if in.limit <= 0 {
 		in.limit = DefaultMaxPositions
 	}
@@ -98,37 +102,37 @@ func (in *Inspector) replayOptions() replay.Options {
 	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true, Hash: true}
 }
 
-func (in *Inspector) pos(res *replay.Result) pos {
-	i, ok := in.fileIdx[res.File]
+func (in *Inspector) pos(at model.Position) pos {
+	i, ok := in.fileIdx[at.File]
 	if !ok {
 		i = int32(len(in.files))
-		in.files = append(in.files, res.File)
-		in.fileIdx[res.File] = i
+		in.files = append(in.files, at.File)
+		in.fileIdx[at.File] = i
 	}
-	return pos{file: i, line: res.Line}
+	return pos{file: i, line: at.Line}
 }
 
-func (in *Inspector) session(id string) *session {
-	s, ok := in.sessions[id]
-	if !ok {
-		s = &session{id: id, idx: len(in.order)}
-		in.sessions[id] = s
-		in.order = append(in.order, s)
+// session returns the inspector's state of a model session: both meet
+// sessions in the same order, on their first decoded event.
+func (in *Inspector) session(m *model.Session) *session {
+	if m.Index == len(in.order) {
+		in.order = append(in.order, &session{m: m})
 	}
-	return s
+	return in.order[m.Index]
 }
 
 // Observe takes one result of a run made with Messages set (see Run).
 // Malformed lines carry nothing to check beyond the summary's counts.
 func (in *Inspector) Observe(res *replay.Result) {
-	ev := res.Event
-	if ev == nil {
+	st := in.model.Observe(res)
+	if st.Session == nil {
 		return
 	}
-	p := in.pos(res)
-	s := in.session(ev.SessionID)
-	t := in.count(s, ev)
-	if in.opts.Session != "" && ev.SessionID != in.opts.Session {
+	ev := res.Event
+	p := in.pos(model.Position{File: res.File, Line: res.Line})
+	s := in.session(st.Session)
+	in.count(s, ev)
+	if st.Foreign {
 		f := &s.tally().foreign
 		f.hit("")
 		f.at(in.limit, p)
@@ -136,9 +140,6 @@ func (in *Inspector) Observe(res *replay.Result) {
 	}
 	in.checkEventID(s, ev, p)
 	if ev.Kind != replay.KindSnapshot {
-		if ev.Kind == replay.KindSubmit && !t.submitted {
-			t.submitted, t.submitAt = true, p
-		}
 		if in.tracked < in.budget {
 			in.tracked++
 			s.between = append(s.between, ev.Sequence)
@@ -147,10 +148,9 @@ func (in *Inspector) Observe(res *replay.Result) {
 		}
 		return
 	}
-	t.snapshots++
 	switch res.Reason {
 	case replay.ReasonInitial, replay.ReasonAdvanced:
-		in.accept(s, t, res, p)
+		in.accept(s, &st, res, p)
 	case replay.ReasonDuplicate, replay.ReasonStale:
 		in.redelivered(s, res, p)
 	}

@@ -45,7 +45,7 @@ type SessionOverview struct {
 	// Final is the last accepted snapshot, nil when none was.
 	Final *replay.Final
 	// Lineage counts snapshots by lineage operation.
-	Lineage map[string]int
+	Lineage map[replay.Operation]int
 }
 
 // Accepted is the number of the session's events the cursor accepted.
@@ -63,21 +63,21 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	stats := statsOf(sum.Sessions, in.order)
 	for i, s := range in.order {
-		so := SessionOverview{SessionID: s.id, Reasons: map[replay.Reason]int{}, Turns: s.turns,
-			Snapshots: s.snapshots, Lineage: map[string]int{}}
+		so := SessionOverview{SessionID: s.m.ID, Reasons: map[replay.Reason]int{}, Turns: s.m.Turns,
+			Snapshots: s.snapshots, Lineage: map[replay.Operation]int{}}
 		for i, n := range s.lineage {
 			if n > 0 {
 				so.Lineage[lineageOps[i]] = n
 			}
 		}
-		if ss := stats(i, s.id); ss != nil {
+		if ss := stats(i, s.m.ID); ss != nil {
 			so.Events, so.Reasons, so.Final = ss.Events, ss.Reasons, ss.Final
 		}
 		if s.hasSeq {
 			so.Sequences = &SequenceRange{Min: s.seqMin, Max: s.seqMax}
 		}
-		if s.first.ok {
-			so.EmittedAt = &EmittedRange{First: s.first.raw, Last: s.last.raw}
+		if s.hasEmitted {
+			so.EmittedAt = &EmittedRange{First: s.first, Last: s.last}
 		}
 		r.Overview.Sessions = append(r.Overview.Sessions, so)
 		r.Findings = in.findings(r.Findings, s, sum.Pinned)
@@ -116,7 +116,7 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 	t := s.tally()
 	add := func(id string, t *tally, msg func() string) {
 		if t.n > 0 {
-			out = append(out, in.finding(id, s.id, t, msg()))
+			out = append(out, in.finding(id, s.m.ID, t, msg()))
 		}
 	}
 	if s.tsLike*2 > s.tsTotal {
@@ -147,7 +147,7 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 	})
 	add(ForeignSession, &t.foreign, func() string {
 		return fmt.Sprintf("%s of session %s ignored: --session pins %s",
-			count(t.foreign.n, "line", "lines"), s.id, pinned)
+			count(t.foreign.n, "line", "lines"), s.m.ID, pinned)
 	})
 	add(OrphanSubmit, &orphans, func() string {
 		return fmt.Sprintf("%s never received a snapshot of %s (%s)",

@@ -1,33 +1,34 @@
 package inspect
 
 import (
-	"strings"
+	"time"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
-// session is everything the inspector keeps about one session: overview
-// counts, the last accepted snapshot in compact form, and one tally per
-// check. It holds ids and counts, never snapshot bytes, and no map of its
-// own: turns and fingerprints live in the Inspector's shared maps, keyed
-// by the session's index, so that a session costs a fixed few hundred
-// bytes plus the message ids of its accepted projection.
+// session is everything the inspector keeps about one session beside
+// the model's: overview counts, the fingerprint of the last accepted
+// snapshot, and one tally per check. It holds ids and counts, never
+// snapshot bytes, and no map of its own: fingerprints live in the
+// Inspector's shared maps, keyed by the session's index, so that a
+// session costs a fixed few hundred bytes plus the message ids the model
+// keeps of its accepted projection.
 type session struct {
-	id  string
-	idx int
-	// firstTurn and lastTurn chain the session's turns in order of first
-	// appearance, for orphan-submit.
-	firstTurn, lastTurn *turn
-	turns               int
+	m *model.Session
 
 	snapshots      int
 	seqMin, seqMax int64
 	hasSeq         bool
-	first, last    instant
-	lineage        [len(lineageOps)]int
+	// first and last are the earliest and latest emittedAt, as written
+	// and as instants; hasEmitted says whether there are any.
+	first, last     string
+	firstAt, lastAt time.Time
+	hasEmitted      bool
+	lineage         [len(lineageOps)]int
 
-	// acc is the accepted snapshot.
-	acc accepted
+	// acc fingerprints the last accepted snapshot.
+	acc print
 	// between holds the sequences of non-snapshot events since the last
 	// accepted snapshot: values they use are not gaps. betweenLost is set
 	// when one could not be kept within the budget: the next gap is then
@@ -50,7 +51,7 @@ type session struct {
 
 // lineageOps are the lineage operations counted per session, in the
 // order of session.lineage.
-var lineageOps = [...]string{"submit", "retry", "edit", "regenerate"}
+var lineageOps = [...]replay.Operation{replay.OpSubmit, replay.OpRetry, replay.OpEdit, replay.OpRegenerate}
 
 // tallies are the instances of each check in one session.
 type tallies struct {
@@ -86,98 +87,18 @@ type print struct {
 	listed uint8
 }
 
-// accepted is the compact form of the session's accepted snapshot.
-type accepted struct {
-	ok       bool
-	seq      int64
-	print    print
-	emitted  instant
-	turnID   string
-	messages idList // message ids of the projection, in order
-}
-
-// idList is a list of ids in one allocation: id i is
-// text[ends[i-1]:ends[i]]. The text is a copy, so that the decoder's
-// buffer of a whole snapshot does not stay alive for a few ids.
-type idList struct {
-	text string
-	ends []int
-}
-
-func newIDList(ms []replay.Message) idList {
-	n := 0
-	for i := range ms {
-		n += len(ms[i].ID)
+// count updates the overview with one decoded event of the session.
+func (in *Inspector) count(s *session, ev *replay.Event) {
+	at := ev.Emitted
+	if !s.hasEmitted || at.Before(s.firstAt) {
+		s.first, s.firstAt = ev.EmittedAt, at
 	}
-	var b strings.Builder
-	b.Grow(n)
-	ends := make([]int, len(ms))
-	for i := range ms {
-		b.WriteString(ms[i].ID)
-		ends[i] = b.Len()
+	if !s.hasEmitted || at.After(s.lastAt) {
+		s.last, s.lastAt = ev.EmittedAt, at
 	}
-	return idList{text: b.String(), ends: ends}
-}
-
-func (l *idList) len() int { return len(l.ends) }
-
-func (l *idList) at(i int) string {
-	start := 0
-	if i > 0 {
-		start = l.ends[i-1]
-	}
-	return l.text[start:l.ends[i]]
-}
-
-// turn is what the inspector keeps about one turn of a session.
-type turn struct {
-	id        string
-	next      *turn
-	submitted bool
-	submitAt  pos
-	snapshots int
-	// status of the turn's last accepted snapshot, and where.
-	status   string
-	statusAt pos
-}
-
-// turnKey names a turn of the session with index s.
-type turnKey struct {
-	s  int
-	id string
-}
-
-func (in *Inspector) turn(s *session, id string) *turn {
-	k := turnKey{s.idx, id}
-	t, ok := in.turns[k]
-	if !ok {
-		t = &turn{id: id}
-		in.turns[k] = t
-		if s.lastTurn == nil {
-			s.firstTurn = t
-		} else {
-			s.lastTurn.next = t
-		}
-		s.lastTurn = t
-		s.turns++
-	}
-	return t
-}
-
-// count updates the overview with one decoded event of the session, and
-// returns its turn.
-func (in *Inspector) count(s *session, ev *replay.Event) *turn {
-	t := in.turn(s, ev.TurnID)
-	if at := newInstant(ev.EmittedAt); at.ok {
-		if !s.first.ok || at.t.Before(s.first.t) {
-			s.first = at
-		}
-		if !s.last.ok || at.t.After(s.last.t) {
-			s.last = at
-		}
-	}
+	s.hasEmitted = true
 	if ev.Kind != replay.KindSnapshot {
-		return t
+		return
 	}
 	s.snapshots++
 	if !s.hasSeq || ev.Sequence < s.seqMin {
@@ -188,9 +109,8 @@ func (in *Inspector) count(s *session, ev *replay.Event) *turn {
 	}
 	s.hasSeq = true
 	for i, op := range lineageOps {
-		if string(ev.Snapshot.Lineage.Operation) == op {
+		if ev.Snapshot.Lineage.Operation == op {
 			s.lineage[i]++
 		}
 	}
-	return t
 }

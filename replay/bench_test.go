@@ -119,23 +119,6 @@ func benchmarkRun(b *testing.B, workers int) {
 func BenchmarkRunSequential(b *testing.B) { benchmarkRun(b, 1) }
 func BenchmarkRunParallel(b *testing.B)   { benchmarkRun(b, 0) }
 
-// BenchmarkHostile decodes one line of each hostile shape; MB/s is the
-// figure scripts/bench.sh prints for it.
-func BenchmarkHostile(b *testing.B) {
-	for _, s := range hostileShapes {
-		line := []byte(s.line(100_000))
-		b.Run(strings.ReplaceAll(s.name, " ", "-"), func(b *testing.B) {
-			var d Decoder
-			d.Messages = true
-			var ev Event
-			b.SetBytes(int64(len(line)))
-			for b.Loop() {
-				d.Decode(line, &ev)
-			}
-		})
-	}
-}
-
 // BenchmarkManySessions runs lines of 100,000 sessions, one snapshot
 // each, through the cursors: per-session state must stay small and cheap.
 func BenchmarkManySessions(b *testing.B) {

@@ -54,9 +54,6 @@ func NewCursor(session string) (*Cursor, error) {
 	return &Cursor{session: session}, nil
 }
 
-// Session is the trusted session.
-func (c *Cursor) Session() string { return c.session }
-
 // Sequence is the accepted snapshot's sequence, and whether there is one.
 func (c *Cursor) Sequence() (int64, bool) { return c.sequence, c.accepted }
 

@@ -54,7 +54,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 
 func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, error) {
 	if r.opts.Idle != nil {
-		rd.OnFill = r.opts.Idle
+		rd.onFill = r.opts.Idle
 	}
 	for {
 		l, err := rd.Next()
@@ -156,7 +156,7 @@ func (p *pipeline) read(rd *Reader) {
 		return true
 	}
 	stopped := false
-	rd.OnFill = func() {
+	rd.onFill = func() {
 		if !stopped && !send() {
 			stopped = true
 		}

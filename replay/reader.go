@@ -9,17 +9,20 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/replay/internal/wire"
 )
 
 // DefaultMaxLine is the longest line decoded by default; a longer line is
 // reported as malformed without being held in memory.
 const DefaultMaxLine = 64 << 20
 
-// MaxLineLimit is the largest line limit a Reader accepts: 1 GiB. Every
-// offset in a line then fits the decoder's 32-bit tape with room to
-// spare, and the reader's buffer arithmetic (the limit plus a 64 KiB
-// read) stays far from overflowing an int.
-const MaxLineLimit = 1 << 30
+// MaxLineLimit is the largest line limit a Reader accepts, and the longest
+// line a Decoder decodes: 1 GiB. Every offset in a line then fits in the
+// decoder's 32 bits with room to spare, and the reader's buffer
+// arithmetic (the limit plus a 64 KiB read) stays far from overflowing an
+// int.
+const MaxLineLimit = wire.MaxLine
 
 // StdinName is the file name that stands for standard input.
 const StdinName = "-"
@@ -66,9 +69,10 @@ func (s Stats) Complete() bool { return s.Damaged == 0 }
 // io.EOF after the last line; Err then tells whether anything was
 // damaged, as bufio.Scanner's Err does.
 type Reader struct {
-	// OnFill, when set, is called before the reader waits for more input,
-	// so that output can be flushed while a live stream is idle.
-	OnFill func()
+	// onFill, when set, is called before the reader waits for more input,
+	// so that output can be flushed while a live stream is idle (Run sets
+	// it from Options.Idle).
+	onFill func()
 
 	maxLine  int
 	stdin    io.Reader
@@ -274,7 +278,7 @@ func (r *Reader) Next() (Line, error) {
 			continue
 		}
 		r.stats.Lines++
-		if (!l.TooLong && isJSBlank(l.Data)) || l.blank {
+		if (!l.TooLong && wire.IsBlank(l.Data)) || l.blank {
 			r.stats.Blank++
 			continue
 		}
@@ -315,7 +319,7 @@ func (r *Reader) emit(data []byte, consumed int) Line {
 		data = data[:n-1]
 	}
 	if len(data) > r.maxLine {
-		l.TooLong, l.Len, l.blank = true, int64(len(data)), isJSBlank(data)
+		l.TooLong, l.Len, l.blank = true, int64(len(data)), wire.IsBlank(data)
 		data = nil
 	}
 	l.Data = data
@@ -376,7 +380,7 @@ func (s *blankScan) add(b []byte) {
 		s.nc++
 		b = b[1:]
 		if utf8.FullRune(s.carry[:s.nc]) {
-			s.blank = isJSBlank(s.carry[:s.nc])
+			s.blank = wire.IsBlank(s.carry[:s.nc])
 			s.nc = 0
 		}
 	}
@@ -392,7 +396,7 @@ func (s *blankScan) add(b []byte) {
 			break
 		}
 	}
-	s.blank = isJSBlank(b[:cut])
+	s.blank = wire.IsBlank(b[:cut])
 	s.nc = copy(s.carry[:], b[cut:])
 }
 
@@ -420,8 +424,8 @@ func (r *Reader) fill() {
 		copy(nb, r.buf[:r.w])
 		r.buf = nb
 	}
-	if r.OnFill != nil {
-		r.OnFill()
+	if r.onFill != nil {
+		r.onFill()
 	}
 	n, err := r.src.Read(r.buf[r.w:])
 	r.w += n

@@ -1,8 +1,6 @@
 package replay
 
-import (
-	"fmt"
-)
+import "github.com/agentskit/snapctl/replay/internal/wire"
 
 // Options configures a replay run.
 type Options struct {
@@ -176,14 +174,7 @@ func decodeLine(d *Decoder, l Line, ev *Event, maxLine int) *DecodeError {
 	if !l.TooLong {
 		n, maxLine = int64(len(l.Data)), MaxLineLimit
 	}
-	return lineTooLong(n, maxLine)
-}
-
-// lineTooLong is the error for a line longer than the limit, which holds
-// no capture text and so is its own redacted form.
-func lineTooLong(n int64, limit int) *DecodeError {
-	msg := fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line): not decoded", n, limit)
-	return &DecodeError{Code: CodeLineTooLong, Offset: -1, Problems: []Problem{{Message: msg, RedactedMessage: msg}}}
+	return wire.LineTooLong(n, maxLine)
 }
 
 // apply runs a decoded line through the right cursor and counts it.

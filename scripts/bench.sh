@@ -43,7 +43,7 @@ if [ "${HOSTILE:-1}" = 1 ]; then
   done
   echo
   echo "== decoder benchmarks per hostile shape (one core)"
-  go test ./replay -run '^$' -bench 'Hostile|ManySessions' -benchtime 20x -cpu 1 |
+  go test ./replay ./replay/internal/wire -run '^$' -bench 'Hostile|ManySessions' -benchtime 20x -cpu 1 |
     awk '/MB\/s/ { mbs = $(NF-1); printf "%-40s %8s MB/s  %s\n", $1, mbs, (mbs >= 50 ? "ok" : "BELOW 50 MB/s") }'
 fi
 for size in $SIZES; do

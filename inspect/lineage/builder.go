@@ -5,137 +5,75 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
-// maxVariants bounds the conflicting lineages kept per turn: a turn whose
-// lineage changes on every snapshot must not grow without end.
-const maxVariants = 3
-
-// Builder collects, result by result, what the lineage graph needs: per
-// session and per turn a node, the message ids of the turn's last accepted
-// projection (as hashes) and one preview string. It keeps no event and no
+// Builder collects, result by result, what the lineage graph needs. The
+// model keeps each turn's lineage, status and sequences; the builder adds
+// per turn the message ids of its last accepted projection (as hashes)
+// and the heads of one reply and one input. It keeps no event and no
 // projection: each accepted one is reduced to those as it comes, so
 // memory grows neither with the number of sessions nor with the size of
 // their snapshots.
 type Builder struct {
-	pinned   string
-	sessions map[string]*sessionState
-	order    []*sessionState
-	turns    map[turnKey]*Node
-}
-
-type sessionState struct {
-	id  string
-	idx int
-	// first chains the session's nodes through Node.next; turns counts
-	// them.
-	first *Node
-	turns int
-	// listed is set once the session has an accepted snapshot.
-	listed bool
-}
-
-// turnKey names a turn of the session with index s. One map of every
-// session's turns costs less than a map per session when sessions are
-// many and short.
-type turnKey struct {
-	s  int
-	id string
+	model *model.Model
+	nodes map[*model.Turn]*Node
+	// order lists the sessions in order of their first accepted snapshot.
+	order  []*model.Session
+	listed map[*model.Session]bool
 }
 
 // NewBuilder returns a builder. pinned is the trusted session given to
 // replay, or "": submit inputs of other sessions are then ignored, as the
 // cursor ignores their snapshots.
 func NewBuilder(pinned string) *Builder {
-	return &Builder{pinned: pinned, sessions: map[string]*sessionState{}, turns: map[turnKey]*Node{}}
+	return &Builder{model: model.New(pinned), nodes: map[*model.Turn]*Node{}, listed: map[*model.Session]bool{}}
 }
 
 // Add records one replay result: accepted snapshots shape the nodes and
 // submit events give their input. Everything else is ignored.
 func (b *Builder) Add(res *replay.Result) {
-	ev := res.Event
+	st := b.model.Observe(res)
 	switch {
-	case ev == nil:
-		return
-	case ev.Kind == replay.KindSubmit:
-		if b.pinned != "" && ev.SessionID != b.pinned {
-			return
+	case st.Session == nil || st.Foreign:
+	case res.Event.Kind == replay.KindSubmit:
+		n := b.node(st.Turn)
+		n.Input, n.InputCut = head(res.Event.Input)
+		n.HasInput = true
+	case st.Accepted:
+		if !b.listed[st.Session] {
+			b.listed[st.Session] = true
+			b.order = append(b.order, st.Session)
 		}
-		n := b.node(ev.SessionID, ev.TurnID)
-		n.Input, n.HasInput = preview(ev.Input), true
-	case res.Verdict() == replay.Accepted:
-		b.accept(ev)
+		n := b.node(st.Turn)
+		msgs := res.Event.Snapshot.Messages
+		n.Preview, n.PreviewCut = assistantPreview(msgs)
+		n.messageIDs = messageIDs(n.messageIDs[:0], msgs)
 	}
 }
 
-func (b *Builder) node(session, turn string) *Node {
-	s, ok := b.sessions[session]
+func (b *Builder) node(t *model.Turn) *Node {
+	n, ok := b.nodes[t]
 	if !ok {
-		s = &sessionState{id: session, idx: len(b.sessions)}
-		b.sessions[session] = s
-	}
-	k := turnKey{s.idx, turn}
-	n, ok := b.turns[k]
-	if !ok {
-		n = &Node{TurnID: turn, next: s.first}
-		s.first = n
-		s.turns++
-		b.turns[k] = n
+		n = &Node{turn: t}
+		b.nodes[t] = n
 	}
 	return n
 }
 
-// accept folds one accepted snapshot into its turn's node.
-func (b *Builder) accept(ev *replay.Event) {
-	n := b.node(ev.SessionID, ev.TurnID)
-	if s := b.sessions[ev.SessionID]; !s.listed {
-		s.listed = true
-		b.order = append(b.order, s)
+// fill copies the model's facts about the node's turn into the node.
+func (n *Node) fill() {
+	t := n.turn
+	n.TurnID = t.ID
+	n.Operation, n.ParentTurnID, n.SourceMessageID = OpUnknown, "", ""
+	if t.HasLineage {
+		n.Operation, n.ParentTurnID, n.SourceMessageID = t.Lineage.Operation, t.Lineage.ParentTurnID, t.Lineage.SourceMessageID
 	}
-	snap := &ev.Snapshot
-	if !n.accepted {
-		n.accepted = true
-		n.FirstSequence, n.FirstEmittedAt = ev.Sequence, ev.EmittedAt
-	}
-	n.LastSequence, n.LastEmittedAt = ev.Sequence, ev.EmittedAt
-	n.Status, n.Usage, n.ErrorCode = string(snap.Status), snap.Usage, ""
-	if snap.HasError {
-		n.ErrorCode = snap.Error.Code
-	}
-	n.Preview = assistantPreview(snap.Messages)
-	n.messageIDs = messageIDs(n.messageIDs[:0], snap.Messages)
-	if snap.Lineage.Operation != "" {
-		n.noteLineage(ev.Sequence, snap.Lineage)
-	}
-}
-
-// noteLineage keeps the first lineage of the turn and each distinct one
-// that differs from it.
-func (n *Node) noteLineage(seq int64, l replay.Lineage) {
-	if !n.hasLineage {
-		n.hasLineage, n.lineageSeq = true, seq
-		n.Operation, n.ParentTurnID, n.SourceMessageID = Operation(l.Operation), l.ParentTurnID, l.SourceMessageID
-		return
-	}
-	if n.lineage() == l {
-		return
-	}
-	for _, v := range n.variants {
-		if v.lin == l {
-			return
-		}
-	}
-	if len(n.variants) == maxVariants {
-		n.moreVariants++
-		return
-	}
-	n.variants = append(n.variants, variant{seq: seq, lin: l})
-}
-
-func (n *Node) lineage() replay.Lineage {
-	return replay.Lineage{Operation: replay.Operation(n.Operation), ParentTurnID: n.ParentTurnID, SourceMessageID: n.SourceMessageID}
+	n.FirstSequence, n.LastSequence = t.FirstSequence, t.LastSequence
+	n.FirstEmittedAt, n.LastEmittedAt = t.FirstEmittedAt, t.LastEmittedAt
+	n.FirstEmitted, n.LastEmitted = t.FirstEmitted, t.LastEmitted
+	n.Status, n.ErrorCode, n.Usage = t.Status, t.ErrorCode, t.Usage
 }
 
 // idSeed hashes message ids for Node.messageIDs.
@@ -153,34 +91,33 @@ func messageIDs(ids []uint64, msgs []replay.Message) []uint64 {
 	return slices.Clip(ids)
 }
 
-// assistantPreview previews the turn's final assistant message: the last
-// assistant message after the projection's last user message, so that a
-// turn that failed before answering does not borrow an earlier answer.
-func assistantPreview(msgs []replay.Message) string {
+// assistantPreview is the head of the turn's final assistant message: the
+// last assistant message after the projection's last user message, so that
+// a turn that failed before answering does not borrow an earlier answer.
+func assistantPreview(msgs []replay.Message) (string, bool) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		switch msgs[i].Role {
 		case "user":
-			return ""
+			return "", false
 		case "assistant":
-			return preview(msgs[i].Content)
+			return head(msgs[i].Content)
 		}
 	}
-	return ""
+	return "", false
 }
 
-// preview makes text one terminal-safe line of at most PreviewRunes runes.
-// Only the head of the text is escaped, so a huge message costs little.
-func preview(text string) string {
-	head, runes := text, 0
+// head is the first PreviewRunes runes of text, raw, and whether text
+// goes on past them. It looks at no more than that, however long text is.
+func head(text string) (string, bool) {
+	runes := 0
 	for i := range text {
-		if runes == PreviewRunes+1 {
-			head = text[:i]
-			break
+		if runes == PreviewRunes {
+			// A copy, so the head does not keep the snapshot's buffer alive.
+			return strings.Clone(text[:i]), true
 		}
 		runes++
 	}
-	// A copy, so the preview does not keep the snapshot's buffer alive.
-	return strings.Clone(termsafe.Line(head, PreviewRunes))
+	return strings.Clone(text), false
 }
 
 // Sessions links the collected turns into one graph per session, in order
@@ -189,13 +126,15 @@ func preview(text string) string {
 func (b *Builder) Sessions() []*Session {
 	out := make([]*Session, 0, len(b.order))
 	for _, s := range b.order {
-		nodes := make([]*Node, 0, s.turns)
-		for n := s.first; n != nil; n = n.next {
-			if n.accepted {
+		nodes := make([]*Node, 0, s.Turns)
+		for t := s.FirstTurn(); t != nil; t = t.Next() {
+			if t.Accepted > 0 {
+				n := b.node(t)
+				n.fill()
 				nodes = append(nodes, n)
 			}
 		}
-		out = append(out, Link(s.id, nodes))
+		out = append(out, link(s.ID, nodes))
 	}
 	return out
 }
@@ -210,14 +149,15 @@ func describeLineage(l replay.Lineage) string {
 
 // conflictDetail lists the turn's first lineage and the ones that differ.
 func (n *Node) conflictDetail() string {
+	t := n.turn
 	var b strings.Builder
 	b.WriteString("lineage differs between accepted snapshots: seq ")
-	b.WriteString(itoa(n.lineageSeq) + " " + describeLineage(n.lineage()))
-	for _, v := range n.variants {
-		b.WriteString("; seq " + itoa(v.seq) + " " + describeLineage(v.lin))
+	b.WriteString(itoa(t.LineageSequence) + " " + describeLineage(t.Lineage))
+	for _, v := range t.Variants {
+		b.WriteString("; seq " + itoa(v.Sequence) + " " + describeLineage(v.Lineage))
 	}
-	if n.moreVariants > 0 {
-		b.WriteString("; " + itoa(int64(n.moreVariants)) + " more differing snapshots")
+	if t.MoreVariants > 0 {
+		b.WriteString("; " + itoa(int64(t.MoreVariants)) + " more differing snapshots")
 	}
 	return b.String()
 }

@@ -47,12 +47,12 @@ const (
 // maxCycleIDs bounds the turn ids spelled out in a cycle's detail.
 const maxCycleIDs = 6
 
-// Link builds the graph of one session from its nodes: it sorts them by
+// link builds the graph of one session from its nodes: it sorts them by
 // first sequence, hangs each retry, edit or regenerate under its parent,
 // and records every problem on the node concerned. It replaces any
 // placement and problems the nodes had, and works without recursion, so
 // chains of any depth are fine.
-func Link(sessionID string, nodes []*Node) *Session {
+func link(sessionID string, nodes []*Node) *Session {
 	slices.SortFunc(nodes, func(a, b *Node) int {
 		if a.FirstSequence != b.FirstSequence {
 			return cmp.Compare(a.FirstSequence, b.FirstSequence)
@@ -63,9 +63,6 @@ func Link(sessionID string, nodes []*Node) *Session {
 	for _, n := range nodes {
 		byID[n.TurnID] = n
 		n.Parent, n.Children, n.Problems, n.state = nil, nil, nil, unvisited
-		if !n.hasLineage && n.Operation == "" {
-			n.Operation = OpUnknown
-		}
 	}
 	for _, n := range nodes {
 		if n.ParentTurnID == "" {
@@ -83,7 +80,7 @@ func Link(sessionID string, nodes []*Node) *Session {
 		}
 	}
 	for _, n := range nodes {
-		if len(n.variants) > 0 {
+		if len(n.turn.Variants) > 0 {
 			n.addProblem(ProblemConflict, n.conflictDetail())
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentskit/snapctl/replay"
 )
@@ -34,7 +35,7 @@ func build(t *testing.T, snaps []snap) *Session {
 
 func accepted(session string, s snap, seq int64) *replay.Result {
 	ev := &replay.Event{Kind: replay.KindSnapshot, SessionID: session, TurnID: s.turn, Sequence: seq,
-		EmittedAt: fmt.Sprintf("2026-07-11T03:00:%02dZ", seq%60)}
+		EmittedAt: fmt.Sprintf("2026-07-11T03:00:%02dZ", seq%60), Emitted: time.Date(2026, 7, 11, 3, 0, int(seq%60), 0, time.UTC)}
 	ev.Snapshot.Status = "complete"
 	if f := strings.Fields(s.lineage); len(f) > 0 {
 		ev.Snapshot.Lineage.Operation = replay.Operation(f[0])
@@ -172,11 +173,13 @@ func TestNodeFields(t *testing.T) {
 		{"parent", n.ParentTurnID, "t0"},
 		{"first sequence", n.FirstSequence, int64(4)},
 		{"last sequence", n.LastSequence, int64(9)},
-		{"status", n.Status, "complete"},
+		{"status", n.Status, replay.StatusComplete},
 		{"first emittedAt", n.FirstEmittedAt, "2026-07-11T03:00:04Z"},
 		{"usage", n.Usage.TotalTokens, int64(7)},
-		{"preview", n.Preview, `line one\nline two \x1b[31m` + strings.Repeat("x", 32) + "…"},
-		{"input", n.Input, `please\tretry`},
+		{"preview", n.Preview, "line one\nline two \x1b[31m" + strings.Repeat("x", 37)},
+		{"preview cut", n.PreviewCut, true},
+		{"input", n.Input, "please\tretry"},
+		{"input cut", n.InputCut, false},
 		{"problems", len(n.Problems), 1},
 	}
 	for _, c := range checks {
@@ -184,8 +187,8 @@ func TestNodeFields(t *testing.T) {
 			t.Errorf("%s = %#v, want %#v", c.name, c.got, c.want)
 		}
 	}
-	if d, ok := n.Duration(); !ok || d.Seconds() != 5 {
-		t.Errorf("duration = %v, %v; want 5s", d, ok)
+	if d := n.Duration(); d.Seconds() != 5 {
+		t.Errorf("duration = %v; want 5s", d)
 	}
 }
 
@@ -194,19 +197,20 @@ func TestPreview(t *testing.T) {
 		name string
 		msgs []replay.Message
 		want string
+		cut  bool
 	}{
 		{"last assistant after the last user", []replay.Message{{Role: "user", Content: "q"}, {Role: "assistant", Content: "a1"},
-			{Role: "assistant", Content: "a2"}, {Role: "tool", Content: "t"}}, "a2"},
-		{"no answer yet borrows nothing", []replay.Message{{Role: "assistant", Content: "old"}, {Role: "user", Content: "q"}}, ""},
-		{"exactly 60 runes is kept", []replay.Message{{Role: "assistant", Content: strings.Repeat("é", 60)}}, strings.Repeat("é", 60)},
-		{"61 runes is cut", []replay.Message{{Role: "assistant", Content: strings.Repeat("é", 61)}}, strings.Repeat("é", 59) + "…"},
-		{"empty projection", nil, ""},
-		{"one line, controls visible", []replay.Message{{Role: "assistant", Content: "a\nb\u2028c\u2029d\x1b[0m"}}, `a\nb\u2028c\u2029d\x1b[0m`},
+			{Role: "assistant", Content: "a2"}, {Role: "tool", Content: "t"}}, "a2", false},
+		{"no answer yet borrows nothing", []replay.Message{{Role: "assistant", Content: "old"}, {Role: "user", Content: "q"}}, "", false},
+		{"exactly 60 runes is kept", []replay.Message{{Role: "assistant", Content: strings.Repeat("é", 60)}}, strings.Repeat("é", 60), false},
+		{"61 runes is cut on a rune", []replay.Message{{Role: "assistant", Content: strings.Repeat("é", 61)}}, strings.Repeat("é", 60), true},
+		{"empty projection", nil, "", false},
+		{"controls stay raw", []replay.Message{{Role: "assistant", Content: "a\nb\u2028c\u2029d\x1b[0m"}}, "a\nb\u2028c\u2029d\x1b[0m", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := assistantPreview(tt.msgs); got != tt.want {
-				t.Errorf("preview = %q, want %q", got, tt.want)
+			if got, cut := assistantPreview(tt.msgs); got != tt.want || cut != tt.cut {
+				t.Errorf("preview = %q, %v; want %q, %v", got, cut, tt.want, tt.cut)
 			}
 		})
 	}

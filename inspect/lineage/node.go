@@ -9,21 +9,23 @@ package lineage
 import (
 	"time"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
 // Operation is how a turn came about: the lineage operation of its
-// accepted snapshots.
-type Operation string
+// accepted snapshots, replay's type.
+type Operation = replay.Operation
 
-// The operations of protocol v1, and OpUnknown for a turn whose accepted
-// snapshots carried no lineage.
+// The operations of protocol v1, and OpUnknown.
 const (
-	OpSubmit     Operation = "submit"
-	OpRetry      Operation = "retry"
-	OpEdit       Operation = "edit"
-	OpRegenerate Operation = "regenerate"
-	OpUnknown    Operation = "unknown"
+	OpSubmit     = replay.OpSubmit
+	OpRetry      = replay.OpRetry
+	OpEdit       = replay.OpEdit
+	OpRegenerate = replay.OpRegenerate
+	// OpUnknown is not an operation of the protocol but the graph's own
+	// value for a turn whose accepted snapshots carried no lineage.
+	OpUnknown Operation = "unknown"
 )
 
 // Operations lists every operation in a fixed order, for legends.
@@ -46,19 +48,24 @@ type Node struct {
 	// accepted sequence; the other fields come from those snapshots.
 	FirstSequence, LastSequence   int64
 	FirstEmittedAt, LastEmittedAt string
+	FirstEmitted, LastEmitted     time.Time
 	// Status, ErrorCode and Usage are those of the last accepted
 	// snapshot; ErrorCode is its error diagnostic's code, or "".
-	Status    string
+	Status    replay.Status
 	ErrorCode string
 	Usage     replay.Usage
 
-	// Preview is the final assistant message of the turn's last accepted
-	// projection, control characters made visible, at most PreviewRunes
-	// runes; empty when the projection ends without one.
-	Preview string
-	// Input is the same kind of preview of the turn's last submit input;
+	// Preview is the head of the final assistant message of the turn's
+	// last accepted projection, raw: at most PreviewRunes runes, cut on a
+	// rune boundary, PreviewCut set when the message goes on. It is
+	// empty when the projection ends without one. Making it safe for a
+	// terminal is the renderer's work.
+	Preview    string
+	PreviewCut bool
+	// Input is the same kind of head of the turn's last submit input;
 	// HasInput says whether the capture held a submit for the turn.
 	Input    string
+	InputCut bool
 	HasInput bool
 
 	// Parent is the node this one hangs under, nil at the session root
@@ -69,14 +76,8 @@ type Node struct {
 	// Problems are what is wrong with this turn's lineage.
 	Problems []Problem
 
-	accepted bool
-	// next chains the nodes of one session in the builder.
-	next *Node
-	// lineage state: the first lineage seen and the distinct others.
-	hasLineage   bool
-	lineageSeq   int64
-	variants     []variant
-	moreVariants int
+	// turn is the model's turn this node renders.
+	turn *model.Turn
 	// messageIDs are the sorted hashes of the message ids of the last
 	// accepted projection: enough to check a child's source message.
 	messageIDs []uint64
@@ -85,32 +86,9 @@ type Node struct {
 	pathIdx int
 }
 
-// variant is a lineage that differs from the turn's first one.
-type variant struct {
-	seq int64
-	lin replay.Lineage
-}
-
 // Duration is the time from the first to the last accepted snapshot of
-// the turn, when both emittedAt values parse.
-func (n *Node) Duration() (time.Duration, bool) {
-	first, ok1 := parseTime(n.FirstEmittedAt)
-	last, ok2 := parseTime(n.LastEmittedAt)
-	if !ok1 || !ok2 {
-		return 0, false
-	}
-	return last.Sub(first), true
-}
-
-// parseTime reads a protocol emittedAt: RFC 3339 with optional seconds.
-func parseTime(s string) (time.Time, bool) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, true
-		}
-	}
-	return time.Time{}, false
-}
+// the turn.
+func (n *Node) Duration() time.Duration { return n.LastEmitted.Sub(n.FirstEmitted) }
 
 // ProblemKind names one kind of lineage problem; the names are part of the
 // JSON contract.

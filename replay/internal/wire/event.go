@@ -1,4 +1,4 @@
-package replay
+package wire
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// Protocol is the envelope's protocol name.
-const Protocol = "agentskit.chat.turn"
+// protocolName is the envelope's protocol name.
+const protocolName = "agentskit.chat.turn"
 
 // Kind is the event field of a decoded event.
 type Kind string
@@ -35,9 +35,6 @@ const (
 // such limit and would decode the line, so it might have accepted it, and
 // verdicts on the lines after it may differ from a real client's.
 const CodeLineTooLong Code = "SNAPCTL_LINE_TOO_LONG"
-
-// Codes lists every code, the reference's first, for summaries.
-var Codes = []Code{CodeInvalidPayload, CodeUnsupportedVersion, CodeUnknownEvent, CodeLineTooLong}
 
 // Status is a snapshot's turn status.
 type Status string

@@ -1,4 +1,4 @@
-package replay
+package wire
 
 import (
 	"time"
@@ -39,8 +39,9 @@ func isJSSpace(r rune) bool {
 	return r >= 0x2000 && r <= 0x200a
 }
 
-// isJSBlank reports whether b is empty after JavaScript's trim.
-func isJSBlank(b []byte) bool {
+// IsBlank reports whether b is empty after JavaScript's trim: such a
+// line is not an event, and such an input is empty.
+func IsBlank(b []byte) bool {
 	for i := 0; i < len(b); {
 		if c := b[i]; c < utf8.RuneSelf {
 			if !isJSSpace(rune(c)) {
@@ -103,11 +104,9 @@ func validHHMM(b []byte) bool {
 	return ok1 && ok2 && h <= 23 && m <= 59
 }
 
-// IsEmittedAt reports whether s is a valid emittedAt: an ISO-8601
+// isEmittedAt reports whether b is a valid emittedAt: an ISO-8601
 // date-time with a real date, HH:MM, optional :SS and optional fraction
 // after the seconds, and a zone Z or ±HH:MM.
-func IsEmittedAt(s string) bool { return isEmittedAt([]byte(s)) }
-
 func isEmittedAt(b []byte) bool {
 	if len(b) < 17 || b[10] != 'T' || !validDate(b[:10]) || !validHHMM(b[11:16]) {
 		return false
@@ -168,11 +167,9 @@ func emittedTime(b []byte) time.Time {
 	return t
 }
 
-// IsCreatedAt reports whether s is a message createdAt: exactly
+// isCreatedAt reports whether b is a message createdAt: exactly
 // YYYY-MM-DDTHH:MM:SS.mmmZ naming a real instant, so that it survives
 // JavaScript's Date round trip unchanged.
-func IsCreatedAt(s string) bool { return isCreatedAt([]byte(s)) }
-
 func isCreatedAt(b []byte) bool {
 	if len(b) != 24 || b[10] != 'T' || b[19] != '.' || b[23] != 'Z' || b[16] != ':' {
 		return false

@@ -1,4 +1,4 @@
-package replay
+package wire
 
 import (
 	"unicode/utf16"

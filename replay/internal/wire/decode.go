@@ -1,9 +1,13 @@
-package replay
+package wire
 
-import "hash/maphash"
+import (
+	"fmt"
+	"hash/maphash"
+)
 
 // Decoder decodes event lines. It reuses its buffers from line to line, so
-// one Decoder must not be used by two goroutines at once.
+// one Decoder must not be used by two goroutines at once. replay.Decoder
+// sets its options before each line.
 type Decoder struct {
 	// Messages asks for each snapshot's message records (Snapshot.Messages).
 	Messages bool
@@ -23,14 +27,26 @@ type Decoder struct {
 
 var hashSeed = maphash.MakeSeed()
 
+// MaxLine is the longest line a Decoder decodes: 1 GiB, so that every
+// offset in a line fits the tape's 32 bits with room to spare.
+const MaxLine = 1 << 30
+
+// LineTooLong is the error for a line of n bytes, longer than limit,
+// which is not decoded. It holds no capture text, so it is its own
+// redacted form.
+func LineTooLong(n int64, limit int) *DecodeError {
+	msg := fmt.Sprintf("line is %d bytes, longer than the %d-byte maximum (--max-line): not decoded", n, limit)
+	return &DecodeError{Code: CodeLineTooLong, Offset: -1, Problems: []Problem{{Message: msg, RedactedMessage: msg}}}
+}
+
 // Decode decodes one line (without its line ending). It returns the event,
 // or a DecodeError whose code is the one the reference would give.
 func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 	*ev = Event{}
-	if len(line) > MaxLineLimit {
+	if len(line) > MaxLine {
 		// The tape's offsets are 32 bits wide: a longer line is refused
 		// here too, not only by the reader.
-		return lineTooLong(int64(len(line)), MaxLineLimit)
+		return LineTooLong(int64(len(line)), MaxLine)
 	}
 	if d.EventPath != "" {
 		var derr *DecodeError
@@ -58,7 +74,7 @@ func (c *checker) event(ev *Event) Code {
 		return CodeInvalidPayload
 	}
 	pi, vi, ei := c.field(0, "protocol"), c.field(0, "version"), c.field(0, "event")
-	ours := pi >= 0 && c.n(pi).kind == kindString && string(c.text(pi)) == Protocol
+	ours := pi >= 0 && c.n(pi).kind == kindString && string(c.text(pi)) == protocolName
 	if ours && vi >= 0 && c.n(vi).kind == kindNumber {
 		if v := c.number(vi); v != 1 {
 			c.badAt("version", "%s is not a supported protocol version (only 1 is)", c.quote(vi))
@@ -82,8 +98,8 @@ func (c *checker) event(ev *Event) Code {
 }
 
 func (c *checker) envelope(ev *Event) {
-	if i := c.require(0, "protocol", kindString); i >= 0 && string(c.text(i)) != Protocol {
-		c.badAt("protocol", "%s is not %q", c.quote(i), Protocol)
+	if i := c.require(0, "protocol", kindString); i >= 0 && string(c.text(i)) != protocolName {
+		c.badAt("protocol", "%s is not %q", c.quote(i), protocolName)
 	}
 	if c.done() {
 		return
@@ -137,7 +153,7 @@ func (c *checker) payload(ev *Event) {
 	switch ev.Kind {
 	case KindSubmit:
 		if i := c.require(p, "input", kindString); i >= 0 {
-			if b := c.text(i); isJSBlank(b) {
+			if b := c.text(i); IsBlank(b) {
 				c.badAt("input", "%s is empty after trimming whitespace", c.quote(i))
 			} else {
 				ev.Input = string(b)

@@ -1,0 +1,82 @@
+package model
+
+import (
+	"testing"
+	"time"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// result is a decoded line for the model: kind "snap" (accepted), "inert"
+// (a stale snapshot) or "submit".
+func result(kind, session, turn string, seq int64, status replay.Status, lin replay.Lineage, ids ...string) *replay.Result {
+	ev := &replay.Event{Kind: replay.KindSnapshot, SessionID: session, TurnID: turn, Sequence: seq,
+		EventID: "e", EmittedAt: "x", Emitted: time.Unix(seq, 0)}
+	ev.Snapshot.Status, ev.Snapshot.Lineage = status, lin
+	for _, id := range ids {
+		ev.Snapshot.Messages = append(ev.Snapshot.Messages, replay.Message{ID: id})
+	}
+	res := &replay.Result{File: "f", Line: int(seq), Event: ev, Reason: replay.ReasonAdvanced}
+	switch kind {
+	case "inert":
+		res.Reason = replay.ReasonStale
+	case "submit":
+		ev.Kind, res.Reason = replay.KindSubmit, replay.ReasonNonSnapshot
+	}
+	return res
+}
+
+func TestObserve(t *testing.T) {
+	m := New("")
+	regen := replay.Lineage{Operation: replay.OpRegenerate, ParentTurnID: "t1", SourceMessageID: "a1"}
+	edit := replay.Lineage{Operation: replay.OpEdit, ParentTurnID: "t1", SourceMessageID: "u1"}
+
+	if st := m.Observe(&replay.Result{Reason: replay.ReasonMalformed}); st.Session != nil {
+		t.Fatalf("a malformed line has a session: %+v", st)
+	}
+	m.Observe(result("submit", "s", "t1", 1, "", replay.Lineage{}))
+	st := m.Observe(result("snap", "s", "t1", 2, replay.StatusComplete, replay.Lineage{}, "u1", "a1"))
+	if !st.Accepted || st.Prev != nil || st.Removed != nil {
+		t.Fatalf("first snapshot: %+v", st)
+	}
+	st = m.Observe(result("inert", "s", "t1", 1, replay.StatusStreaming, replay.Lineage{}))
+	if st.Accepted || st.Turn.Snapshots != 2 || st.Turn.Accepted != 1 {
+		t.Fatalf("inert snapshot: accepted %v, turn %+v", st.Accepted, st.Turn)
+	}
+	st = m.Observe(result("snap", "s", "t2", 3, replay.StatusStreaming, regen, "u1", "a2"))
+	if st.Prev == nil || st.Prev.Sequence != 2 || st.Prev.IDs.ID(1) != "a1" || st.PrevStatus != "" {
+		t.Fatalf("second snapshot: prev %+v, prev status %q", st.Prev, st.PrevStatus)
+	}
+	if len(st.Removed) != 1 || st.Removed[0].Index != 1 || !st.Removed[0].Explained {
+		t.Fatalf("regenerate from a1: removed %+v", st.Removed)
+	}
+	m.Observe(result("snap", "s", "t2", 4, replay.StatusComplete, edit, "u3"))
+	st = m.Observe(result("snap", "s", "t2", 5, replay.StatusStreaming, regen, "u3"))
+	tu := st.Turn
+	if st.PrevStatus != replay.StatusComplete || st.PrevStatusAt.Line != 4 {
+		t.Errorf("prev status %q at %+v, want complete at line 4", st.PrevStatus, st.PrevStatusAt)
+	}
+	if tu.Lineage != regen || tu.LineageSequence != 3 || len(tu.Variants) != 1 || tu.Variants[0].Lineage != edit {
+		t.Errorf("lineage %+v at %d, variants %+v; want the regenerate, then the edit as a variant", tu.Lineage, tu.LineageSequence, tu.Variants)
+	}
+	if tu.FirstSequence != 3 || tu.LastSequence != 5 || tu.LastEmitted.Sub(tu.FirstEmitted) != 2*time.Second {
+		t.Errorf("turn sequences %d-%d, emitted %v-%v", tu.FirstSequence, tu.LastSequence, tu.FirstEmitted, tu.LastEmitted)
+	}
+	s := st.Session
+	if s.Turns != 2 || s.FirstTurn().ID != "t1" || s.FirstTurn().Next() != tu || !s.FirstTurn().Submitted || s.Last.Sequence != 5 {
+		t.Errorf("session %+v", s)
+	}
+}
+
+func TestObservePinned(t *testing.T) {
+	m := New("s")
+	st := m.Observe(result("submit", "other", "t", 1, "", replay.Lineage{}))
+	if !st.Foreign || st.Turn.Submitted {
+		t.Errorf("a submit of another session: %+v", st)
+	}
+	// The cursor judged the session of a snapshot: an accepted one counts.
+	st = m.Observe(result("snap", "other", "t", 2, replay.StatusComplete, replay.Lineage{}))
+	if st.Foreign || !st.Accepted {
+		t.Errorf("an accepted snapshot of another session: %+v", st)
+	}
+}

@@ -1,0 +1,10 @@
+// Package wire decodes one line of an agentskit.chat.turn v1 capture the
+// way the reference implementation does: a JSON scanner that records only
+// the values some rule reads on a flat tape, the unescaping and key
+// comparison of JSON.parse, the checks of the envelope, the payloads and
+// the message record, the --event-path unwrapping, and the redacted form
+// of every problem.
+//
+// It is snapctl's own: package replay is its only user and re-exports the
+// event types and the Decoder. Nothing here is a supported API.
+package wire
