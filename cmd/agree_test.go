@@ -39,7 +39,7 @@ func scriptedCapture(script []byte) string {
 
 func runJSON(t *testing.T, capture string, args ...string) string {
 	t.Helper()
-	ios, out, errOut := TestStreams(capture)
+	ios, out, errOut := testStreams(capture)
 	if code := run(ios, append(args, "-")); code != 0 {
 		t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, errOut)
 	}

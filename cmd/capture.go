@@ -10,32 +10,14 @@ import (
 
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
-	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-// runE is every command's RunE: the shared capture flags, then the
-// command's own checks, then its run function, or runF in tests.
-func runE[O any](ios *IOStreams, cf *CaptureFlags, opts *O, check func(*cobra.Command) error, runF, run func(*O) error) func(*cobra.Command, []string) error {
-	return func(c *cobra.Command, args []string) error {
-		if err := cf.validate(ios, c.Flags(), args); err != nil {
-			return err
-		}
-		if err := check(c); err != nil {
-			return err
-		}
-		if runF != nil {
-			return runF(opts)
-		}
-		return cf.finish(ios, run(opts))
-	}
-}
-
-// CaptureFlags are the input flags every command shares: the captures, the
+// captureFlags are the input flags every command shares: the captures, the
 // trusted session, the line limit, and where the event sits in a wrapped
 // line. Command options embed it, so the reader and cursor behave the same
 // in every command.
-type CaptureFlags struct {
+type captureFlags struct {
 	Files     []string
 	Session   string
 	MaxLine   int
@@ -51,17 +33,18 @@ type inputReport interface {
 }
 
 // register adds --session, --max-line and --event-path to f.
-func (c *CaptureFlags) register(f *pflag.FlagSet, sessionHelp string) {
+func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.StringVar(&c.Session, "session", "", sessionHelp)
 	c.MaxLine = replay.DefaultMaxLine
 	f.Var((*lineSize)(&c.MaxLine), "max-line", "longest line to decode, in bytes or a `SIZE` with a unit like 512KiB, 64MiB or 1GiB (the maximum); longer lines are malformed")
 	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
 }
 
-// validate checks the shared flags and takes the FILE arguments. A
-// --session given explicitly must be a safe identifier, even when empty:
-// the reference refuses to create a cursor for it.
-func (c *CaptureFlags) validate(ios *IOStreams, f *pflag.FlagSet, args []string) error {
+// validateCapture checks the shared flags and takes the FILE arguments,
+// first thing in every command's RunE. A --session given explicitly must
+// be a safe identifier, even when empty: the reference refuses to create
+// a cursor for it.
+func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []string) error {
 	c.Files = args
 	if f.Changed("session") {
 		if err := checkIdent("--session", c.Session); err != nil {
@@ -86,7 +69,7 @@ func checkIdent(flag, value string) error {
 }
 
 // options are the replay options these flags ask for.
-func (c *CaptureFlags) options() replay.Options {
+func (c *captureFlags) options() replay.Options {
 	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath}
 }
 
@@ -94,7 +77,7 @@ func (c *CaptureFlags) options() replay.Options {
 // shows progress while they are read (see startProgress; streaming is for
 // commands that write rows as they go). done stops the progress line and
 // closes the captures.
-func (c *CaptureFlags) read(ios *IOStreams, streaming bool) (rd *replay.Reader, done func(), err error) {
+func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, done func(), err error) {
 	rd, err = replay.Open(c.Files, ios.In, c.MaxLine)
 	if err != nil {
 		return nil, nil, &usageError{err}
@@ -108,7 +91,7 @@ func (c *CaptureFlags) read(ios *IOStreams, streaming bool) (rd *replay.Reader, 
 // met on the way: warnings on standard error, and damaged input as an
 // input error (exit 2), unless the command failed otherwise first. Every
 // command's output thus shows every line read before the damage.
-func (c *CaptureFlags) finish(ios *IOStreams, err error) error {
+func (c *captureFlags) finish(ios *iostreams, err error) error {
 	if c.rd == nil {
 		return err
 	}
@@ -125,7 +108,7 @@ func (c *CaptureFlags) finish(ios *IOStreams, err error) error {
 
 // resolveFiles turns no FILE into standard input, unless that is a
 // terminal, where waiting for input would only confuse.
-func resolveFiles(ios *IOStreams, files *[]string) error {
+func resolveFiles(ios *iostreams, files *[]string) error {
 	if len(*files) > 0 {
 		return nil
 	}

@@ -90,20 +90,20 @@ func TestFinish(t *testing.T) {
 		stderr   string
 		noReader bool
 	}{
-		{name: "clean", report: fakeReport{}, status: ExitOK},
-		{name: "clean, matched", report: fakeReport{}, err: errMatched, want: errMatched, status: ExitMatch},
-		{name: "damage", report: fakeReport{err: damage}, want: damage, status: ExitUsage},
-		{name: "damage wins over a match", report: fakeReport{err: damage}, err: errMatched, want: damage, status: ExitUsage},
-		{name: "damage wins over a usage error", report: fakeReport{err: damage}, err: usageErrorf("no line 9"), want: damage, status: ExitUsage},
-		{name: "a write error wins over damage", report: fakeReport{err: damage}, err: write, want: write, status: ExitUsage},
-		{name: "warning only", report: fakeReport{warnings: []error{shrink}}, status: ExitOK,
+		{name: "clean", report: fakeReport{}, status: exitOK},
+		{name: "clean, matched", report: fakeReport{}, err: errMatched, want: errMatched, status: exitMatch},
+		{name: "damage", report: fakeReport{err: damage}, want: damage, status: exitUsage},
+		{name: "damage wins over a match", report: fakeReport{err: damage}, err: errMatched, want: damage, status: exitUsage},
+		{name: "damage wins over a usage error", report: fakeReport{err: damage}, err: usageErrorf("no line 9"), want: damage, status: exitUsage},
+		{name: "a write error wins over damage", report: fakeReport{err: damage}, err: write, want: write, status: exitUsage},
+		{name: "warning only", report: fakeReport{warnings: []error{shrink}}, status: exitOK,
 			stderr: "snapctl: warning: live\\n.jsonl shrank from 10 to 4 bytes while being read: lines may be missing\n"},
-		{name: "no reader (runF)", noReader: true, err: errMatched, want: errMatched, status: ExitMatch},
+		{name: "no reader (runF)", noReader: true, err: errMatched, want: errMatched, status: exitMatch},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ios, _, errOut := TestStreams("")
-			cf := &CaptureFlags{}
+			ios, _, errOut := testStreams("")
+			cf := &captureFlags{}
 			if !tc.noReader {
 				cf.rd = tc.report
 			}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/diff"
@@ -11,10 +12,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// DiffOptions is everything `snapctl diff` needs.
-type DiffOptions struct {
-	IO *IOStreams
-	CaptureFlags
+// diffOptions is everything `snapctl diff` needs.
+type diffOptions struct {
+	IO *iostreams
+	captureFlags
 	Turn     string
 	Output   string
 	Stat     bool
@@ -23,10 +24,10 @@ type DiffOptions struct {
 	From, To int64
 }
 
-// NewCmdDiff builds `snapctl diff`. runF replaces the run function in
+// newCmdDiff builds `snapctl diff`. runF replaces the run function in
 // tests; nil means diffRun.
-func NewCmdDiff(ios *IOStreams, runF func(*DiffOptions) error) *cobra.Command {
-	opts := &DiffOptions{IO: ios}
+func newCmdDiff(ios *iostreams, runF func(*diffOptions) error) *cobra.Command {
+	opts := &diffOptions{IO: ios}
 	c := &cobra.Command{
 		Use:   "diff [FILE...]",
 		Short: "Show what changed between accepted snapshots: messages added, removed, changed",
@@ -54,11 +55,20 @@ Exit status: 0 done, 2 bad usage or input.`,
   snapctl diff --session session-a --from 3 --to 9 capture.jsonl
   snapctl diff --turn turn-2 -o jsonl capture.jsonl | jq '.messages.removed'
   curl -N "$URL" | snapctl diff --redact -`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(c *cobra.Command) error {
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
 			from, to := c.Flags().Changed("from"), c.Flags().Changed("to")
 			opts.Range = from || to
-			return opts.validate(from, to)
-		}, runF, diffRun),
+			if err := opts.validate(from, to); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, diffRun(opts))
+		},
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
@@ -72,7 +82,7 @@ Exit status: 0 done, 2 bad usage or input.`,
 	return c
 }
 
-func (o *DiffOptions) validate(fromSet, toSet bool) error {
+func (o *diffOptions) validate(fromSet, toSet bool) error {
 	switch o.Output {
 	case "text", "json", "jsonl":
 	default:
@@ -106,7 +116,7 @@ type pairWriter interface {
 	finish() error
 }
 
-func diffRun(o *DiffOptions) error {
+func diffRun(o *diffOptions) error {
 	relaxGC()
 	rd, done, err := o.read(o.IO, true)
 	if err != nil {
@@ -117,12 +127,10 @@ func diffRun(o *DiffOptions) error {
 
 	var w pairWriter
 	switch {
-	case o.Output == "jsonl":
-		w = &pairJSON{s: jsonStream{out: out}, redact: o.Redact}
-	case o.Output == "json":
-		w = &pairJSON{s: jsonStream{out: out, key: "pairs"}, redact: o.Redact}
+	case o.Output == "json" || o.Output == "jsonl":
+		w = newPairJSON(out, o.Output, o.Redact)
 	default:
-		w = newPairTextWriter(out, o.IO.Palette(), o)
+		w = newPairTextWriter(out, o.IO.palette(), o)
 	}
 	// Only the text output shows word diffs (--redact counts their words).
 	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To,
@@ -154,165 +162,187 @@ func diffRun(o *DiffOptions) error {
 	return nil
 }
 
-// appendPair appends the machine record of one pair: the stable contract
+// writePair writes the machine record of one pair: the stable contract
 // documented in the README.
-func appendPair(b []byte, p *diff.PairDiff, redact bool) []byte {
-	o := jsonObj{b: b}
-	o.open()
-	o.str("sessionId", p.SessionID)
-	o.str("turnId", p.To.TurnID)
-	o.str("fromTurnId", p.From.TurnID)
-	o.int("fromSequence", p.From.Sequence)
-	o.int("toSequence", p.To.Sequence)
-	o.str("fromFile", p.From.File)
-	o.int("fromLine", int64(p.From.Line))
-	o.str("toFile", p.To.File)
-	o.int("toLine", int64(p.To.Line))
-	o.raw("status", appendFromTo(nil, appendJSONString(nil, string(p.FromStatus)), appendJSONString(nil, string(p.ToStatus))))
-	o.key("usage")
-	o.b = appendUsage(o.b, p.Usage)
-	o.key("messages")
-	o.b = appendMessagesJSON(o.b, p, redact)
-	o.raw("error", appendFromTo(nil, appendDiagnostic(nil, p.Error.From, redact), appendDiagnostic(nil, p.Error.To, redact)))
-	o.raw("lineage", appendFromTo(nil, appendLineage(nil, p.Lineage.From), appendLineage(nil, p.Lineage.To)))
-	o.key("inertBetween")
-	o.b = appendInert(o.b, p.Inert)
-	o.int("acceptedBetween", int64(p.AcceptedBetween))
-	o.close()
-	return o.b
+func writePair(e *jsonEncoder, p *diff.PairDiff, redact bool) {
+	e.beginObject()
+	e.key("sessionId")
+	e.str(p.SessionID)
+	e.key("turnId")
+	e.str(p.To.TurnID)
+	e.key("fromTurnId")
+	e.str(p.From.TurnID)
+	e.key("fromSequence")
+	e.int(p.From.Sequence)
+	e.key("toSequence")
+	e.int(p.To.Sequence)
+	e.key("fromFile")
+	e.str(p.From.File)
+	e.key("fromLine")
+	e.int(int64(p.From.Line))
+	e.key("toFile")
+	e.str(p.To.File)
+	e.key("toLine")
+	e.int(int64(p.To.Line))
+	e.key("status")
+	writeFromTo(e, func() { e.str(string(p.FromStatus)) }, func() { e.str(string(p.ToStatus)) })
+	e.key("usage")
+	writeUsage(e, p.Usage)
+	e.key("messages")
+	writeMessages(e, p, redact)
+	e.key("error")
+	writeFromTo(e, func() { writeDiagnostic(e, p.Error.From, redact) }, func() { writeDiagnostic(e, p.Error.To, redact) })
+	e.key("lineage")
+	writeFromTo(e, func() { writePairLineage(e, p.Lineage.From) }, func() { writePairLineage(e, p.Lineage.To) })
+	e.key("inertBetween")
+	writeInert(e, p.Inert)
+	e.key("acceptedBetween")
+	e.int(int64(p.AcceptedBetween))
+	e.endObject()
 }
 
-// appendFromTo appends {"from": from, "to": to}; both are JSON already.
-func appendFromTo(b, from, to []byte) []byte {
-	b = append(b, `{"from":`...)
-	b = append(b, from...)
-	b = append(b, `,"to":`...)
-	b = append(b, to...)
-	return append(b, '}')
+// writeFromTo writes {"from": …, "to": …}.
+func writeFromTo(e *jsonEncoder, from, to func()) {
+	e.beginObject()
+	e.key("from")
+	from()
+	e.key("to")
+	to()
+	e.endObject()
 }
 
-func appendUsage(b []byte, u replay.Usage) []byte {
-	o := jsonObj{b: b}
-	o.open()
-	o.int("promptTokens", u.PromptTokens)
-	o.int("completionTokens", u.CompletionTokens)
-	o.int("totalTokens", u.TotalTokens)
-	o.close()
-	return o.b
+func writeUsage(e *jsonEncoder, u replay.Usage) {
+	e.beginObject()
+	e.key("promptTokens")
+	e.int(u.PromptTokens)
+	e.key("completionTokens")
+	e.int(u.CompletionTokens)
+	e.key("totalTokens")
+	e.int(u.TotalTokens)
+	e.endObject()
 }
 
-// appendInert appends the inert counts in the fixed order of the reasons.
-func appendInert(b []byte, m map[replay.Reason]int) []byte {
-	o := jsonObj{b: b}
-	o.open()
+// writeInert writes the inert counts in the fixed order of the reasons.
+func writeInert(e *jsonEncoder, m map[replay.Reason]int) {
+	e.beginObject()
 	for _, r := range replay.Reasons {
 		if n := m[r]; n > 0 {
-			o.int(string(r), int64(n))
+			e.key(string(r))
+			e.int(int64(n))
 		}
 	}
-	o.close()
-	return o.b
+	e.endObject()
 }
 
-// appendDiagnostic appends a payload error, or null when there is none.
-func appendDiagnostic(b []byte, d *replay.Diagnostic, redact bool) []byte {
+// writeDiagnostic writes a payload error, or null when there is none.
+func writeDiagnostic(e *jsonEncoder, d *replay.Diagnostic, redact bool) {
 	if d == nil {
-		return append(b, "null"...)
+		e.null()
+		return
 	}
-	o := jsonObj{b: b}
-	o.open()
-	o.str("code", d.Code)
+	e.beginObject()
+	e.key("code")
+	e.str(d.Code)
 	if redact {
-		o.int("messageLength", int64(utf8.RuneCountInString(d.Message)))
+		e.key("messageLength")
+		e.int(int64(utf8.RuneCountInString(d.Message)))
 	} else {
-		o.str("message", d.Message)
+		e.key("message")
+		e.str(d.Message)
 	}
-	o.bool("retryable", d.Retryable)
-	o.close()
-	return o.b
+	e.key("retryable")
+	e.bool(d.Retryable)
+	e.endObject()
 }
 
-func appendLineage(b []byte, l replay.Lineage) []byte {
+func writePairLineage(e *jsonEncoder, l replay.Lineage) {
 	if l.Operation == "" {
-		return append(b, "null"...)
+		e.null()
+		return
 	}
-	o := jsonObj{b: b}
-	o.open()
-	o.str("operation", string(l.Operation))
+	e.beginObject()
+	e.key("operation")
+	e.str(string(l.Operation))
 	if l.Operation != replay.OpSubmit {
-		o.str("parentTurnId", l.ParentTurnID)
-		o.str("sourceMessageId", l.SourceMessageID)
+		e.key("parentTurnId")
+		e.str(l.ParentTurnID)
+		e.key("sourceMessageId")
+		e.str(l.SourceMessageID)
 	}
-	o.close()
-	return o.b
+	e.endObject()
 }
 
-func appendMessagesJSON(b []byte, p *diff.PairDiff, redact bool) []byte {
-	o := jsonObj{b: b}
-	o.open()
-	ids := func(k string, n int, id func(int) string) {
-		o.key(k)
-		o.b = append(o.b, '[')
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				o.b = append(o.b, ',')
-			}
-			o.b = appendJSONString(o.b, id(i))
-		}
-		o.b = append(o.b, ']')
-	}
-	ids("added", len(p.Added), func(i int) string { return p.Added[i].ID })
-	ids("removed", len(p.Removed), func(i int) string { return p.Removed[i].Message.ID })
+func writeMessages(e *jsonEncoder, p *diff.PairDiff, redact bool) {
+	e.beginObject()
+	e.key("added")
+	e.stringArray(len(p.Added), func(i int) string { return p.Added[i].ID })
+	e.key("removed")
+	e.stringArray(len(p.Removed), func(i int) string { return p.Removed[i].Message.ID })
 	var unexplained []string
 	for _, r := range p.Removed {
 		if !r.Explained {
 			unexplained = append(unexplained, r.Message.ID)
 		}
 	}
-	ids("unexplained", len(unexplained), func(i int) string { return unexplained[i] })
-	o.key("changed")
-	o.b = append(o.b, '[')
+	e.key("unexplained")
+	e.stringArray(len(unexplained), func(i int) string { return unexplained[i] })
+	e.key("changed")
+	e.beginArray()
 	for i := range p.Changed {
 		c := &p.Changed[i]
-		if i > 0 {
-			o.b = append(o.b, ',')
-		}
-		e := jsonObj{b: o.b}
-		e.open()
-		e.str("id", c.ID)
+		e.beginObject()
+		e.key("id")
+		e.str(c.ID)
 		e.key("fields")
-		e.b = append(e.b, '[')
-		for j, f := range c.Fields {
-			if j > 0 {
-				e.b = append(e.b, ',')
-			}
-			e.b = appendJSONString(e.b, string(f))
-		}
-		e.b = append(e.b, ']')
+		e.stringArray(len(c.Fields), func(j int) string { return string(c.Fields[j]) })
 		if c.Grew {
 			if redact {
-				e.int("appendedLength", int64(utf8.RuneCountInString(c.Appended)))
+				e.key("appendedLength")
+				e.int(int64(utf8.RuneCountInString(c.Appended)))
 			} else {
-				e.str("appended", c.Appended)
+				e.key("appended")
+				e.str(c.Appended)
 			}
 		}
-		e.close()
-		o.b = e.b
+		e.endObject()
 	}
-	o.b = append(o.b, ']')
-	ids("moved", len(p.Moved), func(i int) string { return p.Moved[i].ID })
-	o.close()
-	return o.b
+	e.endArray()
+	e.key("moved")
+	e.stringArray(len(p.Moved), func(i int) string { return p.Moved[i].ID })
+	e.endObject()
 }
 
-// pairJSON writes pair records as JSON Lines or as {"pairs": [...]}.
+// pairJSON writes pair records as JSON Lines, or as one document
+// {"pairs": [...]} whose pairs are written as they come.
 type pairJSON struct {
-	s      jsonStream
+	e      *jsonEncoder
+	lines  bool
 	redact bool
 }
 
-func (w *pairJSON) pair(p *diff.PairDiff) error {
-	return w.s.record(func(b []byte) []byte { return appendPair(b, p, w.redact) })
+func newPairJSON(out io.Writer, format string, redact bool) *pairJSON {
+	w := &pairJSON{e: newJSONEncoder(out, styleFor(format)), lines: format == "jsonl", redact: redact}
+	if !w.lines {
+		w.e.beginObject()
+		w.e.key("pairs")
+		w.e.beginArray()
+	}
+	return w
 }
 
-func (w *pairJSON) finish() error { return w.s.close(nil) }
+func (w *pairJSON) pair(p *diff.PairDiff) error {
+	writePair(w.e, p, w.redact)
+	if w.lines {
+		return w.e.end()
+	}
+	return w.e.flush()
+}
+
+func (w *pairJSON) finish() error {
+	if w.lines {
+		return nil
+	}
+	w.e.endArray()
+	w.e.endObject()
+	return w.e.end()
+}

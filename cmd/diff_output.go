@@ -22,7 +22,7 @@ const (
 // --word-diff, or with stat one line per pair.
 type pairTextWriter struct {
 	out      *bufio.Writer
-	pal      Palette
+	pal      palette
 	stat     bool
 	redact   bool
 	withFile bool
@@ -34,7 +34,7 @@ type pairTextWriter struct {
 	cur *diff.PairDiff
 }
 
-func newPairTextWriter(out *bufio.Writer, pal Palette, o *DiffOptions) *pairTextWriter {
+func newPairTextWriter(out *bufio.Writer, pal palette, o *diffOptions) *pairTextWriter {
 	return &pairTextWriter{out: out, pal: pal, stat: o.Stat, redact: o.Redact,
 		withFile: len(o.Files) > 1, rng: o.Range, sessions: map[string]bool{}}
 }
@@ -409,12 +409,7 @@ func (w *pairTextWriter) finish() error {
 }
 
 func inertList(m map[replay.Reason]int) string {
-	var parts []string
-	for _, r := range replay.Reasons {
-		if n := m[r]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", r, n))
-		}
-	}
+	parts := reasonList(m, replay.Reasons)
 	if len(parts) == 0 {
 		return "none"
 	}

@@ -11,20 +11,20 @@ func TestNewCmdDiffFlags(t *testing.T) {
 		name    string
 		args    []string
 		wantErr string
-		check   func(*DiffOptions) bool
+		check   func(*diffOptions) bool
 	}{
-		{"defaults", []string{"c.jsonl"}, "", func(o *DiffOptions) bool {
+		{"defaults", []string{"c.jsonl"}, "", func(o *diffOptions) bool {
 			return o.Output == "text" && !o.Stat && !o.Range && !o.Redact && o.Files[0] == "c.jsonl"
 		}},
-		{"range", []string{"--from", "2", "--to", "9", "c.jsonl"}, "", func(o *DiffOptions) bool {
+		{"range", []string{"--from", "2", "--to", "9", "c.jsonl"}, "", func(o *diffOptions) bool {
 			return o.Range && o.From == 2 && o.To == 9
 		}},
-		{"range from zero", []string{"--from", "0", "--to", "1", "c.jsonl"}, "", func(o *DiffOptions) bool { return o.Range && o.From == 0 }},
-		{"stat and redact", []string{"--stat", "--redact", "c.jsonl"}, "", func(o *DiffOptions) bool { return o.Stat && o.Redact }},
-		{"turn and session", []string{"--turn", "t-1", "--session", "s", "c.jsonl"}, "", func(o *DiffOptions) bool {
+		{"range from zero", []string{"--from", "0", "--to", "1", "c.jsonl"}, "", func(o *diffOptions) bool { return o.Range && o.From == 0 }},
+		{"stat and redact", []string{"--stat", "--redact", "c.jsonl"}, "", func(o *diffOptions) bool { return o.Stat && o.Redact }},
+		{"turn and session", []string{"--turn", "t-1", "--session", "s", "c.jsonl"}, "", func(o *diffOptions) bool {
 			return o.Turn == "t-1" && o.Session == "s"
 		}},
-		{"no file reads stdin", nil, "", func(o *DiffOptions) bool { return len(o.Files) == 1 && o.Files[0] == "-" }},
+		{"no file reads stdin", nil, "", func(o *diffOptions) bool { return len(o.Files) == 1 && o.Files[0] == "-" }},
 		{"from alone", []string{"--from", "2", "c.jsonl"}, "--from and --to go together", nil},
 		{"to alone", []string{"--to", "2", "c.jsonl"}, "--from and --to go together", nil},
 		{"backwards", []string{"--from", "9", "--to", "2", "c.jsonl"}, "must be less than", nil},
@@ -36,9 +36,9 @@ func TestNewCmdDiffFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _ := TestStreams("")
-			var got *DiffOptions
-			c := NewCmdDiff(ios, func(o *DiffOptions) error { got = o; return nil })
+			ios, _, _ := testStreams("")
+			var got *diffOptions
+			c := newCmdDiff(ios, func(o *diffOptions) error { got = o; return nil })
 			c.SetArgs(tt.args)
 			c.SetOut(&strings.Builder{})
 			c.SetErr(&strings.Builder{})
@@ -47,8 +47,8 @@ func TestNewCmdDiffFlags(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
 				}
-				if exitStatus(err) != ExitUsage {
-					t.Fatalf("exit status %d, want %d", exitStatus(err), ExitUsage)
+				if exitStatus(err) != exitUsage {
+					t.Fatalf("exit status %d, want %d", exitStatus(err), exitUsage)
 				}
 				return
 			}
@@ -74,18 +74,18 @@ func TestDiffRun(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"text", []string{"diff"}, ExitOK,
+		{"text", []string{"diff"}, exitOK,
 			[]string{"- msg-u1 (user, complete)", "[no lineage explains this removal]", "inert   malformed 1, duplicate 1, stale 1"}, []string{"\x1b["}},
-		{"colour", []string{"--color", "always", "diff"}, ExitOK,
+		{"colour", []string{"--color", "always", "diff"}, exitOK,
 			[]string{"\x1b[31m- msg-u1", "\x1b[32m{+ order 4417 now+}"}, nil},
-		{"redact", []string{"diff", "--redact", "-o", "json"}, ExitOK,
-			[]string{`"appendedLength":15`}, []string{"4417"}},
-		{"unknown sequence", []string{"diff", "--from", "3", "--to", "4"}, ExitUsage, nil, []string{"@@"}},
-		{"turn with no pair", []string{"diff", "--turn", "nope"}, ExitOK, []string{"0 pairs"}, nil},
+		{"redact", []string{"diff", "--redact", "-o", "json"}, exitOK,
+			[]string{`"appendedLength": 15`}, []string{"4417"}},
+		{"unknown sequence", []string{"diff", "--from", "3", "--to", "4"}, exitUsage, nil, []string{"@@"}},
+		{"turn with no pair", []string{"diff", "--turn", "nope"}, exitOK, []string{"0 pairs"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, out, errOut := TestStreams(string(capture))
+			ios, out, errOut := testStreams(string(capture))
 			if got := run(ios, tt.args); got != tt.status {
 				t.Fatalf("status %d, want %d (stderr %q)", got, tt.status, errOut)
 			}

@@ -7,9 +7,9 @@ import (
 
 // Exit statuses.
 const (
-	ExitOK    = 0 // done
-	ExitMatch = 1 // --fail-on matched
-	ExitUsage = 2 // bad usage or unreadable input
+	exitOK    = 0 // done
+	exitMatch = 1 // --fail-on matched
+	exitUsage = 2 // bad usage or unreadable input
 )
 
 // usageError is bad usage or unreadable input: exit status 2.
@@ -30,9 +30,9 @@ var errMatched = errors.New("fail-on matched")
 func exitStatus(err error) int {
 	switch {
 	case err == nil:
-		return ExitOK
+		return exitOK
 	case errors.Is(err, errMatched):
-		return ExitMatch
+		return exitMatch
 	}
-	return ExitUsage
+	return exitUsage
 }

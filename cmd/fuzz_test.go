@@ -91,7 +91,7 @@ func runCommands(t *testing.T, capture string, cmds [][]string) {
 	t.Helper()
 	for _, args := range cmds {
 		name := strings.Join(args, " ")
-		ios, out, errOut := TestStreams(capture)
+		ios, out, errOut := testStreams(capture)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)

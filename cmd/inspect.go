@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentskit/snapctl/inspect"
@@ -10,10 +11,10 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// InspectOptions is everything `snapctl inspect` needs.
-type InspectOptions struct {
-	IO *IOStreams
-	CaptureFlags
+// inspectOptions is everything `snapctl inspect` needs.
+type inspectOptions struct {
+	IO *iostreams
+	captureFlags
 	Output string
 	// FailOn is the severity at or above which a finding exits 1; empty
 	// means never.
@@ -26,10 +27,10 @@ type InspectOptions struct {
 	Redact bool
 }
 
-// NewCmdInspect builds `snapctl inspect`. runF replaces the run function
+// newCmdInspect builds `snapctl inspect`. runF replaces the run function
 // in tests; nil means inspectRun.
-func NewCmdInspect(ios *IOStreams, runF func(*InspectOptions) error) *cobra.Command {
-	opts := &InspectOptions{IO: ios}
+func newCmdInspect(ios *iostreams, runF func(*inspectOptions) error) *cobra.Command {
+	opts := &inspectOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
 		Use:   "inspect [FILE...]",
@@ -53,19 +54,28 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   snapctl inspect --fail-on warning capture.jsonl.gz
   snapctl inspect --line 12 capture.jsonl
   snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(c *cobra.Command) error {
-			return opts.validate(failOn, c.Flags().Changed("line"), c.Flags().Changed("event-id"))
-		}, runF, inspectRun),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
+			if err := opts.validate(failOn, c.Flags().Changed("line"), c.Flags().Changed("event-id")); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, inspectRun(opts))
+		},
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: error, warning or info")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: "+orList(severityNames()))
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
-	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion("error", "warning", "info"))
+	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(severityNames()...))
 	return c
 }
 
@@ -78,20 +88,35 @@ func checkList() string {
 	return b.String()
 }
 
+// severityNames names inspect's severities, worst first.
+func severityNames() []string {
+	names := make([]string, len(inspect.Severities))
+	for i, s := range inspect.Severities {
+		names[i] = string(s)
+	}
+	return names
+}
+
+// orList writes names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // validate checks the flags; lineSet and idSet say whether --line and
 // --event-id were given, so that --line 0 and an empty --event-id are refused
 // rather than taken for the report.
-func (o *InspectOptions) validate(failOn string, lineSet, idSet bool) error {
+func (o *inspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	switch o.Output {
 	case "table", "json":
 	default:
 		return usageErrorf("-o must be table or json, not %q", o.Output)
 	}
-	switch s := inspect.Severity(failOn); s {
-	case "", inspect.SeverityError, inspect.SeverityWarning, inspect.SeverityInfo:
-		o.FailOn = s
-	default:
-		return usageErrorf("--fail-on must be error, warning or info, not %q", failOn)
+	o.FailOn = inspect.Severity(failOn)
+	if failOn != "" && !slices.Contains(inspect.Severities, o.FailOn) {
+		return usageErrorf("--fail-on must be %s, not %q", orList(severityNames()), failOn)
 	}
 	if lineSet && o.Line < 1 {
 		return usageErrorf("--line must be a line number from 1")
@@ -110,7 +135,7 @@ func (o *InspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	return nil
 }
 
-func inspectRun(o *InspectOptions) error {
+func inspectRun(o *inspectOptions) error {
 	relaxGC()
 	rd, done, err := o.read(o.IO, false)
 	if err != nil {
@@ -142,7 +167,7 @@ func inspectRun(o *InspectOptions) error {
 		if o.Output == "json" {
 			err = writeReportJSON(out, rep)
 		} else {
-			err = writeReportTable(out, o.IO.Palette(), rep)
+			err = writeReportTable(out, o.IO.palette(), rep)
 		}
 		if err != nil {
 			return err
@@ -162,7 +187,7 @@ func inspectRun(o *InspectOptions) error {
 }
 
 // noMatch explains why a --line or --event-id target matched nothing.
-func noMatch(o *InspectOptions, in replay.Stats) error {
+func noMatch(o *inspectOptions, in replay.Stats) error {
 	if o.EventID != "" {
 		return usageErrorf("no line has event id %q", o.EventID)
 	}

@@ -4,17 +4,22 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
 
-func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) error {
+func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) error {
 	if o.Output == "json" {
-		return writeIndentedJSON(out, closeupsJSON(x, o.Redact))
+		e := newJSONEncoder(out, jsonDocument)
+		if err := e.value(closeupsJSON(x, o.Redact)); err != nil {
+			return err
+		}
+		return e.end()
 	}
-	pal := o.IO.Palette()
+	pal := o.IO.palette()
 	for i, c := range x.Closeups {
 		if i > 0 {
 			out.WriteByte('\n')
@@ -31,7 +36,7 @@ func writeCloseups(out *bufio.Writer, o *InspectOptions, x inspect.Examination) 
 // cursor's verdict and the findings that name it. With redact, the JSON
 // keeps only the envelope and the protocol's own fields, and a line that
 // is not JSON is not shown.
-func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool) {
+func writeCloseup(out *bufio.Writer, pal palette, c inspect.Closeup, redact bool) {
 	head := fmt.Sprintf("%s:%d", termsafe.String(c.File), c.Line)
 	if ev := c.Event; ev != nil {
 		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", ev.Kind,
@@ -44,8 +49,10 @@ func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool
 	case redact && !json.Valid(c.Raw):
 		fmt.Fprintln(out, pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", plural(len(c.Raw), "byte"))))
 	case redact:
-		colourJSON(out, pal, redactEvent(c.Raw))
-	case !colourJSON(out, pal, c.Raw):
+		showJSON(out, pal, redactEvent(c.Raw))
+	case json.Valid(c.Raw):
+		showJSON(out, pal, c.Raw)
+	default:
 		fmt.Fprintln(out, termsafe.String(string(c.Raw)))
 	}
 	if c.Err == nil {
@@ -77,6 +84,14 @@ func writeCloseup(out *bufio.Writer, pal Palette, c inspect.Closeup, redact bool
 		fmt.Fprintf(out, "  %s  %s  %s\n", severityColour(pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
 			pal.Bold(f.ID), termsafe.String(f.Message))
 	}
+}
+
+// showJSON writes the valid JSON text raw for people: indented, and
+// coloured when the palette is.
+func showJSON(out io.Writer, pal palette, raw []byte) {
+	e := newJSONEncoder(out, jsonStyle{Indent: true, Colour: paletteColours(pal), Human: true})
+	e.rawJSON(raw)
+	e.end()
 }
 
 // closeupDetail explains the verdict, as the replay table does.

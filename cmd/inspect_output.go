@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,13 +21,14 @@ type inspectJSON struct {
 	Findings []findingJSON `json:"findings"`
 }
 
+// overviewJSON is the overview but its sessions, which writeReportJSON
+// writes after it one at a time.
 type overviewJSON struct {
 	inputJSON
-	Kinds         map[string]int        `json:"kinds"`
-	Reasons       map[string]int        `json:"reasons"`
-	Malformed     map[string]int        `json:"malformed"`
-	PinnedSession *string               `json:"pinnedSession"`
-	Sessions      []sessionOverviewJSON `json:"sessions"`
+	Kinds         map[string]int `json:"kinds"`
+	Reasons       map[string]int `json:"reasons"`
+	Malformed     map[string]int `json:"malformed"`
+	PinnedSession *string        `json:"pinnedSession"`
 }
 
 type sessionOverviewJSON struct {
@@ -70,7 +70,6 @@ func reportJSON(rep inspect.Report) inspectJSON {
 	j := inspectJSON{Findings: []findingJSON{}, Overview: overviewJSON{
 		inputJSON: newInputJSON(ov.Input, ov.Counts),
 		Kinds:     map[string]int{}, Reasons: reasonMap(ov.Counts.Reasons), Malformed: map[string]int{},
-		Sessions: []sessionOverviewJSON{},
 	}}
 	for k, v := range ov.Counts.Kinds {
 		j.Overview.Kinds[string(k)] = v
@@ -81,9 +80,6 @@ func reportJSON(rep inspect.Report) inspectJSON {
 	if ov.Pinned != "" {
 		p := ov.Pinned
 		j.Overview.PinnedSession = &p
-	}
-	for _, s := range ov.Sessions {
-		j.Overview.Sessions = append(j.Overview.Sessions, sessionToJSON(s))
 	}
 	for _, f := range rep.Findings {
 		j.Findings = append(j.Findings, findingToJSON(f))
@@ -119,52 +115,42 @@ func findingToJSON(f inspect.Finding) findingJSON {
 	return fj
 }
 
-// writeIndentedJSON writes v as indented, terminal-safe JSON.
-func writeIndentedJSON(out io.Writer, v any) error { return writeSafeJSON(out, v, true) }
-
-// writeReportJSON writes the report as one indented JSON document, the
-// sessions one at a time: encoding the whole report at once held it twice
-// more (encoding/json's buffer and its indented copy), 1.1 GB for 200,000
-// sessions. The rest of the report is encoded with an empty sessions
-// array, which the sessions are written into.
-func writeReportJSON(out *bufio.Writer, rep inspect.Report) error {
-	sessions := rep.Overview.Sessions
-	rep.Overview.Sessions = nil
-	var doc bytes.Buffer
-	if err := writeIndentedJSON(&doc, reportJSON(rep)); err != nil {
+// writeReportJSON writes the report as one document, the sessions one at
+// a time: encoding the whole report at once held it twice more
+// (encoding/json's buffer and its indented copy), 1.1 GB for 200,000
+// sessions.
+func writeReportJSON(out io.Writer, rep inspect.Report) error {
+	j := reportJSON(rep)
+	e := newJSONEncoder(out, jsonDocument)
+	e.beginObject()
+	e.key("overview")
+	e.beginObject()
+	if err := e.fields(j.Overview); err != nil {
 		return err
 	}
-	b := doc.Bytes()
-	// A key is never inside a string, where its quotes would be escaped.
-	const empty = `"sessions": []`
-	at := bytes.Index(b, []byte(empty))
-	if at < 0 || len(sessions) == 0 {
-		_, err := out.Write(b)
-		return err
-	}
-	out.Write(b[:at+len(empty)-1])
-	// Each session goes through writeIndentedJSON too, then moves three
-	// levels in: a raw newline is never inside a JSON string.
-	var one bytes.Buffer
-	for i, s := range sessions {
-		one.Reset()
-		if err := writeIndentedJSON(&one, sessionToJSON(s)); err != nil {
+	e.key("sessions")
+	e.beginArray()
+	for _, s := range rep.Overview.Sessions {
+		if err := e.value(sessionToJSON(s)); err != nil {
 			return err
 		}
-		if i > 0 {
-			out.WriteByte(',')
+		if err := e.flush(); err != nil {
+			return err
 		}
-		out.WriteString("\n      ")
-		out.Write(bytes.ReplaceAll(bytes.TrimSuffix(one.Bytes(), []byte("\n")), []byte("\n"), []byte("\n      ")))
 	}
-	out.WriteString("\n    ]")
-	_, err := out.Write(b[at+len(empty):])
-	return err
+	e.endArray()
+	e.endObject()
+	e.key("findings")
+	if err := e.value(j.Findings); err != nil {
+		return err
+	}
+	e.endObject()
+	return e.end()
 }
 
 // writeReportTable writes the overview, one block per session, then the
 // findings worst first.
-func writeReportTable(out *bufio.Writer, pal Palette, rep inspect.Report) error {
+func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report) error {
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s, %s, %s (%d blank): %s, %s, %s\n",
 		plural(ov.Input.Files, "file"), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
@@ -178,13 +164,7 @@ func writeReportTable(out *bufio.Writer, pal Palette, rep inspect.Report) error 
 	}
 	writeList(out, "kinds", kinds)
 	writeList(out, "reasons", reasonList(ov.Counts.Reasons, replay.Reasons))
-	var codes []string
-	for _, c := range replay.Codes {
-		if n := ov.Counts.Codes[c]; n > 0 {
-			codes = append(codes, fmt.Sprintf("%s %d", c, n))
-		}
-	}
-	writeList(out, "malformed", codes)
+	writeList(out, "malformed", codeList(ov.Counts.Codes))
 	writeInputWarnings(out, pal, ov.Input)
 	if ov.Pinned != "" {
 		fmt.Fprintf(out, "trusted session: %s (pinned)\n", termsafe.String(ov.Pinned))
@@ -203,6 +183,7 @@ func writeList(out *bufio.Writer, label string, items []string) {
 	}
 }
 
+// reasonList counts events by reason, in the given order.
 func reasonList(m map[replay.Reason]int, order []replay.Reason) []string {
 	var parts []string
 	for _, r := range order {
@@ -213,9 +194,29 @@ func reasonList(m map[replay.Reason]int, order []replay.Reason) []string {
 	return parts
 }
 
-var inertReasons = replay.Reasons[2:]
+// inertReasons are the reasons whose verdict is inert, in replay's order.
+// codeList counts malformed lines by code, in replay's order.
+func codeList(m map[replay.Code]int) []string {
+	var parts []string
+	for _, c := range replay.Codes {
+		if n := m[c]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", c, n))
+		}
+	}
+	return parts
+}
 
-func writeSessionBlock(out *bufio.Writer, pal Palette, s inspect.SessionOverview) {
+var inertReasons = func() []replay.Reason {
+	var rs []replay.Reason
+	for _, r := range replay.Reasons {
+		if r.Verdict() == replay.Inert {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}()
+
+func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))
 	inert := fmt.Sprintf("%d inert", s.Events-s.Accepted())
 	if parts := reasonList(s.Reasons, inertReasons); len(parts) > 0 {
@@ -246,7 +247,7 @@ func writeSessionBlock(out *bufio.Writer, pal Palette, s inspect.SessionOverview
 	}
 }
 
-func severityColour(pal Palette, s inspect.Severity) func(string) string {
+func severityColour(pal palette, s inspect.Severity) func(string) string {
 	switch s {
 	case inspect.SeverityError:
 		return pal.Red
@@ -256,7 +257,7 @@ func severityColour(pal Palette, s inspect.Severity) func(string) string {
 	return pal.Cyan
 }
 
-func writeFindings(out *bufio.Writer, pal Palette, fs []inspect.Finding) {
+func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding) {
 	if len(fs) == 0 {
 		fmt.Fprintln(out, "no findings")
 		return
@@ -308,70 +309,6 @@ func positionList(f inspect.Finding) string {
 // validUTF8JSON reports whether raw can be shown as a JSON value: valid
 // JSON, and UTF-8 so that re-encoding keeps it byte for byte.
 func validUTF8JSON(raw []byte) bool { return utf8.Valid(raw) && json.Valid(raw) }
-
-// colourJSON writes raw as indented JSON with keys, strings, numbers and
-// literals coloured, every string made terminal-safe. It reports false,
-// writing nothing, when raw is not valid JSON.
-func colourJSON(out *bufio.Writer, pal Palette, raw []byte) bool {
-	var ind bytes.Buffer
-	if !json.Valid(raw) || json.Indent(&ind, raw, "", "  ") != nil {
-		return false
-	}
-	b := ind.Bytes()
-	for i := 0; i < len(b); {
-		c := b[i]
-		switch {
-		case c == '"':
-			j := stringEnd(b, i)
-			tok := termsafe.String(string(b[i:j]))
-			if k := skipSpace(b, j); k < len(b) && b[k] == ':' {
-				out.WriteString(pal.Blue(tok))
-			} else {
-				out.WriteString(pal.Green(tok))
-			}
-			i = j
-		case c == '-' || (c >= '0' && c <= '9'):
-			j := i
-			for j < len(b) && strings.IndexByte("+-.eE0123456789", b[j]) >= 0 {
-				j++
-			}
-			out.WriteString(pal.Yellow(string(b[i:j])))
-			i = j
-		case c == 't' || c == 'f' || c == 'n':
-			j := i
-			for j < len(b) && b[j] >= 'a' && b[j] <= 'z' {
-				j++
-			}
-			out.WriteString(pal.Magenta(string(b[i:j])))
-			i = j
-		default:
-			out.WriteByte(c)
-			i++
-		}
-	}
-	out.WriteByte('\n')
-	return true
-}
-
-// stringEnd returns the index just past the JSON string starting at i.
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
-	}
-	return len(b)
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\t' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
 
 // severityCount says "2 errors", "1 warning" or "3 info": info has no plural.
 func severityCount(n int, s inspect.Severity) string {

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -11,23 +10,23 @@ import (
 	"github.com/agentskit/snapctl/inspect"
 )
 
-// TestNewCmdInspect checks that flags land in InspectOptions and bad
+// TestNewCmdInspect checks that flags land in inspectOptions and bad
 // combinations are usage errors, without running anything.
 func TestNewCmdInspect(t *testing.T) {
 	tests := []struct {
 		name    string
 		args    []string
-		want    InspectOptions
+		want    inspectOptions
 		wantErr string
 	}{
 		{name: "defaults read stdin", args: nil,
-			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"-"}, MaxLine: 64 << 20}, Output: "table"}},
+			want: inspectOptions{captureFlags: captureFlags{Files: []string{"-"}, MaxLine: 64 << 20}, Output: "table"}},
 		{name: "every flag", args: []string{"--session", "s", "-o", "json", "--fail-on", "warning", "--line", "3", "a.jsonl"},
-			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"a.jsonl"}, Session: "s", MaxLine: 64 << 20}, Output: "json", FailOn: inspect.SeverityWarning, Line: 3}},
+			want: inspectOptions{captureFlags: captureFlags{Files: []string{"a.jsonl"}, Session: "s", MaxLine: 64 << 20}, Output: "json", FailOn: inspect.SeverityWarning, Line: 3}},
 		{name: "event id over several files", args: []string{"--event-id", "e1", "a", "b"},
-			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"a", "b"}, MaxLine: 64 << 20}, Output: "table", EventID: "e1"}},
+			want: inspectOptions{captureFlags: captureFlags{Files: []string{"a", "b"}, MaxLine: 64 << 20}, Output: "table", EventID: "e1"}},
 		{name: "line on stdin", args: []string{"--line", "2"},
-			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"-"}, MaxLine: 64 << 20}, Output: "table", Line: 2}},
+			want: inspectOptions{captureFlags: captureFlags{Files: []string{"-"}, MaxLine: 64 << 20}, Output: "table", Line: 2}},
 		{name: "line needs one file", args: []string{"--line", "2", "a", "b"}, wantErr: "--line needs exactly one FILE, not 2"},
 		{name: "bad output", args: []string{"-o", "jsonl", "a"}, wantErr: `-o must be table or json, not "jsonl"`},
 		{name: "bad severity", args: []string{"--fail-on", "errors", "a"}, wantErr: `--fail-on must be error, warning or info, not "errors"`},
@@ -37,15 +36,15 @@ func TestNewCmdInspect(t *testing.T) {
 		{name: "line zero", args: []string{"--line", "0", "a"}, wantErr: "--line must be a line number from 1"},
 		{name: "line negative", args: []string{"--line", "-1", "a"}, wantErr: "--line must be a line number from 1"},
 		{name: "line one", args: []string{"--line", "1", "a"},
-			want: InspectOptions{CaptureFlags: CaptureFlags{Files: []string{"a"}, MaxLine: 64 << 20}, Output: "table", Line: 1}},
+			want: inspectOptions{captureFlags: captureFlags{Files: []string{"a"}, MaxLine: 64 << 20}, Output: "table", Line: 1}},
 		{name: "empty event id", args: []string{"--event-id", "", "a"}, wantErr: `--event-id "" is not a safe identifier`},
 		{name: "empty event id with a line", args: []string{"--event-id=", "--line", "2", "a"}, wantErr: "--line and --event-id cannot be used together"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _ := TestStreams("")
-			var got *InspectOptions
-			c := NewCmdInspect(ios, func(o *InspectOptions) error { got = o; return nil })
+			ios, _, _ := testStreams("")
+			var got *inspectOptions
+			c := newCmdInspect(ios, func(o *inspectOptions) error { got = o; return nil })
 			c.SetArgs(tt.args)
 			c.SetOut(&bytes.Buffer{})
 			c.SetErr(&bytes.Buffer{})
@@ -78,11 +77,11 @@ func TestInspectRunStdin(t *testing.T) {
 `
 	tests := []struct {
 		name    string
-		opts    InspectOptions
+		opts    inspectOptions
 		wantErr error
 		check   func(t *testing.T, out string)
 	}{
-		{name: "json report", opts: InspectOptions{Output: "json", FailOn: inspect.SeverityError}, wantErr: errMatched,
+		{name: "json report", opts: inspectOptions{Output: "json", FailOn: inspect.SeverityError}, wantErr: errMatched,
 			check: func(t *testing.T, out string) {
 				var v struct {
 					Overview map[string]any
@@ -106,7 +105,7 @@ func TestInspectRunStdin(t *testing.T) {
 					t.Errorf("overview events: %v", v.Overview["events"])
 				}
 			}},
-		{name: "line on stdin", opts: InspectOptions{Output: "table", Line: 2, FailOn: inspect.SeverityWarning}, wantErr: errMatched,
+		{name: "line on stdin", opts: inspectOptions{Output: "table", Line: 2, FailOn: inspect.SeverityWarning}, wantErr: errMatched,
 			check: func(t *testing.T, out string) {
 				for _, want := range []string{"-:2  server.turn.snapshot  event e2", "verdict: inert (duplicate)", "sequence-collision"} {
 					if !strings.Contains(out, want) {
@@ -117,45 +116,13 @@ func TestInspectRunStdin(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, out, _ := TestStreams(capture)
+			ios, out, _ := testStreams(capture)
 			o := tt.opts
 			o.IO, o.Files, o.MaxLine = ios, []string{"-"}, 1<<20
 			if err := inspectRun(&o); !errors.Is(err, tt.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
 			tt.check(t, out.String())
-		})
-	}
-}
-
-// TestColourJSON: tokens get their colours, strings with escaped quotes
-// stay whole, and characters that act on a terminal never reach it.
-func TestColourJSON(t *testing.T) {
-	pal := Palette{
-		Blue:    func(s string) string { return "<k>" + s + "</k>" },
-		Green:   func(s string) string { return "<s>" + s + "</s>" },
-		Yellow:  func(s string) string { return "<n>" + s + "</n>" },
-		Magenta: func(s string) string { return "<l>" + s + "</l>" },
-	}
-	tests := []struct {
-		name, in, want string
-		ok             bool
-	}{
-		{"scalars", `{"a":1,"b":-2.5e3,"c":true,"d":null}`,
-			"{\n  <k>\"a\"</k>: <n>1</n>,\n  <k>\"b\"</k>: <n>-2.5e3</n>,\n  <k>\"c\"</k>: <l>true</l>,\n  <k>\"d\"</k>: <l>null</l>\n}\n", true},
-		{"escaped quote and colon in a string", `["x\":y"]`, "[\n  <s>\"x\\\":y\"</s>\n]\n", true},
-		{"C1 and bidi controls are escaped", "{\"k\":\"a\u009b31m\u202eb\"}", "{\n  <k>\"k\"</k>: <s>\"a\\u009b31m\\u202eb\"</s>\n}\n", true},
-		{"not JSON", `{"a":`, "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var b bytes.Buffer
-			w := bufio.NewWriter(&b)
-			ok := colourJSON(w, pal, []byte(tt.in))
-			w.Flush()
-			if ok != tt.ok || b.String() != tt.want {
-				t.Errorf("colourJSON(%q) = %v\n%s\nwant %v\n%s", tt.in, ok, b.String(), tt.ok, tt.want)
-			}
 		})
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/mattn/go-isatty"
 )
 
-// IOStreams is the seam between commands and the process: where input
+// iostreams is the seam between commands and the process: where input
 // comes from, where output goes, and whether that is a terminal.
-type IOStreams struct {
+type iostreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
@@ -25,10 +25,10 @@ type IOStreams struct {
 	NoProgress bool
 }
 
-// System returns the streams of this process.
-func System() *IOStreams {
+// systemStreams returns the streams of this process.
+func systemStreams() *iostreams {
 	tty := func(f *os.File) bool { return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()) }
-	return &IOStreams{
+	return &iostreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		InTTY: tty(os.Stdin), OutTTY: tty(os.Stdout), ErrTTY: tty(os.Stderr),
 		NoColor:   os.Getenv("NO_COLOR") != "",
@@ -36,16 +36,16 @@ func System() *IOStreams {
 	}
 }
 
-// TestStreams returns in-memory streams that are not terminals.
-func TestStreams(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
+// testStreams returns in-memory streams that are not terminals.
+func testStreams(in string) (*iostreams, *bytes.Buffer, *bytes.Buffer) {
 	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: bytes.NewBufferString(in), Out: out, ErrOut: errOut, ColorMode: "auto"}, out, errOut
+	return &iostreams{In: bytes.NewBufferString(in), Out: out, ErrOut: errOut, ColorMode: "auto"}, out, errOut
 }
 
 // ColorEnabled says whether standard output gets colour: always with
 // --color always, never with --color never, and otherwise only on a
 // terminal and when NO_COLOR is not set.
-func (s *IOStreams) ColorEnabled() bool {
+func (s *iostreams) ColorEnabled() bool {
 	switch s.ColorMode {
 	case "always":
 		return true
@@ -55,14 +55,14 @@ func (s *IOStreams) ColorEnabled() bool {
 	return s.OutTTY && !s.NoColor
 }
 
-// Palette colours snapctl's own text. Its functions return their input
+// palette colours snapctl's own text. Its functions return their input
 // unchanged when colour is off.
-type Palette struct {
+type palette struct {
 	Green, Yellow, Red, Cyan, Magenta, Blue, Bold, Dim func(string) string
 }
 
-// Palette returns the colours for standard output.
-func (s *IOStreams) Palette() Palette {
+// palette returns the colours for standard output.
+func (s *iostreams) palette() palette {
 	on := s.ColorEnabled()
 	mk := func(attrs ...color.Attribute) func(string) string {
 		c := color.New(attrs...)
@@ -78,7 +78,7 @@ func (s *IOStreams) Palette() Palette {
 			return c.Sprint(t)
 		}
 	}
-	return Palette{
+	return palette{
 		Green: mk(color.FgGreen), Yellow: mk(color.FgYellow), Red: mk(color.FgRed),
 		Cyan: mk(color.FgCyan), Magenta: mk(color.FgMagenta), Blue: mk(color.FgBlue),
 		Bold: mk(color.Bold), Dim: mk(color.Faint),

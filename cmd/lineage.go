@@ -14,20 +14,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// LineageOptions is everything `snapctl lineage` needs.
-type LineageOptions struct {
-	IO *IOStreams
-	CaptureFlags
+// lineageOptions is everything `snapctl lineage` needs.
+type lineageOptions struct {
+	IO *iostreams
+	captureFlags
 	Output string
 	Turn   string
 	ASCII  bool
 	Redact bool
 }
 
-// NewCmdLineage builds `snapctl lineage`. runF replaces the run function
+// newCmdLineage builds `snapctl lineage`. runF replaces the run function
 // in tests; nil means lineageRun.
-func NewCmdLineage(ios *IOStreams, runF func(*LineageOptions) error) *cobra.Command {
-	opts := &LineageOptions{IO: ios}
+func newCmdLineage(ios *iostreams, runF func(*lineageOptions) error) *cobra.Command {
+	opts := &lineageOptions{IO: ios}
 	c := &cobra.Command{
 		Use:   "lineage [FILE...]",
 		Short: "Draw which turn was retried, edited or regenerated, from what, and how it ended",
@@ -58,7 +58,18 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
   snapctl lineage -o mermaid --redact capture.jsonl >> incident-review.md
   snapctl lineage -o dot capture.jsonl | dot -Tsvg > lineage.svg
   snapctl lineage -o json capture.jsonl | jq '.sessions[].turns[] | select(.problems != [])'`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate() }, runF, lineageRun),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
+			if err := opts.validate(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, lineageRun(opts))
+		},
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one tree per session)")
@@ -70,7 +81,7 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 	return c
 }
 
-func (o *LineageOptions) validate() error {
+func (o *lineageOptions) validate() error {
 	switch o.Output {
 	case "tree", "mermaid", "dot", "json":
 	default:
@@ -84,7 +95,7 @@ func (o *LineageOptions) validate() error {
 	return nil
 }
 
-func lineageRun(o *LineageOptions) error {
+func lineageRun(o *lineageOptions) error {
 	relaxGC()
 	rd, done, err := o.read(o.IO, false)
 	if err != nil {
@@ -142,7 +153,7 @@ func redact(sessions []*lineage.Session) {
 	}
 }
 
-func writeLineage(w io.Writer, o *LineageOptions, sessions []*lineage.Session) error {
+func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) error {
 	switch o.Output {
 	case "json":
 		return writeLineageJSON(w, sessions, o.Redact)
@@ -151,7 +162,7 @@ func writeLineage(w io.Writer, o *LineageOptions, sessions []*lineage.Session) e
 	case "dot":
 		return writeLineageDot(w, sessions)
 	}
-	t := &treeWriter{w: w, pal: o.IO.Palette(), glyphs: unicodeGlyphs}
+	t := &treeWriter{w: w, pal: o.IO.palette(), glyphs: unicodeGlyphs}
 	if o.ASCII {
 		t.glyphs = asciiGlyphs
 	}

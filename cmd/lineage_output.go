@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -31,7 +29,7 @@ const maxTreeIndent = 32
 // treeWriter draws one tree per session, then its problems.
 type treeWriter struct {
 	w      io.Writer
-	pal    Palette
+	pal    palette
 	glyphs treeGlyphs
 	// open[d] is set while the ancestor at depth d has siblings to come.
 	open []bool
@@ -338,34 +336,21 @@ func optString(s string) *string {
 // twice more (encoding/json's buffer and its indented copy), over 1 GB for
 // 200,000 sessions.
 func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) error {
-	if len(sessions) == 0 {
-		_, err := io.WriteString(w, "{\n  \"sessions\": []\n}\n")
-		return err
-	}
-	var one bytes.Buffer
-	var safe []byte
-	enc := json.NewEncoder(&one)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("    ", "  ")
-	if _, err := io.WriteString(w, "{\n  \"sessions\": ["); err != nil {
-		return err
-	}
-	for i, s := range sessions {
-		one.Reset()
-		if i > 0 {
-			one.WriteByte(',')
-		}
-		one.WriteString("\n    ")
-		if err := enc.Encode(lineageSessionToJSON(s, redact)); err != nil {
+	e := newJSONEncoder(w, jsonDocument)
+	e.beginObject()
+	e.key("sessions")
+	e.beginArray()
+	for _, s := range sessions {
+		if err := e.value(lineageSessionToJSON(s, redact)); err != nil {
 			return err
 		}
-		safe = appendSafeJSON(safe[:0], bytes.TrimSuffix(one.Bytes(), []byte("\n")))
-		if _, err := w.Write(safe); err != nil {
+		if err := e.flush(); err != nil {
 			return err
 		}
 	}
-	_, err := io.WriteString(w, "\n  ]\n}\n")
-	return err
+	e.endArray()
+	e.endObject()
+	return e.end()
 }
 
 func lineageSessionToJSON(s *lineage.Session, redact bool) lineageSessionJSON {

@@ -3,22 +3,20 @@ package cmd
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/replay"
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 var lineageFormats = []string{"tree", "mermaid", "dot", "json"}
 
 // runLineage runs lineageRun on in-memory streams.
-func runLineage(t *testing.T, stdin string, opts LineageOptions) (string, error) {
+func runLineage(t *testing.T, stdin string, opts lineageOptions) (string, error) {
 	t.Helper()
-	ios, out, _ := TestStreams(stdin)
+	ios, out, _ := testStreams(stdin)
 	opts.IO = ios
 	if opts.MaxLine == 0 {
 		opts.MaxLine = replay.DefaultMaxLine
@@ -96,7 +94,7 @@ func TestLineageRedact(t *testing.T) {
 		}
 		for _, format := range lineageFormats {
 			t.Run(filepath.Base(file)+"/"+format, func(t *testing.T) {
-				out, err := runLineage(t, "", LineageOptions{CaptureFlags: CaptureFlags{Files: []string{file}}, Output: format, Redact: true})
+				out, err := runLineage(t, "", lineageOptions{captureFlags: captureFlags{Files: []string{file}}, Output: format, Redact: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -105,7 +103,7 @@ func TestLineageRedact(t *testing.T) {
 						t.Errorf("redacted output contains %q", text)
 					}
 				}
-				plain, err := runLineage(t, "", LineageOptions{CaptureFlags: CaptureFlags{Files: []string{file}}, Output: format})
+				plain, err := runLineage(t, "", lineageOptions{captureFlags: captureFlags{Files: []string{file}}, Output: format})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -148,7 +146,7 @@ func TestLineageDeepChain(t *testing.T) {
 	capture := chainCapture(n)
 	for _, format := range lineageFormats {
 		t.Run(format, func(t *testing.T) {
-			out, err := runLineage(t, capture, LineageOptions{CaptureFlags: CaptureFlags{Files: []string{"-"}}, Output: format})
+			out, err := runLineage(t, capture, lineageOptions{captureFlags: captureFlags{Files: []string{"-"}}, Output: format})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -219,13 +217,13 @@ func TestNewCmdLineage(t *testing.T) {
 		name    string
 		args    string
 		wantErr string
-		check   func(*LineageOptions) bool
+		check   func(*lineageOptions) bool
 	}{
-		{"defaults", "c.jsonl", "", func(o *LineageOptions) bool {
+		{"defaults", "c.jsonl", "", func(o *lineageOptions) bool {
 			return o.Output == "tree" && !o.ASCII && !o.Redact && o.Turn == "" && o.MaxLine == replay.DefaultMaxLine
 		}},
-		{"no file reads stdin", "", "", func(o *LineageOptions) bool { return len(o.Files) == 1 && o.Files[0] == "-" }},
-		{"every flag", "-o mermaid --ascii --redact --turn t-1 --session s-1 --max-line 10 a b", "", func(o *LineageOptions) bool {
+		{"no file reads stdin", "", "", func(o *lineageOptions) bool { return len(o.Files) == 1 && o.Files[0] == "-" }},
+		{"every flag", "-o mermaid --ascii --redact --turn t-1 --session s-1 --max-line 10 a b", "", func(o *lineageOptions) bool {
 			return o.Output == "mermaid" && o.ASCII && o.Redact && o.Turn == "t-1" && o.Session == "s-1" && o.MaxLine == 10 && len(o.Files) == 2
 		}},
 		{"bad format", "-o svg c", `-o must be tree, mermaid, dot or json, not "svg"`, nil},
@@ -235,9 +233,9 @@ func TestNewCmdLineage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _ := TestStreams("")
-			var got *LineageOptions
-			c := NewCmdLineage(ios, func(o *LineageOptions) error { got = o; return nil })
+			ios, _, _ := testStreams("")
+			var got *lineageOptions
+			c := newCmdLineage(ios, func(o *lineageOptions) error { got = o; return nil })
 			c.SetArgs(strings.Fields(tt.args))
 			c.SetOut(&bytes.Buffer{})
 			c.SetErr(&bytes.Buffer{})
@@ -246,8 +244,8 @@ func TestNewCmdLineage(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error = %v, want %q", err, tt.wantErr)
 				}
-				if exitStatus(err) != ExitUsage {
-					t.Errorf("exit status %d, want %d", exitStatus(err), ExitUsage)
+				if exitStatus(err) != exitUsage {
+					t.Errorf("exit status %d, want %d", exitStatus(err), exitUsage)
 				}
 				return
 			}
@@ -258,35 +256,5 @@ func TestNewCmdLineage(t *testing.T) {
 				t.Errorf("options = %+v", *got)
 			}
 		})
-	}
-}
-
-// TestLineageScriptSamples keeps the captures inlined in the lineage
-// scripts identical to the samples in testdata.
-func TestLineageScriptSamples(t *testing.T) {
-	scripts, _ := filepath.Glob("../testdata/script/lineage_*.txtar")
-	found := 0
-	for _, script := range scripts {
-		ar, err := txtar.ParseFile(script)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range ar.Files {
-			if !strings.HasPrefix(f.Name, "lineage-") || !strings.HasSuffix(f.Name, ".jsonl") {
-				continue
-			}
-			found++
-			want, err := os.ReadFile(filepath.Join("../testdata", f.Name))
-			if err != nil {
-				t.Errorf("%s: %s is not a sample in testdata: %v", script, f.Name, err)
-				continue
-			}
-			if !bytes.Equal(f.Data, want) {
-				t.Errorf("%s: %s differs from testdata/%s", script, f.Name, f.Name)
-			}
-		}
-	}
-	if found == 0 {
-		t.Error("no lineage script inlines a sample")
 	}
 }

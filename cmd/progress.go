@@ -19,7 +19,7 @@ var progressEvery = 250 * time.Millisecond
 // rows to standard output passes streaming, and then gets no progress when
 // that output shares the terminal, where the two would garble each other.
 // The returned function stops it and clears the line.
-func startProgress(ios *IOStreams, rd *replay.Reader, streaming bool) func() {
+func startProgress(ios *iostreams, rd *replay.Reader, streaming bool) func() {
 	if !ios.ErrTTY || ios.NoProgress || (streaming && ios.OutTTY) {
 		return func() {}
 	}

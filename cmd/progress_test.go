@@ -49,9 +49,9 @@ func TestProgress(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			var errOut bytes.Buffer
-			ios := &IOStreams{In: &slowBlank{left: 80 << 20}, Out: io.Discard, ErrOut: &errOut,
+			ios := &iostreams{In: &slowBlank{left: 80 << 20}, Out: io.Discard, ErrOut: &errOut,
 				ErrTTY: tc.errTTY, OutTTY: tc.outTTY, NoProgress: tc.off, ColorMode: "never"}
-			opts := &ReplayOptions{IO: ios, CaptureFlags: CaptureFlags{Files: []string{"-"}, MaxLine: 1 << 20}, Output: "jsonl"}
+			opts := &replayOptions{IO: ios, captureFlags: captureFlags{Files: []string{"-"}, MaxLine: 1 << 20}, Output: "jsonl"}
 			if err := replayRun(opts); err != nil {
 				t.Fatal(err)
 			}

@@ -77,9 +77,9 @@ func TestRedactHidesEverySecret(t *testing.T) {
 			if redact {
 				a = append(a, "--redact")
 			}
-			ios, out, errOut := TestStreams(capture)
+			ios, out, errOut := testStreams(capture)
 			code := run(ios, append(a, "-"))
-			if code != ExitOK {
+			if code != exitOK {
 				t.Fatalf("%s: exit %d: %s", strings.Join(a, " "), code, errOut.String())
 			}
 			all := out.String() + errOut.String()

@@ -9,20 +9,20 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// ReplayOptions is everything `snapctl replay` needs.
-type ReplayOptions struct {
-	IO *IOStreams
-	CaptureFlags
+// replayOptions is everything `snapctl replay` needs.
+type replayOptions struct {
+	IO *iostreams
+	captureFlags
 	Output string
 	Only   string
 	FailOn []replay.Reason
 	Redact bool
 }
 
-// NewCmdReplay builds `snapctl replay`. runF replaces the run function in
+// newCmdReplay builds `snapctl replay`. runF replaces the run function in
 // tests; nil means replayRun.
-func NewCmdReplay(ios *IOStreams, runF func(*ReplayOptions) error) *cobra.Command {
-	opts := &ReplayOptions{IO: ios}
+func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Command {
+	opts := &replayOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
 		Use:   "replay [FILE...]",
@@ -32,14 +32,7 @@ FILE reads standard input; gzip and zstd are recognised) as one stream and
 runs every line through the monotonic snapshot cursor of ADR-0010.
 
 Every line gets a verdict and a reason:
-  accepted  initial          first valid snapshot: the reconnect state
-  accepted  advanced         a greater sequence than the accepted one
-  inert     malformed        the line does not decode (with code and detail)
-  inert     non-snapshot     a submit or diagnostic event
-  inert     foreign-session  another session than the pinned one
-  inert     duplicate        the same sequence as the accepted one
-  inert     stale            a lower sequence than the accepted one
-
+` + reasonTable() + `
 Without --session, each session named by a valid snapshot gets its own
 cursor. --redact keeps the values and free-form keys of malformed lines
 out of their details ("(value hidden)", "*"), for sharing outside the
@@ -50,7 +43,18 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   curl -N "$URL" | snapctl replay -
   snapctl replay --fail-on stale,malformed capture.jsonl.gz
   snapctl replay --redact --only inert capture.jsonl`,
-		RunE: runE(ios, &opts.CaptureFlags, opts, func(*cobra.Command) error { return opts.validate(failOn) }, runF, replayRun),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
+			if err := opts.validate(failOn); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, replayRun(opts))
+		},
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
@@ -70,6 +74,26 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 	}
 }
 
+// reasonHelp says in a few words what each reason means.
+var reasonHelp = map[replay.Reason]string{
+	replay.ReasonInitial:        "first valid snapshot: the reconnect state",
+	replay.ReasonAdvanced:       "a greater sequence than the accepted one",
+	replay.ReasonMalformed:      "the line does not decode (with code and detail)",
+	replay.ReasonNonSnapshot:    "a submit or diagnostic event",
+	replay.ReasonForeignSession: "another session than the pinned one",
+	replay.ReasonDuplicate:      "the same sequence as the accepted one",
+	replay.ReasonStale:          "a lower sequence than the accepted one",
+}
+
+// reasonTable is the reasons table of the help text, in replay's order.
+func reasonTable() string {
+	var b strings.Builder
+	for _, r := range replay.Reasons {
+		fmt.Fprintf(&b, "  %-9s %-16s %s\n", r.Verdict(), r, reasonHelp[r])
+	}
+	return b.String()
+}
+
 func reasonNames() []string {
 	names := make([]string, len(replay.Reasons))
 	for i, r := range replay.Reasons {
@@ -78,7 +102,7 @@ func reasonNames() []string {
 	return names
 }
 
-func (o *ReplayOptions) validate(failOn string) error {
+func (o *replayOptions) validate(failOn string) error {
 	switch o.Output {
 	case "table", "json", "jsonl":
 	default:
@@ -124,7 +148,7 @@ type eventWriter interface {
 	summary(sum replay.Summary) error
 }
 
-func replayRun(o *ReplayOptions) error {
+func replayRun(o *replayOptions) error {
 	rd, done, err := o.read(o.IO, true)
 	if err != nil {
 		return err
@@ -134,12 +158,10 @@ func replayRun(o *ReplayOptions) error {
 
 	var w eventWriter
 	switch o.Output {
-	case "jsonl":
-		w = &jsonEvents{s: jsonStream{out: out}, redact: o.Redact}
-	case "json":
-		w = &jsonEvents{s: jsonStream{out: out, key: "events"}, redact: o.Redact}
+	case "json", "jsonl":
+		w = newJSONEvents(out, o.Output, o.Redact)
 	default:
-		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1, o.Redact)
+		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact)
 	}
 	matched := false
 	// Flush whenever the run waits for input, so a live stream shows each

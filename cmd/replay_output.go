@@ -2,8 +2,8 @@ package cmd
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -11,60 +11,96 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
-// appendResult appends the machine record of one result: the stable
+// writeResult writes the machine record of one result: the stable
 // contract documented in the README. With redact, a malformed line's
 // detail is its redacted form.
-func appendResult(b []byte, res *replay.Result, redact bool) []byte {
-	o := jsonObj{b: b}
-	o.open()
-	o.str("file", res.File)
-	o.int("line", int64(res.Line))
-	o.str("verdict", string(res.Verdict()))
-	o.str("reason", string(res.Reason))
+func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
+	e.beginObject()
+	e.key("file")
+	e.str(res.File)
+	e.key("line")
+	e.int(int64(res.Line))
+	e.key("verdict")
+	e.str(string(res.Verdict()))
+	e.key("reason")
+	e.str(string(res.Reason))
 	if ev := res.Event; ev != nil {
-		o.str("event", string(ev.Kind))
-		o.str("eventId", ev.EventID)
-		o.str("sessionId", ev.SessionID)
-		o.str("turnId", ev.TurnID)
-		o.int("sequence", ev.Sequence)
+		e.key("event")
+		e.str(string(ev.Kind))
+		e.key("eventId")
+		e.str(ev.EventID)
+		e.key("sessionId")
+		e.str(ev.SessionID)
+		e.key("turnId")
+		e.str(ev.TurnID)
+		e.key("sequence")
+		e.int(ev.Sequence)
 	}
 	if res.Err != nil {
-		o.str("code", string(res.Err.Code))
-		o.str("detail", decodeDetail(res.Err, redact))
+		e.key("code")
+		e.str(string(res.Err.Code))
+		e.key("detail")
+		e.str(decodeDetail(res.Err, redact))
 	}
 	if res.Reason == replay.ReasonAdvanced {
-		o.int("gap", res.Gap)
+		e.key("gap")
+		e.int(res.Gap)
 	}
-	o.close()
-	return o.b
+	e.endObject()
 }
 
-// jsonEvents writes replay results as JSON Lines or as {"events": [...],
-// "summary": {...}}.
+// jsonEvents writes replay results as JSON Lines, or as one document
+// {"events": [...], "summary": {...}} whose events are written as they
+// come.
 type jsonEvents struct {
-	s      jsonStream
+	e      *jsonEncoder
+	lines  bool
 	redact bool
 }
 
+func newJSONEvents(out io.Writer, format string, redact bool) *jsonEvents {
+	w := &jsonEvents{e: newJSONEncoder(out, styleFor(format)), lines: format == "jsonl", redact: redact}
+	if !w.lines {
+		w.e.beginObject()
+		w.e.key("events")
+		w.e.beginArray()
+	}
+	return w
+}
+
 func (w *jsonEvents) event(res *replay.Result) error {
-	return w.s.record(func(b []byte) []byte { return appendResult(b, res, w.redact) })
+	writeResult(w.e, res, w.redact)
+	if w.lines {
+		return w.e.end()
+	}
+	return w.e.flush()
 }
 
 func (w *jsonEvents) summary(sum replay.Summary) error {
-	return w.s.close(func(out *bufio.Writer) error {
-		out.WriteString(",\"summary\":")
-		return writeJSON(out, summaryJSON(sum))
-	})
-}
-
-// writeJSON writes v as compact, terminal-safe JSON without a newline.
-func writeJSON(out *bufio.Writer, v any) error {
-	var b bytes.Buffer
-	if err := writeSafeJSON(&b, v, false); err != nil {
+	if w.lines {
+		return nil
+	}
+	w.e.endArray()
+	// The summary's sessions go one at a time, as inspect's do.
+	w.e.key("summary")
+	w.e.beginObject()
+	if err := w.e.fields(summaryJSON(sum)); err != nil {
 		return err
 	}
-	_, err := out.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
-	return err
+	w.e.key("sessions")
+	w.e.beginArray()
+	for _, ss := range sum.Sessions {
+		if err := w.e.value(sessionToSummaryJSON(ss)); err != nil {
+			return err
+		}
+		if err := w.e.flush(); err != nil {
+			return err
+		}
+	}
+	w.e.endArray()
+	w.e.endObject()
+	w.e.endObject()
+	return w.e.end()
 }
 
 type finalJSON struct {
@@ -109,7 +145,7 @@ type damageJSON struct {
 }
 
 func newInputJSON(in replay.Stats, c replay.Counts) inputJSON {
-	acc := c.Reasons[replay.ReasonInitial] + c.Reasons[replay.ReasonAdvanced]
+	acc := c.Accepted()
 	j := inputJSON{Files: in.Files, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
 		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong}
 	if d := in.Damage; d != nil {
@@ -131,7 +167,6 @@ type summaryBody struct {
 	Codes         map[string]int `json:"codes"`
 	PinnedSession *string        `json:"pinnedSession"`
 	PerSession    bool           `json:"perSession"`
-	Sessions      []sessionJSON  `json:"sessions"`
 }
 
 func reasonMap(m map[replay.Reason]int) map[string]int {
@@ -142,11 +177,17 @@ func reasonMap(m map[replay.Reason]int) map[string]int {
 	return out
 }
 
+func sessionToSummaryJSON(ss *replay.SessionStats) sessionJSON {
+	return sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons), Final: newFinalJSON(ss.Final)}
+}
+
+// summaryJSON is the summary but its sessions, which jsonEvents writes
+// after it one at a time.
 func summaryJSON(sum replay.Summary) summaryBody {
 	s := summaryBody{
 		inputJSON: newInputJSON(sum.Input, sum.Counts),
 		Reasons:   reasonMap(sum.Counts.Reasons), Codes: map[string]int{},
-		PerSession: sum.PerSession, Sessions: []sessionJSON{},
+		PerSession: sum.PerSession,
 	}
 	for k, v := range sum.Counts.Codes {
 		s.Codes[string(k)] = v
@@ -155,10 +196,6 @@ func summaryJSON(sum replay.Summary) summaryBody {
 		p := sum.Pinned
 		s.PinnedSession = &p
 	}
-	for _, ss := range sum.Sessions {
-		j := sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons), Final: newFinalJSON(ss.Final)}
-		s.Sessions = append(s.Sessions, j)
-	}
 	return s
 }
 
@@ -166,13 +203,13 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // they arrive; the columns have fixed widths that long values may push.
 type tableWriter struct {
 	out       *bufio.Writer
-	pal       Palette
+	pal       palette
 	withFile  bool
 	redact    bool
 	headerOut bool
 }
 
-func newTableWriter(out *bufio.Writer, pal Palette, withFile, redact bool) *tableWriter {
+func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool) *tableWriter {
 	return &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact}
 }
 
@@ -279,29 +316,13 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 	if w.headerOut {
 		w.out.WriteByte('\n')
 	}
-	accepted := sum.Counts.Reasons[replay.ReasonInitial] + sum.Counts.Reasons[replay.ReasonAdvanced]
+	accepted := sum.Counts.Accepted()
 	fmt.Fprintf(w.out, "%s in %s (%s blank) from %s: %s, %s\n",
 		plural(sum.Counts.Events, "event"), plural(sum.Input.Lines, "line"), strconv.Itoa(sum.Input.Blank),
 		plural(sum.Input.Files, "file"), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
 		w.pal.Yellow(fmt.Sprintf("%d inert", sum.Counts.Events-accepted)))
-	var parts []string
-	for _, r := range replay.Reasons {
-		if n := sum.Counts.Reasons[r]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", r, n))
-		}
-	}
-	if len(parts) > 0 {
-		fmt.Fprintf(w.out, "reasons: %s\n", strings.Join(parts, ", "))
-	}
-	parts = parts[:0]
-	for _, c := range replay.Codes {
-		if n := sum.Counts.Codes[c]; n > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", c, n))
-		}
-	}
-	if len(parts) > 0 {
-		fmt.Fprintf(w.out, "malformed: %s\n", strings.Join(parts, ", "))
-	}
+	writeList(w.out, "reasons", reasonList(sum.Counts.Reasons, replay.Reasons))
+	writeList(w.out, "malformed", codeList(sum.Counts.Codes))
 	writeInputWarnings(w.out, w.pal, sum.Input)
 	switch {
 	case sum.Pinned != "":
@@ -316,7 +337,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 	w.out.WriteByte('\n')
 	rows := [][]string{}
 	for _, s := range sum.Sessions {
-		acc := s.Reasons[replay.ReasonInitial] + s.Reasons[replay.ReasonAdvanced]
+		acc := s.Accepted()
 		row := []string{termsafe.String(s.SessionID), strconv.Itoa(s.Events), strconv.Itoa(acc), strconv.Itoa(s.Events - acc), "-", "-", "-", "-"}
 		if f := s.Final; f != nil {
 			row[4], row[5], row[6], row[7] = strconv.FormatInt(f.Sequence, 10), string(f.Status), strconv.Itoa(f.MessageCount), termsafe.String(f.TurnID)
@@ -328,7 +349,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 
 // writeInputWarnings says, in a human summary, when the verdicts may not
 // be a real client's: lines too long to decode, or input cut short.
-func writeInputWarnings(out *bufio.Writer, pal Palette, in replay.Stats) {
+func writeInputWarnings(out *bufio.Writer, pal palette, in replay.Stats) {
 	if in.TooLong > 0 {
 		fmt.Fprintf(out, "%s %s over --max-line not decoded (%s): verdicts after them may differ from a real client's\n",
 			pal.Yellow("warning:"), plural(in.TooLong, "line"), replay.CodeLineTooLong)

@@ -28,8 +28,8 @@ func version() string {
 	return "dev"
 }
 
-// NewRootCmd builds the snapctl command tree on the given streams.
-func NewRootCmd(ios *IOStreams) *cobra.Command {
+// newRootCmd builds the snapctl command tree on the given streams.
+func newRootCmd(ios *iostreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "snapctl",
 		Short: "Replay and explain agentskit.chat.turn v1 captures",
@@ -66,24 +66,24 @@ what the cursor did with every line and why.`,
 		}
 		return &usageError{err}
 	})
-	root.AddCommand(NewCmdReplay(ios, nil))
-	root.AddCommand(NewCmdDiff(ios, nil))
-	root.AddCommand(NewCmdLineage(ios, nil))
-	root.AddCommand(NewCmdInspect(ios, nil))
+	root.AddCommand(newCmdReplay(ios, nil))
+	root.AddCommand(newCmdDiff(ios, nil))
+	root.AddCommand(newCmdLineage(ios, nil))
+	root.AddCommand(newCmdInspect(ios, nil))
 	return root
 }
 
 // Execute runs snapctl with the process's arguments and returns its exit
 // status.
 func Execute() int {
-	ios := System()
+	ios := systemStreams()
 	return run(ios, os.Args[1:])
 }
 
-func run(ios *IOStreams, args []string) int {
+func run(ios *iostreams, args []string) int {
 	out := &errWriter{w: ios.Out}
 	ios.Out = out
-	root := NewRootCmd(ios)
+	root := newRootCmd(ios)
 	root.SetArgs(args)
 	err := root.Execute()
 	if out.err != nil {

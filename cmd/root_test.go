@@ -36,10 +36,10 @@ func TestWriteErrorsExitNonZero(t *testing.T) {
 	for _, args := range cases {
 		name := strings.Join(args, " ")
 		for _, room := range []int{0, 10} {
-			ios, _, errOut := TestStreams(capture)
+			ios, _, errOut := testStreams(capture)
 			ios.Out = &failingWriter{n: room}
-			if got := run(ios, args); got != ExitUsage {
-				t.Errorf("%s with %d bytes of room: exit %d, want %d", name, room, got, ExitUsage)
+			if got := run(ios, args); got != exitUsage {
+				t.Errorf("%s with %d bytes of room: exit %d, want %d", name, room, got, exitUsage)
 			}
 			msg := errOut.String()
 			if !strings.HasPrefix(msg, "snapctl: writing output: ") || !strings.HasSuffix(msg, errDiskFull.Error()+"\n") ||
@@ -47,10 +47,10 @@ func TestWriteErrorsExitNonZero(t *testing.T) {
 				t.Errorf("%s: stderr %q, want one line about the write error", name, msg)
 			}
 		}
-		ios, out, errOut := TestStreams(capture)
-		want := ExitOK
+		ios, out, errOut := testStreams(capture)
+		want := exitOK
 		if len(args) > 1 && args[1] == "--fail-on" {
-			want = ExitMatch
+			want = exitMatch
 		}
 		if got := run(ios, args); got != want || out.Len() == 0 {
 			t.Errorf("%s with room: exit %d (want %d), %d bytes out, stderr %q", name, got, want, out.Len(), errOut.String())

@@ -1,7 +1,10 @@
 package cmd
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -10,12 +13,14 @@ import (
 // TestMain lets testscript run snapctl in-process as the "snapctl" command.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"snapctl": func() { os.Exit(run(System(), os.Args[1:])) },
+		"snapctl": func() { os.Exit(run(systemStreams(), os.Args[1:])) },
 	})
 }
 
 // TestScripts runs the CLI scripts in testdata/script: one script per
-// user-visible behaviour, with its input files and expected output.
+// user-visible behaviour, with its expected output. The sample captures
+// testdata/*.jsonl are in every script's work directory under their own
+// names; a script inlines only the inputs that are its own.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "../testdata/script",
@@ -24,7 +29,37 @@ func TestScripts(t *testing.T) {
 		UpdateScripts: os.Getenv("UPDATE_SCRIPTS") == "1",
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "")
-			return nil
+			return copySamples(env.WorkDir)
 		},
 	})
+}
+
+// copySamples copies the sample captures testdata/*.jsonl into dir; a
+// file the script has under the same name is the script's own and stays.
+func copySamples(dir string) error {
+	samples, err := filepath.Glob("../testdata/*.jsonl")
+	if err != nil {
+		return err
+	}
+	for _, name := range samples {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		f, err := os.OpenFile(filepath.Join(dir, filepath.Base(name)), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -15,7 +15,7 @@ func displayWidth(s string) int { return runewidth.StringWidth(s) }
 
 // renderTable writes a borderless, left-aligned table with a bold header.
 // Cells must already be terminal-safe.
-func renderTable(w io.Writer, pal Palette, header []string, rows [][]string) error {
+func renderTable(w io.Writer, pal palette, header []string, rows [][]string) error {
 	var buf bytes.Buffer
 	t := tablewriter.NewTable(&buf,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{

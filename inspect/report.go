@@ -26,9 +26,7 @@ type Overview struct {
 }
 
 // Accepted is the number of events the cursor accepted.
-func (o *Overview) Accepted() int {
-	return o.Counts.Reasons[replay.ReasonInitial] + o.Counts.Reasons[replay.ReasonAdvanced]
-}
+func (o *Overview) Accepted() int { return o.Counts.Accepted() }
 
 // SessionOverview is what one session's events hold.
 type SessionOverview struct {
@@ -51,9 +49,7 @@ type SessionOverview struct {
 }
 
 // Accepted is the number of the session's events the cursor accepted.
-func (s *SessionOverview) Accepted() int {
-	return s.Reasons[replay.ReasonInitial] + s.Reasons[replay.ReasonAdvanced]
-}
+func (s *SessionOverview) Accepted() int { return replay.Counts{Reasons: s.Reasons}.Accepted() }
 
 // SequenceRange is the lowest and highest sequence.
 type SequenceRange struct{ Min, Max int64 }

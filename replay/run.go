@@ -74,6 +74,9 @@ type Counts struct {
 	Kinds   map[Kind]int
 }
 
+// Accepted is the number of events the cursor accepted.
+func (c Counts) Accepted() int { return acceptedIn(c.Reasons) }
+
 func newCounts() Counts {
 	return Counts{Reasons: map[Reason]int{}, Codes: map[Code]int{}, Kinds: map[Kind]int{}}
 }
@@ -86,6 +89,20 @@ type SessionStats struct {
 	cursor    *Cursor
 	// Final is the last accepted snapshot, if any.
 	Final *Final
+}
+
+// Accepted is the number of the session's events the cursor accepted.
+func (s *SessionStats) Accepted() int { return acceptedIn(s.Reasons) }
+
+// acceptedIn sums the counts of the reasons whose verdict is accepted.
+func acceptedIn(reasons map[Reason]int) int {
+	n := 0
+	for r, c := range reasons {
+		if r.Verdict() == Accepted {
+			n += c
+		}
+	}
+	return n
 }
 
 // Final describes a session's last accepted snapshot: its current

@@ -1,0 +1,452 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
+)
+
+// jsonEncoder is the one path every JSON output takes, -o json and
+// -o jsonl of every command and the events inspect shows up close. It
+// writes values as they come, so a document never has to be held whole:
+// records are written field by field (the fast path of replay and diff),
+// and a value of a contract type, or JSON text from a capture, goes
+// through the same layout token by token (see value and rawJSON).
+//
+// Every string it writes for programs is safe on a terminal: each
+// character that termsafe.Unsafe names (controls, DEL, U+0085,
+// U+2028/U+2029, bidi and zero-width format characters) is escaped as
+// \uXXXX, so the parsed value is unchanged, and a byte that is not UTF-8
+// becomes U+FFFD, so the output is always valid JSON. (JSON shown to people, jsonStyle.Human,
+// escapes its strings as all human output does.)
+//
+// Indentation and colour are options: indented output is laid out as
+// encoding/json's MarshalIndent with two spaces; colour wraps keys,
+// strings, numbers and literals in the colours of a palette.
+type jsonEncoder struct {
+	out    io.Writer
+	b      []byte
+	indent bool
+	colour *jsonColours
+	human  bool
+	// open holds, for each container being written, whether it is an
+	// object and whether it has a member yet.
+	open     []jsonLevel
+	afterKey bool
+	err      error
+
+	scratch bytes.Buffer
+	enc     *json.Encoder
+	tok     []byte
+}
+
+type jsonLevel struct{ object, members bool }
+
+// jsonColours colour the tokens of JSON for people to read.
+type jsonColours struct{ key, str, num, lit func(string) string }
+
+// jsonStyle is how a command writes JSON.
+type jsonStyle struct {
+	// Indent lays the document out on indented lines; otherwise each
+	// top-level value is one compact line.
+	Indent bool
+	// Colour, when set, colours tokens (for a terminal only).
+	Colour *jsonColours
+	// Human shows JSON text to people rather than to programs: its
+	// strings are made terminal-safe as all human output is (termsafe:
+	// \x1b, \u202e, and \xff for a byte that is not UTF-8), which is
+	// not always JSON.
+	Human bool
+}
+
+// The two layouts of machine output: -o json is one indented document,
+// -o jsonl one compact record per line.
+var (
+	jsonDocument = jsonStyle{Indent: true}
+	jsonLines    = jsonStyle{}
+)
+
+// styleFor is the layout of the output format name, json or jsonl.
+func styleFor(format string) jsonStyle {
+	if format == "jsonl" {
+		return jsonLines
+	}
+	return jsonDocument
+}
+
+// paletteColours are the colours of JSON shown to people: keys blue,
+// strings green, numbers yellow, true, false and null magenta.
+func paletteColours(pal palette) *jsonColours {
+	return &jsonColours{key: pal.Blue, str: pal.Green, num: pal.Yellow, lit: pal.Magenta}
+}
+
+// newJSONEncoder returns an encoder that writes to out in the given style.
+func newJSONEncoder(out io.Writer, style jsonStyle) *jsonEncoder {
+	return &jsonEncoder{out: out, indent: style.Indent, colour: style.Colour, human: style.Human}
+}
+
+// flush writes what is pending and reports the first write error.
+func (e *jsonEncoder) flush() error {
+	if e.err == nil && len(e.b) > 0 {
+		_, e.err = e.out.Write(e.b)
+	}
+	e.b = e.b[:0]
+	return e.err
+}
+
+// end ends a top-level value with a newline and writes it out.
+func (e *jsonEncoder) end() error {
+	e.b = append(e.b, '\n')
+	return e.flush()
+}
+
+// newline starts the next line at the depth of the open containers.
+func (e *jsonEncoder) newline() {
+	e.b = append(e.b, '\n')
+	for range e.open {
+		e.b = append(e.b, "  "...)
+	}
+}
+
+// member places the next value: after its key, or after a comma and on a
+// line of its own inside an array.
+func (e *jsonEncoder) member() {
+	if e.afterKey {
+		e.afterKey = false
+		return
+	}
+	n := len(e.open)
+	if n == 0 {
+		return
+	}
+	if e.open[n-1].members {
+		e.b = append(e.b, ',')
+	}
+	e.open[n-1].members = true
+	if e.indent {
+		e.newline()
+	}
+}
+
+func (e *jsonEncoder) begin(c byte, object bool) {
+	e.member()
+	e.b = append(e.b, c)
+	e.open = append(e.open, jsonLevel{object: object})
+}
+
+func (e *jsonEncoder) finish(c byte) {
+	last := e.open[len(e.open)-1]
+	e.open = e.open[:len(e.open)-1]
+	if last.members && e.indent {
+		e.newline()
+	}
+	e.b = append(e.b, c)
+}
+
+func (e *jsonEncoder) beginObject() { e.begin('{', true) }
+func (e *jsonEncoder) endObject()   { e.finish('}') }
+func (e *jsonEncoder) beginArray()  { e.begin('[', false) }
+func (e *jsonEncoder) endArray()    { e.finish(']') }
+
+// key writes an object member's key; its value comes next.
+func (e *jsonEncoder) key(k string) {
+	if !e.indent && e.colour == nil {
+		// The path of every JSON Lines record, kept short.
+		top := &e.open[len(e.open)-1]
+		if top.members {
+			e.b = append(e.b, ',')
+		}
+		top.members = true
+		e.b = append(appendJSONString(e.b, k), ':')
+		e.afterKey = true
+		return
+	}
+	e.member()
+	if e.colour != nil {
+		e.coloured(e.colour.key, appendJSONString(e.tok[:0], k))
+	} else {
+		e.b = appendJSONString(e.b, k)
+	}
+	e.colon()
+}
+
+func (e *jsonEncoder) colon() {
+	if e.indent {
+		e.b = append(e.b, ':', ' ')
+	} else {
+		e.b = append(e.b, ':')
+	}
+	e.afterKey = true
+}
+
+// coloured appends tok in colour; tok may be e.tok, which it keeps.
+func (e *jsonEncoder) coloured(colour func(string) string, tok []byte) {
+	e.tok = tok
+	e.b = append(e.b, colour(string(tok))...)
+}
+
+func (e *jsonEncoder) str(s string) {
+	e.member()
+	if e.colour != nil {
+		e.coloured(e.colour.str, appendJSONString(e.tok[:0], s))
+		return
+	}
+	e.b = appendJSONString(e.b, s)
+}
+
+func (e *jsonEncoder) int(n int64) {
+	e.member()
+	if e.colour != nil {
+		e.coloured(e.colour.num, strconv.AppendInt(e.tok[:0], n, 10))
+		return
+	}
+	e.b = strconv.AppendInt(e.b, n, 10)
+}
+
+func (e *jsonEncoder) bool(v bool) { e.literal(strconv.AppendBool(e.tok[:0], v)) }
+
+func (e *jsonEncoder) null() { e.literal(append(e.tok[:0], "null"...)) }
+
+func (e *jsonEncoder) literal(tok []byte) {
+	e.member()
+	if e.colour != nil {
+		e.coloured(e.colour.lit, tok)
+		return
+	}
+	e.b = append(e.b, tok...)
+	e.tok = tok
+}
+
+// stringArray writes an array of n strings.
+func (e *jsonEncoder) stringArray(n int, item func(int) string) {
+	e.beginArray()
+	for i := 0; i < n; i++ {
+		e.str(item(i))
+	}
+	e.endArray()
+}
+
+// value writes v as encoding/json marshals it (without HTML escaping, so
+// values read as in the capture), laid out and made safe as the rest.
+func (e *jsonEncoder) value(v any) error {
+	src, err := e.marshal(v)
+	if err != nil {
+		return err
+	}
+	e.rawJSON(src)
+	return nil
+}
+
+// fields writes the members of the object v marshals to into the object
+// being written, so that more members can follow them.
+func (e *jsonEncoder) fields(v any) error {
+	src, err := e.marshal(v)
+	if err != nil {
+		return err
+	}
+	src = bytes.TrimSpace(src)
+	e.rawJSON(src[1 : len(src)-1])
+	return nil
+}
+
+func (e *jsonEncoder) marshal(v any) ([]byte, error) {
+	if e.enc == nil {
+		e.enc = json.NewEncoder(&e.scratch)
+		e.enc.SetEscapeHTML(false)
+	}
+	e.scratch.Reset()
+	if err := e.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return e.scratch.Bytes(), nil
+}
+
+// rawJSON writes the JSON text src, which must be valid JSON, token by
+// token: its own layout is dropped, its strings keep their escapes and
+// get the ones this encoder adds.
+func (e *jsonEncoder) rawJSON(src []byte) {
+	for i := 0; i < len(src); {
+		switch c := src[i]; c {
+		case ' ', '\t', '\n', '\r', ',', ':':
+			i++
+		case '{':
+			e.beginObject()
+			i++
+		case '[':
+			e.beginArray()
+			i++
+		case '}':
+			e.endObject()
+			i++
+		case ']':
+			e.endArray()
+			i++
+		case '"':
+			j := stringEnd(src, i)
+			isKey := len(e.open) > 0 && e.open[len(e.open)-1].object && !e.afterKey
+			e.member()
+			if isKey {
+				e.rawToken(tokenKey, src[i:j])
+				e.colon()
+			} else {
+				e.rawToken(tokenString, src[i:j])
+			}
+			i = j
+		default:
+			j := i
+			for j < len(src) && strings.IndexByte(" \t\n\r,:]}", src[j]) < 0 {
+				j++
+			}
+			e.member()
+			if c == '-' || c >= '0' && c <= '9' {
+				e.rawToken(tokenNumber, src[i:j])
+			} else {
+				e.rawToken(tokenLiteral, src[i:j])
+			}
+			i = j
+		}
+	}
+}
+
+// The kinds of token, each in its own colour.
+const (
+	tokenKey = iota
+	tokenString
+	tokenNumber
+	tokenLiteral
+)
+
+// rawToken appends one token of JSON text, terminal-safe, in the colour
+// of its kind.
+func (e *jsonEncoder) rawToken(kind int, tok []byte) {
+	switch {
+	case e.human:
+		e.tok = append(e.tok[:0], termsafe.String(string(tok))...)
+	case e.colour == nil:
+		e.b = appendSafeJSON(e.b, tok)
+		return
+	default:
+		e.tok = appendSafeJSON(e.tok[:0], tok)
+	}
+	if e.colour == nil {
+		e.b = append(e.b, e.tok...)
+		return
+	}
+	colour := [...]func(string) string{e.colour.key, e.colour.str, e.colour.num, e.colour.lit}[kind]
+	e.coloured(colour, e.tok)
+}
+
+// stringEnd returns the index just past the JSON string starting at i.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return len(b)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string that is safe to print on a
+// terminal (see jsonEncoder).
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = appendUnicodeEscape(b, rune(c))
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += n
+			start = i
+			continue
+		}
+		if termsafe.Unsafe(r) {
+			b = append(b, s[start:i]...)
+			b = appendUnicodeEscape(b, r)
+			i += n
+			start = i
+			continue
+		}
+		i += n
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendUnicodeEscape appends r as \uXXXX, or as a surrogate pair of them
+// outside the Basic Multilingual Plane.
+func appendUnicodeEscape(b []byte, r rune) []byte {
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return appendUnicodeEscape(appendUnicodeEscape(b, hi), lo)
+	}
+	return append(b, '\\', 'u', hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+}
+
+// appendSafeJSON appends the JSON text src with every raw character that
+// termsafe.Unsafe names escaped as \uXXXX. Outside strings JSON holds only
+// ASCII punctuation, digits and letters, so every such character is inside
+// a string, where the escape keeps the value; a byte that is not UTF-8
+// becomes U+FFFD.
+func appendSafeJSON(b, src []byte) []byte {
+	start := 0
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' || c == '\r' || c == ' ' {
+			i++
+			continue
+		}
+		r, n := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(src[i:])
+		}
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b = append(b, src[start:i]...)
+			b = append(b, `\ufffd`...)
+		case termsafe.Unsafe(r):
+			b = append(b, src[start:i]...)
+			b = appendUnicodeEscape(b, r)
+		default:
+			i += n
+			continue
+		}
+		i += n
+		start = i
+	}
+	return append(b, src[start:]...)
+}
