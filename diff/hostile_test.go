@@ -1,9 +1,7 @@
 package diff
 
 import (
-	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -21,44 +19,23 @@ func differ(tb testing.TB, capture []byte, opts Options, emit func(*PairDiff) er
 
 func run(tb testing.TB, capture []byte, d *Differ) *Differ {
 	tb.Helper()
-	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer rd.Close()
-	if _, err := replay.Run(rd, replay.Options{Session: d.opts.Session, Messages: true}, d.Add); err != nil {
-		tb.Fatal(err)
-	}
+	hostile.Replay(tb, capture, replay.Options{Session: d.opts.Session, Messages: true}, d.Add)
 	return d
 }
 
 // TestMemoryPerSession checks that past the budget for whole projections
 // what the differ keeps per session does not depend on the size of its
-// snapshots: doubling the sessions, each with one 64 KiB snapshot waiting
-// for the next, adds a small fixed cost per session, where keeping every
-// projection whole would add a snapshot.
+// snapshots, where keeping every projection whole would add a snapshot.
 func TestMemoryPerSession(t *testing.T) {
-	const size = 64 << 10
-	kept := func(n int) int64 {
-		capture := hostile.Sessions(n, 1, size)
-		kept := hostile.Retained(func() any {
-			d := NewDiffer(Options{}, func(*PairDiff) error { return nil })
-			d.budget = 1 << 20
-			run(t, capture, d)
-			if d.kept > d.budget {
-				t.Errorf("%d sessions: %d bytes kept whole, budget %d", n, d.kept, d.budget)
-			}
-			return d
-		})
-		runtime.KeepAlive(capture)
-		return kept
-	}
-	small, large := kept(100), kept(200)
-	per := (large - small) / 100
-	t.Logf("%d bytes per session (100 sessions: %d, 200: %d)", per, small, large)
-	if per > 4<<10 {
-		t.Errorf("the differ keeps %d bytes per session of a %d-byte snapshot; want at most 4 KiB", per, size)
-	}
+	hostile.PerSession(t, "the differ", 1, 64<<10, 4<<10, func(capture []byte) any {
+		d := NewDiffer(Options{}, func(*PairDiff) error { return nil })
+		d.budget = 1 << 20
+		run(t, capture, d)
+		if d.kept > d.budget {
+			t.Errorf("%d bytes kept whole, budget %d", d.kept, d.budget)
+		}
+		return d
+	})
 }
 
 // TestCoarsePairs checks that a pair against a compact older projection

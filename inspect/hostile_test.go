@@ -3,7 +3,6 @@ package inspect
 import (
 	"bytes"
 	"fmt"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -15,40 +14,19 @@ import (
 // it, with everything it keeps.
 func inspected(tb testing.TB, capture []byte) *Inspector {
 	tb.Helper()
-	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer rd.Close()
 	in := New(Options{})
-	if _, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error {
+	hostile.Replay(tb, capture, in.replayOptions(), func(res *replay.Result) error {
 		in.Observe(res)
 		return nil
-	}); err != nil {
-		tb.Fatal(err)
-	}
+	})
 	return in
 }
 
 // TestMemoryPerSession checks that what the inspector keeps per session
-// does not depend on the size of its snapshots: doubling the sessions,
-// each with one 64 KiB snapshot, adds a small fixed cost per session,
-// where keeping a message id that shares the snapshot's buffer would add
-// the whole snapshot.
+// does not depend on the size of its snapshots, where keeping a message
+// id that shares the snapshot's buffer would add the whole snapshot.
 func TestMemoryPerSession(t *testing.T) {
-	const size = 64 << 10
-	kept := func(n int) int64 {
-		capture := hostile.Sessions(n, 2, size)
-		kept := hostile.Retained(func() any { return inspected(t, capture) })
-		runtime.KeepAlive(capture)
-		return kept
-	}
-	small, large := kept(100), kept(200)
-	per := (large - small) / 100
-	t.Logf("%d bytes per session (100 sessions: %d, 200: %d)", per, small, large)
-	if per > 4<<10 {
-		t.Errorf("the inspector keeps %d bytes per session of two %d-byte snapshots; want at most 4 KiB", per, size)
-	}
+	hostile.PerSession(t, "the inspector", 2, 64<<10, 4<<10, func(capture []byte) any { return inspected(t, capture) })
 }
 
 // BenchmarkManySessions inspects 20,000 sessions of one small snapshot

@@ -1,8 +1,6 @@
 package lineage
 
 import (
-	"bytes"
-	"runtime"
 	"testing"
 
 	"github.com/agentskit/snapctl/internal/hostile"
@@ -13,39 +11,19 @@ import (
 // with everything it keeps.
 func built(tb testing.TB, capture []byte) *Builder {
 	tb.Helper()
-	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer rd.Close()
 	b := NewBuilder("")
-	if _, err := replay.Run(rd, replay.Options{Messages: true}, func(res *replay.Result) error {
+	hostile.Replay(tb, capture, replay.Options{Messages: true}, func(res *replay.Result) error {
 		b.Add(res)
 		return nil
-	}); err != nil {
-		tb.Fatal(err)
-	}
+	})
 	return b
 }
 
 // TestMemoryPerSession checks that what the builder keeps per session
-// does not depend on the size of its snapshots: doubling the sessions,
-// each with two 64 KiB snapshots, adds a small fixed cost per session,
-// where keeping each session's last projection would add a snapshot.
+// does not depend on the size of its snapshots, where keeping each
+// session's last projection would add a snapshot.
 func TestMemoryPerSession(t *testing.T) {
-	const size = 64 << 10
-	kept := func(n int) int64 {
-		capture := hostile.Sessions(n, 2, size)
-		kept := hostile.Retained(func() any { return built(t, capture) })
-		runtime.KeepAlive(capture)
-		return kept
-	}
-	small, large := kept(100), kept(200)
-	per := (large - small) / 100
-	t.Logf("%d bytes per session (100 sessions: %d, 200: %d)", per, small, large)
-	if per > 4<<10 {
-		t.Errorf("the builder keeps %d bytes per session of two %d-byte snapshots; want at most 4 KiB", per, size)
-	}
+	hostile.PerSession(t, "the builder", 2, 64<<10, 4<<10, func(capture []byte) any { return built(t, capture) })
 }
 
 // BenchmarkManySessions builds the graphs of 20,000 sessions of one small

@@ -1,0 +1,44 @@
+package hostile
+
+import (
+	"bytes"
+	"runtime"
+	"testing"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// Replay runs a capture held in memory through replay.Run, giving every
+// result to fn, and fails tb on any error.
+func Replay(tb testing.TB, capture []byte, opts replay.Options, fn func(*replay.Result) error) {
+	tb.Helper()
+	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rd.Close()
+	if _, err := replay.Run(rd, opts, fn); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// PerSession checks that what keep retains of a capture of n sessions,
+// each with k snapshots of size bytes, grows by at most limit bytes per
+// session when the sessions double from 100 to 200: a per-session cost
+// that does not depend on the size of the snapshots. what names the
+// keeper in the failure.
+func PerSession(t *testing.T, what string, k, size int, limit int64, keep func(capture []byte) any) {
+	t.Helper()
+	kept := func(n int) int64 {
+		capture := Sessions(n, k, size)
+		kept := Retained(func() any { return keep(capture) })
+		runtime.KeepAlive(capture)
+		return kept
+	}
+	small, large := kept(100), kept(200)
+	per := (large - small) / 100
+	t.Logf("%d bytes per session (100 sessions: %d, 200: %d)", per, small, large)
+	if per > limit {
+		t.Errorf("%s keeps %d bytes per session of %d snapshot(s) of %d bytes; want at most %d", what, per, k, size, limit)
+	}
+}
