@@ -315,27 +315,17 @@ func writeMessages(e *jsonEncoder, p *diff.PairDiff, redact bool) {
 // pairJSON writes pair records as JSON Lines, or as one document
 // {"pairs": [...]} whose pairs are written as they come.
 type pairJSON struct {
-	e      *jsonEncoder
-	lines  bool
+	recordStream
 	redact bool
 }
 
 func newPairJSON(out io.Writer, format string, redact bool) *pairJSON {
-	w := &pairJSON{e: newJSONEncoder(out, styleFor(format)), lines: format == "jsonl", redact: redact}
-	if !w.lines {
-		w.e.beginObject()
-		w.e.key("pairs")
-		w.e.beginArray()
-	}
-	return w
+	return &pairJSON{recordStream: newRecordStream(out, format, "pairs"), redact: redact}
 }
 
 func (w *pairJSON) pair(p *diff.PairDiff) error {
 	writePair(w.e, p, w.redact)
-	if w.lines {
-		return w.e.end()
-	}
-	return w.e.flush()
+	return w.done()
 }
 
 func (w *pairJSON) finish() error {

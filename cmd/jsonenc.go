@@ -450,3 +450,30 @@ func appendSafeJSON(b, src []byte) []byte {
 	}
 	return append(b, src[start:]...)
 }
+
+// recordStream writes records as JSON Lines, or as the array under key of
+// one document whose records are written as they come: replay's events
+// and diff's pairs.
+type recordStream struct {
+	e     *jsonEncoder
+	lines bool
+}
+
+func newRecordStream(out io.Writer, format, key string) recordStream {
+	s := recordStream{e: newJSONEncoder(out, styleFor(format)), lines: format == "jsonl"}
+	if !s.lines {
+		s.e.beginObject()
+		s.e.key(key)
+		s.e.beginArray()
+	}
+	return s
+}
+
+// done ends the record just written: its line, or a flush of the document
+// so far.
+func (s recordStream) done() error {
+	if s.lines {
+		return s.e.end()
+	}
+	return s.e.flush()
+}

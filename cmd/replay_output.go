@@ -53,27 +53,17 @@ func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
 // {"events": [...], "summary": {...}} whose events are written as they
 // come.
 type jsonEvents struct {
-	e      *jsonEncoder
-	lines  bool
+	recordStream
 	redact bool
 }
 
 func newJSONEvents(out io.Writer, format string, redact bool) *jsonEvents {
-	w := &jsonEvents{e: newJSONEncoder(out, styleFor(format)), lines: format == "jsonl", redact: redact}
-	if !w.lines {
-		w.e.beginObject()
-		w.e.key("events")
-		w.e.beginArray()
-	}
-	return w
+	return &jsonEvents{recordStream: newRecordStream(out, format, "events"), redact: redact}
 }
 
 func (w *jsonEvents) event(res *replay.Result) error {
 	writeResult(w.e, res, w.redact)
-	if w.lines {
-		return w.e.end()
-	}
-	return w.e.flush()
+	return w.done()
 }
 
 func (w *jsonEvents) summary(sum replay.Summary) error {
