@@ -22,6 +22,7 @@ type captureFlags struct {
 	Session   string
 	MaxLine   int
 	EventPath string
+	Format    replay.Format
 
 	rd inputReport // set by read, for finish
 }
@@ -32,13 +33,31 @@ type inputReport interface {
 	Err() error
 }
 
-// register adds --session, --max-line and --event-path to f.
+// register adds --session, --max-line, --event-path and --format to f.
 func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.StringVar(&c.Session, "session", "", sessionHelp)
 	c.MaxLine = replay.DefaultMaxLine
 	f.Var((*lineSize)(&c.MaxLine), "max-line", "longest line to decode, in bytes or a `SIZE` with a unit like 512KiB, 64MiB or 1GiB (the maximum); longer lines are malformed")
 	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
+	c.Format = replay.FormatAuto
+	f.Var((*formatFlag)(&c.Format), "format", "how the events are carried: `FORMAT` auto (recognise each capture), ndjson, sse, har, docker, cri or kubectl")
 }
+
+// formatFlag is the value of --format.
+type formatFlag replay.Format
+
+func (v *formatFlag) Set(s string) error {
+	f, err := replay.ParseFormat(s)
+	if err != nil {
+		return &flagError{"--format: " + err.Error()}
+	}
+	*v = formatFlag(f)
+	return nil
+}
+
+func (v *formatFlag) String() string { return string(*v) }
+
+func (v *formatFlag) Type() string { return "format" }
 
 // validateCapture checks the shared flags and takes the FILE arguments,
 // first thing in every command's RunE. A --session given explicitly must
@@ -80,6 +99,9 @@ func (c *captureFlags) options() replay.Options {
 func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, done func(), err error) {
 	rd, err = replay.Open(c.Files, ios.In, c.MaxLine)
 	if err != nil {
+		return nil, nil, &usageError{err}
+	}
+	if err := rd.SetFormat(c.Format); err != nil {
 		return nil, nil, &usageError{err}
 	}
 	c.rd = rd

@@ -152,8 +152,8 @@ func writeReportJSON(out io.Writer, rep inspect.Report) error {
 // findings worst first.
 func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report) error {
 	ov := rep.Overview
-	fmt.Fprintf(out, "%s, %s, %s (%d blank): %s, %s, %s\n",
-		plural(ov.Input.Files, "file"), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
+	fmt.Fprintf(out, "%s%s, %s, %s (%d blank): %s, %s, %s\n",
+		plural(ov.Input.Files, "file"), formatNote(ov.Input), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
 		plural(ov.Counts.Events, "event"), pal.Green(fmt.Sprintf("%d accepted", ov.Accepted())),
 		pal.Yellow(fmt.Sprintf("%d inert", ov.Counts.Events-ov.Accepted())))
 	var kinds []string

@@ -46,7 +46,30 @@ func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
 		e.key("gap")
 		e.int(res.Gap)
 	}
+	writeOrigin(e, res.Origin)
 	e.endObject()
+}
+
+// writeOrigin writes what the capture's format said of an event beyond
+// its position, each key only when the format has it.
+func writeOrigin(e *jsonEncoder, o *replay.Origin) {
+	if o == nil {
+		return
+	}
+	if o.LoggedAt != "" {
+		e.key("loggedAt")
+		e.str(o.LoggedAt)
+	}
+	if o.LastEventID != "" {
+		e.key("lastEventId")
+		e.str(o.LastEventID)
+	}
+	if o.Entry > 0 {
+		e.key("entry")
+		e.int(int64(o.Entry))
+		e.key("url")
+		e.str(o.URL)
+	}
 }
 
 // jsonEvents writes replay results as JSON Lines, or as one document
@@ -112,13 +135,15 @@ type sessionJSON struct {
 // inputJSON opens replay's summary and inspect's overview: what was read
 // and what the cursor made of it.
 type inputJSON struct {
-	Files    int   `json:"files"`
-	Bytes    int64 `json:"bytes"`
-	Lines    int   `json:"lines"`
-	Blank    int   `json:"blank"`
-	Events   int   `json:"events"`
-	Accepted int   `json:"accepted"`
-	Inert    int   `json:"inert"`
+	Files int `json:"files"`
+	// Formats are the formats the captures were read in (--format).
+	Formats  []string `json:"formats"`
+	Bytes    int64    `json:"bytes"`
+	Lines    int      `json:"lines"`
+	Blank    int      `json:"blank"`
+	Events   int      `json:"events"`
+	Accepted int      `json:"accepted"`
+	Inert    int      `json:"inert"`
 	// Complete is false when a capture stopped early (Damage is the
 	// first); TooLong counts lines over --max-line, never decoded.
 	Complete bool        `json:"complete"`
@@ -136,8 +161,11 @@ type damageJSON struct {
 
 func newInputJSON(in replay.Stats, c replay.Counts) inputJSON {
 	acc := c.Accepted()
-	j := inputJSON{Files: in.Files, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
+	j := inputJSON{Files: in.Files, Formats: []string{}, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
 		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong}
+	for _, f := range in.Formats {
+		j.Formats = append(j.Formats, string(f))
+	}
 	if d := in.Damage; d != nil {
 		j.Damage = &damageJSON{File: d.Name, Format: d.Format, Offset: d.Offset, Decoded: d.Decoded, Error: d.Error()}
 	}
@@ -307,9 +335,9 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		w.out.WriteByte('\n')
 	}
 	accepted := sum.Counts.Accepted()
-	fmt.Fprintf(w.out, "%s in %s (%s blank) from %s: %s, %s\n",
+	fmt.Fprintf(w.out, "%s in %s (%s blank) from %s%s: %s, %s\n",
 		plural(sum.Counts.Events, "event"), plural(sum.Input.Lines, "line"), strconv.Itoa(sum.Input.Blank),
-		plural(sum.Input.Files, "file"), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
+		plural(sum.Input.Files, "file"), formatNote(sum.Input), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
 		w.pal.Yellow(fmt.Sprintf("%d inert", sum.Counts.Events-accepted)))
 	writeList(w.out, "reasons", reasonList(sum.Counts.Reasons, replay.Reasons))
 	writeList(w.out, "malformed", codeList(sum.Counts.Codes))
@@ -335,6 +363,19 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		rows = append(rows, row)
 	}
 	return renderTable(w.out, w.pal, []string{"SESSION", "EVENTS", "ACCEPTED", "INERT", "FINAL SEQ", "STATUS", "MESSAGES", "TURN"}, rows)
+}
+
+// formatNote names, for a human summary, the formats the captures were
+// read in, unless they were all plain NDJSON: " (sse)".
+func formatNote(in replay.Stats) string {
+	if len(in.Formats) == 0 || len(in.Formats) == 1 && in.Formats[0] == replay.FormatNDJSON {
+		return ""
+	}
+	names := make([]string, len(in.Formats))
+	for i, f := range in.Formats {
+		names[i] = string(f)
+	}
+	return " (" + strings.Join(names, ", ") + ")"
 }
 
 // writeInputWarnings says, in a human summary, when the verdicts may not

@@ -37,7 +37,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 		}
 		for i := range b.lines {
 			l := &b.lines[i]
-			res := Result{File: l.File, Line: l.Num}
+			res := Result{File: l.File, Line: l.Num, Origin: l.Origin}
 			r.apply(&res, &b.events[i], b.errs[i])
 			if err := fn(&res); err != nil {
 				// The reader may be blocked on a quiet live stream: tell

@@ -38,7 +38,13 @@ type Line struct {
 	// then empty and Len holds the line's length.
 	TooLong bool
 	Len     int64
-	blank   bool // a too-long line of whitespace only
+	// Origin is what the capture's format says of the event beyond its
+	// position (a log timestamp, an SSE id, a HAR entry); nil for NDJSON.
+	// For a format that joins several lines into one event, Num and Off
+	// are those of its first line.
+	Origin *Origin
+	blank  bool         // a too-long line of whitespace only
+	bad    *DecodeError // the format did not carry the event whole
 }
 
 // Stats counts what a Reader has read.
@@ -54,6 +60,9 @@ type Stats struct {
 	// (DamageError); Damage is the first of them.
 	Damaged int
 	Damage  *DamageError
+	// Formats lists the formats of the captures read, each once, in the
+	// order they were first met.
+	Formats []Format
 }
 
 // Complete reports whether every capture was read to its end.
@@ -75,6 +84,8 @@ type Reader struct {
 	onFill func()
 
 	maxLine  int
+	format   Format // asked for; FormatAuto sniffs each capture
+	frame    framer // of the capture being read; nil for NDJSON
 	stdin    io.Reader
 	sources  []source
 	cur      int
@@ -110,7 +121,7 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 	if maxLine > MaxLineLimit {
 		return nil, fmt.Errorf("line limit %d is over the %d-byte maximum", maxLine, MaxLineLimit)
 	}
-	r := &Reader{maxLine: maxLine, stdin: stdin, cur: -1}
+	r := &Reader{maxLine: maxLine, stdin: stdin, cur: -1, format: FormatAuto}
 	for _, name := range names {
 		if name == StdinName {
 			r.sources = append(r.sources, source{name: name, size: -1, stdin: true})
@@ -123,6 +134,21 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 		r.sources = append(r.sources, source{name: name, size: size})
 	}
 	return r, nil
+}
+
+// SetFormat makes the reader read every capture in format f rather than
+// recognise each one's format by its first bytes (FormatAuto, the
+// default, also when f is empty). It must be called before the first
+// Next.
+func (r *Reader) SetFormat(f Format) error {
+	if f == "" {
+		f = FormatAuto
+	}
+	if _, err := ParseFormat(string(f)); err != nil {
+		return err
+	}
+	r.format = f
+	return nil
 }
 
 // check tells whether the capture name can be read, and its size (-1 when
@@ -238,6 +264,7 @@ func (r *Reader) nextSource() bool {
 		}
 		r.src, r.name, r.eof, r.num, r.off = st, s.name, false, 0, 0
 		r.r, r.w = 0, 0
+		r.startFormat()
 		return true
 	}
 }
@@ -265,8 +292,34 @@ func (r *Reader) damaged(d *DamageError) {
 	r.stats.Damaged++
 }
 
-// Next returns the next non-blank line, or io.EOF after the last one.
-// It returns no other error: see Err.
+// startFormat sets up the framer of the capture just opened, sniffing
+// its first bytes unless a format was asked for.
+func (r *Reader) startFormat() {
+	f := r.format
+	if f == FormatAuto {
+		for {
+			var ready bool
+			if f, ready = sniff(r.buf[r.r:r.w], r.eof); ready || r.eof {
+				break
+			}
+			r.fill()
+		}
+		if f == "" {
+			f = FormatNDJSON
+		}
+	}
+	r.frame = newFramer(f, r.maxLine)
+	for _, seen := range r.stats.Formats {
+		if seen == f {
+			return
+		}
+	}
+	r.stats.Formats = append(r.stats.Formats, f)
+}
+
+// Next returns the next event: a non-blank line of an NDJSON capture, or
+// what another format's framer made of its lines. It returns io.EOF
+// after the last one, and no other error: see Err.
 func (r *Reader) Next() (Line, error) {
 	for {
 		if r.src == nil && !r.nextSource() {
@@ -274,12 +327,24 @@ func (r *Reader) Next() (Line, error) {
 		}
 		l, ok := r.line()
 		if !ok {
+			if r.frame != nil {
+				if l, ok := r.frame.flush(); ok {
+					return l, nil
+				}
+			}
 			r.endSource()
 			continue
 		}
 		r.stats.Lines++
-		if (!l.TooLong && wire.IsBlank(l.Data)) || l.blank {
+		blank := (!l.TooLong && wire.IsBlank(l.Data)) || l.blank
+		if blank {
 			r.stats.Blank++
+		}
+		if r.frame != nil {
+			if l, ok = r.frame.line(l); !ok || (!l.TooLong && l.bad == nil && wire.IsBlank(l.Data)) {
+				continue
+			}
+		} else if blank {
 			continue
 		}
 		if l.TooLong {

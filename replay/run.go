@@ -49,6 +49,9 @@ type Result struct {
 	// asked for it (Options.KeepRaw); nil for a line over the limit. It is
 	// borrowed: valid only until the callback returns.
 	Raw []byte
+	// Origin is what the capture's format says of the event beyond its
+	// position (Line.Origin); nil for NDJSON.
+	Origin *Origin
 }
 
 // Verdict is the verdict that goes with the result's reason.
@@ -150,7 +153,7 @@ func NewRunner(opts Options) (*Runner, error) {
 
 // Step decodes one line and applies it to its cursor.
 func (r *Runner) Step(l Line) Result {
-	res := Result{File: l.File, Line: l.Num}
+	res := Result{File: l.File, Line: l.Num, Origin: l.Origin}
 	if r.opts.KeepRaw && !l.TooLong {
 		res.Raw = l.Data
 	}
@@ -164,6 +167,9 @@ func (r *Runner) Step(l Line) Result {
 // line over MaxLineLimit that did not come from a Reader: the decoder's
 // offsets are 32-bit.
 func decodeLine(d *Decoder, l Line, ev *Event, maxLine int) *DecodeError {
+	if l.bad != nil {
+		return l.bad
+	}
 	if maxLine <= 0 || maxLine > MaxLineLimit {
 		maxLine = DefaultMaxLine
 	}

@@ -1,0 +1,220 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// partial is a container log message being joined from several entries
+// of one stream (stdout or stderr).
+type partial struct {
+	data     []byte
+	first    Line // the first entry's line
+	loggedAt string
+	entries  int
+	tooLong  bool
+}
+
+// add appends one entry's piece of the message.
+func (p *partial) add(l Line, piece []byte, loggedAt string, maxLine int) {
+	if p.entries == 0 {
+		p.first, p.loggedAt, p.data, p.tooLong = l, loggedAt, p.data[:0], false
+	}
+	p.entries++
+	if p.tooLong || len(p.data)+len(piece) > maxLine {
+		p.tooLong = true
+		p.data = p.data[:0]
+		return
+	}
+	p.data = append(p.data, piece...)
+}
+
+// take returns the joined message as an event record and resets p.
+func (p *partial) take() Line {
+	l := Line{File: p.first.File, Num: p.first.Num, Off: p.first.Off, Data: p.data, Len: int64(len(p.data)),
+		Origin: &Origin{LoggedAt: p.loggedAt}}
+	if p.tooLong {
+		l.TooLong, l.Data = true, nil
+	}
+	p.entries = 0
+	return l
+}
+
+// streamIndex is the partial of a log stream: 0 stdout, 1 stderr.
+func streamIndex(s []byte) int {
+	if string(s) == "stderr" {
+		return 1
+	}
+	return 0
+}
+
+// trimNewline drops a message's line ending.
+func trimNewline(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte{'\n'})
+	return bytes.TrimSuffix(b, []byte{'\r'})
+}
+
+// dockerFramer reads Docker's json-file log driver: one JSON entry a
+// line, {"log":"…\n","stream":"stdout","time":"…"}. Docker splits a
+// message over 16 KiB into several entries, and only the last one's log
+// ends in a newline: they are joined, per stream.
+type dockerFramer struct {
+	maxLine int
+	parts   [2]partial
+	entry   struct {
+		Log    *string `json:"log"`
+		Stream string  `json:"stream"`
+		Time   string  `json:"time"`
+	}
+	rec Line
+}
+
+func (d *dockerFramer) line(l Line) (Line, bool) {
+	if l.TooLong {
+		if l.blank {
+			return Line{}, false
+		}
+		return l, true
+	}
+	if len(bytes.TrimSpace(l.Data)) == 0 {
+		return Line{}, false
+	}
+	d.entry.Log, d.entry.Stream, d.entry.Time = nil, "", ""
+	if err := json.Unmarshal(l.Data, &d.entry); err != nil || d.entry.Log == nil {
+		l.bad = formatProblem(FormatDocker, `the line is not a json-file log entry {"log": "…", "stream": …, "time": …}`)
+		return l, true
+	}
+	p := &d.parts[streamIndex([]byte(d.entry.Stream))]
+	log := *d.entry.Log
+	p.add(l, []byte(log), d.entry.Time, d.maxLine)
+	if len(log) == 0 || log[len(log)-1] != '\n' {
+		return Line{}, false // split: the next entry of this stream goes on
+	}
+	d.rec = p.take()
+	d.rec.Data = trimNewline(d.rec.Data)
+	return d.rec, true
+}
+
+func (d *dockerFramer) flush() (Line, bool) {
+	for i := range d.parts {
+		if p := &d.parts[i]; p.entries > 0 {
+			n := p.entries
+			l := p.take()
+			l.TooLong = false
+			l.bad = formatProblem(FormatDocker, fmt.Sprintf("the log ended inside a message split over %d entries (the last entry's log does not end in a newline)", n))
+			return l, true
+		}
+	}
+	return Line{}, false
+}
+
+// criFramer reads the CRI container log format that kubelet writes:
+// "TIMESTAMP STREAM P|F MESSAGE". P marks a partial line, continued by
+// the following entries of the same stream up to an F.
+type criFramer struct {
+	maxLine int
+	parts   [2]partial
+}
+
+// criPrefix returns the length of a CRI line's "TIMESTAMP STREAM TAG "
+// prefix, 0 when line does not start with one.
+func criPrefix(line []byte) int {
+	n := timestampPrefix(line)
+	if n == 0 {
+		return 0
+	}
+	rest := line[n:]
+	var s int
+	switch {
+	case bytes.HasPrefix(rest, []byte("stdout ")), bytes.HasPrefix(rest, []byte("stderr ")):
+		s = len("stdout ")
+	default:
+		return 0
+	}
+	tag := rest[s:]
+	end := bytes.IndexByte(tag, ' ')
+	if end < 0 {
+		end = len(tag)
+	}
+	if end == 0 || (tag[0] != 'P' && tag[0] != 'F') {
+		return 0
+	}
+	if end < len(tag) {
+		end++
+	}
+	return n + s + end
+}
+
+func (c *criFramer) line(l Line) (Line, bool) {
+	if l.TooLong {
+		if l.blank {
+			return Line{}, false
+		}
+		return l, true
+	}
+	if len(l.Data) == 0 {
+		return Line{}, false
+	}
+	n := criPrefix(l.Data)
+	if n == 0 {
+		l.bad = formatProblem(FormatCRI, "the line is not a CRI log line, TIMESTAMP STREAM P|F MESSAGE")
+		return l, true
+	}
+	ts := timestampPrefix(l.Data)
+	stream := l.Data[ts : ts+len("stdout")]
+	tag := l.Data[ts+len("stdout "):]
+	msg := l.Data[n:]
+	p := &c.parts[streamIndex(stream)]
+	if tag[0] == 'F' && p.entries == 0 {
+		// A whole line: its message is the event, straight from the line.
+		l.Origin = &Origin{LoggedAt: string(l.Data[:ts-1])}
+		l.Data, l.Len = msg, int64(len(msg))
+		return l, true
+	}
+	p.add(l, msg, string(l.Data[:ts-1]), c.maxLine)
+	if tag[0] == 'P' {
+		return Line{}, false
+	}
+	return p.take(), true
+}
+
+func (c *criFramer) flush() (Line, bool) {
+	for i := range c.parts {
+		if p := &c.parts[i]; p.entries > 0 {
+			n := p.entries
+			l := p.take()
+			l.TooLong = false
+			l.bad = formatProblem(FormatCRI, fmt.Sprintf("the log ended inside a partial line: %d P entries never finished by an F entry", n))
+			return l, true
+		}
+	}
+	return Line{}, false
+}
+
+// kubectlFramer reads `kubectl logs --timestamps`: every line starts
+// with its RFC 3339 timestamp and a space.
+type kubectlFramer struct{}
+
+func (kubectlFramer) line(l Line) (Line, bool) {
+	if l.TooLong {
+		if l.blank {
+			return Line{}, false
+		}
+		return l, true
+	}
+	if len(bytes.TrimSpace(l.Data)) == 0 {
+		return Line{}, false
+	}
+	n := timestampPrefix(l.Data)
+	if n == 0 {
+		l.bad = formatProblem(FormatKubectl, "the line has no timestamp prefix (TIMESTAMP MESSAGE, as kubectl logs --timestamps writes)")
+		return l, true
+	}
+	l.Origin = &Origin{LoggedAt: string(l.Data[:n-1])}
+	l.Data = l.Data[n:]
+	l.Len = int64(len(l.Data))
+	return l, true
+}
+
+func (kubectlFramer) flush() (Line, bool) { return Line{}, false }

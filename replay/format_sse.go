@@ -1,0 +1,109 @@
+package replay
+
+import "bytes"
+
+// sseFramer dispatches Server-Sent Events as the WHATWG HTML standard's
+// event stream interpretation does: data lines are joined with "\n", a
+// blank line dispatches, comments, event and retry fields are ignored
+// and id is kept. An event's position is its first data line.
+type sseFramer struct {
+	maxLine int
+	data    []byte
+	first   Line // the first data line of the event being built
+	has     bool // the event has a data field
+	tooLong bool
+	id      string
+	rec     Line
+}
+
+func (s *sseFramer) line(l Line) (Line, bool) {
+	if l.TooLong {
+		// A field too long to hold: the event it belongs to is too long.
+		if !l.blank {
+			s.start(l)
+			s.tooLong = true
+		}
+		return Line{}, false
+	}
+	d := l.Data
+	if len(d) == 0 {
+		return s.dispatch()
+	}
+	if d[0] == ':' {
+		return Line{}, false // a comment
+	}
+	field, value := d, []byte(nil)
+	if i := bytes.IndexByte(d, ':'); i >= 0 {
+		field, value = d[:i], d[i+1:]
+		if len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+	}
+	switch string(field) {
+	case "data":
+		s.start(l)
+		if s.tooLong {
+			break
+		}
+		if len(s.data)+len(value) > s.maxLine {
+			s.tooLong = true
+			break
+		}
+		s.data = append(s.data, value...)
+		s.data = append(s.data, '\n')
+	case "id":
+		if bytes.IndexByte(value, 0) < 0 {
+			s.id = string(value)
+		}
+	}
+	return Line{}, false
+}
+
+// start notes l as the event's first data line, unless it has one.
+func (s *sseFramer) start(l Line) {
+	if !s.has {
+		s.has, s.first = true, l
+		s.data = s.data[:0]
+	}
+}
+
+// dispatch ends the event at a blank line; an event without data is
+// not dispatched, as in a browser.
+func (s *sseFramer) dispatch() (Line, bool) {
+	if !s.has {
+		return Line{}, false
+	}
+	s.rec = s.event()
+	return s.rec, true
+}
+
+// event is the record of the event built so far, and resets the builder.
+func (s *sseFramer) event() Line {
+	data := s.data
+	if n := len(data); n > 0 && data[n-1] == '\n' {
+		data = data[:n-1]
+	}
+	l := Line{File: s.first.File, Num: s.first.Num, Off: s.first.Off, Data: data, Len: int64(len(data))}
+	if s.tooLong {
+		l.TooLong, l.Data = true, nil
+		l.Len = int64(len(data))
+		if s.first.TooLong && s.first.Len > l.Len {
+			l.Len = s.first.Len
+		}
+	}
+	if s.id != "" {
+		l.Origin = &Origin{LastEventID: s.id}
+	}
+	s.has, s.tooLong = false, false
+	return l
+}
+
+func (s *sseFramer) flush() (Line, bool) {
+	if !s.has {
+		return Line{}, false
+	}
+	l := s.event()
+	l.TooLong = false
+	l.bad = formatProblem(FormatSSE, "the stream ended in the middle of an event (no blank line after its data), which a browser never dispatches")
+	return l, true
+}
