@@ -403,3 +403,38 @@ func TestParseFormat(t *testing.T) {
 		t.Errorf("ParseFormat(xml) error %v", err)
 	}
 }
+
+// TestFormatSamples: the samples in testdata/formats are
+// testdata/reconnect.jsonl in each format, and give its verdicts.
+func TestFormatSamples(t *testing.T) {
+	lines := sampleLines(t, "../testdata/reconnect.jsonl")
+	want, _ := runCapture(t, "c.jsonl", []byte(strings.Join(lines, "\n")+"\n"), FormatNDJSON, 0)
+	for _, tc := range []struct {
+		file   string
+		format Format
+	}{
+		{"reconnect.sse", FormatSSE},
+		{"reconnect.docker.log", FormatDocker},
+		{"reconnect.cri.log", FormatCRI},
+		{"reconnect.kubectl.log", FormatKubectl},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join("../testdata/formats", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, sum := runCapture(t, tc.file, data, FormatAuto, 1)
+			if fs := sum.Input.Formats; len(fs) != 1 || fs[0] != tc.format {
+				t.Errorf("formats %v, want [%s]", fs, tc.format)
+			}
+			if len(got) != len(want) {
+				t.Fatalf("%d events, want %d", len(got), len(want))
+			}
+			for i := range want {
+				if got[i].verdict != want[i].verdict {
+					t.Errorf("event %d: %+v, want %+v", i, got[i].verdict, want[i].verdict)
+				}
+			}
+		})
+	}
+}
