@@ -23,6 +23,7 @@ type captureFlags struct {
 	MaxLine   int
 	EventPath string
 	Format    replay.Format
+	URL       string
 
 	rd inputReport // set by read, for finish
 }
@@ -33,13 +34,15 @@ type inputReport interface {
 	Err() error
 }
 
-// register adds --session, --max-line, --event-path and --format to f.
+// register adds --session, --max-line, --event-path, --format and --url
+// to f.
 func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.StringVar(&c.Session, "session", "", sessionHelp)
 	c.MaxLine = replay.DefaultMaxLine
 	f.Var((*lineSize)(&c.MaxLine), "max-line", "longest line to decode, in bytes or a `SIZE` with a unit like 512KiB, 64MiB or 1GiB (the maximum); longer lines are malformed")
 	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
 	c.Format = replay.FormatAuto
+	f.StringVar(&c.URL, "url", "", "HAR captures: read only the entries whose request URL contains `SUBSTRING`")
 	f.Var((*formatFlag)(&c.Format), "format", "how the events are carried: `FORMAT` auto (recognise each capture), ndjson, sse, har, docker, cri or kubectl")
 }
 
@@ -104,6 +107,7 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 	if err := rd.SetFormat(c.Format); err != nil {
 		return nil, nil, &usageError{err}
 	}
+	rd.SetURLFilter(c.URL)
 	c.rd = rd
 	stop := startProgress(ios, rd, streaming)
 	return rd, func() { stop(); rd.Close() }, nil

@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -417,6 +418,8 @@ func TestFormatSamples(t *testing.T) {
 		{"reconnect.docker.log", FormatDocker},
 		{"reconnect.cri.log", FormatCRI},
 		{"reconnect.kubectl.log", FormatKubectl},
+		{"reconnect.har", FormatHAR},
+		{"reconnect-websocket.har", FormatHAR},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join("../testdata/formats", tc.file))
@@ -436,5 +439,156 @@ func TestFormatSamples(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// harDoc is a HAR 1.2 document of the given entries (already JSON).
+func harDoc(entries ...string) string {
+	return `{"log": {"version": "1.2", "creator": {"name": "test", "version": "1"},
+  "pages": [{"id": "page_1", "title": "chat"}],
+  "entries": [
+` + strings.Join(entries, ",\n") + "\n]}}\n"
+}
+
+// harEntryJSON is an entry for url with a response body and WebSocket
+// messages ([type, data] pairs).
+func harEntryJSON(url, started, text, encoding string, ws ...[2]string) string {
+	e := map[string]any{
+		"startedDateTime": started,
+		"request":         map[string]any{"method": "POST", "url": url, "headers": []any{}},
+		"response": map[string]any{"status": 200, "content": map[string]any{
+			"size": len(text), "mimeType": "application/x-ndjson", "text": text, "encoding": encoding}},
+	}
+	if encoding == "" {
+		delete(e["response"].(map[string]any)["content"].(map[string]any), "encoding")
+	}
+	var msgs []any
+	for _, m := range ws {
+		msgs = append(msgs, map[string]any{"type": m[0], "time": 1.5, "opcode": 1, "data": m[1]})
+	}
+	if msgs != nil {
+		e["_webSocketMessages"] = msgs
+	}
+	b, _ := json.MarshalIndent(e, "    ", "  ")
+	return "    " + string(b)
+}
+
+// TestHARGivesNDJSONVerdicts builds the HAR forms of every sample
+// capture (its lines as two response bodies, the second base64, after an
+// entry without turn events; as an SSE body; as received WebSocket
+// messages between sent ones) and checks every verdict, and that each
+// event is at its entry and line.
+func TestHARGivesNDJSONVerdicts(t *testing.T) {
+	samples, _ := filepath.Glob("../testdata/*.jsonl")
+	for _, path := range samples {
+		lines := sampleLines(t, path)
+		want, _ := runCapture(t, "c.jsonl", []byte(strings.Join(lines, "\n")+"\n"), FormatNDJSON, 0)
+		half := len(lines) / 2
+		first, second := strings.Join(lines[:half], "\n")+"\n", strings.Join(lines[half:], "\n")
+		sse, ssePos := asSSE(lines)
+		var ws [][2]string
+		wsPos := make([]int, len(lines))
+		for i, l := range lines {
+			ws = append(ws, [2]string{"send", `{"type":"ping"}`}, [2]string{"receive", l})
+			wsPos[i] = 2*i + 2
+		}
+		bodyPos := make([]int, len(lines))
+		entry := make([]int, len(lines))
+		for i := range lines {
+			bodyPos[i], entry[i] = i+1, 2
+			if i >= half {
+				bodyPos[i], entry[i] = i-half+1, 3
+			}
+		}
+		forms := []struct {
+			name  string
+			doc   string
+			pos   []int
+			entry []int
+		}{
+			{"bodies", harDoc(
+				harEntryJSON("https://chat.example/index.html", "2026-07-11T03:00:00.000Z", "<html></html>", ""),
+				harEntryJSON("https://chat.example/api/turns?session=a", "2026-07-11T03:00:01.000Z", first, ""),
+				harEntryJSON("https://chat.example/api/turns?session=a", "2026-07-11T03:00:02.000Z",
+					base64.StdEncoding.EncodeToString([]byte(second)), "base64")), bodyPos, entry},
+			{"sse body", harDoc(harEntryJSON("https://chat.example/api/turns", "2026-07-11T03:00:01.000Z", sse, "")), ssePos, nil},
+			{"websocket", harDoc(harEntryJSON("wss://chat.example/api/socket", "2026-07-11T03:00:01.000Z", "", "", ws...)), wsPos, nil},
+		}
+		for _, f := range forms {
+			t.Run(filepath.Base(path)+"/"+f.name, func(t *testing.T) {
+				got, sum := runCapture(t, "c.har", []byte(f.doc), FormatAuto, 0)
+				if fs := sum.Input.Formats; len(fs) != 1 || fs[0] != FormatHAR {
+					t.Errorf("formats %v, want [har]", fs)
+				}
+				compareForms(t, want, got, f.pos, Origin{})
+				for i := range want {
+					if i >= len(got) {
+						break
+					}
+					we := 1
+					if f.entry != nil {
+						we = f.entry[want[i].Line-1]
+					}
+					if got[i].Origin.Entry != we || !strings.Contains(got[i].Origin.URL, "chat.example") {
+						t.Errorf("event %d: entry %d %q, want entry %d", i, got[i].Origin.Entry, got[i].Origin.URL, we)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestHARDamage: a document that is not JSON, not a HAR, or cut off is
+// one malformed event after the events before the damage.
+func TestHARDamage(t *testing.T) {
+	ev := snapshotLine("s", 1)
+	whole := harDoc(harEntryJSON("https://x/a", "2026-07-11T03:00:00Z", ev+"\n", ""), harEntryJSON("https://x/b", "2026-07-11T03:00:01Z", ev+"\n", ""))
+	for _, tc := range []struct {
+		name, in string
+		want     []string
+	}{
+		{"not json", `{"log": {"entries": [}`, []string{"malformed har: the document is not JSON at byte"}},
+		{"not a har", `{"log": {"version": "1.2"}}`, []string{`malformed har: not a HAR document: no "entries"`}},
+		{"cut", whole[:len(whole)*3/4], []string{"initial", "malformed har: the document ends at byte"}},
+		{"bad base64", harDoc(harEntryJSON("https://x/a", "t", "!!", "base64")), []string{"malformed har: entry 1: the response body is not base64"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := writeFile(t, t.TempDir(), "c.har", []byte(tc.in))
+			rd, _ := Open([]string{path}, nil, 0)
+			rd.SetFormat(FormatHAR)
+			var got []string
+			Run(rd, Options{}, func(res *Result) error {
+				s := string(res.Reason)
+				if res.Err != nil {
+					s += " " + res.Err.Detail()
+				}
+				got = append(got, s)
+				return nil
+			})
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tc.want[i]) {
+					t.Errorf("event %d: %q, want %q", i, got[i], tc.want[i])
+				}
+			}
+		})
+	}
+}
+
+// TestHARURLFilter: --url keeps only the entries whose URL holds it.
+func TestHARURLFilter(t *testing.T) {
+	doc := harDoc(harEntryJSON("https://x/a", "t", snapshotLine("s", 1)+"\n", ""), harEntryJSON("https://x/b", "t", snapshotLine("s", 2)+"\n", ""))
+	path := writeFile(t, t.TempDir(), "c.har", []byte(doc))
+	rd, _ := Open([]string{path}, nil, 0)
+	rd.SetURLFilter("/b")
+	var urls []string
+	Run(rd, Options{}, func(res *Result) error {
+		urls = append(urls, fmt.Sprintf("%d %s", res.Origin.Entry, res.Origin.URL))
+		return nil
+	})
+	if len(urls) != 1 || urls[0] != "2 https://x/b" {
+		t.Errorf("events from %q, want only entry 2, https://x/b", urls)
 	}
 }

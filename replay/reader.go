@@ -86,6 +86,8 @@ type Reader struct {
 	maxLine  int
 	format   Format // asked for; FormatAuto sniffs each capture
 	frame    framer // of the capture being read; nil for NDJSON
+	har      *harReader
+	url      string // HAR: only entries whose URL holds it
 	stdin    io.Reader
 	sources  []source
 	cur      int
@@ -150,6 +152,11 @@ func (r *Reader) SetFormat(f Format) error {
 	r.format = f
 	return nil
 }
+
+// SetURLFilter makes the reader read, of a HAR capture, only the
+// entries whose request URL contains s (all when s is empty). It must be
+// called before the first Next.
+func (r *Reader) SetURLFilter(s string) { r.url = s }
 
 // check tells whether the capture name can be read, and its size (-1 when
 // it is not a regular file).
@@ -308,7 +315,10 @@ func (r *Reader) startFormat() {
 			f = FormatNDJSON
 		}
 	}
-	r.frame = newFramer(f, r.maxLine)
+	r.frame, r.har = newFramer(f, r.maxLine), nil
+	if f == FormatHAR {
+		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats)
+	}
 	for _, seen := range r.stats.Formats {
 		if seen == f {
 			return
@@ -324,6 +334,17 @@ func (r *Reader) Next() (Line, error) {
 	for {
 		if r.src == nil && !r.nextSource() {
 			return Line{}, io.EOF
+		}
+		if r.har != nil {
+			l, ok := r.har.next()
+			if !ok {
+				r.endSource()
+				continue
+			}
+			if l.TooLong {
+				r.stats.TooLong++
+			}
+			return l, nil
 		}
 		l, ok := r.line()
 		if !ok {
@@ -503,4 +524,35 @@ func (r *Reader) fill() {
 	if errors.As(err, &d) && !r.isClosed() {
 		r.damaged(d)
 	}
+}
+
+// harInput reads a HAR capture's bytes for its JSON decoder: first what
+// the reader's buffer holds from sniffing it, then the rest of the
+// stream, with damage counted as fill counts it.
+type harInput struct{ r *Reader }
+
+func (in harInput) Read(p []byte) (int, error) {
+	r := in.r
+	if r.r < r.w {
+		n := copy(p, r.buf[r.r:r.w])
+		r.r += n
+		return n, nil
+	}
+	if r.eof {
+		return 0, io.EOF
+	}
+	n, err := r.src.Read(p)
+	r.stats.Bytes += int64(n)
+	if err == nil {
+		return n, nil
+	}
+	r.eof = true
+	var d *DamageError
+	if errors.As(err, &d) && !r.isClosed() {
+		r.damaged(d)
+	}
+	if n > 0 {
+		return n, nil
+	}
+	return 0, io.EOF
 }
