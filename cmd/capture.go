@@ -24,6 +24,9 @@ type captureFlags struct {
 	EventPath string
 	Format    replay.Format
 	URL       string
+	// Each makes every capture (every file under a directory argument)
+	// its own run: see runEach.
+	Each bool
 
 	rd inputReport // set by read, for finish
 }
@@ -34,14 +37,15 @@ type inputReport interface {
 	Err() error
 }
 
-// register adds --session, --max-line, --event-path, --format and --url
-// to f.
+// register adds --session, --max-line, --event-path, --format, --url and
+// --each to f.
 func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.StringVar(&c.Session, "session", "", sessionHelp)
 	c.MaxLine = replay.DefaultMaxLine
 	f.Var((*lineSize)(&c.MaxLine), "max-line", "longest line to decode, in bytes or a `SIZE` with a unit like 512KiB, 64MiB or 1GiB (the maximum); longer lines are malformed")
 	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
 	c.Format = replay.FormatAuto
+	f.BoolVar(&c.Each, "each", false, "treat every FILE as its own capture (a directory: every file under it), read in parallel, output in argument order")
 	f.StringVar(&c.URL, "url", "", "HAR captures: read only the entries whose request URL contains `SUBSTRING`")
 	f.Var((*formatFlag)(&c.Format), "format", "how the events are carried: `FORMAT` auto (recognise each capture), ndjson, sse, har, docker, cri or kubectl")
 }
@@ -66,7 +70,7 @@ func (v *formatFlag) Type() string { return "format" }
 // first thing in every command's RunE. A --session given explicitly must
 // be a safe identifier, even when empty: the reference refuses to create
 // a cursor for it.
-func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []string) error {
+func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []string) (err error) {
 	c.Files = args
 	if f.Changed("session") {
 		if err := checkIdent("--session", c.Session); err != nil {
@@ -78,7 +82,20 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 	if strings.ContainsAny(c.EventPath, "@|") {
 		return usageErrorf("--event-path %q: only plain paths are supported, without @modifiers or | pipes", c.EventPath)
 	}
-	return resolveFiles(ios, &c.Files)
+	if err := resolveFiles(ios, &c.Files); err != nil || !c.Each {
+		return err
+	}
+	c.Files, err = expandEach(c.Files)
+	return err
+}
+
+// eachCapture runs run for every capture on its own under --each, and
+// reports whether it did.
+func (c *captureFlags) eachCapture(ios *iostreams, run func(sub *iostreams, file string) error) (bool, error) {
+	if !c.Each {
+		return false, nil
+	}
+	return true, runEach(ios, c.Files, run)
 }
 
 // checkIdent refuses a flag value that is not a safe identifier: no event

@@ -64,12 +64,19 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 			if runF != nil {
 				return runF(opts)
 			}
+			if each, err := opts.eachCapture(ios, func(sub *iostreams, file string) error {
+				o := *opts
+				o.IO, o.Files = sub, []string{file}
+				return o.finish(sub, inspectRun(&o))
+			}); each {
+				return err
+			}
 			return opts.finish(ios, inspectRun(opts))
 		},
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
-	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json (or jsonl with --each: one summary row per capture)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: "+orList(severityNames()))
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
@@ -109,8 +116,9 @@ func orList(names []string) string {
 // --event-id were given, so that --line 0 and an empty --event-id are refused
 // rather than taken for the report.
 func (o *inspectOptions) validate(failOn string, lineSet, idSet bool) error {
-	switch o.Output {
-	case "table", "json":
+	switch {
+	case o.Output == "table", o.Output == "json":
+	case o.Output == "jsonl" && o.Each: // one summary row per capture
 	default:
 		return usageErrorf("-o must be table or json, not %q", o.Output)
 	}
@@ -164,9 +172,12 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
-		if o.Output == "json" {
+		switch o.Output {
+		case "json":
 			err = writeReportJSON(out, rep)
-		} else {
+		case "jsonl":
+			err = writeEachRow(out, o.Files[0], rep)
+		default:
 			err = writeReportTable(out, o.IO.palette(), rep)
 		}
 		if err != nil {

@@ -1,0 +1,140 @@
+package cmd
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// expandEach turns the FILE arguments of --each into captures: a
+// directory stands for every regular file under it, recursively, in
+// lexical order; anything else is itself.
+func expandEach(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		fi, err := os.Stat(a)
+		if a == replay.StdinName || err != nil || !fi.IsDir() {
+			out = append(out, a) // the reader reports what is wrong with it
+			continue
+		}
+		err = filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() {
+				out = append(out, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &usageError{err}
+		}
+	}
+	return out, nil
+}
+
+// eachError is the captures that failed under --each, each already
+// reported on standard error: exit status 2.
+type eachError struct{ failed, total int }
+
+func (e *eachError) Error() string {
+	return fmt.Sprintf("%d of %d captures failed (see above)", e.failed, e.total)
+}
+
+// eachResult is the output of one capture, held until the captures
+// before it are written.
+type eachResult struct {
+	out, errOut bytes.Buffer
+	err         error
+	done        chan struct{}
+}
+
+// runEach runs run on every capture of files as its own capture, on all
+// cores, and writes their output in argument order as soon as each one's
+// turn comes; at most one capture per core is held in memory ahead. A
+// capture's error is reported on standard error under its output; the
+// exit status is the worst: 2 when any failed, 1 when any --fail-on
+// matched.
+func runEach(ios *iostreams, files []string, run func(sub *iostreams, file string) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	slots := make(chan struct{}, workers)
+	results := make([]*eachResult, len(files))
+	for i := range results {
+		results[i] = &eachResult{done: make(chan struct{})}
+	}
+	go func() {
+		for i, file := range files {
+			slots <- struct{}{}
+			go func(r *eachResult, file string) {
+				defer close(r.done)
+				sub := *ios
+				sub.Out, sub.ErrOut, sub.NoProgress = &r.out, &r.errOut, true
+				r.err = run(&sub, file)
+			}(results[i], file)
+		}
+	}()
+	matched, failed := false, 0
+	var werr error
+	for _, r := range results {
+		<-r.done
+		if werr == nil {
+			_, werr = r.out.WriteTo(ios.Out)
+		}
+		r.errOut.WriteTo(ios.ErrOut)
+		switch {
+		case r.err == nil:
+		case errors.Is(r.err, errMatched):
+			matched = true
+		default:
+			failed++
+			fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", strings.ReplaceAll(termsafe.String(r.err.Error()), "\n", " "))
+		}
+		r.out, r.errOut = bytes.Buffer{}, bytes.Buffer{}
+		<-slots
+	}
+	switch {
+	case werr != nil:
+		return fmt.Errorf("writing output: %w", werr)
+	case failed > 0:
+		return &eachError{failed: failed, total: len(files)}
+	case matched:
+		return errMatched
+	}
+	return nil
+}
+
+// writeEachRow writes inspect --each -o jsonl's row for one capture:
+// what was read, the sessions, events by reason, and findings by id and
+// by severity.
+func writeEachRow(w io.Writer, file string, rep inspect.Report) error {
+	ov := rep.Overview
+	findings, severities := map[string]int{}, map[string]int{}
+	for _, f := range rep.Findings {
+		findings[f.ID]++
+		severities[string(f.Severity)]++
+	}
+	in := newInputJSON(ov.Input, ov.Counts)
+	row := struct {
+		File string `json:"file"`
+		inputJSON
+		Sessions   int            `json:"sessions"`
+		Reasons    map[string]int `json:"reasons"`
+		Findings   map[string]int `json:"findings"`
+		Severities map[string]int `json:"severities"`
+	}{file, in, len(ov.Sessions), reasonMap(ov.Counts.Reasons), findings, severities}
+	e := newJSONEncoder(w, jsonLines)
+	if err := e.value(row); err != nil {
+		return err
+	}
+	return e.end()
+}
