@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+	"time"
 
 	"github.com/agentskit/snapctl/replay/internal/wire"
 )
@@ -55,7 +57,22 @@ type harReader struct {
 	frame  framer // SSE bodies; nil for NDJSON
 	flush  bool
 	queue  []wsMessage // received WebSocket messages left of the entry
+
+	// passIdx counts the entries read by the current pass over the
+	// document. order, when the entries are not in startedDateTime
+	// order, lists their 0-based indexes in that order, and pos is the
+	// next one due: each time an earlier entry is due, the document is
+	// read again from its start (open), so memory still holds one entry.
+	passIdx   int
+	order     []int
+	pos       int
+	open      opener
+	closePass func()
 }
+
+// opener opens a capture again from its start, decompressed, with the
+// function that closes it.
+type opener func() (io.Reader, func(), error)
 
 // wsMessage is a received WebSocket message and its 1-based index among
 // the entry's messages, its position.
@@ -86,10 +103,13 @@ func (h *harReader) next() (Line, bool) {
 			continue
 		}
 		if h.done {
+			if h.closePass != nil {
+				h.closePass()
+				h.closePass = nil
+			}
 			return Line{}, false
 		}
 		if bad := h.nextEntry(); bad != nil {
-			h.done = true
 			return *bad, true
 		}
 	}
@@ -151,60 +171,171 @@ func (h *harReader) bodyLine() (Line, bool) {
 }
 
 // nextEntry reads the next entry whose events count, and sets its body
-// and messages up; it returns a malformed event when the document is
-// not a HAR, or breaks off.
+// and messages up; it returns a malformed event when an entry's body
+// does not decode, or the document is not a HAR or breaks off (which
+// ends it).
 func (h *harReader) nextEntry() *Line {
 	if !h.started {
 		h.started = true
 		if err := h.enterEntries(); err != nil {
-			return h.bad(err)
+			return h.fail(err)
 		}
 	}
-	for h.dec.More() {
-		var e harEntry
-		if err := h.dec.Decode(&e); err != nil {
-			return h.bad(err)
+	for {
+		e, index, ok, err := h.readEntry()
+		if err != nil {
+			return h.fail(err)
 		}
-		h.entry++
+		if !ok {
+			h.done = true
+			return nil
+		}
+		h.entry = index
 		if h.url != "" && !strings.Contains(e.Request.URL, h.url) {
 			continue
 		}
-		h.origin = &Origin{Entry: h.entry, URL: e.Request.URL}
-		h.queue = h.queue[:0]
-		// A socket that carried turn events carried them in every
-		// received message: the others are malformed, not dropped.
-		turns := false
-		for _, m := range e.WebSocketMessages {
-			turns = turns || m.Type == "receive" && strings.Contains(m.Data, string(turnMarker))
-		}
-		for i, m := range e.WebSocketMessages {
-			if turns && m.Type == "receive" {
-				h.queue = append(h.queue, wsMessage{num: i + 1, data: []byte(m.Data)})
-			}
-		}
-		body := []byte(e.Response.Content.Text)
-		if e.Response.Content.Encoding == "base64" {
-			dec, err := base64.StdEncoding.DecodeString(e.Response.Content.Text)
-			if err != nil {
-				l := Line{File: h.name, Num: 1, Origin: h.origin}
-				l.bad = formatProblem(FormatHAR, fmt.Sprintf("entry %d: the response body is not base64, as its encoding says", h.entry))
-				return &l
-			}
-			body = dec
-		}
-		if bytes.Contains(body, turnMarker) {
-			f, _ := sniff(body, true)
-			h.setBody(body, f == FormatSSE)
-		}
-		if len(h.body) > 0 || len(h.queue) > 0 {
-			return nil
+		if bad := h.use(e); bad != nil || len(h.body) > 0 || len(h.queue) > 0 {
+			return bad
 		}
 	}
-	h.done = true
-	if _, err := h.dec.Token(); err != nil { // the closing bracket
-		return h.bad(err)
+}
+
+// readEntry returns the next entry and its 1-based index in the
+// document, or false after the last: in document order, or in
+// startedDateTime order when the document is not in that order.
+func (h *harReader) readEntry() (*harEntry, int, bool, error) {
+	if h.order == nil {
+		if !h.dec.More() {
+			_, err := h.dec.Token() // the closing bracket
+			return nil, 0, false, err
+		}
+		var e harEntry
+		if err := h.dec.Decode(&e); err != nil {
+			return nil, 0, false, err
+		}
+		h.passIdx++
+		return &e, h.passIdx, true, nil
+	}
+	if h.pos >= len(h.order) {
+		return nil, 0, false, nil
+	}
+	want := h.order[h.pos]
+	if want < h.passIdx {
+		// An earlier entry comes next: read the document again.
+		if err := h.reread(); err != nil {
+			return nil, 0, false, err
+		}
+	}
+	for ; h.passIdx < want; h.passIdx++ {
+		var skip json.RawMessage
+		if err := h.dec.Decode(&skip); err != nil {
+			return nil, 0, false, err
+		}
+	}
+	var e harEntry
+	if err := h.dec.Decode(&e); err != nil {
+		return nil, 0, false, err
+	}
+	h.passIdx++
+	h.pos++
+	return &e, want + 1, true, nil
+}
+
+// use sets up the events of entry e: its received WebSocket messages and
+// its response body.
+func (h *harReader) use(e *harEntry) *Line {
+	h.origin = &Origin{Entry: h.entry, URL: e.Request.URL}
+	h.queue = h.queue[:0]
+	// A socket that carried turn events carried them in every received
+	// message: the others are malformed, not dropped.
+	turns := false
+	for _, m := range e.WebSocketMessages {
+		turns = turns || m.Type == "receive" && strings.Contains(m.Data, string(turnMarker))
+	}
+	for i, m := range e.WebSocketMessages {
+		if turns && m.Type == "receive" {
+			h.queue = append(h.queue, wsMessage{num: i + 1, data: []byte(m.Data)})
+		}
+	}
+	body := []byte(e.Response.Content.Text)
+	if e.Response.Content.Encoding == "base64" {
+		dec, err := base64.StdEncoding.DecodeString(e.Response.Content.Text)
+		if err != nil {
+			l := Line{File: h.name, Num: 1, Origin: h.origin}
+			l.bad = formatProblem(FormatHAR, fmt.Sprintf("entry %d: the response body is not base64, as its encoding says", h.entry))
+			return &l
+		}
+		body = dec
+	}
+	if bytes.Contains(body, turnMarker) {
+		f, _ := sniff(body, true)
+		h.setBody(body, f == FormatSSE)
 	}
 	return nil
+}
+
+// fail ends the document with the malformed event of err.
+func (h *harReader) fail(err error) *Line {
+	h.done = true
+	return h.bad(err)
+}
+
+// reread starts a new pass over the document.
+func (h *harReader) reread() error {
+	if h.closePass != nil {
+		h.closePass()
+		h.closePass = nil
+	}
+	in, done, err := h.open()
+	if err != nil {
+		return err
+	}
+	h.dec, h.closePass, h.passIdx = json.NewDecoder(in), done, 0
+	return h.enterEntries()
+}
+
+// sortEntries prepares to read the entries in startedDateTime order when
+// the document has them in another order. It reads the document once
+// through, keeping only each entry's time; an entry whose time does not
+// parse keeps its place after the one before it. On any error the
+// entries are read in document order, where the error is reported.
+func (h *harReader) sortEntries(open opener) {
+	in, done, err := open()
+	if err != nil {
+		return
+	}
+	defer done()
+	pre := &harReader{dec: json.NewDecoder(in)}
+	if pre.enterEntries() != nil {
+		return
+	}
+	var times []time.Time
+	sorted := true
+	for pre.dec.More() {
+		var e struct {
+			StartedDateTime string `json:"startedDateTime"`
+		}
+		if pre.dec.Decode(&e) != nil {
+			return
+		}
+		t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime)
+		if err != nil && len(times) > 0 {
+			t = times[len(times)-1]
+		}
+		if len(times) > 0 && t.Before(times[len(times)-1]) {
+			sorted = false
+		}
+		times = append(times, t)
+	}
+	if sorted {
+		return
+	}
+	h.order = make([]int, len(times))
+	for i := range h.order {
+		h.order[i] = i
+	}
+	sort.SliceStable(h.order, func(a, b int) bool { return times[h.order[a]].Before(times[h.order[b]]) })
+	h.open = open
 }
 
 // enterEntries reads the document up to the first entry of log.entries.

@@ -592,3 +592,62 @@ func TestHARURLFilter(t *testing.T) {
 		t.Errorf("events from %q, want only entry 2, https://x/b", urls)
 	}
 }
+
+// FuzzFormats reads any bytes in every format: no panic, no hang, and
+// every event either decodes or is malformed with a code.
+func FuzzFormats(f *testing.F) {
+	ev := snapshotLine("s", 1)
+	f.Add([]byte("data: " + ev + "\n\n: c\nid: 1\ndata: {\n"))
+	f.Add([]byte(logTime + " stdout P " + ev[:30] + "\n" + logTime + " stdout F " + ev[30:] + "\n"))
+	f.Add([]byte(`{"log":"{\"a\"","stream":"stdout","time":"t"}` + "\n"))
+	f.Add([]byte(harDoc(harEntryJSON("https://x/", "t", ev+"\n", ""))))
+	f.Add([]byte(`{"log":{"entries":[{"response":{"content":{"text":"x","encoding":"base64"}}}]}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "c")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, format := range Formats {
+			rd, err := Open([]string{path}, nil, 256)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rd.SetFormat(format)
+			if _, err := Run(rd, Options{Workers: 1, MaxLine: 256}, func(res *Result) error {
+				if res.Event == nil && res.Err == nil {
+					t.Fatalf("%s: an event neither decoded nor malformed", format)
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestHAROrder: entries are read in startedDateTime order, whatever
+// their order in the document, each still named by its place in it.
+func TestHAROrder(t *testing.T) {
+	doc := harDoc(
+		harEntryJSON("https://x/third", "2026-07-11T05:00:03+02:00", snapshotLine("s", 3)+"\n", ""),
+		harEntryJSON("https://x/page", "2026-07-11T03:00:00Z", "<html>", ""),
+		harEntryJSON("https://x/first", "2026-07-11T03:00:01Z", snapshotLine("s", 1)+"\n", ""),
+		harEntryJSON("https://x/second", "2026-07-11T03:00:02.5Z", snapshotLine("s", 2)+"\n", ""),
+	)
+	for _, gz := range []bool{false, true} {
+		data := []byte(doc)
+		if gz {
+			data = gzipBytes(t, doc)
+		}
+		got, _ := runCapture(t, "c.har", data, FormatAuto, 1)
+		var seen []string
+		for _, r := range got {
+			seen = append(seen, fmt.Sprintf("%s %d %s", r.Reason, r.Origin.Entry, r.Origin.URL))
+		}
+		want := []string{"initial 3 https://x/first", "advanced 4 https://x/second", "advanced 1 https://x/third"}
+		if strings.Join(seen, "; ") != strings.Join(want, "; ") {
+			t.Errorf("gzip=%v: %q, want %q", gz, seen, want)
+		}
+	}
+}

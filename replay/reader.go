@@ -318,6 +318,16 @@ func (r *Reader) startFormat() {
 	r.frame, r.har = newFramer(f, r.maxLine), nil
 	if f == FormatHAR {
 		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats)
+		if src := r.sources[r.cur]; !src.stdin && src.size >= 0 {
+			r.har.sortEntries(func() (io.Reader, func(), error) {
+				var n atomic.Int64 // not progress: the capture is read again
+				st, err := openStream(src, nil, &n)
+				if err != nil {
+					return nil, nil, err
+				}
+				return st, func() { st.close() }, nil
+			})
+		}
 	}
 	for _, seen := range r.stats.Formats {
 		if seen == f {
