@@ -289,7 +289,11 @@ func (w *tableWriter) event(res *replay.Result) error {
 	if w.withFile {
 		pos = termsafe.String(res.File) + ":" + pos
 	}
-	cells := []string{pos, "-", "-", "-", "-", "-", string(res.Verdict()), string(res.Reason), resultDetail(res, w.redact)}
+	detail := resultDetail(res, w.redact)
+	if o := originDetail(res.Origin); o != "" {
+		detail = strings.TrimPrefix(detail+" · "+o, " · ")
+	}
+	cells := []string{pos, "-", "-", "-", "-", "-", string(res.Verdict()), string(res.Reason), detail}
 	if ev := res.Event; ev != nil {
 		cells[1], cells[2], cells[3], cells[4] = ev.EventID, shortKind(ev.Kind), ev.SessionID, ev.TurnID
 		cells[5] = strconv.FormatInt(ev.Sequence, 10)
@@ -308,6 +312,25 @@ func (w *tableWriter) event(res *replay.Result) error {
 		return s
 	})
 	return nil
+}
+
+// originDetail says in the table what the capture's format said of an
+// event beyond its line: the HAR entry, the log's timestamp, the SSE id.
+func originDetail(o *replay.Origin) string {
+	if o == nil {
+		return ""
+	}
+	var parts []string
+	if o.Entry > 0 {
+		parts = append(parts, "entry "+strconv.Itoa(o.Entry))
+	}
+	if o.LoggedAt != "" {
+		parts = append(parts, "logged "+termsafe.String(o.LoggedAt))
+	}
+	if o.LastEventID != "" {
+		parts = append(parts, "id "+termsafe.String(o.LastEventID))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // resultDetail explains a verdict in a few words for the table.
