@@ -90,12 +90,13 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 }
 
 // eachCapture runs run for every capture on its own under --each, and
-// reports whether it did.
-func (c *captureFlags) eachCapture(ios *iostreams, run func(sub *iostreams, file string) error) (bool, error) {
+// reports whether it did. Human output (human) gets each capture's name
+// above its own.
+func (c *captureFlags) eachCapture(ios *iostreams, human bool, run func(sub *iostreams, file string) error) (bool, error) {
 	if !c.Each {
 		return false, nil
 	}
-	return true, runEach(ios, c.Files, run)
+	return true, runEach(ios, c.Files, human, run)
 }
 
 // checkIdent refuses a flag value that is not a safe identifier: no event

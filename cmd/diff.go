@@ -67,7 +67,7 @@ Exit status: 0 done, 2 bad usage or input.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "text", func(sub *iostreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, diffRun(&o))

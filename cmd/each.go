@@ -64,8 +64,9 @@ type eachResult struct {
 // turn comes; at most one capture per core is held in memory ahead. A
 // capture's error is reported on standard error under its output; the
 // exit status is the worst: 2 when any failed, 1 when any --fail-on
-// matched.
-func runEach(ios *iostreams, files []string, run func(sub *iostreams, file string) error) error {
+// matched. With headings, each capture's output is under its name, as
+// head(1) shows several files: "==> FILE <==".
+func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostreams, file string) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	slots := make(chan struct{}, workers)
 	results := make([]*eachResult, len(files))
@@ -85,8 +86,15 @@ func runEach(ios *iostreams, files []string, run func(sub *iostreams, file strin
 	}()
 	matched, failed := false, 0
 	var werr error
-	for _, r := range results {
+	for i, r := range results {
 		<-r.done
+		if headings && werr == nil {
+			sep := ""
+			if i > 0 {
+				sep = "\n"
+			}
+			_, werr = fmt.Fprintf(ios.Out, "%s==> %s <==\n", sep, termsafe.String(files[i]))
+		}
 		if werr == nil {
 			_, werr = r.out.WriteTo(ios.Out)
 		}

@@ -68,7 +68,7 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "tree", func(sub *iostreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, lineageRun(&o))

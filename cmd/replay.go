@@ -53,7 +53,7 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "table", func(sub *iostreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, replayRun(&o))
