@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
@@ -68,11 +69,18 @@ type harReader struct {
 	pos       int
 	open      opener
 	closePass func()
+	// offsets, for a capture stored plain, are where each entry starts in
+	// the file: an entry due out of order is then read from there alone.
+	offsets []int64
 }
 
-// opener opens a capture again from its start, decompressed, with the
-// function that closes it.
-type opener func() (io.Reader, func(), error)
+// opener opens a capture again at the byte offset of its decompressed
+// text, with the function that closes it. Only a capture stored plain
+// can start past 0: seekable reports whether it is one.
+type opener struct {
+	open     func(offset int64) (io.Reader, func(), error)
+	seekable bool
+}
 
 // wsMessage is a received WebSocket message and its 1-based index among
 // the entry's messages, its position.
@@ -220,6 +228,11 @@ func (h *harReader) readEntry() (*harEntry, int, bool, error) {
 		return nil, 0, false, nil
 	}
 	want := h.order[h.pos]
+	if h.offsets != nil {
+		e, err := h.readAt(h.offsets[want])
+		h.pos++
+		return e, want + 1, err == nil, err
+	}
 	if want < h.passIdx {
 		// An earlier entry comes next: read the document again.
 		if err := h.reread(); err != nil {
@@ -280,13 +293,39 @@ func (h *harReader) fail(err error) *Line {
 	return h.bad(err)
 }
 
+// readAt reads the entry at offset of a capture stored plain: after
+// the comma and white space that separate it from the one before.
+func (h *harReader) readAt(offset int64) (*harEntry, error) {
+	in, done, err := h.open.open(offset)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	br := bufio.NewReader(in)
+	for {
+		c, err := br.ReadByte()
+		if err != nil {
+			return nil, err
+		}
+		if c != ',' && !isSpace(c) {
+			br.UnreadByte()
+			break
+		}
+	}
+	var e harEntry
+	if err := json.NewDecoder(br).Decode(&e); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
 // reread starts a new pass over the document.
 func (h *harReader) reread() error {
 	if h.closePass != nil {
 		h.closePass()
 		h.closePass = nil
 	}
-	in, done, err := h.open()
+	in, done, err := h.open.open(0)
 	if err != nil {
 		return err
 	}
@@ -300,7 +339,7 @@ func (h *harReader) reread() error {
 // parse keeps its place after the one before it. On any error the
 // entries are read in document order, where the error is reported.
 func (h *harReader) sortEntries(open opener) {
-	in, done, err := open()
+	in, done, err := open.open(0)
 	if err != nil {
 		return
 	}
@@ -310,8 +349,10 @@ func (h *harReader) sortEntries(open opener) {
 		return
 	}
 	var times []time.Time
+	var offsets []int64
 	sorted := true
 	for pre.dec.More() {
+		offsets = append(offsets, pre.dec.InputOffset())
 		var e struct {
 			StartedDateTime string `json:"startedDateTime"`
 		}
@@ -336,6 +377,9 @@ func (h *harReader) sortEntries(open opener) {
 	}
 	sort.SliceStable(h.order, func(a, b int) bool { return times[h.order[a]].Before(times[h.order[b]]) })
 	h.open = open
+	if open.seekable {
+		h.offsets = offsets
+	}
 }
 
 // enterEntries reads the document up to the first entry of log.entries.

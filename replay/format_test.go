@@ -651,3 +651,68 @@ func TestHAROrder(t *testing.T) {
 		}
 	}
 }
+
+// TestHARMemoryBoundedByEntry: HARs of 64 and 256 entries, each a
+// 256 KB body of events (16 and 64 MB), are read in the same memory: it
+// grows with the largest entry, not with the file; in document order,
+// and reversed (read in startedDateTime order, each entry from its
+// offset).
+func TestHARMemoryBoundedByEntry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 80 MB of captures")
+	}
+	var body strings.Builder
+	for body.Len() < 256<<10 {
+		body.WriteString(snapshotLine("s", 1) + "\n")
+	}
+	text, _ := json.Marshal(body.String())
+	perEntry := strings.Count(body.String(), "\n")
+	dir := t.TempDir()
+	write := func(entries int, reversed bool) string {
+		path := filepath.Join(dir, fmt.Sprintf("big-%d-%v.har", entries, reversed))
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(`{"log": {"version": "1.2", "entries": [`)
+		for i := 0; i < entries; i++ {
+			sec := i
+			if reversed {
+				sec = entries - i
+			}
+			if i > 0 {
+				f.WriteString(",\n")
+			}
+			fmt.Fprintf(f, `{"startedDateTime": "2026-07-11T03:%02d:%02dZ", "request": {"url": "https://x/%d"}, "response": {"content": {"text": %s}}}`,
+				sec/60, sec%60, i, text)
+		}
+		f.WriteString("]}}\n")
+		f.Close()
+		return path
+	}
+	measure := func(entries int, reversed bool) uint64 {
+		path := write(entries, reversed)
+		events := 0
+		peak := peakHeap(func() {
+			rd, err := Open([]string{path}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Run(rd, Options{}, func(*Result) error { events++; return nil }); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if want := entries * perEntry; events != want {
+			t.Errorf("%d entries, reversed=%v: %d events, want %d", entries, reversed, events, want)
+		}
+		os.Remove(path)
+		return peak
+	}
+	for _, reversed := range []bool{false, true} {
+		small, big := measure(64, reversed), measure(256, reversed)
+		t.Logf("reversed=%v: peak heap %.1f MB for 16 MB, %.1f MB for 64 MB", reversed, float64(small)/(1<<20), float64(big)/(1<<20))
+		if big > small+small/2+8<<20 {
+			t.Errorf("reversed=%v: peak heap grows with the file: %d MB for 16 MB, %d MB for 64 MB", reversed, small>>20, big>>20)
+		}
+	}
+}

@@ -319,14 +319,9 @@ func (r *Reader) startFormat() {
 	if f == FormatHAR {
 		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats)
 		if src := r.sources[r.cur]; !src.stdin && src.size >= 0 {
-			r.har.sortEntries(func() (io.Reader, func(), error) {
-				var n atomic.Int64 // not progress: the capture is read again
-				st, err := openStream(src, nil, &n)
-				if err != nil {
-					return nil, nil, err
-				}
-				return st, func() { st.close() }, nil
-			})
+			r.har.sortEntries(opener{open: func(offset int64) (io.Reader, func(), error) {
+				return reopen(src, offset)
+			}, seekable: r.src.format == ""})
 		}
 	}
 	for _, seen := range r.stats.Formats {
@@ -565,4 +560,27 @@ func (in harInput) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	return 0, io.EOF
+}
+
+// reopen opens a capture again for another pass over a HAR document, at
+// offset of its decompressed text (past 0 only for a capture stored
+// plain). Its bytes do not count as progress: they were read before.
+func reopen(src source, offset int64) (io.Reader, func(), error) {
+	var n atomic.Int64
+	if offset > 0 {
+		f, err := os.Open(src.name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if _, err := f.Seek(offset, io.SeekStart); err != nil {
+			f.Close()
+			return nil, nil, err
+		}
+		return f, func() { f.Close() }, nil
+	}
+	st, err := openStream(src, nil, &n)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, func() { st.close() }, nil
 }
