@@ -1,16 +1,13 @@
 package replay
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/agentskit/snapctl/replay/internal/wire"
 )
@@ -42,14 +39,14 @@ type harEntry struct {
 // those whose request URL contains it.
 type harReader struct {
 	name    string
-	stats   *Stats // the reader's: body lines count as lines
+	stats   *Stats    // the reader's: body lines count as lines
+	in      io.Reader // the capture, as the reader reads it
 	dec     *json.Decoder
 	url     string
 	maxLine int
 	started bool
 	done    bool
 	entry   int // entries read so far
-	last    string
 
 	// The body or message being cut into events.
 	body   []byte
@@ -90,7 +87,7 @@ type wsMessage struct {
 }
 
 func newHARReader(name string, in io.Reader, url string, maxLine int, stats *Stats) *harReader {
-	return &harReader{name: name, dec: json.NewDecoder(in), url: url, maxLine: maxLine, stats: stats}
+	return &harReader{name: name, in: in, dec: json.NewDecoder(in), url: url, maxLine: maxLine, stats: stats}
 }
 
 func isBlank(b []byte) bool { return wire.IsBlank(b) }
@@ -114,6 +111,12 @@ func (h *harReader) next() (Line, bool) {
 			if h.closePass != nil {
 				h.closePass()
 				h.closePass = nil
+			}
+			if h.order != nil && h.in != nil {
+				// Read out of order, the capture is read to its end all
+				// the same, so that its size and any damage are counted.
+				io.Copy(io.Discard, h.in)
+				h.in = nil
 			}
 			return Line{}, false
 		}
@@ -291,95 +294,6 @@ func (h *harReader) use(e *harEntry) *Line {
 func (h *harReader) fail(err error) *Line {
 	h.done = true
 	return h.bad(err)
-}
-
-// readAt reads the entry at offset of a capture stored plain: after
-// the comma and white space that separate it from the one before.
-func (h *harReader) readAt(offset int64) (*harEntry, error) {
-	in, done, err := h.open.open(offset)
-	if err != nil {
-		return nil, err
-	}
-	defer done()
-	br := bufio.NewReader(in)
-	for {
-		c, err := br.ReadByte()
-		if err != nil {
-			return nil, err
-		}
-		if c != ',' && !isSpace(c) {
-			br.UnreadByte()
-			break
-		}
-	}
-	var e harEntry
-	if err := json.NewDecoder(br).Decode(&e); err != nil {
-		return nil, err
-	}
-	return &e, nil
-}
-
-// reread starts a new pass over the document.
-func (h *harReader) reread() error {
-	if h.closePass != nil {
-		h.closePass()
-		h.closePass = nil
-	}
-	in, done, err := h.open.open(0)
-	if err != nil {
-		return err
-	}
-	h.dec, h.closePass, h.passIdx = json.NewDecoder(in), done, 0
-	return h.enterEntries()
-}
-
-// sortEntries prepares to read the entries in startedDateTime order when
-// the document has them in another order. It reads the document once
-// through, keeping only each entry's time; an entry whose time does not
-// parse keeps its place after the one before it. On any error the
-// entries are read in document order, where the error is reported.
-func (h *harReader) sortEntries(open opener) {
-	in, done, err := open.open(0)
-	if err != nil {
-		return
-	}
-	defer done()
-	pre := &harReader{dec: json.NewDecoder(in)}
-	if pre.enterEntries() != nil {
-		return
-	}
-	var times []time.Time
-	var offsets []int64
-	sorted := true
-	for pre.dec.More() {
-		offsets = append(offsets, pre.dec.InputOffset())
-		var e struct {
-			StartedDateTime string `json:"startedDateTime"`
-		}
-		if pre.dec.Decode(&e) != nil {
-			return
-		}
-		t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime)
-		if err != nil && len(times) > 0 {
-			t = times[len(times)-1]
-		}
-		if len(times) > 0 && t.Before(times[len(times)-1]) {
-			sorted = false
-		}
-		times = append(times, t)
-	}
-	if sorted {
-		return
-	}
-	h.order = make([]int, len(times))
-	for i := range h.order {
-		h.order[i] = i
-	}
-	sort.SliceStable(h.order, func(a, b int) bool { return times[h.order[a]].Before(times[h.order[b]]) })
-	h.open = open
-	if open.seekable {
-		h.offsets = offsets
-	}
 }
 
 // enterEntries reads the document up to the first entry of log.entries.
