@@ -9,8 +9,12 @@
 //   - run a cursor: NewCursor, then Cursor.Apply for each decoded event
 //     (nil for a malformed line) returns its Reason;
 //   - run a whole capture: Open returns a Reader over one or more
-//     captures (plain, gzip or zstd), and Run decodes every line and
+//     captures (plain, gzip or zstd), and Run decodes every event and
 //     calls back with each Result in input order, then returns a Summary;
+//   - read captures in other formats: a Reader recognises each capture's
+//     format (Format: NDJSON, SSE, HAR, Docker json-file, CRI, kubectl
+//     --timestamps) by its first bytes, or reads the one SetFormat names;
+//     Result.Origin holds what the format says beyond the position;
 //   - read a Result: its Event, DecodeError, Reason and Verdict.
 //
 // The event types (Event, Snapshot, Message, ToolCall, Diagnostic, Usage,
