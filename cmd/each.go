@@ -67,8 +67,7 @@ type eachResult struct {
 // matched. With headings, each capture's output is under its name, as
 // head(1) shows several files: "==> FILE <==".
 func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostreams, file string) error) error {
-	workers := runtime.GOMAXPROCS(0)
-	slots := make(chan struct{}, workers)
+	slots := make(chan struct{}, runtimeProcs())
 	results := make([]*eachResult, len(files))
 	for i := range results {
 		results[i] = &eachResult{done: make(chan struct{})}
@@ -146,3 +145,6 @@ func writeEachRow(w io.Writer, file string, rep inspect.Report) error {
 	}
 	return e.end()
 }
+
+// runtimeProcs is how many captures runEach reads at once.
+func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
