@@ -176,14 +176,10 @@ func inspectRun(o *inspectOptions) error {
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if o.FailOn != "" {
-		for _, f := range rep.Findings {
-			if f.Severity.AtLeast(o.FailOn) {
-				return errMatched
-			}
-		}
+	if o.FailOn == "" {
+		return nil
 	}
-	return nil
+	return findingMatch(rep.Findings, func(f inspect.Finding) bool { return f.Severity.AtLeast(o.FailOn) })
 }
 
 // noMatch explains why a --line or --event-id target matched nothing.

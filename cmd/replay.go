@@ -163,17 +163,13 @@ func replayRun(o *replayOptions) error {
 	default:
 		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact)
 	}
-	matched := false
+	matches := newReasonMatches(o.FailOn)
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
 	ropts := o.options()
 	ropts.Idle = func() { out.Flush() }
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
-		for _, r := range o.FailOn {
-			if res.Reason == r {
-				matched = true
-			}
-		}
+		matches.observe(res)
 		if o.Only != "" && string(res.Verdict()) != o.Only {
 			return nil
 		}
@@ -189,8 +185,5 @@ func replayRun(o *replayOptions) error {
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if matched {
-		return errMatched
-	}
-	return nil
+	return matches.err()
 }
