@@ -140,10 +140,29 @@ func diffRun(o *diffOptions) error {
 	// Flush while waiting for input, so a live stream shows each pair
 	// as soon as it is known.
 	ropts.Idle = func() { out.Flush() }
-	_, err = replay.Run(rd, ropts, d.Add)
+	// The turns of accepted snapshots, to name them when --turn matches none.
+	var turns nameSet
+	add := d.Add
+	if o.Turn != "" {
+		add = func(res *replay.Result) error {
+			if res.Verdict() == replay.Accepted {
+				turns.add(res.Event.TurnID)
+			}
+			return d.Add(res)
+		}
+	}
+	sum, err := replay.Run(rd, ropts, add)
 	if err != nil {
 		out.Flush()
 		return &usageError{err}
+	}
+	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
+		out.Flush()
+		return err
+	}
+	if o.Turn != "" && !turns.has(o.Turn) {
+		out.Flush()
+		return unknownName("--turn", o.Turn, "turn", turns.order)
 	}
 	if err := d.Finish(); err != nil {
 		var re *diff.RangeError

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/inspect"
-	"github.com/agentskit/snapctl/replay"
+	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/spf13/cobra"
 )
 
@@ -151,8 +151,11 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
+		if err := o.checkSession(overviewSessionIDs(x.Report.Overview)); err != nil {
+			return err
+		}
 		if x.Matches == 0 {
-			return noMatch(o, x.Report.Overview.Input)
+			return noMatch(o, x)
 		}
 		rep = x.Report
 		err = writeCloseups(out, o, x)
@@ -163,6 +166,9 @@ func inspectRun(o *inspectOptions) error {
 		rep, err = inspect.Run(rd, opts)
 		if err != nil {
 			return &usageError{err}
+		}
+		if err := o.checkSession(overviewSessionIDs(rep.Overview)); err != nil {
+			return err
 		}
 		if o.Output == "json" {
 			err = writeReportJSON(out, rep)
@@ -182,10 +188,26 @@ func inspectRun(o *inspectOptions) error {
 	return findingMatch(rep.Findings, func(f inspect.Finding) bool { return f.Severity.AtLeast(o.FailOn) })
 }
 
-// noMatch explains why a --line or --event-id target matched nothing.
-func noMatch(o *inspectOptions, in replay.Stats) error {
+// overviewSessionIDs are the ids of the overview's sessions.
+func overviewSessionIDs(ov inspect.Overview) []string {
+	ids := make([]string, len(ov.Sessions))
+	for i, s := range ov.Sessions {
+		ids[i] = s.SessionID
+	}
+	return ids
+}
+
+// noMatch explains why a --line or --event-id target matched nothing,
+// saying what there is instead.
+func noMatch(o *inspectOptions, x inspect.Examination) error {
+	in := x.Report.Overview.Input
 	if o.EventID != "" {
-		return usageErrorf("no line has event id %q", o.EventID)
+		if len(x.EventIDs) == 0 {
+			return usageErrorf("--event-id %s matches nothing: no line of the capture is a valid event", o.EventID)
+		}
+		ids := x.EventIDs[:min(len(x.EventIDs), namesListed)]
+		return usageErrorf("--event-id %s matches nothing: the capture's %s have ids like %s",
+			o.EventID, plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
 	}
 	if o.Line <= in.Lines {
 		return usageErrorf("%s:%d is blank: not an event", o.Files[0], o.Line)

@@ -105,17 +105,21 @@ func lineageRun(o *lineageOptions) error {
 	b := lineage.NewBuilder(o.Session)
 	ropts := o.options()
 	ropts.Messages = true
-	_, err = replay.Run(rd, ropts, func(res *replay.Result) error {
+	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		b.Add(res)
 		return nil
 	})
 	if err != nil {
 		return &usageError{err}
 	}
+	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
+		return err
+	}
 	sessions := b.Sessions()
 	if o.Turn != "" {
+		all := sessions
 		if sessions = selectTurn(sessions, o.Turn); len(sessions) == 0 {
-			return usageErrorf("turn %s is not in any accepted snapshot", o.Turn)
+			return unknownName("--turn", o.Turn, "turn", turnIDs(all))
 		}
 	}
 	if o.Redact {
@@ -141,6 +145,17 @@ func selectTurn(sessions []*lineage.Session, turn string) []*lineage.Session {
 		}
 	}
 	return out
+}
+
+// turnIDs are the turns of the sessions' trees, for an unknown --turn.
+func turnIDs(sessions []*lineage.Session) []string {
+	var ids nameSet
+	for _, s := range sessions {
+		for _, n := range s.Turns {
+			ids.add(n.TurnID)
+		}
+	}
+	return ids.order
 }
 
 // redact drops every text that came from a message or a submit, so that

@@ -185,5 +185,8 @@ func replayRun(o *replayOptions) error {
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
+	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
+		return err
+	}
 	return matches.err()
 }
