@@ -283,27 +283,10 @@ func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding) {
 	}
 }
 
-// positionList writes positions as "a.jsonl:3,5 b.jsonl:1", saying how
-// many more there are past the listed ones.
+// positionList writes a finding's positions as compact ranges,
+// "a.jsonl:2,4-8 b.jsonl:1 (+163)", counting those past the listed ones.
 func positionList(f inspect.Finding) string {
-	var b strings.Builder
-	for i, p := range f.Positions {
-		switch {
-		case i > 0 && p.File == f.Positions[i-1].File:
-			b.WriteByte(',')
-		case i > 0:
-			b.WriteString(" ")
-			fallthrough
-		default:
-			b.WriteString(termsafe.String(p.File))
-			b.WriteByte(':')
-		}
-		b.WriteString(strconv.Itoa(p.Line))
-	}
-	if more := f.PositionCount - len(f.Positions); more > 0 {
-		fmt.Fprintf(&b, " and %d more", more)
-	}
-	return b.String()
+	return compactPositions(f.Positions, f.PositionCount, 0)
 }
 
 // validUTF8JSON reports whether raw can be shown as a JSON value: valid

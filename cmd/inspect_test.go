@@ -135,8 +135,8 @@ func TestPositionList(t *testing.T) {
 		want string
 	}{
 		{"one file", inspect.Finding{Positions: []inspect.Position{pos("a", 1), pos("a", 5)}, PositionCount: 2}, "a:1,5"},
-		{"two files", inspect.Finding{Positions: []inspect.Position{pos("a", 1), pos("b", 2), pos("b", 3)}, PositionCount: 3}, "a:1 b:2,3"},
-		{"capped", inspect.Finding{Positions: []inspect.Position{pos("a", 1)}, PositionCount: 4}, "a:1 and 3 more"},
+		{"two files", inspect.Finding{Positions: []inspect.Position{pos("a", 1), pos("b", 2), pos("b", 3)}, PositionCount: 3}, "a:1 b:2-3"},
+		{"capped", inspect.Finding{Positions: []inspect.Position{pos("a", 1)}, PositionCount: 4}, "a:1 (+3)"},
 		{"file name made safe", inspect.Finding{Positions: []inspect.Position{pos("a\x1bb", 1)}, PositionCount: 1}, `a\x1bb:1`},
 	}
 	for _, tt := range tests {

@@ -84,6 +84,13 @@ func TestCaptures(t *testing.T) {
 		{"orphan-submit.jsonl", "", []string{
 			"warning orphan-submit s-orphan [orphan-submit.jsonl:3]",
 		}},
+		{"invalid-event.jsonl", "", []string{
+			"error invalid-event s-invalid [invalid-event.jsonl:3 invalid-event.jsonl:4]",
+			"info sequence-gap s-invalid [invalid-event.jsonl:5]",
+		}},
+		{"invalid-event.jsonl", "s-other", []string{
+			"warning foreign-session s-invalid [invalid-event.jsonl:1 invalid-event.jsonl:2 invalid-event.jsonl:5]",
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

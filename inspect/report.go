@@ -110,7 +110,8 @@ func statsOf(stats []*replay.SessionStats, order []*session) func(int, string) *
 // only for the checks that found something.
 func (in *Inspector) findings(out []Finding, s *session, pinned string) []Finding {
 	orphans, turns := in.orphans(s)
-	if s.t == nil && orphans.n == 0 {
+	invalid := in.invalid[s.m.ID]
+	if s.t == nil && orphans.n == 0 && invalid == nil {
 		return out
 	}
 	t := s.tally()
@@ -118,6 +119,14 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 		if t.n > 0 {
 			out = append(out, in.finding(id, s.m.ID, t, msg()))
 		}
+	}
+	// Lines of a session the pin leaves foreign are not the trusted
+	// session's: the observer kept only the pinned one's.
+	if invalid != nil {
+		add(InvalidEvent, invalid, func() string {
+			return fmt.Sprintf("%s the session's id but %s the protocol, so a client drops %s (first: %s)",
+				count(invalid.n, "line carries", "lines carry"), pick(invalid.n, "breaks", "break"), pick(invalid.n, "it", "them"), invalid.first)
+		})
 	}
 	if s.tsLike*2 > s.tsTotal {
 		add(TimestampSequence, &t.timestamp, func() string {

@@ -84,9 +84,11 @@ func newCounts() Counts {
 // SessionStats is what the run saw of one session.
 type SessionStats struct {
 	SessionID string
-	Events    int
-	Reasons   map[Reason]int
-	cursor    *Cursor
+	// Events counts the session's lines: its valid events, and the
+	// malformed lines whose envelope names it (Reasons[ReasonMalformed]).
+	Events  int
+	Reasons map[Reason]int
+	cursor  *Cursor
 	// Final is the last accepted snapshot, if any.
 	Final *Final
 }
@@ -184,6 +186,13 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 		res.Err, res.Reason = err, ReasonMalformed
 		r.counts.Codes[err.Code]++
 		r.counts.Reasons[ReasonMalformed]++
+		// A line whose envelope names its session counts to it, so that
+		// a session's summary shows the broken events it was sent.
+		if e := err.Envelope; e != nil && IsSafeIdentifier(e.SessionID) {
+			s := r.session(e.SessionID)
+			s.Events++
+			s.Reasons[ReasonMalformed]++
+		}
 		return
 	}
 	res.Event = ev

@@ -64,7 +64,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 	if len(c.probs) == 0 {
 		return nil
 	}
-	return &DecodeError{Code: code, Problems: c.probs, Offset: -1}
+	return &DecodeError{Code: code, Problems: c.probs, Offset: -1, Envelope: c.readable()}
 }
 
 // event checks the whole event and returns the code for its problems.
