@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentskit/snapctl/replay"
@@ -14,7 +15,8 @@ type replayOptions struct {
 	IO *iostreams
 	captureFlags
 	Output string
-	Only   string
+	// Only and FailOn are sets of reasons; nil Only shows every event.
+	Only   []replay.Reason
 	FailOn []replay.Reason
 	Redact bool
 }
@@ -23,7 +25,7 @@ type replayOptions struct {
 // tests; nil means replayRun.
 func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Command {
 	opts := &replayOptions{IO: ios}
-	var failOn string
+	var failOn, only string
 	c := &cobra.Command{
 		Use:   "replay [FILE...]",
 		Short: "Run a capture through the snapshot cursor: accepted or inert, and why",
@@ -33,12 +35,16 @@ runs every line through the monotonic snapshot cursor of ADR-0010.
 
 Every line gets a verdict and a reason:
 ` + reasonTable() + `
+--only and --fail-on take a comma-separated list of reasons, verdicts
+(accepted, inert) and problems: every reason but initial, advanced and
+non-snapshot. --fail-on says on standard error what matched.
+
 Without --session, each session named by a valid snapshot gets its own
 cursor. --redact keeps the values and free-form keys of malformed lines
 out of their details ("(value hidden)", "*"), for sharing outside the
 team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		Example: `  snapctl replay testdata/reconnect.jsonl
-  snapctl replay --session session-a --only inert capture.jsonl
+  snapctl replay --session session-a --only problems capture.jsonl
   snapctl replay -o jsonl capture.jsonl | jq 'select(.reason == "stale")'
   curl -N "$URL" | snapctl replay -
   snapctl replay --fail-on stale,malformed capture.jsonl.gz
@@ -47,7 +53,7 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
 				return err
 			}
-			if err := opts.validate(failOn); err != nil {
+			if err := opts.validate(failOn, only); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -58,13 +64,13 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
-	f.StringVar(&opts.Only, "only", "", "show only `accepted` or inert events (the summary counts all)")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (comma-separated)")
+	f.StringVar(&only, "only", "", "show only events with these `REASONS`, comma-separated: reasons, accepted, inert or problems (the summary counts all)")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (as --only)")
 	registerRedact(f, &opts.Redact)
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
-	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion("accepted", "inert"))
-	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonNames()...))
+	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(reasonWords()...))
+	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonWords()...))
 	return c
 }
 
@@ -102,44 +108,24 @@ func reasonNames() []string {
 	return names
 }
 
-func (o *replayOptions) validate(failOn string) error {
+func (o *replayOptions) validate(failOn, only string) error {
 	switch o.Output {
 	case "table", "json", "jsonl":
 	default:
 		return usageErrorf("-o must be table, json or jsonl, not %q", o.Output)
 	}
-	switch o.Only {
-	case "", "accepted", "inert":
-	default:
-		return usageErrorf("--only must be accepted or inert, not %q", o.Only)
+	var err error
+	if only != "" {
+		if o.Only, err = parseReasonList("--only", only); err != nil {
+			return err
+		}
 	}
-	reasons, err := parseReasons(failOn)
-	if err != nil {
-		return err
+	if failOn != "" {
+		if o.FailOn, err = parseReasonList("--fail-on", failOn); err != nil {
+			return err
+		}
 	}
-	o.FailOn = reasons
 	return nil
-}
-
-// parseReasons parses a --fail-on list of reasons.
-func parseReasons(list string) ([]replay.Reason, error) {
-	if list == "" {
-		return nil, nil
-	}
-	var out []replay.Reason
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		found := false
-		for _, r := range replay.Reasons {
-			if string(r) == name {
-				out, found = append(out, r), true
-			}
-		}
-		if !found {
-			return nil, usageErrorf("--fail-on: unknown reason %q (want %s)", name, strings.Join(reasonNames(), ", "))
-		}
-	}
-	return out, nil
 }
 
 // eventWriter writes one replay result in some format.
@@ -170,7 +156,7 @@ func replayRun(o *replayOptions) error {
 	ropts.Idle = func() { out.Flush() }
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		matches.observe(res)
-		if o.Only != "" && string(res.Verdict()) != o.Only {
+		if o.Only != nil && !slices.Contains(o.Only, res.Reason) {
 			return nil
 		}
 		return w.event(res)
