@@ -22,12 +22,15 @@ type diffOptions struct {
 	Redact   bool
 	Range    bool
 	From, To int64
+	// Only keeps the pairs it returns true for; nil keeps every pair.
+	Only func(*diff.PairDiff) bool
 }
 
 // newCmdDiff builds `snapctl diff`. runF replaces the run function in
 // tests; nil means diffRun.
 func newCmdDiff(ios *iostreams, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{IO: ios}
+	var only string
 	c := &cobra.Command{
 		Use:   "diff [FILE...]",
 		Short: "Show what changed between accepted snapshots: messages added, removed, changed",
@@ -43,6 +46,10 @@ text shows the appended text; any other change is a word-level diff
 ([-removed-]{+added+}). A removed message is flagged when no lineage
 (retry, edit or regenerate from an earlier message) explains it.
 
+--only keeps the pairs that show one of the changes named: added,
+removed, unexplained (a removal no lineage explains), changed, moved or
+status.
+
 --from and --to compare two accepted snapshots of one session directly;
 an unknown sequence is an error once the input is read. --turn keeps only
 pairs whose newer snapshot belongs to that turn. --redact replaces every
@@ -52,6 +59,7 @@ and every metadata and argument key by *.
 Exit status: 0 done, 2 bad usage or input.`,
 		Example: `  snapctl diff testdata/diff-vanished.jsonl
   snapctl diff --stat capture.jsonl
+  snapctl diff --only unexplained,status capture.jsonl
   snapctl diff --session session-a --from 3 --to 9 capture.jsonl
   snapctl diff --turn turn-2 -o jsonl capture.jsonl | jq '.messages.removed'
   curl -N "$URL" | snapctl diff --redact -`,
@@ -63,6 +71,13 @@ Exit status: 0 done, 2 bad usage or input.`,
 			opts.Range = from || to
 			if err := opts.validate(from, to); err != nil {
 				return err
+			}
+			if only != "" {
+				keep, err := parsePairFilter(only)
+				if err != nil {
+					return err
+				}
+				opts.Only = keep
 			}
 			if runF != nil {
 				return runF(opts)
@@ -77,6 +92,8 @@ Exit status: 0 done, 2 bad usage or input.`,
 	f.Int64Var(&opts.To, "to", 0, "with the accepted snapshot at `SEQ` of the same session (with --from)")
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or jsonl")
 	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
+	f.StringVar(&only, "only", "", "show only pairs with these `CHANGES`, comma-separated: "+orList(pairFilterNames())+" (the summary counts the pairs shown)")
+	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(pairFilterNames()...))
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
 	return c
@@ -131,6 +148,9 @@ func diffRun(o *diffOptions) error {
 		w = newPairJSON(out, o.Output, o.Redact)
 	default:
 		w = newPairTextWriter(out, o.IO.palette(), o)
+	}
+	if o.Only != nil {
+		w = onlyPairs{w, o.Only}
 	}
 	// Only the text output shows word diffs (--redact counts their words).
 	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To,
