@@ -111,3 +111,18 @@ func findingMatch(fs []inspect.Finding, keep func(inspect.Finding) bool) error {
 	}
 	return &fm
 }
+
+// joinMatches is the matches of several conditions as one, or nil when
+// none matched.
+func joinMatches(errs ...error) error {
+	var fm failOnMatch
+	for _, err := range errs {
+		if m, ok := err.(*failOnMatch); ok {
+			fm.items = append(fm.items, m.items...)
+		}
+	}
+	if len(fm.items) == 0 {
+		return nil
+	}
+	return &fm
+}

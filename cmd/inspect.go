@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
 
@@ -17,8 +18,11 @@ type inspectOptions struct {
 	captureFlags
 	Output string
 	// FailOn is the severity at or above which a finding exits 1; empty
-	// means never.
-	FailOn inspect.Severity
+	// means never. FailOnIDs are finding ids and FailOnReasons reasons
+	// that exit 1 too.
+	FailOn        inspect.Severity
+	FailOnIDs     []string
+	FailOnReasons []replay.Reason
 	// Line and EventID select lines to show up close instead of the report.
 	Line    int
 	EventID string
@@ -48,10 +52,15 @@ name the line. --redact shows only the envelope and the protocol's own
 fields of those lines (ids, statuses, counts, lengths), and problems without
 the values and keys they quote, for sharing outside the team.
 
+--fail-on takes severities (a finding of that severity or worse), finding
+ids and replay's reasons, comma-separated, and says on standard error what
+matched.
+
 Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		Example: `  snapctl inspect capture.jsonl
   snapctl inspect --session session-a -o json capture.jsonl | jq '.findings[].id'
   snapctl inspect --fail-on warning capture.jsonl.gz
+  snapctl inspect --fail-on message-vanished,malformed capture.jsonl
   snapctl inspect --line 12 capture.jsonl
   snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -70,13 +79,47 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: "+orList(severityNames()))
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+orList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
-	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(severityNames()...))
+	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(append(append(severityNames(), checkIDs()...), reasonWords()...)...))
 	return c
+}
+
+// checkIDs are the finding ids, in report order.
+func checkIDs() []string {
+	ids := make([]string, len(inspect.Checks))
+	for i, c := range inspect.Checks {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// parseFailOn sorts the names of a --fail-on list into severities, of
+// which the least severe counts, finding ids and reasons.
+func (o *inspectOptions) parseFailOn(list string) error {
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		sev := inspect.Severity(name)
+		switch {
+		case slices.Contains(inspect.Severities, sev):
+			if o.FailOn == "" || sev.Rank() > o.FailOn.Rank() {
+				o.FailOn = sev
+			}
+		case slices.Contains(checkIDs(), name):
+			o.FailOnIDs = append(o.FailOnIDs, name)
+		default:
+			rs, ok := reasonsNamed(name)
+			if !ok {
+				return usageErrorf("--fail-on: %q is not a severity, finding id or reason (want %s; a finding id such as %s; or a reason such as stale, malformed or problems)",
+					name, orList(severityNames()), inspect.MessageVanished)
+			}
+			o.FailOnReasons = append(o.FailOnReasons, rs...)
+		}
+	}
+	return nil
 }
 
 // checkList is the findings table of the help text.
@@ -114,9 +157,10 @@ func (o *inspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	default:
 		return usageErrorf("-o must be table or json, not %q", o.Output)
 	}
-	o.FailOn = inspect.Severity(failOn)
-	if failOn != "" && !slices.Contains(inspect.Severities, o.FailOn) {
-		return usageErrorf("--fail-on must be %s, not %q", orList(severityNames()), failOn)
+	if failOn != "" {
+		if err := o.parseFailOn(failOn); err != nil {
+			return err
+		}
 	}
 	if lineSet && o.Line < 1 {
 		return usageErrorf("--line must be a line number from 1")
@@ -142,7 +186,11 @@ func inspectRun(o *inspectOptions) error {
 		return err
 	}
 	defer done()
+	reasons := newReasonMatches(o.FailOnReasons)
 	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath}
+	if len(o.FailOnReasons) > 0 {
+		opts.Each = reasons.observe
+	}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 	var rep inspect.Report
 	if o.Line > 0 || o.EventID != "" {
@@ -182,10 +230,9 @@ func inspectRun(o *inspectOptions) error {
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if o.FailOn == "" {
-		return nil
-	}
-	return findingMatch(rep.Findings, func(f inspect.Finding) bool { return f.Severity.AtLeast(o.FailOn) })
+	return joinMatches(findingMatch(rep.Findings, func(f inspect.Finding) bool {
+		return (o.FailOn != "" && f.Severity.AtLeast(o.FailOn)) || slices.Contains(o.FailOnIDs, f.ID)
+	}), reasons.err())
 }
 
 // overviewSessionIDs are the ids of the overview's sessions.

@@ -113,6 +113,9 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 			}
 		}
 		in.Observe(res)
+		if opts.Each != nil {
+			opts.Each(res)
+		}
 		return nil
 	})
 	if err != nil {

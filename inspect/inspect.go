@@ -24,6 +24,9 @@ type Options struct {
 	// MaxPositions caps the positions listed per finding; 0 means
 	// DefaultMaxPositions.
 	MaxPositions int
+	// Each, when set, sees every result of the run too, after the
+	// inspector: for counts of the caller's own.
+	Each func(res *replay.Result)
 }
 
 // maxTracked caps, over all sessions together, the fingerprints kept for
@@ -93,6 +96,9 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 	in := New(opts)
 	sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error {
 		in.Observe(res)
+		if opts.Each != nil {
+			opts.Each(res)
+		}
 		return nil
 	})
 	if err != nil {
