@@ -78,12 +78,12 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
-	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json, or jsonl (one finding, or one line up close, per line)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+orList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(append(append(severityNames(), checkIDs()...), reasonWords()...)...))
 	return c
 }
@@ -153,9 +153,9 @@ func orList(names []string) string {
 // rather than taken for the report.
 func (o *inspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	switch o.Output {
-	case "table", "json":
+	case "table", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be table or json, not %q", o.Output)
+		return usageErrorf("-o must be table, json or jsonl, not %q", o.Output)
 	}
 	if failOn != "" {
 		if err := o.parseFailOn(failOn); err != nil {
@@ -218,9 +218,12 @@ func inspectRun(o *inspectOptions) error {
 		if err := o.checkSession(overviewSessionIDs(rep.Overview)); err != nil {
 			return err
 		}
-		if o.Output == "json" {
+		switch o.Output {
+		case "json":
 			err = writeReportJSON(out, rep)
-		} else {
+		case "jsonl":
+			err = writeFindingsJSONL(out, rep)
+		default:
 			err = writeReportTable(out, o.IO.palette(), rep)
 		}
 		if err != nil {

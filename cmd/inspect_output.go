@@ -148,6 +148,21 @@ func writeReportJSON(out io.Writer, rep inspect.Report) error {
 	return e.end()
 }
 
+// writeFindingsJSONL writes the report's findings, one record per line,
+// as in the document's findings.
+func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
+	e := newJSONEncoder(out, jsonLines)
+	for _, f := range rep.Findings {
+		if err := e.value(findingToJSON(f)); err != nil {
+			return err
+		}
+		if err := e.end(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // writeReportTable writes the overview, one block per session, then the
 // findings worst first.
 func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report) error {

@@ -73,19 +73,19 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one tree per session)")
-	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, mermaid, dot or json")
+	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, mermaid, dot, json, or jsonl (one session per line)")
 	f.StringVar(&opts.Turn, "turn", "", "show only turn `ID`, its ancestors and its descendants")
 	f.BoolVar(&opts.ASCII, "ascii", false, "draw the tree with plain ASCII connectors")
 	registerRedact(f, &opts.Redact)
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "mermaid", "dot", "json"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "mermaid", "dot", "json", "jsonl"))
 	return c
 }
 
 func (o *lineageOptions) validate() error {
 	switch o.Output {
-	case "tree", "mermaid", "dot", "json":
+	case "tree", "mermaid", "dot", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be tree, mermaid, dot or json, not %q", o.Output)
+		return usageErrorf("-o must be tree, mermaid, dot, json or jsonl, not %q", o.Output)
 	}
 	if o.Turn != "" {
 		if err := checkIdent("--turn", o.Turn); err != nil {
@@ -172,6 +172,8 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) e
 	switch o.Output {
 	case "json":
 		return writeLineageJSON(w, sessions, o.Redact)
+	case "jsonl":
+		return writeLineageJSONL(w, sessions, o.Redact)
 	case "mermaid":
 		return writeLineageMermaid(w, sessions)
 	case "dot":
