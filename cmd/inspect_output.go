@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -49,6 +49,9 @@ type sessionOverviewJSON struct {
 	} `json:"emittedAt"`
 	Final   *finalJSON               `json:"final"`
 	Lineage map[replay.Operation]int `json:"lineage"`
+	// LineageTurns counts turns, the unit of lineage's own counts;
+	// Lineage keeps its meaning, snapshots.
+	LineageTurns map[replay.Operation]int `json:"lineageTurns"`
 }
 
 type findingJSON struct {
@@ -90,7 +93,7 @@ func reportJSON(rep inspect.Report) inspectJSON {
 func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
 		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons), Turns: s.Turns,
-		Snapshots: s.Snapshots, Lineage: s.Lineage, Final: newFinalJSON(s.Final)}
+		Snapshots: s.Snapshots, Lineage: s.Lineage, LineageTurns: s.LineageTurns, Final: newFinalJSON(s.Final)}
 	if r := s.Sequences; r != nil {
 		sj.Sequences = &struct {
 			Min int64 `json:"min"`
@@ -252,12 +255,14 @@ func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview
 	} else {
 		fmt.Fprintln(out, "  final: no accepted snapshot")
 	}
-	if len(s.Lineage) > 0 {
-		ops := make([]string, 0, len(s.Lineage))
-		for op, n := range s.Lineage {
-			ops = append(ops, fmt.Sprintf("%s %d", op, n))
+	// Turns, not snapshots: the unit lineage counts in.
+	var ops []string
+	for _, op := range lineage.Operations {
+		if n := s.LineageTurns[op]; n > 0 {
+			ops = append(ops, fmt.Sprintf("%d %s", n, op))
 		}
-		sort.Strings(ops)
+	}
+	if len(ops) > 0 {
 		fmt.Fprintf(out, "  lineage: %s\n", strings.Join(ops, ", "))
 	}
 }

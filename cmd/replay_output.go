@@ -292,13 +292,7 @@ func (w *tableWriter) event(res *replay.Result) error {
 	} else if res.Err != nil {
 		envelopeCells(cells, shownEnvelope(res.Err.Envelope, w.redact))
 	}
-	colour := w.pal.Yellow
-	switch {
-	case res.Reason == replay.ReasonMalformed:
-		colour = w.pal.Red
-	case res.Verdict() == replay.Accepted:
-		colour = w.pal.Green
-	}
+	colour := reasonColour(w.pal, res.Reason)
 	w.row(cells, func(i int, s string) string {
 		if i == 6 || i == 7 {
 			return colour(s)
@@ -327,6 +321,21 @@ func envelopeCells(cells []string, env *replay.Envelope) {
 // maxEnvelopeCell is the most runes of an unvalidated envelope field a
 // table cell shows: a valid id is much shorter.
 const maxEnvelopeCell = 40
+
+// reasonColour colours a reason by what it means: accepted green,
+// ordinary inert lines (submits and diagnostics) dim, problems yellow,
+// and lines that do not decode red.
+func reasonColour(pal palette, r replay.Reason) func(string) string {
+	switch {
+	case r == replay.ReasonMalformed:
+		return pal.Red
+	case r == replay.ReasonNonSnapshot:
+		return pal.Dim
+	case r.Verdict() == replay.Accepted:
+		return pal.Green
+	}
+	return pal.Yellow
+}
 
 // resultDetail explains a verdict in a few words for the table.
 func resultDetail(res *replay.Result, redact bool) string {

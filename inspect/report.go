@@ -46,6 +46,9 @@ type SessionOverview struct {
 	Final *replay.Final
 	// Lineage counts snapshots by lineage operation.
 	Lineage map[replay.Operation]int
+	// LineageTurns counts the turns with an accepted snapshot by how they
+	// came about (model.Turn.Operation), as lineage does.
+	LineageTurns map[replay.Operation]int
 }
 
 // Accepted is the number of the session's events the cursor accepted.
@@ -68,6 +71,12 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 		for i, n := range s.lineage {
 			if n > 0 {
 				so.Lineage[lineageOps[i]] = n
+			}
+		}
+		so.LineageTurns = map[replay.Operation]int{}
+		for t := s.m.FirstTurn(); t != nil; t = t.Next() {
+			if t.Accepted > 0 {
+				so.LineageTurns[t.Operation()]++
 			}
 		}
 		if ss := stats(i, s.m.ID); ss != nil {
