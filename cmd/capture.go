@@ -24,6 +24,9 @@ type captureFlags struct {
 	EventPath string
 
 	rd inputReport // set by read, for finish
+	// sniff looks at malformed lines, for finish's hint; every command's
+	// run passes it each result.
+	sniff replay.Sniffer
 }
 
 // inputReport is what finish needs to know of a reader.
@@ -70,7 +73,7 @@ func checkIdent(flag, value string) error {
 
 // options are the replay options these flags ask for.
 func (c *captureFlags) options() replay.Options {
-	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath}
+	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, RawMalformed: true}
 }
 
 // read opens the captures, failing with an input error (exit 2), and
@@ -98,12 +101,22 @@ func (c *captureFlags) finish(ios *iostreams, err error) error {
 	for _, w := range c.rd.Warnings() {
 		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))
 	}
+	if h := c.sniff.Hint(c.EventPath); h != nil {
+		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(hintText(h)))
+	}
 	damage := c.rd.Err()
 	var ue *usageError
 	if damage != nil && (err == nil || errors.Is(err, errMatched) || errors.As(err, &ue)) {
 		return &usageError{damage}
 	}
 	return err
+}
+
+// hintText puts a hint in one sentence: how much was malformed, what it
+// looks like (with the first line looked at), and what to do.
+func hintText(h *replay.Hint) string {
+	return fmt.Sprintf("%d of %d lines are malformed and look like %s (%s:%d): %s",
+		h.Malformed, h.Events, h.Format, h.File, h.Line, h.Advice)
 }
 
 // resolveFiles turns no FILE into standard input, unless that is a

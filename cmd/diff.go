@@ -162,14 +162,12 @@ func diffRun(o *diffOptions) error {
 	ropts.Idle = func() { out.Flush() }
 	// The turns of accepted snapshots, to name them when --turn matches none.
 	var turns nameSet
-	add := d.Add
-	if o.Turn != "" {
-		add = func(res *replay.Result) error {
-			if res.Verdict() == replay.Accepted {
-				turns.add(res.Event.TurnID)
-			}
-			return d.Add(res)
+	add := func(res *replay.Result) error {
+		if o.Turn != "" && res.Verdict() == replay.Accepted {
+			turns.add(res.Event.TurnID)
 		}
+		o.sniff.Observe(res)
+		return d.Add(res)
 	}
 	sum, err := replay.Run(rd, ropts, add)
 	if err != nil {

@@ -102,7 +102,10 @@ func findingMatch(fs []inspect.Finding, keep func(inspect.Finding) bool) error {
 		if !keep(f) {
 			continue
 		}
-		what := fmt.Sprintf("%s %s in session %s", f.Severity, f.ID, termsafe.String(f.SessionID))
+		what := fmt.Sprintf("%s %s", f.Severity, f.ID)
+		if f.SessionID != "" {
+			what += " in session " + termsafe.String(f.SessionID)
+		}
 		ps := f.Positions[:min(len(f.Positions), failOnPositions)]
 		fm.items = append(fm.items, &matchedItem{what: what, unit: "line", positions: ps, total: f.PositionCount})
 	}

@@ -187,10 +187,11 @@ func inspectRun(o *inspectOptions) error {
 	}
 	defer done()
 	reasons := newReasonMatches(o.FailOnReasons)
-	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath}
-	if len(o.FailOnReasons) > 0 {
-		opts.Each = reasons.observe
-	}
+	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath,
+		Each: func(res *replay.Result) {
+			reasons.observe(res)
+			o.sniff.Observe(res)
+		}}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 	var rep inspect.Report
 	if o.Line > 0 || o.EventID != "" {

@@ -107,6 +107,7 @@ func lineageRun(o *lineageOptions) error {
 	ropts.Messages = true
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		b.Add(res)
+		o.sniff.Observe(res)
 		return nil
 	})
 	if err != nil {

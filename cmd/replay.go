@@ -156,6 +156,7 @@ func replayRun(o *replayOptions) error {
 	ropts.Idle = func() { out.Flush() }
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		matches.observe(res)
+		o.sniff.Observe(res)
 		if o.Only != nil && !slices.Contains(o.Only, res.Reason) {
 			return nil
 		}

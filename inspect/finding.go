@@ -42,6 +42,7 @@ const (
 	OrphanSubmit        = "orphan-submit"
 	StaleRedelivery     = "stale-redelivery"
 	SequenceGap         = "sequence-gap"
+	UnusableInput       = "unusable-input"
 )
 
 // Check describes one kind of finding: its id, its severity and what it
@@ -66,6 +67,7 @@ var Checks = []Check{
 	{OrphanSubmit, SeverityWarning, "a submit whose turn never received a snapshot"},
 	{StaleRedelivery, SeverityInfo, "duplicate or stale deliveries the cursor kept inert"},
 	{SequenceGap, SeverityInfo, "accepted sequences skip values"},
+	{UnusableInput, SeverityInfo, "most lines are malformed: what they look like and how to read them"},
 }
 
 func checkIndex(id string) int {

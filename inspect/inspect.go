@@ -65,6 +65,8 @@ type Inspector struct {
 	// malformed lines that could be read as events: invalid-event for
 	// the sessions that turn out to be trusted.
 	invalid map[string]*tally
+	// sniff looks at malformed lines for unusable-input.
+	sniff replay.Sniffer
 }
 
 // idKey names an event id (by hash) of the session with index s.
@@ -110,7 +112,8 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // replayOptions are the options the inspector's results must come from:
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
-	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true, Hash: true}
+	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true, Hash: true,
+		RawMalformed: true}
 }
 
 func (in *Inspector) pos(at model.Position) pos {
@@ -135,6 +138,7 @@ func (in *Inspector) session(m *model.Session) *session {
 // Observe takes one result of a run made with Messages set (see Run).
 // Malformed lines count only to invalid-event.
 func (in *Inspector) Observe(res *replay.Result) {
+	in.sniff.Observe(res)
 	if res.Err != nil {
 		in.observeInvalid(res)
 	}

@@ -88,6 +88,9 @@ func TestCaptures(t *testing.T) {
 			"error invalid-event s-invalid [invalid-event.jsonl:3 invalid-event.jsonl:4]",
 			"info sequence-gap s-invalid [invalid-event.jsonl:5]",
 		}},
+		{"unusable-input.jsonl", "", []string{
+			"info unusable-input  [unusable-input.jsonl:1]",
+		}},
 		{"invalid-event.jsonl", "s-other", []string{
 			"warning foreign-session s-invalid [invalid-event.jsonl:1 invalid-event.jsonl:2 invalid-event.jsonl:5]",
 		}},

@@ -91,6 +91,12 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 		r.Overview.Sessions = append(r.Overview.Sessions, so)
 		r.Findings = in.findings(r.Findings, s, sum.Pinned)
 	}
+	if h := in.sniff.Hint(in.opts.EventPath); h != nil {
+		f := Finding{ID: UnusableInput, Severity: SeverityInfo, PositionCount: 1,
+			Message:   fmt.Sprintf("%d of %d lines are malformed and look like %s: %s", h.Malformed, h.Events, h.Format, h.Advice),
+			Positions: []Position{{File: h.File, Line: h.Line}}}
+		r.Findings = append(r.Findings, f)
+	}
 	sortFindings(r.Findings)
 	return r
 }

@@ -38,6 +38,9 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 		for i := range b.lines {
 			l := &b.lines[i]
 			res := Result{File: l.File, Line: l.Num}
+			if opts.RawMalformed && b.errs[i] != nil && !l.TooLong {
+				res.Raw = l.Data // the batch holds it until release
+			}
 			r.apply(&res, &b.events[i], b.errs[i])
 			if err := fn(&res); err != nil {
 				// The reader may be blocked on a quiet live stream: tell

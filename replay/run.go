@@ -26,6 +26,9 @@ type Options struct {
 	// are then decoded on the calling goroutine, where the reader's buffer
 	// still holds them.
 	KeepRaw bool
+	// RawMalformed asks for Result.Raw of malformed lines only, which
+	// costs nothing on the others (for a Sniffer).
+	RawMalformed bool
 	// Workers is the number of goroutines decoding lines; 0 means one per
 	// CPU. Results are delivered in input order whatever the number.
 	Workers int
@@ -46,7 +49,8 @@ type Result struct {
 	// Prev is the sequence accepted before this snapshot, for advanced.
 	Prev int64
 	// Raw is the line as read, without its line ending, when the run was
-	// asked for it (Options.KeepRaw); nil for a line over the limit. It is
+	// asked for it (Options.KeepRaw, or RawMalformed for a malformed
+	// line); nil for a line over the limit. It is
 	// borrowed: valid only until the callback returns.
 	Raw []byte
 }
@@ -153,10 +157,10 @@ func NewRunner(opts Options) (*Runner, error) {
 // Step decodes one line and applies it to its cursor.
 func (r *Runner) Step(l Line) Result {
 	res := Result{File: l.File, Line: l.Num}
-	if r.opts.KeepRaw && !l.TooLong {
+	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
+	if (r.opts.KeepRaw || (r.opts.RawMalformed && err != nil)) && !l.TooLong {
 		res.Raw = l.Data
 	}
-	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
 	r.apply(&res, &r.ev, err)
 	return res
 }
