@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentskit/snapctl/inspect"
@@ -80,7 +81,7 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json, or jsonl (one finding, or one line up close, per line)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+orList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
-	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
+	f.Var((*lineNumber)(&opts.Line), "line", "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
@@ -265,3 +266,21 @@ func noMatch(o *inspectOptions, x inspect.Examination) error {
 	}
 	return usageErrorf("%s has %d lines, no line %d", o.Files[0], in.Lines, o.Line)
 }
+
+// lineNumber is the value of --line: a line number from 1, refused with a
+// sentence rather than strconv's words.
+type lineNumber int
+
+func (n *lineNumber) Set(v string) error {
+	// Numbers below 1 are refused by validate, which knows --line was set.
+	i, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return &flagError{fmt.Sprintf("--line %q is not a line number: give a number from 1", v)}
+	}
+	*n = lineNumber(i)
+	return nil
+}
+
+func (n *lineNumber) String() string { return strconv.Itoa(int(*n)) }
+
+func (n *lineNumber) Type() string { return "int" }
