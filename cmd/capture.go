@@ -22,6 +22,8 @@ type captureFlags struct {
 	Session   string
 	MaxLine   int
 	EventPath string
+	win       windowFlags
+	window    *replay.Window
 
 	rd inputReport // set by read, for finish
 	// sniff looks at malformed lines, for finish's hint; every command's
@@ -40,6 +42,9 @@ func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.StringVar(&c.Session, "session", "", sessionHelp)
 	c.MaxLine = replay.DefaultMaxLine
 	f.Var((*lineSize)(&c.MaxLine), "max-line", "longest line to decode, in bytes or a `SIZE` with a unit like 512KiB, 64MiB or 1GiB (the maximum); longer lines are malformed")
+	f.StringVar(&c.win.Lines, "lines", "", "read only these `LINES` of each file: N, N-M or N-, comma-separated (like 100-200)")
+	f.StringVar(&c.win.Since, "since", "", "read only events emitted at or after `WHEN`: an instant (2026-07-11T03:00:00Z) or a duration from the capture's start (5m)")
+	f.StringVar(&c.win.Until, "until", "", "read only events emitted at or before `WHEN`, as --since")
 	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
 }
 
@@ -59,6 +64,11 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 	if strings.ContainsAny(c.EventPath, "@|") {
 		return usageErrorf("--event-path %q: only plain paths are supported, without @modifiers or | pipes", c.EventPath)
 	}
+	w, err := c.win.window()
+	if err != nil {
+		return err
+	}
+	c.window = w
 	return resolveFiles(ios, &c.Files)
 }
 
@@ -73,7 +83,7 @@ func checkIdent(flag, value string) error {
 
 // options are the replay options these flags ask for.
 func (c *captureFlags) options() replay.Options {
-	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, RawMalformed: true}
+	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, RawMalformed: true, Window: c.window}
 }
 
 // read opens the captures, failing with an input error (exit 2), and

@@ -176,6 +176,10 @@ func diffRun(o *diffOptions) error {
 		out.Flush()
 		return &usageError{err}
 	}
+	if err := o.checkWindow(sum.Input, sum.Counts); err != nil {
+		out.Flush()
+		return err
+	}
 	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
 		out.Flush()
 		return err

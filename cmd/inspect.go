@@ -188,7 +188,7 @@ func inspectRun(o *inspectOptions) error {
 	}
 	defer done()
 	reasons := newReasonMatches(o.FailOnReasons)
-	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath,
+	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Window: o.window,
 		Each: func(res *replay.Result) {
 			reasons.observe(res)
 			o.sniff.Observe(res)
@@ -200,6 +200,9 @@ func inspectRun(o *inspectOptions) error {
 		x, err := inspect.Examine(rd, opts, target)
 		if err != nil {
 			return &usageError{err}
+		}
+		if err := o.checkWindow(x.Report.Overview.Input, x.Report.Overview.Counts); err != nil {
+			return err
 		}
 		if err := o.checkSession(overviewSessionIDs(x.Report.Overview)); err != nil {
 			return err
@@ -216,6 +219,9 @@ func inspectRun(o *inspectOptions) error {
 		rep, err = inspect.Run(rd, opts)
 		if err != nil {
 			return &usageError{err}
+		}
+		if err := o.checkWindow(rep.Overview.Input, rep.Overview.Counts); err != nil {
+			return err
 		}
 		if err := o.checkSession(overviewSessionIDs(rep.Overview)); err != nil {
 			return err

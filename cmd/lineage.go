@@ -113,6 +113,9 @@ func lineageRun(o *lineageOptions) error {
 	if err != nil {
 		return &usageError{err}
 	}
+	if err := o.checkWindow(sum.Input, sum.Counts); err != nil {
+		return err
+	}
 	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
 		return err
 	}

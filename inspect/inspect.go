@@ -24,6 +24,8 @@ type Options struct {
 	// MaxPositions caps the positions listed per finding; 0 means
 	// DefaultMaxPositions.
 	MaxPositions int
+	// Window keeps part of the capture, as replay.Options.Window.
+	Window *replay.Window
 	// Each, when set, sees every result of the run too, after the
 	// inspector: for counts of the caller's own.
 	Each func(res *replay.Result)
@@ -113,7 +115,7 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
 	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true, Hash: true,
-		RawMalformed: true}
+		RawMalformed: true, Window: in.opts.Window}
 }
 
 func (in *Inspector) pos(at model.Position) pos {

@@ -37,6 +37,9 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 		}
 		for i := range b.lines {
 			l := &b.lines[i]
+			if !r.keep(l.File, l.Num, &b.events[i], b.errs[i]) {
+				continue
+			}
 			res := Result{File: l.File, Line: l.Num}
 			if opts.RawMalformed && b.errs[i] != nil && !l.TooLong {
 				res.Raw = l.Data // the batch holds it until release
@@ -67,7 +70,10 @@ func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, erro
 		if err != nil {
 			return r.Summary(rd.Stats()), err
 		}
-		res := r.Step(l)
+		res, ok := r.step(l)
+		if !ok {
+			continue
+		}
 		if err := fn(&res); err != nil {
 			return r.Summary(rd.Stats()), err
 		}

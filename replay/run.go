@@ -32,6 +32,8 @@ type Options struct {
 	// Workers is the number of goroutines decoding lines; 0 means one per
 	// CPU. Results are delivered in input order whatever the number.
 	Workers int
+	// Window, when set, keeps only part of the capture (see Window).
+	Window *Window
 }
 
 // Result is what happened to one line: its position, the decoded event or
@@ -68,6 +70,7 @@ type Runner struct {
 	order    []*SessionStats
 	counts   Counts
 	ev       Event
+	win      windowState
 }
 
 // Counts tallies events by reason and malformed lines by code.
@@ -156,13 +159,23 @@ func NewRunner(opts Options) (*Runner, error) {
 
 // Step decodes one line and applies it to its cursor.
 func (r *Runner) Step(l Line) Result {
+	res, _ := r.step(l)
+	return res
+}
+
+// step is Step, reporting false for a line outside Options.Window, which
+// is neither applied nor counted.
+func (r *Runner) step(l Line) (Result, bool) {
 	res := Result{File: l.File, Line: l.Num}
 	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
+	if !r.keep(l.File, l.Num, &r.ev, err) {
+		return res, false
+	}
 	if (r.opts.KeepRaw || (r.opts.RawMalformed && err != nil)) && !l.TooLong {
 		res.Raw = l.Data
 	}
 	r.apply(&res, &r.ev, err)
-	return res
+	return res, true
 }
 
 // decodeLine decodes l into ev; a line over the reader's limit is
