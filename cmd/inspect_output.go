@@ -297,7 +297,11 @@ func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding) {
 	fmt.Fprintf(out, "%s: %s\n", pal.Bold(plural(len(fs), "finding")), strings.Join(parts, ", "))
 	for _, f := range fs {
 		sev := fmt.Sprintf("%-7s", f.Severity)
-		fmt.Fprintf(out, "\n%s  %s  %s\n", severityColour(pal, f.Severity)(sev), pal.Bold(f.ID), termsafe.String(f.SessionID))
+		head := severityColour(pal, f.Severity)(sev) + "  " + pal.Bold(f.ID)
+		if f.SessionID != "" { // unusable-input is about the whole capture
+			head += "  " + termsafe.String(f.SessionID)
+		}
+		fmt.Fprintf(out, "\n%s\n", head)
 		fmt.Fprintf(out, "  %s\n", termsafe.String(f.Message))
 		fmt.Fprintf(out, "  at %s\n", positionList(f))
 	}
