@@ -18,6 +18,9 @@ type replayOptions struct {
 	// Only and FailOn are sets of reasons; nil Only shows every event.
 	Only   []replay.Reason
 	FailOn []replay.Reason
+	// Turn shows only the events of this turn, as lineage and diff keep
+	// only its turns and pairs.
+	Turn   string
 	Redact bool
 }
 
@@ -66,6 +69,7 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
 	f.StringVar(&only, "only", "", "show only events with these `REASONS`, comma-separated: reasons, accepted, inert or problems (the summary counts all)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (as --only)")
+	f.StringVar(&opts.Turn, "turn", "", "show only the events of turn `ID`, malformed ones whose envelope names it too (the summary counts all)")
 	registerRedact(f, &opts.Redact)
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
@@ -114,6 +118,11 @@ func (o *replayOptions) validate(failOn, only string) error {
 	default:
 		return usageErrorf("-o must be table, json or jsonl, not %q", o.Output)
 	}
+	if o.Turn != "" {
+		if err := checkIdent("--turn", o.Turn); err != nil {
+			return err
+		}
+	}
 	var err error
 	if only != "" {
 		if o.Only, err = parseReasonList("--only", only); err != nil {
@@ -126,6 +135,18 @@ func (o *replayOptions) validate(failOn, only string) error {
 		}
 	}
 	return nil
+}
+
+// resultTurn is the turn of a result: its event's, or what a malformed
+// line's envelope says, or "".
+func resultTurn(res *replay.Result) string {
+	switch {
+	case res.Event != nil:
+		return res.Event.TurnID
+	case res.Err != nil && res.Err.Envelope != nil:
+		return res.Err.Envelope.TurnID
+	}
+	return ""
 }
 
 // eventWriter writes one replay result in some format.
@@ -150,6 +171,7 @@ func replayRun(o *replayOptions) error {
 		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact)
 	}
 	matches := newReasonMatches(o.FailOn)
+	var turns nameSet // with --turn, the turns seen, to name them if it is not one
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
 	ropts := o.options()
@@ -157,6 +179,13 @@ func replayRun(o *replayOptions) error {
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		matches.observe(res)
 		o.sniff.Observe(res)
+		if o.Turn != "" {
+			turn := resultTurn(res)
+			turns.add(turn)
+			if turn != o.Turn {
+				return nil
+			}
+		}
 		if o.Only != nil && !slices.Contains(o.Only, res.Reason) {
 			return nil
 		}
@@ -177,6 +206,9 @@ func replayRun(o *replayOptions) error {
 	}
 	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
 		return err
+	}
+	if o.Turn != "" && !turns.has(o.Turn) {
+		return unknownName("--turn", o.Turn, "turn", slices.DeleteFunc(turns.order, func(t string) bool { return t == "" }))
 	}
 	return matches.err()
 }

@@ -24,6 +24,9 @@ type sample struct {
 	file string
 	line int
 	data []byte
+	// event is set when the line reads as a protocol event that breaks
+	// a rule: its envelope names an event.
+	event bool
 }
 
 // Sniffing bounds: how many malformed lines are kept, and the longest.
@@ -40,7 +43,8 @@ func (s *Sniffer) Observe(res *Result) {
 	}
 	s.malformed++
 	if len(s.samples) < sniffSamples && res.Raw != nil && len(res.Raw) <= sniffBytes {
-		s.samples = append(s.samples, sample{res.File, res.Line, bytes.Clone(res.Raw)})
+		e := res.Err.Envelope
+		s.samples = append(s.samples, sample{res.File, res.Line, bytes.Clone(res.Raw), e != nil && e.Event != ""})
 	}
 }
 
@@ -50,7 +54,8 @@ type Hint struct {
 	Malformed, Events int
 	// Format names what the lines look like: "wrapped JSON",
 	// "Server-Sent Events", "a HAR file", "container log lines" or
-	// "JSON and text, not events" or "text, not JSON".
+	// "JSON and text, not events", "text, not JSON", or "protocol events
+	// that break its rules" (the input is right, the events are not).
 	Format string
 	// EventPath is the --event-path that decodes the sample lines of
 	// wrapped JSON, or "".
@@ -71,6 +76,8 @@ func (s *Sniffer) Hint(eventPath string) *Hint {
 	}
 	h := &Hint{Malformed: s.malformed, Events: s.events, File: s.samples[0].file, Line: s.samples[0].line}
 	switch {
+	case !slices.ContainsFunc(s.samples, func(x sample) bool { return !x.event }):
+		h.Format, h.Advice = "protocol events that break its rules", "the capture is read right, the server sends invalid events: see each line's detail, or snapctl inspect --line N"
 	case s.all(isSSE):
 		h.Format, h.Advice = "Server-Sent Events", "take the JSON after \"data:\" out of each event, one event per line"
 	case s.any(isHAR):
