@@ -70,8 +70,11 @@ func checkIdent(flag, value string) error {
 
 // options are the replay options these flags ask for.
 func (c *captureFlags) options() replay.Options {
-	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath}
+	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, Sessions: c.budget}
 }
+
+// budget raises the memory limit for n sessions (see limitMemory).
+func (c *captureFlags) budget(n int) { limitMemory(c.MaxLine, n) }
 
 // read opens the captures, failing with an input error (exit 2), and
 // shows progress while they are read (see startProgress; streaming is for
@@ -82,6 +85,7 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 	if err != nil {
 		return nil, nil, &usageError{err}
 	}
+	limitMemory(c.MaxLine, 0)
 	c.rd = rd
 	stop := startProgress(ios, rd, streaming)
 	return rd, func() { stop(); rd.Close() }, nil

@@ -142,7 +142,7 @@ func inspectRun(o *inspectOptions) error {
 		return err
 	}
 	defer done()
-	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath}
+	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 	var rep inspect.Report
 	if o.Line > 0 || o.EventID != "" {

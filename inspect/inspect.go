@@ -23,6 +23,8 @@ type Options struct {
 	// MaxPositions caps the positions listed per finding; 0 means
 	// DefaultMaxPositions.
 	MaxPositions int
+	// Sessions is replay's Options.Sessions.
+	Sessions func(n int)
 }
 
 // maxTracked caps, over all sessions together, the fingerprints kept for
@@ -99,7 +101,8 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // replayOptions are the options the inspector's results must come from:
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
-	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true, Hash: true}
+	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
+		Messages: true, Hash: true, Sessions: in.opts.Sessions}
 }
 
 func (in *Inspector) pos(at model.Position) pos {
