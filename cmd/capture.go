@@ -51,12 +51,25 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 			return err
 		}
 	}
-	// Modifiers (@pretty, @valid, …) and pipes run gjson's own recursive
-	// code over capture content, which a deeply nested line overflows.
-	if strings.ContainsAny(c.EventPath, "@|") {
-		return usageErrorf("--event-path %q: only plain paths are supported, without @modifiers or | pipes", c.EventPath)
+	if !plainPath(c.EventPath) {
+		return usageErrorf("--event-path %q: only plain paths are supported (keys and indexes joined by dots, such as frame or data.event), without @modifiers, | pipes, # queries, multipaths or ..", c.EventPath)
 	}
 	return resolveFiles(ios, &c.Files)
+}
+
+// plainPath reports whether p is a plain gjson path: keys and array
+// indexes joined by single dots, with * and ? wildcards and \ escapes.
+// Modifiers, pipes, queries and multipaths run gjson's own recursive code
+// over capture content, which a deeply nested line overflows, and
+// select values that are not one event.
+func plainPath(p string) bool {
+	if p == "" {
+		return true
+	}
+	if p[0] == '.' || p[len(p)-1] == '.' || strings.Contains(p, "..") {
+		return false
+	}
+	return !strings.ContainsAny(p, "@|#[]{}()!=<>%,")
 }
 
 // checkIdent refuses a flag value that is not a safe identifier: no event
