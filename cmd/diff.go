@@ -123,7 +123,11 @@ func diffRun(o *diffOptions) error {
 		return err
 	}
 	defer done()
-	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	human := o.IO.Out
+	if o.Output == "text" {
+		human = fitLines(human, o.IO.FitWidth(false))
+	}
+	out := bufio.NewWriterSize(human, 64<<10)
 
 	var w pairWriter
 	switch {
