@@ -19,13 +19,47 @@ import (
 var Version = ""
 
 func version() string {
-	if Version != "" {
-		return Version
+	bi, _ := debug.ReadBuildInfo()
+	return versionString(Version, bi)
+}
+
+// versionString says which snapctl this is: the version set at build
+// time, else the module version (go install …@v1.2.3, or the one go build
+// derives from the checkout), else "dev"; then what the build info knows
+// of the commit (revision, its time, uncommitted changes) and the Go
+// version that built it.
+func versionString(set string, bi *debug.BuildInfo) string {
+	v := set
+	if v == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if v == "" {
+		v = "dev"
 	}
-	return "dev"
+	if bi == nil {
+		return v
+	}
+	var details []string
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		details = append(details, "commit "+rev[:min(len(rev), 12)])
+	}
+	if t := settings["vcs.time"]; t != "" {
+		details = append(details, t)
+	}
+	if settings["vcs.modified"] == "true" {
+		details = append(details, "modified")
+	}
+	if bi.GoVersion != "" {
+		details = append(details, bi.GoVersion)
+	}
+	if len(details) == 0 {
+		return v
+	}
+	return v + " (" + strings.Join(details, ", ") + ")"
 }
 
 // newRootCmd builds the snapctl command tree on the given streams.
