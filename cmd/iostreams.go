@@ -28,6 +28,10 @@ type iostreams struct {
 	ColorMode string
 	// NoProgress is the --no-progress flag.
 	NoProgress bool
+
+	// jq, with --jq, filters what is written to Out; it must be closed
+	// once the command is done.
+	jq *jqWriter
 }
 
 // defaultColumns is the width assumed of a terminal that does not say.

@@ -64,6 +64,7 @@ func versionString(set string, bi *debug.BuildInfo) string {
 
 // newRootCmd builds the snapctl command tree on the given streams.
 func newRootCmd(ios *iostreams) *cobra.Command {
+	var jq string
 	root := &cobra.Command{
 		Use:   "snapctl",
 		Short: "Replay and explain agentskit.chat.turn v1 captures",
@@ -82,9 +83,10 @@ what the cursor did with every line and why.`,
 		PersistentPreRunE: func(c *cobra.Command, args []string) error {
 			switch ios.ColorMode {
 			case "auto", "always", "never":
-				return nil
+			default:
+				return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
 			}
-			return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
+			return setupJQ(c, ios, jq)
 		},
 	}
 	root.SetIn(ios.In)
@@ -93,6 +95,7 @@ what the cursor did with every line and why.`,
 	root.SetVersionTemplate("snapctl {{.Version}}\n")
 	root.PersistentFlags().StringVar(&ios.ColorMode, "color", "auto", "colour output: auto (terminal only, not with NO_COLOR), always or never")
 	root.PersistentFlags().BoolVar(&ios.NoProgress, "no-progress", false, "never show progress on standard error (shown only on a terminal, for inputs over 64 MiB)")
+	root.PersistentFlags().StringVar(&jq, "jq", "", "filter JSON output with a jq `EXPRESSION`: with -o jsonl on each record as it comes; with -o json on the whole document, which is then written only once complete")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		var fe *flagError
 		if errors.As(err, &fe) {
@@ -120,6 +123,13 @@ func run(ios *iostreams, args []string) int {
 	root := newRootCmd(ios)
 	root.SetArgs(args)
 	err := root.Execute()
+	if ios.jq != nil {
+		// -o json's document is filtered once complete; a failed
+		// expression outweighs what the command made of the failed write.
+		if jerr := ios.jq.close(); jerr != nil {
+			err = jerr
+		}
+	}
 	if out.err != nil {
 		// Lost output outweighs a --fail-on match or any later error;
 		// help, version and completion ignore write errors themselves.
@@ -130,6 +140,28 @@ func run(ios *iostreams, args []string) int {
 		fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", msg)
 	}
 	return exitStatus(err)
+}
+
+// setupJQ puts a --jq filter between the command's JSON and standard
+// output; the expression is checked before any input is read.
+func setupJQ(c *cobra.Command, ios *iostreams, expr string) error {
+	if expr == "" {
+		return nil
+	}
+	format := ""
+	if f := c.Flags().Lookup("output"); f != nil {
+		format = f.Value.String()
+	}
+	if format != "json" && format != "jsonl" {
+		return usageErrorf("--jq filters JSON output: it needs -o json or -o jsonl")
+	}
+	code, err := compileJQ(expr)
+	if err != nil {
+		return err
+	}
+	ios.jq = newJQWriter(ios.Out, code, format == "jsonl", ios.OutTTY)
+	ios.Out = ios.jq
+	return nil
 }
 
 // errWriter remembers the first error of the writer it wraps and fails
