@@ -29,8 +29,9 @@ type diffOptions struct {
 func newCmdDiff(ios *iostreams, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{IO: ios}
 	c := &cobra.Command{
-		Use:   "diff [FILE...]",
-		Short: "Show what changed between accepted snapshots: messages added, removed, changed",
+		Annotations: map[string]string{"pager": pageFiles},
+		Use:         "diff [FILE...]",
+		Short:       "Show what changed between accepted snapshots: messages added, removed, changed",
 		Long: `Diff replays captures as "snapctl replay" does (same reader, cursor,
 --session and --max-line) and compares each accepted snapshot with the
 previous accepted snapshot of the same session. Every accepted snapshot is

@@ -33,8 +33,9 @@ func newCmdInspect(ios *iostreams, runF func(*inspectOptions) error) *cobra.Comm
 	opts := &inspectOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
-		Use:   "inspect [FILE...]",
-		Short: "Explain a capture: an overview and the server bugs it shows, with positions",
+		Annotations: map[string]string{"pager": pageAlways},
+		Use:         "inspect [FILE...]",
+		Short:       "Explain a capture: an overview and the server bugs it shows, with positions",
 		Long: `Inspect reads captures as replay does (same reader, cursor, --session and
 --max-line) and reports an overview of what they hold and findings: classes
 of server bug the capture shows, each with the lines involved.

@@ -29,6 +29,14 @@ type iostreams struct {
 	// NoProgress is the --no-progress flag.
 	NoProgress bool
 
+	// NoPager is the --no-pager flag.
+	NoPager bool
+	// pager is the running pager Out writes to, if any.
+	pager *pager
+	// stdout is the process's standard output, which a pager writes to
+	// directly, so that it knows the terminal; nil in tests.
+	stdout *os.File
+
 	// jq, with --jq, filters what is written to Out; it must be closed
 	// once the command is done.
 	jq *jqWriter
@@ -49,6 +57,7 @@ func systemStreams() *iostreams {
 		InTTY: tty(os.Stdin), OutTTY: tty(os.Stdout), ErrTTY: tty(os.Stderr),
 		NoColor:   os.Getenv("NO_COLOR") != "",
 		ColorMode: "auto",
+		stdout:    os.Stdout,
 	}
 	force, forced := os.LookupEnv("SNAPCTL_FORCE_TTY")
 	if forced && force != "" {

@@ -29,8 +29,9 @@ type lineageOptions struct {
 func newCmdLineage(ios *iostreams, runF func(*lineageOptions) error) *cobra.Command {
 	opts := &lineageOptions{IO: ios}
 	c := &cobra.Command{
-		Use:   "lineage [FILE...]",
-		Short: "Draw which turn was retried, edited or regenerated, from what, and how it ended",
+		Annotations: map[string]string{"pager": pageAlways},
+		Use:         "lineage [FILE...]",
+		Short:       "Draw which turn was retried, edited or regenerated, from what, and how it ended",
 		Long: `Lineage reads captures like replay (NDJSON; "-" or no FILE reads standard
 input; gzip and zstd are recognised), runs them through the snapshot cursor,
 and draws, from the lineage of the accepted snapshots, one tree per session:

@@ -25,8 +25,9 @@ func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Comman
 	opts := &replayOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
-		Use:   "replay [FILE...]",
-		Short: "Run a capture through the snapshot cursor: accepted or inert, and why",
+		Annotations: map[string]string{"pager": pageFiles},
+		Use:         "replay [FILE...]",
+		Short:       "Run a capture through the snapshot cursor: accepted or inert, and why",
 		Long: `Replay reads one or more captures (NDJSON, one event per line; "-" or no
 FILE reads standard input; gzip and zstd are recognised) as one stream and
 runs every line through the monotonic snapshot cursor of ADR-0010.

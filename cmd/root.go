@@ -86,6 +86,11 @@ what the cursor did with every line and why.`,
 			default:
 				return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
 			}
+			if wantsPager(c, ios, args) {
+				if err := ios.startPager(pagerCommand(os.Getenv)); err != nil {
+					return fmt.Errorf("starting the pager: %w", err)
+				}
+			}
 			return setupJQ(c, ios, jq)
 		},
 	}
@@ -95,6 +100,7 @@ what the cursor did with every line and why.`,
 	root.SetVersionTemplate("snapctl {{.Version}}\n")
 	root.PersistentFlags().StringVar(&ios.ColorMode, "color", "auto", "colour output: auto (terminal only, not with NO_COLOR), always or never")
 	root.PersistentFlags().BoolVar(&ios.NoProgress, "no-progress", false, "never show progress on standard error (shown only on a terminal, for inputs over 64 MiB)")
+	root.PersistentFlags().BoolVar(&ios.NoPager, "no-pager", false, "never page output (paged only on a terminal: $SNAPCTL_PAGER, else $PAGER, else less -FRX)")
 	root.PersistentFlags().StringVar(&jq, "jq", "", "filter JSON output with a jq `EXPRESSION`: with -o jsonl on each record as it comes; with -o json on the whole document, which is then written only once complete")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		var fe *flagError
@@ -129,6 +135,10 @@ func run(ios *iostreams, args []string) int {
 		if jerr := ios.jq.close(); jerr != nil {
 			err = jerr
 		}
+	}
+	ios.stopPager()
+	if errors.Is(err, errPagerQuit) {
+		err = nil // the user quit the pager before the end
 	}
 	if out.err != nil {
 		// Lost output outweighs a --fail-on match or any later error;
