@@ -80,6 +80,7 @@ Exit status: 0 done, 2 bad usage or input.`,
 	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
+	registerIDCompletion(c)
 	return c
 }
 

@@ -77,6 +77,7 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(severityNames()...))
+	registerIDCompletion(c)
 	return c
 }
 

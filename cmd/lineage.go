@@ -79,6 +79,7 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 	f.BoolVar(&opts.ASCII, "ascii", false, "draw the tree with plain ASCII connectors")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "wide", "mermaid", "dot", "json"))
+	registerIDCompletion(c)
 	return c
 }
 

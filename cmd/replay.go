@@ -66,6 +66,7 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion("accepted", "inert"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonNames()...))
+	registerIDCompletion(c)
 	return c
 }
 
