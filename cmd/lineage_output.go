@@ -157,7 +157,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 			}
 		}
 		if width(parts) > room {
-			// The last resort: cut the line, then colour what is left.
+			// The last resort: cut the line, which then goes uncoloured.
 			var plain []string
 			for _, p := range parts {
 				plain = append(plain, p.text)
