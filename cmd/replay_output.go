@@ -227,7 +227,7 @@ func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool, width
 // widths when output is not a terminal.
 var (
 	replayColumns = []column{
-		{"LINE", true, fitMiddle, 0}, {"EVENT ID", false, fitMiddle, 0}, {"KIND", false, fitKeep, 1},
+		{"LINE", true, fitPosition, 0}, {"EVENT ID", false, fitMiddle, 0}, {"KIND", false, fitKeep, 1},
 		{"SESSION", false, fitMiddle, 0}, {"TURN", false, fitMiddle, 0}, {"SEQ", true, fitKeep, 0},
 		// The reason names the verdict, and its colour shows it.
 		{"VERDICT", false, fitKeep, 2}, {"REASON", false, fitKeep, 0},

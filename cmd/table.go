@@ -22,6 +22,9 @@ const (
 	fitMiddle
 	// fitTail cuts the end of free text; it gives way last.
 	fitTail
+	// fitPosition is a FILE:LINE position: the file name is shortened in
+	// the middle, the line number kept whole. It gives way with the ids.
+	fitPosition
 )
 
 // column is one column of a table.
@@ -84,7 +87,8 @@ func fitWidths(cols []column, rows [][]string, width int) []int {
 		for total() > width {
 			widest := -1
 			for i, c := range cols {
-				if c.fit == kind && w[i] > max(floor, displayWidth(c.name)) && (widest < 0 || w[i] > w[widest]) {
+				shrinks := c.fit == kind || (kind == fitMiddle && c.fit == fitPosition)
+				if shrinks && w[i] > max(floor, displayWidth(c.name)) && (widest < 0 || w[i] > w[widest]) {
 					widest = i
 				}
 			}
@@ -123,6 +127,11 @@ func shorten(s string, width int, how fit) string {
 	}
 	if how == fitTail || width < 3 {
 		return runewidth.Truncate(s, width, "…")
+	}
+	if i := strings.LastIndexByte(s, ':'); how == fitPosition && i > 0 {
+		if room := width - displayWidth(s[i:]); room >= 3 {
+			return middle(s[:i], room) + s[i:]
+		}
 	}
 	return middle(s, width)
 }

@@ -17,6 +17,8 @@ func TestShorten(t *testing.T) {
 		{"even width", "evt-session-0-1-777420", 12, fitMiddle, "evt-s…777420"},
 		{"free text at the end", "sequence 3 < accepted 6", 12, fitTail, "sequence 3 …"},
 		{"kept", "snapshot", 3, fitKeep, "snapshot"},
+		{"a position keeps its line", "interleaved.jsonl:13", 12, fitPosition, "inte…sonl:13"},
+		{"a position without room for its file", "c.jsonl:123456789012", 12, fitPosition, "c.jso…789012"},
 		{"whole with width 0", "evt-session-0-1-777420", 0, fitMiddle, "evt-session-0-1-777420"},
 		{"wide runes", "日本語のセッション", 9, fitMiddle, "日本…ョン"},
 	}
