@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/agentskit/snapctl/replay"
@@ -144,6 +145,20 @@ func parseReasons(list string) ([]replay.Reason, error) {
 	return out, nil
 }
 
+// liveInput says whether any input may be live: standard input, or a
+// file that is not a regular file (a pipe, a terminal, /dev/fd/N).
+func liveInput(files []string) bool {
+	for _, f := range files {
+		if f == replay.StdinName {
+			return true
+		}
+		if fi, err := os.Stat(f); err == nil && !fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
 // eventWriter writes one replay result in some format.
 type eventWriter interface {
 	event(res *replay.Result) error
@@ -165,7 +180,7 @@ func replayRun(o *replayOptions) error {
 	default:
 		width := o.IO.FitWidth(o.Output == "wide")
 		out = bufio.NewWriterSize(fitLines(o.IO.Out, width), 64<<10)
-		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY)
+		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files))
 	}
 	matched := false
 	// Flush whenever the run waits for input, so a live stream shows each

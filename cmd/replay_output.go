@@ -194,9 +194,10 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // they arrive. Not on a terminal (width 0, not sized) the columns have the
 // fixed widths they always had, and a longer value pushes the next ones,
 // so that every row is whole for grep and cut. On a terminal the columns
-// are sized from the first rows, those that arrive before the run waits
-// for input or the first maxHeldRows, and with a width every later value
-// is shortened to its column.
+// are sized from the first maxHeldRows rows (all of them when there are
+// fewer) or, when an input is live (standard input, a pipe), from the rows
+// that arrive before the run first waits for input; with a width every
+// later value is shortened to its column.
 type tableWriter struct {
 	out      *bufio.Writer
 	pal      palette
@@ -206,6 +207,7 @@ type tableWriter struct {
 	// not a terminal); sized is set on a terminal.
 	width  int
 	sized  bool
+	live   bool
 	layout *tableLayout
 	held   []heldRow
 }
@@ -219,8 +221,8 @@ type heldRow struct {
 // more, and a small memory.
 const maxHeldRows = 200
 
-func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool, width int, sized bool) *tableWriter {
-	return &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact, width: width, sized: sized}
+func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool, width int, sized, live bool) *tableWriter {
+	return &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact, width: width, sized: sized, live: live}
 }
 
 // replayColumns are the columns of replay's table; fixedWidths are their
@@ -244,10 +246,12 @@ func shortKind(k replay.Kind) string {
 	return string(k)
 }
 
-// idle is called when the run waits for input: the rows held so far size
-// the columns, so a live stream is never held back.
+// idle is called when the run waits for input: with a live input, the
+// rows held so far size the columns, so a live stream is never held back.
+// (Files make the run wait too, between batches; their rows are sized
+// from the same rows whatever the timing.)
 func (w *tableWriter) idle() {
-	if len(w.held) > 0 {
+	if w.live && len(w.held) > 0 {
 		w.settle()
 	}
 }

@@ -15,13 +15,14 @@ func snapshotResult(line int, eventID string, seq int64) *replay.Result {
 }
 
 // TestTableWriterStreams checks that on a terminal replay's table holds
-// rows only until the run waits for input: the rows so far size the
-// columns and are written, and later rows are shortened to those columns.
+// rows of a live input only until the run waits for input: the rows so
+// far size the columns and are written, and later rows are shortened to
+// those columns.
 func TestTableWriterStreams(t *testing.T) {
 	var buf bytes.Buffer
 	out := bufio.NewWriter(&buf)
 	w := newTableWriter(out, palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
-		Yellow: func(s string) string { return s }, Red: func(s string) string { return s }}, false, false, 80, true)
+		Yellow: func(s string) string { return s }, Red: func(s string) string { return s }}, false, false, 80, true, true)
 	for i, id := range []string{"evt-1", "evt-2"} {
 		if err := w.event(snapshotResult(i+1, id, int64(i+1))); err != nil {
 			t.Fatal(err)
