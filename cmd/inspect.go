@@ -33,8 +33,9 @@ func newCmdInspect(ios *iostreams, runF func(*inspectOptions) error) *cobra.Comm
 	opts := &inspectOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
-		Use:   "inspect [FILE...]",
-		Short: "Explain a capture: an overview and the server bugs it shows, with positions",
+		Annotations: map[string]string{"pager": pageAlways},
+		Use:         "inspect [FILE...]",
+		Short:       "Explain a capture: an overview and the server bugs it shows, with positions",
 		Long: `Inspect reads captures as replay does (same reader, cursor, --session and
 --max-line) and reports an overview of what they hold and findings: classes
 of server bug the capture shows, each with the lines involved.
@@ -69,13 +70,14 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
-	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table or json")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (lines not wrapped) or json")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: "+orList(severityNames()))
 	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(severityNames()...))
+	registerIDCompletion(c)
 	return c
 }
 
@@ -110,9 +112,9 @@ func orList(names []string) string {
 // rather than taken for the report.
 func (o *inspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	switch o.Output {
-	case "table", "json":
+	case "table", "wide", "json":
 	default:
-		return usageErrorf("-o must be table or json, not %q", o.Output)
+		return usageErrorf("-o must be table, wide or json, not %q", o.Output)
 	}
 	o.FailOn = inspect.Severity(failOn)
 	if failOn != "" && !slices.Contains(inspect.Severities, o.FailOn) {
@@ -143,7 +145,11 @@ func inspectRun(o *inspectOptions) error {
 	}
 	defer done()
 	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget}
-	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	human := o.IO.Out
+	if o.Output != "json" {
+		human = fitLines(human, o.IO.FitWidth(o.Output == "wide"))
+	}
+	out := bufio.NewWriterSize(human, 64<<10)
 	var rep inspect.Report
 	if o.Line > 0 || o.EventID != "" {
 		target := inspect.Target{File: o.Files[0], Line: o.Line, EventID: o.EventID}

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/agentskit/snapctl/replay"
@@ -25,8 +26,9 @@ func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Comman
 	opts := &replayOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
-		Use:   "replay [FILE...]",
-		Short: "Run a capture through the snapshot cursor: accepted or inert, and why",
+		Annotations: map[string]string{"pager": pageFiles},
+		Use:         "replay [FILE...]",
+		Short:       "Run a capture through the snapshot cursor: accepted or inert, and why",
 		Long: `Replay reads one or more captures (NDJSON, one event per line; "-" or no
 FILE reads standard input; gzip and zstd are recognised) as one stream and
 runs every line through the monotonic snapshot cursor of ADR-0010.
@@ -57,14 +59,15 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (every value whole), json or jsonl")
 	f.StringVar(&opts.Only, "only", "", "show only `accepted` or inert events (the summary counts all)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (comma-separated)")
 	registerRedact(f, &opts.Redact)
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion("accepted", "inert"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonNames()...))
+	registerIDCompletion(c)
 	return c
 }
 
@@ -104,9 +107,9 @@ func reasonNames() []string {
 
 func (o *replayOptions) validate(failOn string) error {
 	switch o.Output {
-	case "table", "json", "jsonl":
+	case "table", "wide", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be table, json or jsonl, not %q", o.Output)
+		return usageErrorf("-o must be table, wide, json or jsonl, not %q", o.Output)
 	}
 	switch o.Only {
 	case "", "accepted", "inert":
@@ -142,6 +145,20 @@ func parseReasons(list string) ([]replay.Reason, error) {
 	return out, nil
 }
 
+// liveInput says whether any input may be live: standard input, or a
+// file that is not a regular file (a pipe, a terminal, /dev/fd/N).
+func liveInput(files []string) bool {
+	for _, f := range files {
+		if f == replay.StdinName {
+			return true
+		}
+		if fi, err := os.Stat(f); err == nil && !fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
 // eventWriter writes one replay result in some format.
 type eventWriter interface {
 	event(res *replay.Result) error
@@ -154,20 +171,27 @@ func replayRun(o *replayOptions) error {
 		return err
 	}
 	defer done()
-	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-
 	var w eventWriter
+	var out *bufio.Writer
 	switch o.Output {
 	case "json", "jsonl":
+		out = bufio.NewWriterSize(o.IO.Out, 64<<10)
 		w = newJSONEvents(out, o.Output, o.Redact)
 	default:
-		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact)
+		width := o.IO.FitWidth(o.Output == "wide")
+		out = bufio.NewWriterSize(fitLines(o.IO.Out, width), 64<<10)
+		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files))
 	}
 	matched := false
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
 	ropts := o.options()
-	ropts.Idle = func() { out.Flush() }
+	ropts.Idle = func() {
+		if t, ok := w.(*tableWriter); ok {
+			t.idle()
+		}
+		out.Flush()
+	}
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		for _, r := range o.FailOn {
 			if res.Reason == r {
