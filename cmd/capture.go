@@ -59,10 +59,8 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 			return err
 		}
 	}
-	// Modifiers (@pretty, @valid, …) and pipes run gjson's own recursive
-	// code over capture content, which a deeply nested line overflows.
-	if strings.ContainsAny(c.EventPath, "@|") {
-		return usageErrorf("--event-path %q: only plain paths are supported, without @modifiers or | pipes", c.EventPath)
+	if !plainPath(c.EventPath) {
+		return usageErrorf("--event-path %q: only plain paths are supported (keys and indexes joined by dots, such as frame or data.event), without @modifiers, | pipes, # queries, multipaths or ..", c.EventPath)
 	}
 	w, err := c.win.window()
 	if err != nil {
@@ -70,6 +68,21 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 	}
 	c.window = w
 	return resolveFiles(ios, &c.Files)
+}
+
+// plainPath reports whether p is a plain gjson path: keys and array
+// indexes joined by single dots, with * and ? wildcards and \ escapes.
+// Modifiers, pipes, queries and multipaths run gjson's own recursive code
+// over capture content, which a deeply nested line overflows, and
+// select values that are not one event.
+func plainPath(p string) bool {
+	if p == "" {
+		return true
+	}
+	if p[0] == '.' || p[len(p)-1] == '.' || strings.Contains(p, "..") {
+		return false
+	}
+	return !strings.ContainsAny(p, "@|#[]{}()!=<>%,")
 }
 
 // checkIdent refuses a flag value that is not a safe identifier: no event
@@ -83,8 +96,12 @@ func checkIdent(flag, value string) error {
 
 // options are the replay options these flags ask for.
 func (c *captureFlags) options() replay.Options {
-	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, RawMalformed: true, Window: c.window}
+	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, Sessions: c.budget,
+		RawMalformed: true, Window: c.window}
 }
+
+// budget raises the memory limit for n sessions (see limitMemory).
+func (c *captureFlags) budget(n int) { limitMemory(c.MaxLine, n) }
 
 // read opens the captures, failing with an input error (exit 2), and
 // shows progress while they are read (see startProgress; streaming is for
@@ -95,6 +112,7 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 	if err != nil {
 		return nil, nil, &usageError{err}
 	}
+	limitMemory(c.MaxLine, 0)
 	c.rd = rd
 	stop := startProgress(ios, rd, streaming)
 	return rd, func() { stop(); rd.Close() }, nil

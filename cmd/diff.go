@@ -32,8 +32,9 @@ func newCmdDiff(ios *iostreams, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{IO: ios}
 	var only string
 	c := &cobra.Command{
-		Use:   "diff [FILE...]",
-		Short: "Show what changed between accepted snapshots: messages added, removed, changed",
+		Annotations: map[string]string{"pager": pageFiles},
+		Use:         "diff [FILE...]",
+		Short:       "Show what changed between accepted snapshots: messages added, removed, changed",
 		Long: `Diff replays captures as "snapctl replay" does (same reader, cursor,
 --session and --max-line) and compares each accepted snapshot with the
 previous accepted snapshot of the same session. Every accepted snapshot is
@@ -99,6 +100,7 @@ Exit status: 0 done, 2 bad usage or input.`,
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(pairFilterNames()...))
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
+	registerIDCompletion(c)
 	return c
 }
 
@@ -141,7 +143,11 @@ func diffRun(o *diffOptions) error {
 		return err
 	}
 	defer done()
-	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	human := o.IO.Out
+	if o.Output == "text" {
+		human = fitLines(human, o.IO.FitWidth(false))
+	}
+	out := bufio.NewWriterSize(human, 64<<10)
 
 	var w pairWriter
 	switch {

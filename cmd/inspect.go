@@ -38,8 +38,9 @@ func newCmdInspect(ios *iostreams, runF func(*inspectOptions) error) *cobra.Comm
 	opts := &inspectOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
-		Use:   "inspect [FILE...]",
-		Short: "Explain a capture: an overview and the server bugs it shows, with positions",
+		Annotations: map[string]string{"pager": pageAlways},
+		Use:         "inspect [FILE...]",
+		Short:       "Explain a capture: an overview and the server bugs it shows, with positions",
 		Long: `Inspect reads captures as replay does (same reader, cursor, --session and
 --max-line) and reports an overview of what they hold and findings: classes
 of server bug the capture shows, each with the lines involved.
@@ -79,13 +80,14 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
-	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json, or jsonl (one finding, or one line up close, per line)")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (lines not wrapped), json, or jsonl (one finding, or one line up close, per line)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+orList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
 	f.Var((*lineNumber)(&opts.Line), "line", "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(append(append(severityNames(), checkIDs()...), reasonWords()...)...))
+	registerIDCompletion(c)
 	return c
 }
 
@@ -154,9 +156,9 @@ func orList(names []string) string {
 // rather than taken for the report.
 func (o *inspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	switch o.Output {
-	case "table", "json", "jsonl":
+	case "table", "wide", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be table, json or jsonl, not %q", o.Output)
+		return usageErrorf("-o must be table, wide, json or jsonl, not %q", o.Output)
 	}
 	if failOn != "" {
 		if err := o.parseFailOn(failOn); err != nil {
@@ -188,12 +190,16 @@ func inspectRun(o *inspectOptions) error {
 	}
 	defer done()
 	reasons := newReasonMatches(o.FailOnReasons)
-	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Window: o.window,
+	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window,
 		Each: func(res *replay.Result) {
 			reasons.observe(res)
 			o.sniff.Observe(res)
 		}}
-	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+	human := o.IO.Out
+	if o.Output != "json" && o.Output != "jsonl" {
+		human = fitLines(human, o.IO.FitWidth(o.Output == "wide"))
+	}
+	out := bufio.NewWriterSize(human, 64<<10)
 	var rep inspect.Report
 	if o.Line > 0 || o.EventID != "" {
 		target := inspect.Target{File: o.Files[0], Line: o.Line, EventID: o.EventID}

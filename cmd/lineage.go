@@ -29,8 +29,9 @@ type lineageOptions struct {
 func newCmdLineage(ios *iostreams, runF func(*lineageOptions) error) *cobra.Command {
 	opts := &lineageOptions{IO: ios}
 	c := &cobra.Command{
-		Use:   "lineage [FILE...]",
-		Short: "Draw which turn was retried, edited or regenerated, from what, and how it ended",
+		Annotations: map[string]string{"pager": pageAlways},
+		Use:         "lineage [FILE...]",
+		Short:       "Draw which turn was retried, edited or regenerated, from what, and how it ended",
 		Long: `Lineage reads captures like replay (NDJSON; "-" or no FILE reads standard
 input; gzip and zstd are recognised), runs them through the snapshot cursor,
 and draws, from the lineage of the accepted snapshots, one tree per session:
@@ -73,19 +74,20 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one tree per session)")
-	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, mermaid, dot, json, or jsonl (one session per line)")
+	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, wide (the tree, every value whole), mermaid, dot, json, or jsonl (one session per line)")
 	f.StringVar(&opts.Turn, "turn", "", "show only turn `ID`, its ancestors and its descendants")
 	f.BoolVar(&opts.ASCII, "ascii", false, "draw the tree with plain ASCII connectors")
 	registerRedact(f, &opts.Redact)
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "mermaid", "dot", "json", "jsonl"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "wide", "mermaid", "dot", "json", "jsonl"))
+	registerIDCompletion(c)
 	return c
 }
 
 func (o *lineageOptions) validate() error {
 	switch o.Output {
-	case "tree", "mermaid", "dot", "json", "jsonl":
+	case "tree", "wide", "mermaid", "dot", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be tree, mermaid, dot, json or jsonl, not %q", o.Output)
+		return usageErrorf("-o must be tree, wide, mermaid, dot, json or jsonl, not %q", o.Output)
 	}
 	if o.Turn != "" {
 		if err := checkIdent("--turn", o.Turn); err != nil {
@@ -183,7 +185,7 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) e
 	case "dot":
 		return writeLineageDot(w, sessions)
 	}
-	t := &treeWriter{w: w, pal: o.IO.palette(), glyphs: unicodeGlyphs}
+	t := &treeWriter{w: w, pal: o.IO.palette(), glyphs: unicodeGlyphs, width: o.IO.FitWidth(o.Output == "wide")}
 	if o.ASCII {
 		t.glyphs = asciiGlyphs
 	}
@@ -226,6 +228,23 @@ func origin(n *lineage.Node) string {
 		s += " from " + n.SourceMessageID
 	}
 	return termsafe.String(s)
+}
+
+// originFit is origin with its ids shortened in the middle to idWidth
+// cells (0: whole), for a tree that fits a terminal.
+func originFit(n *lineage.Node, idWidth int) string {
+	if idWidth == 0 {
+		return origin(n)
+	}
+	id := func(s string) string { return shorten(termsafe.String(s), idWidth, fitMiddle) }
+	s := string(n.Operation)
+	if n.ParentTurnID != "" && (n.Parent == nil || n.Parent.TurnID != n.ParentTurnID) {
+		s += " of " + id(n.ParentTurnID)
+	}
+	if n.SourceMessageID != "" {
+		s += " from " + id(n.SourceMessageID)
+	}
+	return s
 }
 
 // outcome is how the turn ended: its final status, and the code of the

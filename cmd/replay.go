@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -30,8 +31,9 @@ func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Comman
 	opts := &replayOptions{IO: ios}
 	var failOn, only string
 	c := &cobra.Command{
-		Use:   "replay [FILE...]",
-		Short: "Run a capture through the snapshot cursor: accepted or inert, and why",
+		Annotations: map[string]string{"pager": pageFiles},
+		Use:         "replay [FILE...]",
+		Short:       "Run a capture through the snapshot cursor: accepted or inert, and why",
 		Long: `Replay reads one or more captures (NDJSON, one event per line; "-" or no
 FILE reads standard input; gzip and zstd are recognised) as one stream and
 runs every line through the monotonic snapshot cursor of ADR-0010.
@@ -66,15 +68,16 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		},
 	}
 	f := c.Flags()
-	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, json or jsonl")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (every value whole), json or jsonl")
 	f.StringVar(&only, "only", "", "show only events with these `REASONS`, comma-separated: reasons, accepted, inert or problems (the summary counts all)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (as --only)")
 	f.StringVar(&opts.Turn, "turn", "", "show only the events of turn `ID`, malformed ones whose envelope names it too (the summary counts all)")
 	registerRedact(f, &opts.Redact)
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "json", "jsonl"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(reasonWords()...))
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonWords()...))
+	registerIDCompletion(c)
 	return c
 }
 
@@ -114,9 +117,9 @@ func reasonNames() []string {
 
 func (o *replayOptions) validate(failOn, only string) error {
 	switch o.Output {
-	case "table", "json", "jsonl":
+	case "table", "wide", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be table, json or jsonl, not %q", o.Output)
+		return usageErrorf("-o must be table, wide, json or jsonl, not %q", o.Output)
 	}
 	if o.Turn != "" {
 		if err := checkIdent("--turn", o.Turn); err != nil {
@@ -149,6 +152,20 @@ func resultTurn(res *replay.Result) string {
 	return ""
 }
 
+// liveInput says whether any input may be live: standard input, or a
+// file that is not a regular file (a pipe, a terminal, /dev/fd/N).
+func liveInput(files []string) bool {
+	for _, f := range files {
+		if f == replay.StdinName {
+			return true
+		}
+		if fi, err := os.Stat(f); err == nil && !fi.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
 // eventWriter writes one replay result in some format.
 type eventWriter interface {
 	event(res *replay.Result) error
@@ -161,21 +178,28 @@ func replayRun(o *replayOptions) error {
 		return err
 	}
 	defer done()
-	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-
 	var w eventWriter
+	var out *bufio.Writer
 	switch o.Output {
 	case "json", "jsonl":
+		out = bufio.NewWriterSize(o.IO.Out, 64<<10)
 		w = newJSONEvents(out, o.Output, o.Redact)
 	default:
-		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact)
+		width := o.IO.FitWidth(o.Output == "wide")
+		out = bufio.NewWriterSize(fitLines(o.IO.Out, width), 64<<10)
+		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files))
 	}
 	matches := newReasonMatches(o.FailOn)
 	var turns nameSet // with --turn, the turns seen, to name them if it is not one
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
 	ropts := o.options()
-	ropts.Idle = func() { out.Flush() }
+	ropts.Idle = func() {
+		if t, ok := w.(*tableWriter); ok {
+			t.idle()
+		}
+		out.Flush()
+	}
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		matches.observe(res)
 		o.sniff.Observe(res)

@@ -24,6 +24,8 @@ type Options struct {
 	// MaxPositions caps the positions listed per finding; 0 means
 	// DefaultMaxPositions.
 	MaxPositions int
+	// Sessions is replay's Options.Sessions.
+	Sessions func(n int)
 	// Window keeps part of the capture, as replay.Options.Window.
 	Window *replay.Window
 	// Each, when set, sees every result of the run too, after the
@@ -114,8 +116,8 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // replayOptions are the options the inspector's results must come from:
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
-	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true, Hash: true,
-		RawMalformed: true, Window: in.opts.Window}
+	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
+		Messages: true, Hash: true, Sessions: in.opts.Sessions, RawMalformed: true, Window: in.opts.Window}
 }
 
 func (in *Inspector) pos(at model.Position) pos {

@@ -17,6 +17,10 @@ type Options struct {
 	// input, so that buffered output can be flushed while a live stream
 	// is quiet.
 	Idle func()
+	// Sessions, when set, is called with the number of sessions seen each
+	// time a new one appears, so that a caller can budget memory per
+	// session.
+	Sessions func(n int)
 	// EventPath is the gjson path of the event in each line of a wrapped
 	// capture (Decoder.EventPath).
 	EventPath string
@@ -246,6 +250,9 @@ func (r *Runner) session(id string) *SessionStats {
 		s = &SessionStats{SessionID: id, Reasons: map[Reason]int{}}
 		r.sessions[id] = s
 		r.order = append(r.order, s)
+		if r.opts.Sessions != nil {
+			r.opts.Sessions(len(r.order))
+		}
 	}
 	return s
 }
