@@ -238,7 +238,7 @@ func inspectRun(o *inspectOptions) error {
 		case "jsonl":
 			err = writeFindingsJSONL(out, rep)
 		default:
-			err = writeReportTable(out, o.IO.palette(), rep)
+			err = writeReportTable(out, o.IO.palette(), rep, o.IO.FitWidth(o.Output == "wide"))
 		}
 		if err != nil {
 			return err

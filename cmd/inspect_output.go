@@ -168,7 +168,9 @@ func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
 
 // writeReportTable writes the overview, one block per session, then the
 // findings worst first.
-func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report) error {
+// width is the terminal's, 0 for none: it cuts the lists of positions,
+// which JSON gives whole.
+func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report, width int) error {
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s, %s, %s (%d blank): %s, %s, %s\n",
 		plural(ov.Input.Files, "file"), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
@@ -191,7 +193,7 @@ func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report) error 
 		writeSessionBlock(out, pal, s)
 	}
 	out.WriteByte('\n')
-	writeFindings(out, pal, rep.Findings)
+	writeFindings(out, pal, rep.Findings, width)
 	return nil
 }
 
@@ -277,7 +279,7 @@ func severityColour(pal palette, s inspect.Severity) func(string) string {
 	return pal.Cyan
 }
 
-func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding) {
+func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding, width int) {
 	if len(fs) == 0 {
 		fmt.Fprintln(out, "no findings")
 		return
@@ -303,14 +305,15 @@ func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding) {
 		}
 		fmt.Fprintf(out, "\n%s\n", head)
 		fmt.Fprintf(out, "  %s\n", termsafe.String(f.Message))
-		fmt.Fprintf(out, "  at %s\n", positionList(f))
+		fmt.Fprintf(out, "  at %s\n", positionList(f, max(width-len("  at "), 0)))
 	}
 }
 
 // positionList writes a finding's positions as compact ranges,
-// "a.jsonl:2,4-8 b.jsonl:1 (+163)", counting those past the listed ones.
-func positionList(f inspect.Finding) string {
-	return compactPositions(f.Positions, f.PositionCount, 0)
+// "a.jsonl:2,4-8 b.jsonl:1 (+163)", counting those past the listed ones
+// and those past width runes (0: no limit).
+func positionList(f inspect.Finding, width int) string {
+	return compactPositions(f.Positions, f.PositionCount, width)
 }
 
 // validUTF8JSON reports whether raw can be shown as a JSON value: valid

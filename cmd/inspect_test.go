@@ -141,7 +141,7 @@ func TestPositionList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := positionList(tt.f); got != tt.want {
+			if got := positionList(tt.f, 0); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
