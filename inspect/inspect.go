@@ -184,7 +184,8 @@ func (in *Inspector) Observe(res *replay.Result) {
 // ids cannot grow the map without bound.
 func (in *Inspector) observeInvalid(res *replay.Result) {
 	e := res.Err.Envelope
-	if e == nil || e.SessionID == "" || res.Err.Code != replay.CodeInvalidPayload || (in.opts.Session != "" && e.SessionID != in.opts.Session) {
+	if e == nil || !replay.IsSafeIdentifier(e.SessionID) || res.Err.Code != replay.CodeInvalidPayload ||
+		(in.opts.Session != "" && e.SessionID != in.opts.Session) {
 		return
 	}
 	t := in.invalid[e.SessionID]

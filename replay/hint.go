@@ -33,6 +33,7 @@ type sample struct {
 const (
 	sniffSamples = 8
 	sniffBytes   = 64 << 10
+	sniffKeys    = 64 // keys tried as --event-path, the common ones first
 )
 
 // Observe takes one result of the run.
@@ -121,7 +122,7 @@ func (s *Sniffer) eventPath(tried string) string {
 		if !slices.Contains(keys, k.String()) {
 			keys = append(keys, k.String())
 		}
-		return true
+		return len(keys) < sniffKeys
 	})
 	best, bestN := "", 0
 	var ev Event
