@@ -24,11 +24,16 @@ type captureFlags struct {
 	EventPath string
 	Format    replay.Format
 	URL       string
+	win       windowFlags
+	window    *replay.Window
 	// Each makes every capture (every file under a directory argument)
 	// its own run: see runEach.
 	Each bool
 
 	rd inputReport // set by read, for finish
+	// sniff looks at malformed lines, for finish's hint; every command's
+	// run passes it each result.
+	sniff replay.Sniffer
 }
 
 // inputReport is what finish needs to know of a reader.
@@ -43,6 +48,9 @@ func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.StringVar(&c.Session, "session", "", sessionHelp)
 	c.MaxLine = replay.DefaultMaxLine
 	f.Var((*lineSize)(&c.MaxLine), "max-line", "longest line to decode, in bytes or a `SIZE` with a unit like 512KiB, 64MiB or 1GiB (the maximum); longer lines are malformed")
+	f.StringVar(&c.win.Lines, "lines", "", "read only these `LINES` of each file: N, N-M or N-, comma-separated (like 100-200)")
+	f.StringVar(&c.win.Since, "since", "", "read only events emitted at or after `WHEN`: an instant (2026-07-11T03:00:00Z) or a duration from the capture's start (5m)")
+	f.StringVar(&c.win.Until, "until", "", "read only events emitted at or before `WHEN`, as --since")
 	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
 	c.Format = replay.FormatAuto
 	f.BoolVar(&c.Each, "each", false, "treat every FILE as its own capture (a directory: every file under it), read in parallel, output in argument order")
@@ -77,11 +85,14 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 			return err
 		}
 	}
-	// Modifiers (@pretty, @valid, …) and pipes run gjson's own recursive
-	// code over capture content, which a deeply nested line overflows.
-	if strings.ContainsAny(c.EventPath, "@|") {
-		return usageErrorf("--event-path %q: only plain paths are supported, without @modifiers or | pipes", c.EventPath)
+	if !plainPath(c.EventPath) {
+		return usageErrorf("--event-path %q: only plain paths are supported (keys and indexes joined by dots, such as frame or data.event), without @modifiers, | pipes, # queries, multipaths or ..", c.EventPath)
 	}
+	w, err := c.win.window()
+	if err != nil {
+		return err
+	}
+	c.window = w
 	if err := resolveFiles(ios, &c.Files); err != nil || !c.Each {
 		return err
 	}
@@ -99,6 +110,21 @@ func (c *captureFlags) eachCapture(ios *iostreams, human bool, run func(sub *ios
 	return true, runEach(ios, c.Files, human, run)
 }
 
+// plainPath reports whether p is a plain gjson path: keys and array
+// indexes joined by single dots, with * and ? wildcards and \ escapes.
+// Modifiers, pipes, queries and multipaths run gjson's own recursive code
+// over capture content, which a deeply nested line overflows, and
+// select values that are not one event.
+func plainPath(p string) bool {
+	if p == "" {
+		return true
+	}
+	if p[0] == '.' || p[len(p)-1] == '.' || strings.Contains(p, "..") {
+		return false
+	}
+	return !strings.ContainsAny(p, "@|#[]{}()!=<>%,")
+}
+
 // checkIdent refuses a flag value that is not a safe identifier: no event
 // can carry it.
 func checkIdent(flag, value string) error {
@@ -110,8 +136,12 @@ func checkIdent(flag, value string) error {
 
 // options are the replay options these flags ask for.
 func (c *captureFlags) options() replay.Options {
-	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath}
+	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, Sessions: c.budget,
+		RawMalformed: true, Window: c.window}
 }
+
+// budget raises the memory limit for n sessions (see limitMemory).
+func (c *captureFlags) budget(n int) { limitMemory(c.MaxLine, n) }
 
 // read opens the captures, failing with an input error (exit 2), and
 // shows progress while they are read (see startProgress; streaming is for
@@ -126,6 +156,7 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 		return nil, nil, &usageError{err}
 	}
 	rd.SetURLFilter(c.URL)
+	limitMemory(c.MaxLine, 0)
 	c.rd = rd
 	stop := startProgress(ios, rd, streaming)
 	return rd, func() { stop(); rd.Close() }, nil
@@ -142,12 +173,22 @@ func (c *captureFlags) finish(ios *iostreams, err error) error {
 	for _, w := range c.rd.Warnings() {
 		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))
 	}
+	if h := c.sniff.Hint(c.EventPath); h != nil {
+		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(hintText(h)))
+	}
 	damage := c.rd.Err()
 	var ue *usageError
 	if damage != nil && (err == nil || errors.Is(err, errMatched) || errors.As(err, &ue)) {
 		return &usageError{damage}
 	}
 	return err
+}
+
+// hintText puts a hint in one sentence: how much was malformed, what it
+// looks like (with the first line looked at), and what to do.
+func hintText(h *replay.Hint) string {
+	return fmt.Sprintf("%d of %d lines are malformed and look like %s (%s:%d): %s",
+		h.Malformed, h.Events, h.Format, h.File, h.Line, h.Advice)
 }
 
 // resolveFiles turns no FILE into standard input, unless that is a

@@ -29,8 +29,9 @@ type lineageOptions struct {
 func newCmdLineage(ios *iostreams, runF func(*lineageOptions) error) *cobra.Command {
 	opts := &lineageOptions{IO: ios}
 	c := &cobra.Command{
-		Use:   "lineage [FILE...]",
-		Short: "Draw which turn was retried, edited or regenerated, from what, and how it ended",
+		Annotations: map[string]string{"pager": pageAlways},
+		Use:         "lineage [FILE...]",
+		Short:       "Draw which turn was retried, edited or regenerated, from what, and how it ended",
 		Long: `Lineage reads captures like replay (NDJSON; "-" or no FILE reads standard
 input; gzip and zstd are recognised), runs them through the snapshot cursor,
 and draws, from the lineage of the accepted snapshots, one tree per session:
@@ -80,19 +81,20 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one tree per session)")
-	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, mermaid, dot or json")
+	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, wide (the tree, every value whole), mermaid, dot, json, or jsonl (one session per line)")
 	f.StringVar(&opts.Turn, "turn", "", "show only turn `ID`, its ancestors and its descendants")
 	f.BoolVar(&opts.ASCII, "ascii", false, "draw the tree with plain ASCII connectors")
 	registerRedact(f, &opts.Redact)
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "mermaid", "dot", "json"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "wide", "mermaid", "dot", "json", "jsonl"))
+	registerIDCompletion(c)
 	return c
 }
 
 func (o *lineageOptions) validate() error {
 	switch o.Output {
-	case "tree", "mermaid", "dot", "json":
+	case "tree", "wide", "mermaid", "dot", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be tree, mermaid, dot or json, not %q", o.Output)
+		return usageErrorf("-o must be tree, wide, mermaid, dot, json or jsonl, not %q", o.Output)
 	}
 	if o.Turn != "" {
 		if err := checkIdent("--turn", o.Turn); err != nil {
@@ -112,17 +114,25 @@ func lineageRun(o *lineageOptions) error {
 	b := lineage.NewBuilder(o.Session)
 	ropts := o.options()
 	ropts.Messages = true
-	_, err = replay.Run(rd, ropts, func(res *replay.Result) error {
+	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		b.Add(res)
+		o.sniff.Observe(res)
 		return nil
 	})
 	if err != nil {
 		return &usageError{err}
 	}
+	if err := o.checkWindow(sum.Input, sum.Counts); err != nil {
+		return err
+	}
+	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
+		return err
+	}
 	sessions := b.Sessions()
 	if o.Turn != "" {
+		all := sessions
 		if sessions = selectTurn(sessions, o.Turn); len(sessions) == 0 {
-			return usageErrorf("turn %s is not in any accepted snapshot", o.Turn)
+			return unknownName("--turn", o.Turn, "turn", turnIDs(all))
 		}
 	}
 	if o.Redact {
@@ -150,6 +160,17 @@ func selectTurn(sessions []*lineage.Session, turn string) []*lineage.Session {
 	return out
 }
 
+// turnIDs are the turns of the sessions' trees, for an unknown --turn.
+func turnIDs(sessions []*lineage.Session) []string {
+	var ids nameSet
+	for _, s := range sessions {
+		for _, n := range s.Turns {
+			ids.add(n.TurnID)
+		}
+	}
+	return ids.order
+}
+
 // redact drops every text that came from a message or a submit, so that
 // no format can print one by mistake.
 func redact(sessions []*lineage.Session) {
@@ -164,12 +185,14 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) e
 	switch o.Output {
 	case "json":
 		return writeLineageJSON(w, sessions, o.Redact)
+	case "jsonl":
+		return writeLineageJSONL(w, sessions, o.Redact)
 	case "mermaid":
 		return writeLineageMermaid(w, sessions)
 	case "dot":
 		return writeLineageDot(w, sessions)
 	}
-	t := &treeWriter{w: w, pal: o.IO.palette(), glyphs: unicodeGlyphs}
+	t := &treeWriter{w: w, pal: o.IO.palette(), glyphs: unicodeGlyphs, width: o.IO.FitWidth(o.Output == "wide")}
 	if o.ASCII {
 		t.glyphs = asciiGlyphs
 	}
@@ -212,6 +235,23 @@ func origin(n *lineage.Node) string {
 		s += " from " + n.SourceMessageID
 	}
 	return termsafe.String(s)
+}
+
+// originFit is origin with its ids shortened in the middle to idWidth
+// cells (0: whole), for a tree that fits a terminal.
+func originFit(n *lineage.Node, idWidth int) string {
+	if idWidth == 0 {
+		return origin(n)
+	}
+	id := func(s string) string { return shorten(termsafe.String(s), idWidth, fitMiddle) }
+	s := string(n.Operation)
+	if n.ParentTurnID != "" && (n.Parent == nil || n.Parent.TurnID != n.ParentTurnID) {
+		s += " of " + id(n.ParentTurnID)
+	}
+	if n.SourceMessageID != "" {
+		s += " from " + id(n.SourceMessageID)
+	}
+	return s
 }
 
 // outcome is how the turn ended: its final status, and the code of the

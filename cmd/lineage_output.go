@@ -31,6 +31,8 @@ type treeWriter struct {
 	w      io.Writer
 	pal    palette
 	glyphs treeGlyphs
+	// width is the terminal's, or 0 to write every value whole.
+	width int
 	// open[d] is set while the ancestor at depth d has siblings to come.
 	open []bool
 }
@@ -44,8 +46,13 @@ func (t *treeWriter) write(sessions []*lineage.Session) error {
 		if i > 0 {
 			fmt.Fprintln(t.w)
 		}
-		fmt.Fprintf(t.w, "%s %s: %s (%s), %s\n", t.pal.Bold("session"), t.pal.Bold(termsafe.String(s.SessionID)),
-			plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
+		id := termsafe.String(s.SessionID)
+		rest := fmt.Sprintf(": %s (%s), %s", plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
+		if t.width > 0 {
+			id = shorten(id, max(minMiddle, t.width-len("session ")-displayWidth(rest)), fitMiddle)
+			rest = shorten(rest, max(minLast, t.width-len("session ")-displayWidth(id)), fitTail)
+		}
+		fmt.Fprintf(t.w, "%s %s%s\n", t.pal.Bold("session"), t.pal.Bold(id), rest)
 		t.open = t.open[:0]
 		s.Walk(t.node)
 		if err := t.problems(s); err != nil {
@@ -59,21 +66,40 @@ func (t *treeWriter) write(sessions []*lineage.Session) error {
 func (t *treeWriter) node(n *lineage.Node, depth int, last bool) {
 	t.open = t.open[:depth]
 	var prefix strings.Builder
-	for _, open := range t.open[:min(depth, maxTreeIndent)] {
+	for _, open := range t.open[:min(depth, t.maxIndent())] {
 		prefix.WriteString(t.pick(open, t.glyphs.pipe, t.glyphs.space))
 	}
 	t.open = append(t.open, !last)
 	conn := t.pick(last, t.glyphs.elbow, t.glyphs.tee)
-	fmt.Fprintf(t.w, "%s%s%s\n", prefix.String(), conn, t.label(n, depth))
+	lead := prefix.String() + conn
+	fmt.Fprintf(t.w, "%s%s\n", lead, t.label(n, depth, t.room(lead)))
 
 	cont := prefix.String() + t.pick(last, t.glyphs.space, t.glyphs.pipe) +
 		t.pick(len(n.Children) > 0, t.glyphs.pipe, t.glyphs.space)
 	if n.HasInput {
-		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim("input: "+previewLine(n.Input, n.InputCut)))
+		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim(shorten("input: "+previewLine(n.Input, n.InputCut), t.room(cont), fitTail)))
 	}
 	if n.Preview != "" {
-		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim("reply: "+previewLine(n.Preview, n.PreviewCut)))
+		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim(shorten("reply: "+previewLine(n.Preview, n.PreviewCut), t.room(cont), fitTail)))
 	}
+}
+
+// maxIndent is the deepest level drawn with its own indentation: on a
+// terminal, as many as leave 40 cells for the turn.
+func (t *treeWriter) maxIndent() int {
+	if t.width > 0 {
+		return max(1, min(maxTreeIndent, (t.width-40)/displayWidth(t.glyphs.pipe)))
+	}
+	return maxTreeIndent
+}
+
+// room is what is left of the terminal after the guides of lead, at
+// least a few cells; 0 (no limit) when values are whole.
+func (t *treeWriter) room(lead string) int {
+	if t.width <= 0 {
+		return 0
+	}
+	return max(minLast, t.width-displayWidth(lead))
 }
 
 func (t *treeWriter) pick(cond bool, yes, no string) string {
@@ -84,22 +110,69 @@ func (t *treeWriter) pick(cond bool, yes, no string) string {
 }
 
 // label is a turn's line: id, how it came about, how it ended, its
-// sequences, time and tokens, and its problems.
-func (t *treeWriter) label(n *lineage.Node, depth int) string {
-	parts := []string{t.pal.Bold(termsafe.String(n.TurnID)), t.opColour(n.Operation)(origin(n))}
-	status := outcome(n)
-	if n.Status == replay.StatusError || n.ErrorCode != "" {
-		status = t.pal.Red(status)
+// sequences, time and tokens, and its problems. With room > 0 it fits in
+// room cells: ids are shortened in the middle first, then the time and the
+// tokens left out, then the line cut.
+func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
+	type part struct {
+		text   string
+		colour func(string) string
 	}
-	parts = append(parts, status, seqRange(n), timing(n))
-	parts = append(parts, plural(int(n.Usage.TotalTokens), "token"))
-	if depth > maxTreeIndent {
-		parts = append(parts, fmt.Sprintf("(depth %d)", depth+1))
+	build := func(idWidth int, timed, tokens bool) []part {
+		status := part{outcome(n), nil}
+		if n.Status == replay.StatusError || n.ErrorCode != "" {
+			status.colour = t.pal.Red
+		}
+		parts := []part{{shorten(termsafe.String(n.TurnID), idWidth, fitMiddle), t.pal.Bold},
+			{originFit(n, idWidth), t.opColour(n.Operation)}, status, {seqRange(n), nil}}
+		if timed {
+			parts = append(parts, part{timing(n), nil})
+		}
+		if tokens {
+			parts = append(parts, part{plural(int(n.Usage.TotalTokens), "token"), nil})
+		}
+		if depth > t.maxIndent() {
+			parts = append(parts, part{fmt.Sprintf("(depth %d)", depth+1), nil})
+		}
+		if len(n.Problems) > 0 {
+			parts = append(parts, part{"! " + problemKinds(n), t.pal.Red})
+		}
+		return parts
 	}
-	if len(n.Problems) > 0 {
-		parts = append(parts, t.pal.Red("! "+problemKinds(n)))
+	width := func(ps []part) int {
+		w := 2 * (len(ps) - 1)
+		for _, p := range ps {
+			w += displayWidth(p.text)
+		}
+		return w
 	}
-	return strings.Join(parts, "  ")
+	parts := build(0, true, true)
+	if room > 0 {
+		for _, try := range []struct {
+			idWidth       int
+			timed, tokens bool
+		}{{0, true, true}, {minMiddle, true, true}, {minMiddle, false, true}, {minMiddle, false, false}} {
+			if parts = build(try.idWidth, try.timed, try.tokens); width(parts) <= room {
+				break
+			}
+		}
+		if width(parts) > room {
+			// The last resort: cut the line, which then goes uncoloured.
+			var plain []string
+			for _, p := range parts {
+				plain = append(plain, p.text)
+			}
+			return shorten(strings.Join(plain, "  "), room, fitTail)
+		}
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = p.text
+		if p.colour != nil {
+			out[i] = p.colour(p.text)
+		}
+	}
+	return strings.Join(out, "  ")
 }
 
 // timing is when the turn's first accepted snapshot was emitted and how
@@ -138,8 +211,10 @@ func (t *treeWriter) problems(s *lineage.Session) error {
 		return nil
 	}
 	fmt.Fprintln(t.w)
-	return renderTable(t.w, t.pal, []string{"TURN", "PROBLEM", "DETAIL"}, rows)
+	return renderTable(t.w, t.pal, t.width, problemColumns, rows)
 }
+
+var problemColumns = []column{{"TURN", false, fitMiddle, 0}, {"PROBLEM", false, fitKeep, 0}, {"DETAIL", false, fitTail, 0}}
 
 // opStyle is the fill and stroke colour of each operation in diagrams.
 var opStyle = map[lineage.Operation][2]string{
@@ -351,6 +426,21 @@ func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) err
 	e.endArray()
 	e.endObject()
 	return e.end()
+}
+
+// writeLineageJSONL writes one session per line, as in the document's
+// sessions.
+func writeLineageJSONL(w io.Writer, sessions []*lineage.Session, redact bool) error {
+	e := newJSONEncoder(w, jsonLines)
+	for _, s := range sessions {
+		if err := e.value(lineageSessionToJSON(s, redact)); err != nil {
+			return err
+		}
+		if err := e.end(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func lineageSessionToJSON(s *lineage.Session, redact bool) lineageSessionJSON {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -108,9 +109,11 @@ var (
 	redactContainers = setOf("", "payload", "payload.usage", "payload.lineage", "payload.error",
 		"payload.messages", "payload.messages[]", "payload.messages[].parts", "payload.messages[].parts[]",
 		"payload.messages[].toolCalls", "payload.messages[].toolCalls[]")
-	// redactScalars are the values shown, when they are numbers, booleans,
-	// null or strings that are safe identifiers (as every id, enum and
-	// valid timestamp is).
+	// redactScalars are the values shown: numbers, booleans and null, and
+	// strings that the field's rule allows (enumValue): ids and names that
+	// are safe identifiers, enums and codes only when valid, timestamps
+	// only in their own characters. A malformed value that holds free
+	// text is hidden like any other.
 	redactScalars = setOf("protocol", "version", "eventId", "sessionId", "turnId", "sequence", "emittedAt", "event",
 		"payload.status", "payload.usage.promptTokens", "payload.usage.completionTokens", "payload.usage.totalTokens",
 		"payload.lineage.operation", "payload.lineage.parentTurnId", "payload.lineage.sourceMessageId",
@@ -118,10 +121,37 @@ var (
 		"payload.version", "payload.code", "payload.retryable",
 		"payload.messages[].id", "payload.messages[].role", "payload.messages[].status",
 		"payload.messages[].createdAt", "payload.messages[].toolCallId",
-		"payload.messages[].parts[].type", "payload.messages[].parts[].mimeType",
+		"payload.messages[].parts[].type",
 		"payload.messages[].parts[].detail", "payload.messages[].parts[].durationSec",
 		"payload.messages[].toolCalls[].id", "payload.messages[].toolCalls[].name", "payload.messages[].toolCalls[].status")
+	// redactEnums are the string fields whose value is shown only when it
+	// is one the protocol allows.
+	redactEnums = map[string][]string{
+		"protocol":                              {"agentskit.chat.turn"},
+		"event":                                 {string(replay.KindSubmit), string(replay.KindSnapshot), string(replay.KindDiagnostic)},
+		"payload.status":                        {"idle", "streaming", "complete", "error"},
+		"payload.lineage.operation":             {"submit", "retry", "edit", "regenerate"},
+		"payload.messages[].role":               {"user", "assistant", "system", "tool"},
+		"payload.messages[].status":             {"pending", "streaming", "complete", "error"},
+		"payload.messages[].parts[].type":       {"text", "image", "audio", "video", "file"},
+		"payload.messages[].parts[].detail":     {"low", "high", "auto"},
+		"payload.messages[].toolCalls[].status": {"pending", "running", "complete", "error", "requires_confirmation"},
+	}
 )
+
+// shownString reports whether --redact may show the string s at path.
+func shownString(path, s string) bool {
+	if values, ok := redactEnums[path]; ok {
+		return slices.Contains(values, s)
+	}
+	switch path {
+	case "emittedAt", "payload.messages[].createdAt":
+		return s != "" && strings.Trim(s, "0123456789-:.TZ+") == ""
+	case "payload.error.code", "payload.code":
+		return s != "" && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
+	}
+	return replay.IsSafeIdentifier(s)
+}
 
 func setOf(items ...string) map[string]bool {
 	m := make(map[string]bool, len(items))
@@ -157,7 +187,7 @@ func redactValue(b, raw []byte, path string) []byte {
 		return redactContainer(b, raw, path)
 	case '"':
 		var s string
-		if !redactScalars[path] || json.Unmarshal(raw, &s) != nil || !replay.IsSafeIdentifier(s) {
+		if !redactScalars[path] || json.Unmarshal(raw, &s) != nil || !shownString(path, s) {
 			return append(b, hiddenJSON(raw)...)
 		}
 		return append(b, raw...)
@@ -166,6 +196,28 @@ func redactValue(b, raw []byte, path string) []byte {
 		return append(b, hiddenJSON(raw)...)
 	}
 	return append(b, raw...)
+}
+
+// redactShown is how many members of one object or array a redacted
+// close-up shows.
+const redactShown = 1000
+
+// countRest consumes the remaining members of the container dec is in
+// and counts them.
+func countRest(dec *json.Decoder, isObj bool) (int, bool) {
+	var v json.RawMessage
+	n := 0
+	for ; dec.More(); n++ {
+		if isObj {
+			if _, err := dec.Token(); err != nil {
+				return 0, false
+			}
+		}
+		if dec.Decode(&v) != nil {
+			return 0, false
+		}
+	}
+	return n, true
 }
 
 // redactContainer shows an object or array of the protocol member by
@@ -190,6 +242,21 @@ func redactContainer(b, raw []byte, path string) []byte {
 	for n := 0; dec.More(); n++ {
 		if n > 0 {
 			b = append(b, ',')
+		}
+		if n == redactShown {
+			// A close-up is read by a person: past this many members,
+			// count the rest instead of spelling out a placeholder each.
+			rest, ok := countRest(dec, isObj)
+			if !ok {
+				return fail()
+			}
+			more := strconv.AppendQuote(nil, "("+plural(rest, "more member")+" hidden)")
+			if isObj {
+				b = appendJSONString(b, "(hidden keys)")
+				b = append(b, ':')
+			}
+			b = append(b, more...)
+			break
 		}
 		child := path + "[]"
 		if isObj {
@@ -220,4 +287,25 @@ func redactContainer(b, raw []byte, path string) []byte {
 		return append(b, '}')
 	}
 	return append(b, ']')
+}
+
+// shownEnvelope is the envelope of a malformed line as shown: with
+// redact, only the ids that are safe identifiers and an event field that
+// names a known kind, since an unvalidated field may hold anything.
+func shownEnvelope(e *replay.Envelope, redact bool) *replay.Envelope {
+	if e == nil || !redact {
+		return e
+	}
+	out := *e
+	for _, s := range []*string{&out.EventID, &out.SessionID, &out.TurnID} {
+		if !replay.IsSafeIdentifier(*s) {
+			*s = ""
+		}
+	}
+	switch replay.Kind(out.Event) {
+	case replay.KindSubmit, replay.KindSnapshot, replay.KindDiagnostic:
+	default:
+		out.Event = ""
+	}
+	return &out
 }

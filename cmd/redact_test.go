@@ -36,6 +36,11 @@ func secretCapture(tag string) string {
 		strings.Replace(snap("e5", 5, 3, ""), `"metadata":{`, fmt.Sprintf(`"metadata":{"%sbadkey":1e999},"x":{`, tag), 1),
 		snap("e6", 6, 3, "")[:40] + tag + "cutline", // cut off: not JSON, no event id
 		snap("e7", 7, 3, ""),
+		// Protocol fields holding free text that happens to be a safe
+		// identifier: a mime type, and an enum that is not one.
+		strings.Replace(snap("e8", 8, 3, ""), `{"type":"text","text":"`,
+			fmt.Sprintf(`{"type":"file","source":"s","mimeType":"%[1]smime"},{"type":"text","text":"`, tag), 1),
+		strings.Replace(snap("e9", 9, 3, ""), `"role":"assistant"`, fmt.Sprintf(`"role":"%srole"`, tag), 1),
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
@@ -68,7 +73,7 @@ func TestRedactHidesEverySecret(t *testing.T) {
 	capture := secretCapture(tag)
 	lines := strings.Count(capture, "\n")
 	markers := []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
-		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline"}
+		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role"}
 	seen := map[string]bool{}
 	for _, args := range everyOutput(lines) {
 		name := strings.Join(args, " ")
@@ -119,6 +124,8 @@ func TestRedactEvent(t *testing.T) {
 		{"a container where a value belongs", `{"eventId":{"secret":1},"payload":"secret"}`,
 			`{"eventId":"(hidden: 12 bytes)","payload":"(hidden: 8 bytes)"}`},
 		{"not an object", `"secret"`, `"(hidden: 8 bytes)"`},
+		{"enums and codes only when valid", `{"event":"server.turn.snapshot","payload":{"status":"secret","code":"X_1","messages":[{"role":"user","status":"hush","createdAt":"2026-07-11T03:00:00.000Z"},{"createdAt":"soon"}]}}`,
+			`{"event":"server.turn.snapshot","payload":{"status":"(hidden: 8 bytes)","code":"X_1","messages":[{"role":"user","status":"(hidden: 6 bytes)","createdAt":"2026-07-11T03:00:00.000Z"},{"createdAt":"(hidden: 6 bytes)"}]}}`},
 		{"numbers in free text are hidden", `{"payload":{"messages":[{"content":4111}]}}`,
 			`{"payload":{"messages":[{"content":"(hidden: 4 bytes)"}]}}`},
 	}
@@ -132,5 +139,22 @@ func TestRedactEvent(t *testing.T) {
 				t.Fatalf("not JSON: %s", got)
 			}
 		})
+	}
+}
+
+// A redacted close-up of a huge array shows the first members and counts
+// the rest, so its size does not follow the line's.
+func TestRedactEventCapsMembers(t *testing.T) {
+	in := `{"payload":{"messages":[` + strings.Repeat(`{"id":"m"},`, 1500) + `{"id":"m"}],"x":{` +
+		strings.Repeat(`"k":1,`, 1200) + `"k":2}}}`
+	got := string(redactEvent([]byte(in)))
+	if !json.Valid([]byte(got)) {
+		t.Fatalf("not JSON: %.200s", got)
+	}
+	if n := strings.Count(got, `{"id":"m"}`); n != redactShown {
+		t.Errorf("%d messages shown, want %d", n, redactShown)
+	}
+	if !strings.Contains(got, `"(501 more members hidden)"`) {
+		t.Errorf("no count of the hidden messages in %.200s…", got[len(got)-200:])
 	}
 }

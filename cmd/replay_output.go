@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,10 @@ func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
 		e.str(string(res.Err.Code))
 		e.key("detail")
 		e.str(decodeDetail(res.Err, redact))
+		if env := shownEnvelope(res.Err.Envelope, redact); env != nil {
+			e.key("envelope")
+			writeEnvelope(e, env)
+		}
 	}
 	if res.Reason == replay.ReasonAdvanced {
 		e.key("gap")
@@ -70,6 +75,26 @@ func writeOrigin(e *jsonEncoder, o *replay.Origin) {
 		e.key("url")
 		e.str(o.URL)
 	}
+}
+
+// writeEnvelope writes the readable envelope fields of a malformed line,
+// each only when it was read: unvalidated, so never under the contract's
+// own keys.
+func writeEnvelope(e *jsonEncoder, env *replay.Envelope) {
+	e.beginObject()
+	for _, f := range []struct{ key, val string }{
+		{"event", env.Event}, {"eventId", env.EventID}, {"sessionId", env.SessionID}, {"turnId", env.TurnID},
+	} {
+		if f.val != "" {
+			e.key(f.key)
+			e.str(f.val)
+		}
+	}
+	if env.HasSequence {
+		e.key("sequence")
+		e.int(env.Sequence)
+	}
+	e.endObject()
 }
 
 // jsonEvents writes replay results as JSON Lines, or as one document
@@ -218,27 +243,52 @@ func summaryJSON(sum replay.Summary) summaryBody {
 }
 
 // tableWriter streams one row per event, so a live capture shows rows as
-// they arrive; the columns have fixed widths that long values may push.
+// they arrive. Not on a terminal (width 0, not sized) the columns have the
+// fixed widths they always had, and a longer value pushes the next ones,
+// so that every row is whole for grep and cut. On a terminal the columns
+// are sized from the first maxHeldRows rows (all of them when there are
+// fewer) or, when an input is live (standard input, a pipe), from the rows
+// that arrive before the run first waits for input; with a width every
+// later value is shortened to its column.
 type tableWriter struct {
-	out       *bufio.Writer
-	pal       palette
-	withFile  bool
-	redact    bool
-	headerOut bool
+	out      *bufio.Writer
+	pal      palette
+	withFile bool
+	redact   bool
+	// width is the terminal's width, 0 for whole values (-o wide, or
+	// not a terminal); sized is set on a terminal.
+	width  int
+	sized  bool
+	live   bool
+	layout *tableLayout
+	held   []heldRow
 }
 
-func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool) *tableWriter {
-	return &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact}
+type heldRow struct {
+	cells  []string
+	colour func(string) string
 }
 
-var tableColumns = []struct {
-	name  string
-	width int
-	right bool
-}{
-	{"LINE", 6, true}, {"EVENT ID", 18, false}, {"KIND", 10, false}, {"SESSION", 16, false},
-	{"TURN", 14, false}, {"SEQ", 6, true}, {"VERDICT", 8, false}, {"REASON", 15, false}, {"DETAIL", 0, false},
+// maxHeldRows bounds the rows held to size the columns: a screenful or
+// more, and a small memory.
+const maxHeldRows = 200
+
+func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool, width int, sized, live bool) *tableWriter {
+	return &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact, width: width, sized: sized, live: live}
 }
+
+// replayColumns are the columns of replay's table; fixedWidths are their
+// widths when output is not a terminal.
+var (
+	replayColumns = []column{
+		{"LINE", true, fitPosition, 0}, {"EVENT ID", false, fitMiddle, 0}, {"KIND", false, fitKeep, 1},
+		{"SESSION", false, fitMiddle, 0}, {"TURN", false, fitMiddle, 0}, {"SEQ", true, fitKeep, 0},
+		// The reason names the verdict, and its colour shows it.
+		{"VERDICT", false, fitKeep, 2}, {"REASON", false, fitKeep, 0},
+		{"DETAIL", false, fitTail, 0},
+	}
+	fixedWidths = []int{6, 18, 10, 16, 14, 6, 8, 15, 0}
+)
 
 // shortKind names an event kind in a table cell.
 func shortKind(k replay.Kind) string {
@@ -248,43 +298,56 @@ func shortKind(k replay.Kind) string {
 	return string(k)
 }
 
-func (w *tableWriter) row(cells []string, colour func(int, string) string) {
-	var b strings.Builder
-	for i, col := range tableColumns {
-		cell := cells[i]
-		pad := col.width - displayWidth(cell)
-		if i == 0 && w.withFile {
-			pad = 0
-		}
-		if col.right && pad > 0 {
-			b.WriteString(strings.Repeat(" ", pad))
-		}
-		if colour != nil {
-			b.WriteString(colour(i, cell))
-		} else {
-			b.WriteString(cell)
-		}
-		if i == len(tableColumns)-1 {
-			break
-		}
-		if !col.right && pad > 0 {
-			b.WriteString(strings.Repeat(" ", pad))
-		}
-		b.WriteString("  ")
+// idle is called when the run waits for input: with a live input, the
+// rows held so far size the columns, so a live stream is never held back.
+// (Files make the run wait too, between batches; their rows are sized
+// from the same rows whatever the timing.)
+func (w *tableWriter) idle() {
+	if w.live && len(w.held) > 0 {
+		w.settle()
 	}
-	w.out.WriteString(strings.TrimRight(b.String(), " "))
-	w.out.WriteByte('\n')
+}
+
+// settle decides the column widths, writes the header and the held rows.
+func (w *tableWriter) settle() {
+	if w.layout != nil {
+		return
+	}
+	l := &tableLayout{cols: replayColumns}
+	if w.sized {
+		cells := make([][]string, len(w.held))
+		for i, r := range w.held {
+			cells[i] = r.cells
+		}
+		l.widths, l.fitting = fitWidths(replayColumns, cells, w.width), w.width > 0
+	} else {
+		l.widths = slices.Clone(fixedWidths)
+		if w.withFile {
+			l.widths[0] = 0 // file:line, left as it is
+		}
+	}
+	w.layout = l
+	names := make([]string, len(replayColumns))
+	for i, c := range replayColumns {
+		names[i] = c.name
+	}
+	w.out.WriteString(l.row(names, func(_ int, s string) string { return w.pal.Bold(s) }))
+	for _, r := range w.held {
+		w.write(r)
+	}
+	w.held = nil
+}
+
+func (w *tableWriter) write(r heldRow) {
+	w.out.WriteString(w.layout.row(r.cells, func(i int, s string) string {
+		if replayColumns[i].name == "VERDICT" || replayColumns[i].name == "REASON" {
+			return r.colour(s)
+		}
+		return s
+	}))
 }
 
 func (w *tableWriter) event(res *replay.Result) error {
-	if !w.headerOut {
-		w.headerOut = true
-		names := make([]string, len(tableColumns))
-		for i, c := range tableColumns {
-			names[i] = c.name
-		}
-		w.row(names, func(_ int, s string) string { return w.pal.Bold(s) })
-	}
 	pos := strconv.Itoa(res.Line)
 	if w.withFile {
 		pos = termsafe.String(res.File) + ":" + pos
@@ -297,20 +360,23 @@ func (w *tableWriter) event(res *replay.Result) error {
 	if ev := res.Event; ev != nil {
 		cells[1], cells[2], cells[3], cells[4] = ev.EventID, shortKind(ev.Kind), ev.SessionID, ev.TurnID
 		cells[5] = strconv.FormatInt(ev.Sequence, 10)
+	} else if res.Err != nil {
+		envelopeCells(cells, shownEnvelope(res.Err.Envelope, w.redact))
 	}
-	colour := w.pal.Yellow
+	colour := reasonColour(w.pal, res.Reason)
+	r := heldRow{cells, colour}
 	switch {
-	case res.Reason == replay.ReasonMalformed:
-		colour = w.pal.Red
-	case res.Verdict() == replay.Accepted:
-		colour = w.pal.Green
-	}
-	w.row(cells, func(i int, s string) string {
-		if i == 6 || i == 7 {
-			return colour(s)
+	case w.layout != nil:
+		w.write(r)
+	case !w.sized:
+		w.settle()
+		w.write(r)
+	default:
+		w.held = append(w.held, r)
+		if len(w.held) >= maxHeldRows {
+			w.settle()
 		}
-		return s
-	})
+	}
 	return nil
 }
 
@@ -331,6 +397,41 @@ func originDetail(o *replay.Origin) string {
 		parts = append(parts, "id "+termsafe.String(o.LastEventID))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// envelopeCells fills a malformed row's envelope cells with what its
+// envelope says, unvalidated: made safe for the terminal and cut short.
+func envelopeCells(cells []string, env *replay.Envelope) {
+	if env == nil {
+		return
+	}
+	for i, v := range []string{env.EventID, shortKind(replay.Kind(env.Event)), env.SessionID, env.TurnID} {
+		if v != "" {
+			cells[1+i] = termsafe.Line(v, maxEnvelopeCell)
+		}
+	}
+	if env.HasSequence {
+		cells[5] = strconv.FormatInt(env.Sequence, 10)
+	}
+}
+
+// maxEnvelopeCell is the most runes of an unvalidated envelope field a
+// table cell shows: a valid id is much shorter.
+const maxEnvelopeCell = 40
+
+// reasonColour colours a reason by what it means: accepted green,
+// ordinary inert lines (submits and diagnostics) dim, problems yellow,
+// and lines that do not decode red.
+func reasonColour(pal palette, r replay.Reason) func(string) string {
+	switch {
+	case r == replay.ReasonMalformed:
+		return pal.Red
+	case r == replay.ReasonNonSnapshot:
+		return pal.Dim
+	case r.Verdict() == replay.Accepted:
+		return pal.Green
+	}
+	return pal.Yellow
 }
 
 // resultDetail explains a verdict in a few words for the table.
@@ -354,7 +455,10 @@ func resultDetail(res *replay.Result, redact bool) string {
 }
 
 func (w *tableWriter) summary(sum replay.Summary) error {
-	if w.headerOut {
+	if len(w.held) > 0 {
+		w.settle()
+	}
+	if w.layout != nil {
 		w.out.WriteByte('\n')
 	}
 	accepted := sum.Counts.Accepted()
@@ -385,7 +489,12 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		}
 		rows = append(rows, row)
 	}
-	return renderTable(w.out, w.pal, []string{"SESSION", "EVENTS", "ACCEPTED", "INERT", "FINAL SEQ", "STATUS", "MESSAGES", "TURN"}, rows)
+	return renderTable(w.out, w.pal, w.width, sessionColumns, rows)
+}
+
+var sessionColumns = []column{
+	{"SESSION", false, fitMiddle, 0}, {"EVENTS", false, fitKeep, 0}, {"ACCEPTED", false, fitKeep, 0}, {"INERT", false, fitKeep, 0},
+	{"FINAL SEQ", false, fitKeep, 0}, {"STATUS", false, fitKeep, 0}, {"MESSAGES", false, fitKeep, 0}, {"TURN", false, fitMiddle, 0},
 }
 
 // formatNote names, for a human summary, the formats the captures were

@@ -19,17 +19,52 @@ import (
 var Version = ""
 
 func version() string {
-	if Version != "" {
-		return Version
+	bi, _ := debug.ReadBuildInfo()
+	return versionString(Version, bi)
+}
+
+// versionString says which snapctl this is: the version set at build
+// time, else the module version (go install …@v1.2.3, or the one go build
+// derives from the checkout), else "dev"; then what the build info knows
+// of the commit (revision, its time, uncommitted changes) and the Go
+// version that built it.
+func versionString(set string, bi *debug.BuildInfo) string {
+	v := set
+	if v == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		v = bi.Main.Version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if v == "" {
+		v = "dev"
 	}
-	return "dev"
+	if bi == nil {
+		return v
+	}
+	var details []string
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		details = append(details, "commit "+rev[:min(len(rev), 12)])
+	}
+	if t := settings["vcs.time"]; t != "" {
+		details = append(details, t)
+	}
+	if settings["vcs.modified"] == "true" {
+		details = append(details, "modified")
+	}
+	if bi.GoVersion != "" {
+		details = append(details, bi.GoVersion)
+	}
+	if len(details) == 0 {
+		return v
+	}
+	return v + " (" + strings.Join(details, ", ") + ")"
 }
 
 // newRootCmd builds the snapctl command tree on the given streams.
 func newRootCmd(ios *iostreams) *cobra.Command {
+	var jq string
 	root := &cobra.Command{
 		Use:   "snapctl",
 		Short: "Replay and explain agentskit.chat.turn v1 captures",
@@ -48,9 +83,15 @@ what the cursor did with every line and why.`,
 		PersistentPreRunE: func(c *cobra.Command, args []string) error {
 			switch ios.ColorMode {
 			case "auto", "always", "never":
-				return nil
+			default:
+				return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
 			}
-			return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
+			if wantsPager(c, ios, args) {
+				if err := ios.startPager(pagerCommand(os.Getenv)); err != nil {
+					return fmt.Errorf("starting the pager: %w", err)
+				}
+			}
+			return setupJQ(c, ios, jq)
 		},
 	}
 	root.SetIn(ios.In)
@@ -59,6 +100,8 @@ what the cursor did with every line and why.`,
 	root.SetVersionTemplate("snapctl {{.Version}}\n")
 	root.PersistentFlags().StringVar(&ios.ColorMode, "color", "auto", "colour output: auto (terminal only, not with NO_COLOR), always or never")
 	root.PersistentFlags().BoolVar(&ios.NoProgress, "no-progress", false, "never show progress on standard error (shown only on a terminal, for inputs over 64 MiB)")
+	root.PersistentFlags().BoolVar(&ios.NoPager, "no-pager", false, "never page output (paged only on a terminal: $SNAPCTL_PAGER, else $PAGER, else less -FRX)")
+	root.PersistentFlags().StringVar(&jq, "jq", "", "filter JSON output with a jq `EXPRESSION`: with -o jsonl on each record as it comes; with -o json on the whole document, which is then written only once complete")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		var fe *flagError
 		if errors.As(err, &fe) {
@@ -70,6 +113,9 @@ what the cursor did with every line and why.`,
 	root.AddCommand(newCmdDiff(ios, nil))
 	root.AddCommand(newCmdLineage(ios, nil))
 	root.AddCommand(newCmdInspect(ios, nil))
+	root.AddCommand(newCmdExplain(ios, nil))
+	root.AddCommand(newCmdMan(root))
+	completeBashAlone(root)
 	return root
 }
 
@@ -86,16 +132,55 @@ func run(ios *iostreams, args []string) int {
 	root := newRootCmd(ios)
 	root.SetArgs(args)
 	err := root.Execute()
+	if ios.jq != nil {
+		// -o json's document is filtered once complete; a failed
+		// expression outweighs what the command made of the failed write.
+		if jerr := ios.jq.close(); jerr != nil {
+			err = jerr
+		}
+	}
+	ios.stopPager()
+	if errors.Is(err, errPagerQuit) {
+		err = nil // the user quit the pager before the end
+	}
 	if out.err != nil {
 		// Lost output outweighs a --fail-on match or any later error;
 		// help, version and completion ignore write errors themselves.
 		err = fmt.Errorf("writing output: %w", out.err)
+	}
+	var fm *failOnMatch
+	if errors.As(err, &fm) {
+		for _, it := range fm.items {
+			fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", it)
+		}
 	}
 	if err != nil && !errors.Is(err, errMatched) {
 		msg := strings.ReplaceAll(termsafe.String(err.Error()), "\n", " ")
 		fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", msg)
 	}
 	return exitStatus(err)
+}
+
+// setupJQ puts a --jq filter between the command's JSON and standard
+// output; the expression is checked before any input is read.
+func setupJQ(c *cobra.Command, ios *iostreams, expr string) error {
+	if expr == "" {
+		return nil
+	}
+	format := ""
+	if f := c.Flags().Lookup("output"); f != nil {
+		format = f.Value.String()
+	}
+	if format != "json" && format != "jsonl" {
+		return usageErrorf("--jq filters JSON output: it needs -o json or -o jsonl")
+	}
+	code, err := compileJQ(expr)
+	if err != nil {
+		return err
+	}
+	ios.jq = newJQWriter(ios.Out, code, format == "jsonl", ios.OutTTY)
+	ios.Out = ios.jq
+	return nil
 }
 
 // errWriter remembers the first error of the writer it wraps and fails

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -31,7 +33,23 @@ func TestScripts(t *testing.T) {
 			env.Setenv("NO_COLOR", "")
 			return copySamples(env.WorkDir)
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"fits": fits},
 	})
+}
+
+// fits N checks that no line of the last command's stdout is wider than
+// N terminal cells: on a terminal of that width, none would wrap.
+func fits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: fits WIDTH")
+	}
+	width, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	for i, line := range strings.Split(ts.ReadFile("stdout"), "\n") {
+		if w := visibleWidth(line); w > width {
+			ts.Fatalf("line %d is %d cells wide, over %d: %q", i+1, w, width, line)
+		}
+	}
 }
 
 // copySamples copies the sample captures testdata/*.jsonl into dir; a

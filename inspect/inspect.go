@@ -6,6 +6,7 @@
 package inspect
 
 import (
+	"fmt"
 	"hash/maphash"
 
 	"github.com/agentskit/snapctl/inspect/model"
@@ -23,6 +24,13 @@ type Options struct {
 	// MaxPositions caps the positions listed per finding; 0 means
 	// DefaultMaxPositions.
 	MaxPositions int
+	// Sessions is replay's Options.Sessions.
+	Sessions func(n int)
+	// Window keeps part of the capture, as replay.Options.Window.
+	Window *replay.Window
+	// Each, when set, sees every result of the run too, after the
+	// inspector: for counts of the caller's own.
+	Each func(res *replay.Result)
 }
 
 // maxTracked caps, over all sessions together, the fingerprints kept for
@@ -57,6 +65,12 @@ type Inspector struct {
 	// tracked counts the entries of events and bySeq and of every
 	// session's between, against budget (maxTracked but in tests).
 	tracked, budget int
+	// invalid tallies, by the session id their envelope names, the
+	// malformed lines that could be read as events: invalid-event for
+	// the sessions that turn out to be trusted.
+	invalid map[string]*tally
+	// sniff looks at malformed lines for unusable-input.
+	sniff replay.Sniffer
 }
 
 // idKey names an event id (by hash) of the session with index s.
@@ -75,7 +89,7 @@ type seqKey struct {
 func New(opts Options) *Inspector {
 	in := &Inspector{opts: opts, limit: opts.MaxPositions, seed: maphash.MakeSeed(),
 		fileIdx: map[string]int32{}, model: model.New(opts.Session),
-		events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked}
+		events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked, invalid: map[string]*tally{}}
 	if in.limit <= 0 {
 		in.limit = DefaultMaxPositions
 	}
@@ -88,6 +102,9 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 	in := New(opts)
 	sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error {
 		in.Observe(res)
+		if opts.Each != nil {
+			opts.Each(res)
+		}
 		return nil
 	})
 	if err != nil {
@@ -99,7 +116,8 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // replayOptions are the options the inspector's results must come from:
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
-	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath, Messages: true, Hash: true}
+	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
+		Messages: true, Hash: true, Sessions: in.opts.Sessions, RawMalformed: true, Window: in.opts.Window}
 }
 
 func (in *Inspector) pos(at model.Position) pos {
@@ -122,8 +140,12 @@ func (in *Inspector) session(m *model.Session) *session {
 }
 
 // Observe takes one result of a run made with Messages set (see Run).
-// Malformed lines carry nothing to check beyond the summary's counts.
+// Malformed lines count only to invalid-event.
 func (in *Inspector) Observe(res *replay.Result) {
+	in.sniff.Observe(res)
+	if res.Err != nil {
+		in.observeInvalid(res)
+	}
 	st := in.model.Observe(res)
 	if st.Session == nil {
 		return
@@ -154,4 +176,31 @@ func (in *Inspector) Observe(res *replay.Result) {
 	case replay.ReasonDuplicate, replay.ReasonStale:
 		in.redelivered(s, res, p)
 	}
+}
+
+// observeInvalid tallies a malformed line whose envelope names a session,
+// with its first broken rule. A session first met here costs one entry
+// of the budget, so that a capture of broken lines with ever new session
+// ids cannot grow the map without bound.
+func (in *Inspector) observeInvalid(res *replay.Result) {
+	e := res.Err.Envelope
+	if e == nil || !replay.IsSafeIdentifier(e.SessionID) || res.Err.Code != replay.CodeInvalidPayload ||
+		(in.opts.Session != "" && e.SessionID != in.opts.Session) {
+		return
+	}
+	t := in.invalid[e.SessionID]
+	if t == nil {
+		if in.tracked >= in.budget {
+			return
+		}
+		in.tracked++
+		t = &tally{}
+		in.invalid[e.SessionID] = t
+	}
+	detail := res.Err.RedactedDetail()
+	if e.EventID != "" {
+		detail = "event " + e.EventID + ", " + detail
+	}
+	t.hit(fmt.Sprintf("%s:%d %s", res.File, res.Line, detail))
+	t.at(in.limit, in.pos(model.Position{File: res.File, Line: res.Line}))
 }

@@ -162,6 +162,26 @@ func TestReaderCutGzipMatchesZcat(t *testing.T) {
 	}
 }
 
+// A small compressed capture whose checksum fails is damage, never taken
+// for plain lines, though its stored blocks hold the text itself.
+func TestReaderBadChecksumIsDamage(t *testing.T) {
+	text := captureText(3)
+	for name, data := range map[string][]byte{"zstd": zstdBytes(t, text), "gzip": gzipBytes(t, text)} {
+		t.Run(name, func(t *testing.T) {
+			bad := bytes.Clone(data)
+			off := len(bad) - 4 // zstd's checksum ends the frame
+			if name == "gzip" {
+				off = len(bad) - 8 // gzip's CRC-32 comes before the size
+			}
+			bad[off] ^= 0xff
+			_, rd := readText(t, bad)
+			if d := damageOf(t, rd); d.Format != name {
+				t.Fatalf("damage %+v, want %s damage", d, name)
+			}
+		})
+	}
+}
+
 // A capture whose first bytes look like a compressed header, but whose
 // decoder fails before producing anything, is read as plain lines.
 func TestReaderLooksCompressedButIsPlain(t *testing.T) {

@@ -82,14 +82,14 @@ func newFramer(f Format, maxLine int) framer {
 	return nil
 }
 
-// sniffBytes is how much of a capture sniff may need to see.
-const sniffBytes = 4096
+// formatSniffBytes is how much of a capture sniff may need to see.
+const formatSniffBytes = 4096
 
 // sniff recognises a capture's format from its first bytes (after
 // decompression). ready is false when b is too short to tell and more
 // input may come; at its end, whatever b holds decides.
 func sniff(b []byte, eof bool) (f Format, ready bool) {
-	eof = eof || len(b) >= sniffBytes // enough to decide
+	eof = eof || len(b) >= formatSniffBytes // enough to decide
 	i := 0
 	for i < len(b) && isSpace(b[i]) {
 		i++

@@ -3,11 +3,14 @@ package replay
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"io"
 	"os"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // maxRewind bounds what a stream keeps of a capture that looks compressed
@@ -95,10 +98,24 @@ func (s *stream) pos() int64 { return s.raw.n - int64(s.br.Buffered()) }
 // fallBack reads the capture again from its start as plain lines when
 // its decoder failed with err before delivering anything, and the capture
 // is more likely plain lines whose first bytes only look like a
-// compressed header: the decoder met bad data, or ran out of input where
-// the rest reads as text. It reports whether it did.
+// compressed header: text follows its first line (at least 8 bytes of it
+// when the decoder only ran out of input). A failed checksum is never
+// that: the frame decoded, its content is damaged. It reports whether it
+// did.
 func (s *stream) fallBack(err error) bool {
-	return (!truncated(err) || looksPlain(s.raw.rec)) && s.rewind()
+	if errors.Is(err, zstd.ErrCRCMismatch) || errors.Is(err, gzip.ErrChecksum) {
+		return false
+	}
+	least := 1
+	if truncated(err) {
+		least = 8
+	}
+	return looksPlain(s.raw.rec, least) && s.rewind()
+}
+
+// truncated tells whether a decoder failed because its input ended.
+func truncated(err error) bool {
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
 // rewind switches to plain lines from the capture's start, unless that is
@@ -166,18 +183,11 @@ func (s *stream) close() *ShrinkError {
 	return nil
 }
 
-// truncated tells whether a decoder failed because its input ended.
-func truncated(err error) bool {
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
-}
-
-// looksPlain tells whether a capture that looked compressed, and whose
-// decoder ran out of input before delivering anything, is more likely
-// plain lines: after its first line comes text (valid UTF-8 without
-// control characters other than tab, CR and LF), where compressed data
-// would be noise. A decoder that fails on bad data rather than on a short
-// input rewinds without this test.
-func looksPlain(rec []byte) bool {
+// looksPlain tells whether a capture that looks compressed is more likely
+// plain lines: after its first line come at least least bytes of text
+// (valid UTF-8 without control characters other than tab, CR and LF),
+// where compressed data would be noise.
+func looksPlain(rec []byte, least int) bool {
 	i := bytes.IndexByte(rec, '\n')
 	if i < 0 {
 		return false
@@ -189,7 +199,7 @@ func looksPlain(rec []byte) bool {
 			rest = rest[:len(rest)-1] // a character cut at the end
 		}
 	}
-	if len(rest) < 8 || !utf8.Valid(rest) {
+	if len(rest) < least || !utf8.Valid(rest) {
 		return false
 	}
 	for _, c := range rest {

@@ -61,10 +61,23 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 	c := &d.c
 	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash}
 	code := c.event(ev)
+	d.p.trim()
 	if len(c.probs) == 0 {
 		return nil
 	}
-	return &DecodeError{Code: code, Problems: c.probs, Offset: -1}
+	return &DecodeError{Code: code, Problems: c.probs, Offset: -1, Envelope: c.readable()}
+}
+
+// trim lets go of scratch buffers that a huge key or string grew: a
+// decoder lives as long as the run, and each worker has one.
+func (p *parser) trim() {
+	const keep = 1 << 20
+	if cap(p.scratch) > keep {
+		p.scratch = nil
+	}
+	if cap(p.scratch2) > keep {
+		p.scratch2 = nil
+	}
 }
 
 // event checks the whole event and returns the code for its problems.

@@ -1,6 +1,9 @@
 package wire
 
-import "bytes"
+import (
+	"bytes"
+	"crypto/sha256"
+)
 
 // Repeated keys. JSON.parse keeps the last member of an object with a
 // given key, so an earlier member with the same key is as good as absent:
@@ -15,6 +18,9 @@ const (
 	smallObject = 16
 	smallKey    = 64
 )
+
+// maxIndexedKey is the longest canonical key a keySet holds as itself.
+const maxIndexedKey = 512
 
 // keySet indexes the members of the open object at one depth of the
 // message record.
@@ -33,6 +39,13 @@ type keySet struct {
 
 // slot returns the slot of key, adding one holding -1 when it is new.
 func (s *keySet) slot(key []byte) *int32 {
+	if len(key) > maxIndexedKey {
+		// A long key is indexed by its digest, so the map never holds a
+		// second copy of it. 0xff never occurs in a canonical key (UTF-8,
+		// or WTF-8 for lone surrogates), so no short key can collide.
+		d := sha256.Sum256(key)
+		key = append([]byte{0xff}, d[:]...)
+	}
 	if k, ok := s.m[string(key)]; ok {
 		return &s.at[k]
 	}

@@ -126,6 +126,11 @@ func TestPrescanAgrees(t *testing.T) {
 		metaLine(`"\ud800":1e999,"\udc00":0`),
 		metaLine(`"\ud800":1e999,"\ud800":0`),
 	}
+	long := strings.Repeat("x", 600)
+	lines = append(lines,
+		metaLine(`"`+long+`":1e999,"`+long+`":0`),
+		metaLine(`"`+long+`":1e999,"\u0078`+long[1:]+`":0`),
+		metaLine(`"`+long+`":0,"`+long+`y":1e999`))
 	// Around the value bound: the record and its version count 2, the
 	// messages array 1, the message and its six members 7, metadata 1.
 	for _, n := range []int{9988, 9989, 9990, 9991} {
@@ -139,5 +144,26 @@ func TestPrescanAgrees(t *testing.T) {
 		if (ea == nil) != (eb == nil) || (ea != nil && ea.Code != eb.Code) {
 			t.Errorf("%.80s…: first pass %v, prescan %v", line, ea, eb)
 		}
+	}
+}
+
+// Keys too long to be valid are indexed by digest and cut in problem
+// paths: a repeat still drops the earlier member, and a detail stays short.
+func TestLongKeys(t *testing.T) {
+	long := strings.Repeat("k", 1<<20)
+	var d Decoder
+	var ev Event
+	if err := d.Decode([]byte(metaLine(`"`+long+`":1e999,"\u006b`+long[1:]+`":0`)), &ev); err == nil || !strings.Contains(err.Detail(), "longer than 256") {
+		t.Fatalf("a surviving 1 MiB key: %v", err)
+	}
+	err := d.Decode([]byte(metaLine(`"`+long+`":0,"a":1e999`)), &ev)
+	if err == nil {
+		t.Fatal("valid")
+	}
+	if len(err.Detail()) > 200 {
+		t.Errorf("detail of %d bytes: %.100s…", len(err.Detail()), err.Detail())
+	}
+	if cap(d.p.scratch) > 1<<20 || cap(d.p.scratch2) > 1<<20 {
+		t.Errorf("scratch buffers of %d and %d bytes kept", cap(d.p.scratch), cap(d.p.scratch2))
 	}
 }

@@ -1,6 +1,9 @@
 package wire
 
-import "math"
+import (
+	"math"
+	"unicode/utf8"
+)
 
 // record checks the messages array m as the reference's memory record
 // {version: 1, messages}: the size bounds first, then each message.
@@ -111,10 +114,27 @@ func (c *checker) pathTo(target int) {
 		if t[i].kind == kindArray {
 			c.pushIdx(c.indexOf(i, ch))
 		} else {
-			c.push(string(c.keyText(ch)))
+			c.push(pathKey(c.keyText(ch)))
 		}
 		i = ch
 	}
+}
+
+// maxPathKey is how many bytes of a key a problem's path shows: a key
+// that long is already too long to be valid, and a path is for reading.
+const maxPathKey = 64
+
+// pathKey is a key as a problem's path shows it: cut after maxPathKey
+// bytes, on a character boundary, with "…".
+func pathKey(k []byte) string {
+	if len(k) <= maxPathKey {
+		return string(k)
+	}
+	cut := maxPathKey
+	for cut > 0 && !utf8.RuneStart(k[cut]) {
+		cut--
+	}
+	return string(k[:cut]) + "…"
 }
 
 func (c *checker) indexOf(arr, ch int) int {

@@ -1,0 +1,59 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// Each way an operator names a rule finds it first.
+func TestMatchRules(t *testing.T) {
+	rules := replay.ProtocolRules()
+	tests := []struct{ name, query, want string }{
+		{"id", "record.max-values", "record.max-values"},
+		{"id in capitals", "RECORD.MAX-VALUES", "record.max-values"},
+		{"field", "createdAt", "message.created-at"},
+		{"field as id part", "emitted-at", "envelope.emitted-at"},
+		{"code", "PROTOCOL_UNSUPPORTED_VERSION", "code.unsupported-version"},
+		{"snapctl's code", "SNAPCTL_LINE_TOO_LONG", "snapctl.line-too-long"},
+		{"reason", "duplicate", "cursor.duplicate"},
+		{"reason with a dash", "non-snapshot", "cursor.non-snapshot"},
+		{"title phrase", "byte-order mark", "line.bom"},
+		{"detail words", "has more than 10000 entries", "record.max-entries"},
+		{"whole detail", `sessionId: "a b" is not a safe identifier`, "envelope.ids"},
+		{"detail without path", `"x" is not one of user, assistant, system, tool`, "message.role"},
+		{"json detail", "invalid JSON at byte 0: unexpected byte 0xef, expected a value", "line.bom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := matchRules(rules, tt.query)
+			if len(got) == 0 || got[0].ID != tt.want {
+				t.Errorf("matchRules(%q) = %v, want %s first", tt.query, ids(got), tt.want)
+			}
+		})
+	}
+}
+
+func ids(rules []replay.Rule) []string {
+	var out []string
+	for _, r := range rules {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// A query that matches nothing is echoed terminal-safe, on one line.
+func TestExplainUnknownIsTerminalSafe(t *testing.T) {
+	ios, out, errOut := testStreams("")
+	if st := run(ios, []string{"explain", "zz\x1b[31m\u202e"}); st != exitUsage {
+		t.Fatalf("exit %d, want %d", st, exitUsage)
+	}
+	if out.Len() != 0 {
+		t.Errorf("stdout: %q", out)
+	}
+	msg := errOut.String()
+	if strings.ContainsAny(msg, "\x1b\u202e") || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, `\x1b`) {
+		t.Errorf("stderr not one terminal-safe line: %q", msg)
+	}
+}

@@ -1,0 +1,124 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/itchyny/gojq"
+)
+
+// compileJQ compiles a --jq expression; a bad one is bad usage.
+func compileJQ(expr string) (*gojq.Code, error) {
+	q, err := gojq.Parse(expr)
+	if err != nil {
+		return nil, usageErrorf("--jq: %v", err)
+	}
+	code, err := gojq.Compile(q)
+	if err != nil {
+		return nil, usageErrorf("--jq: %v", err)
+	}
+	return code, nil
+}
+
+// jqWriter runs a --jq expression on the JSON a command writes, between
+// the one JSON encoder and standard output. With lines (-o jsonl) it runs
+// on each record as its line is written, so a live stream stays live;
+// otherwise (-o json) it collects the document, which is written as it
+// goes, and runs once on the whole at close. Results that are strings
+// are written raw, as gh and jq -r do (made terminal-safe on a terminal);
+// others as JSON in the output's layout, through the one encoder.
+type jqWriter struct {
+	out   io.Writer
+	code  *gojq.Code
+	lines bool
+	tty   bool
+	buf   []byte
+	err   error
+}
+
+func newJQWriter(out io.Writer, code *gojq.Code, lines, tty bool) *jqWriter {
+	return &jqWriter{out: out, code: code, lines: lines, tty: tty}
+}
+
+func (j *jqWriter) Write(p []byte) (int, error) {
+	if j.err != nil {
+		return 0, j.err
+	}
+	j.buf = append(j.buf, p...)
+	if !j.lines {
+		return len(p), nil
+	}
+	for {
+		i := bytes.IndexByte(j.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := j.buf[:i]
+		if len(bytes.TrimSpace(line)) > 0 {
+			if err := j.run(line); err != nil {
+				j.err = err
+				return 0, err
+			}
+		}
+		j.buf = j.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+// close runs the expression on the collected document (-o json), or on a
+// last record without its newline.
+func (j *jqWriter) close() error {
+	if j.err != nil || len(bytes.TrimSpace(j.buf)) == 0 {
+		return j.err
+	}
+	err := j.run(j.buf)
+	j.buf = nil
+	return err
+}
+
+func (j *jqWriter) run(doc []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("--jq: reading the output: %w", err)
+	}
+	style := jsonDocument
+	if j.lines {
+		style = jsonLines
+	}
+	e := newJSONEncoder(j.out, style)
+	iter := j.code.Run(v)
+	for {
+		r, ok := iter.Next()
+		if !ok {
+			return nil
+		}
+		if err, ok := r.(error); ok {
+			var halt *gojq.HaltError
+			if errors.As(err, &halt) && halt.Value() == nil {
+				return nil
+			}
+			return &usageError{fmt.Errorf("--jq: %w", err)}
+		}
+		if s, ok := r.(string); ok {
+			if j.tty {
+				s = termsafe.String(s)
+			}
+			if _, err := io.WriteString(j.out, s+"\n"); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := e.value(r); err != nil {
+			return fmt.Errorf("--jq: %w", err)
+		}
+		if err := e.end(); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package cmd
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+)
+
+// defaultPager is the pager when neither SNAPCTL_PAGER nor PAGER is set:
+// less that quits when the output fits a screen (-F), passes colour
+// through (-R) and leaves the output on the screen (-X), as git's.
+const defaultPager = "less -FRX"
+
+// Values of a command's "pager" annotation: page its output on a
+// terminal always, or only when every input is a file (replay and diff
+// follow a live standard input row by row, which a pager would hold).
+const (
+	pageAlways = "always"
+	pageFiles  = "files"
+)
+
+// errPagerQuit is a write to a pager that was closed: the user quit it
+// before the end, which is no failure.
+var errPagerQuit = errors.New("pager quit")
+
+// pagerCommand is the pager to run: the first of SNAPCTL_PAGER and PAGER
+// that is not empty, else less -FRX; "" (no pager) when that is cat.
+func pagerCommand(getenv func(string) string) string {
+	cmd := defaultPager
+	for _, name := range []string{"SNAPCTL_PAGER", "PAGER"} {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			cmd = v
+			break
+		}
+	}
+	if cmd == "cat" {
+		return ""
+	}
+	if cmd == defaultPager {
+		if _, err := exec.LookPath("less"); err != nil {
+			return "" // no less here: no pager rather than no output
+		}
+	}
+	return cmd
+}
+
+// wantsPager says whether c's output goes through a pager: standard
+// output is a terminal, --no-pager is not given, and c pages its output
+// (for replay and diff, only when no input is standard input).
+func wantsPager(c *cobra.Command, ios *iostreams, args []string) bool {
+	if !ios.OutTTY || ios.NoPager {
+		return false
+	}
+	switch c.Annotations["pager"] {
+	case pageAlways:
+		return true
+	case pageFiles:
+		return len(args) > 0 && !slices.Contains(args, "-")
+	}
+	return false
+}
+
+// pager is a running pager: standard output goes to its input.
+type pager struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+}
+
+// startPager runs the pager command line with the shell, as git does, its
+// output on this process's standard output (the terminal itself, so that
+// the pager knows it), and sends ios.Out to it.
+func (s *iostreams) startPager(cmdline string) error {
+	if cmdline == "" {
+		return nil
+	}
+	cmd := exec.Command("sh", "-c", cmdline)
+	cmd.Stdout, cmd.Stderr = s.Out, s.ErrOut
+	if s.stdout != nil {
+		cmd.Stdout = s.stdout
+	}
+	cmd.Env = os.Environ()
+	if _, ok := os.LookupEnv("LESS"); !ok {
+		cmd.Env = append(cmd.Env, "LESS=FRX")
+	}
+	if _, ok := os.LookupEnv("LV"); !ok {
+		cmd.Env = append(cmd.Env, "LV=-c")
+	}
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	s.pager = &pager{cmd: cmd, in: in}
+	s.Out = &pagerWriter{w: in}
+	return nil
+}
+
+// stopPager closes the pager's input and waits for the user to quit it.
+func (s *iostreams) stopPager() {
+	if s.pager == nil {
+		return
+	}
+	_ = s.pager.in.Close()
+	_ = s.pager.cmd.Wait()
+	s.pager = nil
+}
+
+// pagerWriter writes to a pager; once the pager is gone, a write fails
+// with errPagerQuit.
+type pagerWriter struct{ w io.Writer }
+
+func (p *pagerWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	if err != nil && (errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)) {
+		err = errPagerQuit
+	}
+	return n, err
+}
