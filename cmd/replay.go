@@ -37,6 +37,9 @@ func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Comman
 		Long: `Replay reads one or more captures (NDJSON, one event per line; "-" or no
 FILE reads standard input; gzip and zstd are recognised) as one stream and
 runs every line through the monotonic snapshot cursor of ADR-0010.
+Server-Sent Events, HAR files and Docker, CRI and kubectl --timestamps
+logs are recognised too, and read as the events they carry (--format).
+With --each, every FILE (every file under a directory) is its own capture.
 
 Every line gets a verdict and a reason:
 ` + reasonTable() + `
@@ -53,6 +56,7 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
   snapctl replay -o jsonl capture.jsonl | jq 'select(.reason == "stale")'
   curl -N "$URL" | snapctl replay -
   snapctl replay --fail-on stale,malformed capture.jsonl.gz
+  snapctl replay --url /api/turns session.har
   snapctl replay --redact --only inert capture.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
