@@ -61,6 +61,9 @@ type framer interface {
 	// line takes the next physical line and returns an event when one is
 	// complete.
 	line(l Line) (Line, bool)
+	// pending returns, one call at a time, the events a line completed
+	// beyond the one line returned, before the next line is read.
+	pending() (Line, bool)
 	// flush returns, one call at a time, the events left unfinished at the
 	// end of the capture: malformed, with the format's problem.
 	flush() (Line, bool)

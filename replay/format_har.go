@@ -137,6 +137,17 @@ func (h *harReader) setBody(b []byte, sse bool) {
 
 // bodyLine returns the next event of the current body.
 func (h *harReader) bodyLine() (Line, bool) {
+	if h.frame != nil {
+		for {
+			l, ok := h.frame.pending()
+			if !ok {
+				break
+			}
+			if l.TooLong || l.bad != nil || !isBlank(l.Data) {
+				return h.sseOrigin(l), true
+			}
+		}
+	}
 	for len(h.body) > 0 {
 		line := h.body
 		if i := bytes.IndexByte(line, '\n'); i >= 0 {
@@ -159,12 +170,7 @@ func (h *harReader) bodyLine() (Line, bool) {
 			if l, ok = h.frame.line(l); !ok || (!l.TooLong && l.bad == nil && isBlank(l.Data)) {
 				continue
 			}
-			id := ""
-			if l.Origin != nil {
-				id = l.Origin.LastEventID
-			}
-			l.Origin = &Origin{Entry: h.origin.Entry, URL: h.origin.URL, LastEventID: id}
-			return l, true
+			return h.sseOrigin(l), true
 		}
 		if l.blank || (!l.TooLong && isBlank(l.Data)) {
 			continue
@@ -179,6 +185,17 @@ func (h *harReader) bodyLine() (Line, bool) {
 		}
 	}
 	return Line{}, false
+}
+
+// sseOrigin gives an event of an SSE body its entry and URL beside its
+// SSE id.
+func (h *harReader) sseOrigin(l Line) Line {
+	id := ""
+	if l.Origin != nil {
+		id = l.Origin.LastEventID
+	}
+	l.Origin = &Origin{Entry: h.origin.Entry, URL: h.origin.URL, LastEventID: id}
+	return l
 }
 
 // nextEntry reads the next entry whose events count, and sets its body

@@ -96,6 +96,8 @@ func (d *dockerFramer) line(l Line) (Line, bool) {
 	return d.rec, true
 }
 
+func (d *dockerFramer) pending() (Line, bool) { return Line{}, false }
+
 func (d *dockerFramer) flush() (Line, bool) {
 	for i := range d.parts {
 		if p := &d.parts[i]; p.entries > 0 {
@@ -179,6 +181,8 @@ func (c *criFramer) line(l Line) (Line, bool) {
 	return p.take(), true
 }
 
+func (c *criFramer) pending() (Line, bool) { return Line{}, false }
+
 func (c *criFramer) flush() (Line, bool) {
 	for i := range c.parts {
 		if p := &c.parts[i]; p.entries > 0 {
@@ -216,5 +220,7 @@ func (kubectlFramer) line(l Line) (Line, bool) {
 	l.Len = int64(len(l.Data))
 	return l, true
 }
+
+func (kubectlFramer) pending() (Line, bool) { return Line{}, false }
 
 func (kubectlFramer) flush() (Line, bool) { return Line{}, false }

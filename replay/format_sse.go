@@ -5,7 +5,8 @@ import "bytes"
 // sseFramer dispatches Server-Sent Events as the WHATWG HTML standard's
 // event stream interpretation does: data lines are joined with "\n", a
 // blank line dispatches, comments, event and retry fields are ignored
-// and id is kept. An event's position is its first data line.
+// and id is kept. Lines end in LF, CRLF or a lone CR. An event's
+// position is its first data line.
 type sseFramer struct {
 	maxLine int
 	data    []byte
@@ -14,9 +15,37 @@ type sseFramer struct {
 	tooLong bool
 	id      string
 	rec     Line
+	// queue holds the events dispatched by a line that lone CRs split
+	// into several, their data copied.
+	queue []Line
 }
 
 func (s *sseFramer) line(l Line) (Line, bool) {
+	if l.TooLong || bytes.IndexByte(l.Data, '\r') < 0 {
+		return s.field(l)
+	}
+	for _, seg := range bytes.Split(l.Data, []byte{'\r'}) {
+		sub := l
+		sub.Data, sub.Len = seg, int64(len(seg))
+		if rec, ok := s.field(sub); ok {
+			rec.Data = bytes.Clone(rec.Data)
+			s.queue = append(s.queue, rec)
+		}
+	}
+	return s.pending()
+}
+
+func (s *sseFramer) pending() (Line, bool) {
+	if len(s.queue) == 0 {
+		return Line{}, false
+	}
+	l := s.queue[0]
+	s.queue = s.queue[1:]
+	return l, true
+}
+
+// field takes one line of the stream.
+func (s *sseFramer) field(l Line) (Line, bool) {
 	if l.TooLong {
 		// A field too long to hold: the event it belongs to is too long.
 		if !l.blank {

@@ -473,3 +473,20 @@ func FuzzFormats(f *testing.F) {
 		}
 	})
 }
+
+// TestSSELoneCR: a lone CR ends an SSE line as LF and CRLF do, so one
+// physical line may hold several events.
+func TestSSELoneCR(t *testing.T) {
+	ev1, ev2 := snapshotLine("s", 1), snapshotLine("s", 2)
+	k := strings.Index(ev1, `,"eventId"`) // a newline there is white space
+	for _, in := range []string{
+		"data: " + ev1 + "\r\rdata: " + ev2 + "\r\r",
+		"id: 1\r\ndata: " + ev1 + "\r\n\r\ndata: " + ev2 + "\r\r\n",
+		": c\rdata: " + ev1[:k] + "\rdata:" + ev1[k:] + "\r\rdata: " + ev2 + "\n\n",
+	} {
+		got, _ := runCapture(t, "c.sse", []byte(in), FormatSSE, 1)
+		if len(got) != 2 || got[0].Reason != ReasonInitial || got[1].Reason != ReasonAdvanced {
+			t.Errorf("%q: %+v, want initial then advanced", in, got)
+		}
+	}
+}

@@ -298,6 +298,16 @@ func (r *Reader) Next() (Line, error) {
 			}
 			return l, nil
 		}
+		if r.frame != nil {
+			if l, ok := r.frame.pending(); ok {
+				if l.TooLong {
+					r.stats.TooLong++
+				} else if l.bad == nil && wire.IsBlank(l.Data) {
+					continue
+				}
+				return l, nil
+			}
+		}
 		l, ok := r.line()
 		if !ok {
 			if r.frame != nil {
