@@ -451,13 +451,8 @@ func FuzzFormats(f *testing.F) {
 	f.Add([]byte(harDoc(harEntryJSON("https://x/", "t", ev+"\n", ""))))
 	f.Add([]byte(`{"log":{"entries":[{"response":{"content":{"text":"x","encoding":"base64"}}}]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, "c")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		for _, format := range Formats {
-			rd, err := Open([]string{path}, nil, 256)
+			rd, err := Open([]string{StdinName}, bytes.NewReader(data), 256)
 			if err != nil {
 				t.Fatal(err)
 			}
