@@ -1,0 +1,218 @@
+package cmd
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// The timeline chart of a session: x is the position of each event in the
+// capture, y its sequence; accepted snapshots are one line, inert events
+// marks coloured by reason, file boundaries (reconnects) vertical rules.
+
+// Chart geometry, in pixels.
+const (
+	chartW, chartH         = 960, 260
+	chartLeft, chartRight  = 104, 16
+	chartTop, chartBottom  = 14, 42
+	chartPlotW, chartPlotH = chartW - chartLeft - chartRight, chartH - chartTop - chartBottom
+	timestampLike          = 1_000_000_000_000 // 2001-09-09 in Unix milliseconds
+	timestampLikeMax       = 100_000_000_000_000
+)
+
+// reasonColour is the colour of each inert reason's marks, also in the
+// legend and the table.
+var reasonColour = map[replay.Reason]string{
+	replay.ReasonStale:          "#e37400",
+	replay.ReasonDuplicate:      "#9334e6",
+	replay.ReasonForeignSession: "#5f6368",
+	replay.ReasonNonSnapshot:    "#4285f4",
+}
+
+// chartSVG is a laid-out timeline.
+type chartSVG struct {
+	Title     string
+	Line      string
+	Dots      []chartMark
+	Marks     []chartMark
+	Rings     []chartMark
+	Rules     []chartRule
+	YTicks    []chartTick
+	XTicks    []chartTick
+	YTitle    string
+	XTitle    string
+	Exact     bool
+	Legend    []legendItem
+	Aggregate string
+}
+
+// chartMark is one point or bar; H > 0 makes it a bar from Y to Y+H.
+type chartMark struct {
+	X, Y, H float64
+	Colour  string
+	Reason  string
+	Tip     string
+	Href    string
+}
+
+type chartRule struct {
+	X     float64
+	Label string
+}
+
+type chartTick struct {
+	At    float64
+	Label string
+}
+
+type legendItem struct{ Reason, Colour string }
+
+// layoutChart lays out a session's chart. files names the captures by
+// index; cited holds the positions that findings cite, anchored the rows
+// of the tables.
+func layoutChart(s *reportSession, files []string, fileStart []int64, cited, anchored map[[2]int]bool) chartSVG {
+	c := &s.Chart
+	out := chartSVG{Title: "timeline of session " + termsafe.String(s.ID), Exact: c.W == 1}
+	if !c.Any {
+		return out
+	}
+	lo, hi := c.MinSeq, c.MaxSeq
+	if lo == hi {
+		lo, hi = lo-1, hi+1
+	}
+	xspan := float64(max(c.LastX-c.FirstX, 1))
+	px := func(b *bucket) float64 {
+		mid := float64(b.Key*c.W-c.FirstX) + float64(c.W-1)/2
+		if c.LastX == c.FirstX {
+			return chartLeft + chartPlotW/2
+		}
+		return round1(chartLeft + math.Max(0, math.Min(mid, xspan))/xspan*chartPlotW)
+	}
+	py := func(seq int64) float64 {
+		return round1(chartTop + chartPlotH - float64(seq-lo)/float64(hi-lo)*chartPlotH)
+	}
+	var line []string
+	for i := range c.Buckets {
+		b := &c.Buckets[i]
+		x := px(b)
+		pos := [2]int{b.File, b.Line}
+		if b.HasAcc {
+			line = append(line, fmt.Sprintf("%g,%g", x, py(b.Acc[0])))
+			if b.Acc[1] != b.Acc[0] {
+				line = append(line, fmt.Sprintf("%g,%g", x, py(b.Acc[1])))
+			}
+			if out.Exact {
+				out.Dots = append(out.Dots, chartMark{X: x, Y: py(b.Acc[0]), Tip: fmt.Sprintf("%s:%d accepted, sequence %d", termsafe.String(files[b.File]), b.Line, b.Acc[0]), Href: href(anchored, pos)})
+			}
+		}
+		for j, r := range chartReasons {
+			in := b.Inert[j]
+			if in.N == 0 {
+				continue
+			}
+			m := chartMark{X: x, Y: py(in.Max), Colour: reasonColour[r], Reason: string(r)}
+			if in.Max != in.Min {
+				m.H = py(in.Min) - m.Y
+			}
+			if out.Exact {
+				m.Tip = fmt.Sprintf("%s:%d %s, sequence %d", termsafe.String(files[b.File]), b.Line, r, in.Min)
+				m.Href = href(anchored, pos)
+			} else {
+				m.Tip = fmt.Sprintf("%d %s, sequences %d to %d", in.N, r, in.Min, in.Max)
+			}
+			out.Marks = append(out.Marks, m)
+		}
+		if out.Exact && cited[pos] {
+			y := py(b.Acc[0])
+			for j := range chartReasons {
+				if b.Inert[j].N > 0 {
+					y = py(b.Inert[j].Min)
+				}
+			}
+			out.Rings = append(out.Rings, chartMark{X: x, Y: y})
+		}
+	}
+	out.Line = strings.Join(line, " ")
+	for i := 1; i < len(fileStart); i++ {
+		if at := fileStart[i]; at > c.FirstX && at <= c.LastX {
+			x := round1(chartLeft + float64(at-c.FirstX)/xspan*chartPlotW)
+			out.Rules = append(out.Rules, chartRule{X: x - 0.5*chartPlotW/xspan, Label: termsafe.Line(files[i], 40)})
+		}
+	}
+	out.YTicks, out.YTitle = seqTicks(lo, hi, py)
+	for _, v := range niceTicks(c.FirstX, c.LastX, 6) {
+		out.XTicks = append(out.XTicks, chartTick{At: round1(chartLeft + float64(v-c.FirstX)/xspan*chartPlotW), Label: strconv.FormatInt(v+1, 10)})
+	}
+	out.XTitle = fmt.Sprintf("event of the capture (%d to %d)", c.FirstX+1, c.LastX+1)
+	if !out.Exact {
+		out.Aggregate = fmt.Sprintf("aggregated: each point is %d neighbouring events of the capture; bars span their sequences", c.W)
+	}
+	for _, r := range chartReasons {
+		out.Legend = append(out.Legend, legendItem{string(r), reasonColour[r]})
+	}
+	return out
+}
+
+func href(anchored map[[2]int]bool, pos [2]int) string {
+	if anchored[pos] {
+		return rowAnchor(pos[0], pos[1])
+	}
+	return ""
+}
+
+// rowAnchor is the id of an event table's row.
+func rowAnchor(file, line int) string { return fmt.Sprintf("e-%d-%d", file, line) }
+
+func round1(f float64) float64 { return math.Round(f*10) / 10 }
+
+// seqTicks labels the sequence axis: plain numbers, or, when sequences
+// look like Unix-millisecond timestamps, offsets in seconds from the
+// lowest tick, whose instant the axis title gives.
+func seqTicks(lo, hi int64, py func(int64) float64) ([]chartTick, string) {
+	vals := niceTicks(lo, hi, 5)
+	if lo >= timestampLike && hi < timestampLikeMax && len(vals) > 0 {
+		base := vals[0]
+		var ticks []chartTick
+		for _, v := range vals {
+			ticks = append(ticks, chartTick{At: py(v), Label: "+" + strconv.FormatFloat(float64(v-base)/1000, 'f', -1, 64) + " s"})
+		}
+		t := time.UnixMilli(base).UTC().Format("2006-01-02T15:04:05.000Z")
+		return ticks, "sequence (ms timestamp) from " + t
+	}
+	var ticks []chartTick
+	for _, v := range vals {
+		ticks = append(ticks, chartTick{At: py(v), Label: strconv.FormatInt(v, 10)})
+	}
+	return ticks, "sequence"
+}
+
+// niceTicks returns about n round values between lo and hi.
+func niceTicks(lo, hi int64, n int) []int64 {
+	if hi <= lo {
+		return []int64{lo}
+	}
+	raw := float64(hi-lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	st := max(int64(step), 1)
+	first := (lo + st - 1) / st * st
+	if lo < 0 {
+		first = lo / st * st
+	}
+	var out []int64
+	for v := first; v <= hi && len(out) < 2*n+2; v += st {
+		out = append(out, v)
+	}
+	return out
+}

@@ -1,0 +1,299 @@
+package cmd
+
+import (
+	"strconv"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// What the report keeps of a capture read once, so that its memory and
+// its size stay bounded whatever the capture's: the documented caps.
+const (
+	// reportSessions is how many sessions get a chart, a table and diffs,
+	// in order of first appearance; every session is still counted and
+	// its findings listed.
+	reportSessions = 16
+	// reportContext is how many rows around each problem the event table
+	// shows by default.
+	reportContext = 2
+	// reportRows caps the rows of one session's event table, and
+	// reportAllRows the rows of every table together with --all-events.
+	reportRows    = 2000
+	reportAllRows = 100000
+	// reportMalformed caps the rows of the table of malformed lines.
+	reportMalformed = 500
+	// reportCellRunes is the longest text of a table cell.
+	reportCellRunes = 200
+	// chartBuckets is the most points a chart keeps per session: past it,
+	// neighbouring events are merged into one point (a vertical bar from
+	// the lowest to the highest sequence), so a chart never has more
+	// points than pixels.
+	chartBuckets = 1024
+)
+
+// chartReasons are the reasons an event with a session can be inert for,
+// in the order of the chart's legend.
+var chartReasons = []replay.Reason{replay.ReasonStale, replay.ReasonDuplicate, replay.ReasonForeignSession, replay.ReasonNonSnapshot}
+
+// eventRow is one row of an event table, every text terminal-safe and cut.
+type eventRow struct {
+	X        int64
+	File     int
+	Line     int
+	EventID  string
+	Kind     string
+	Turn     string
+	Seq      string
+	Verdict  string
+	Reason   string
+	Detail   string
+	Problem  bool
+	Emitted  string
+	Anchored bool
+}
+
+// problemRow says whether a result is one the default table must show:
+// an inert snapshot that is not non-snapshot, or an accepted one that
+// skipped sequences.
+func problemRow(res *replay.Result) bool {
+	switch res.Reason {
+	case replay.ReasonMalformed, replay.ReasonDuplicate, replay.ReasonStale, replay.ReasonForeignSession:
+		return true
+	}
+	return res.Gap > 0
+}
+
+// bucket is one point of a chart: the events of positions [Key*w,
+// (Key+1)*w) of a session, with the range of their sequences by verdict.
+type bucket struct {
+	Key int64
+	// Acc is the lowest and highest accepted sequence, when HasAcc.
+	Acc    [2]int64
+	HasAcc bool
+	// Inert holds, per chartReasons, the lowest and highest sequence and
+	// how many events.
+	Inert [4]struct {
+		Min, Max int64
+		N        int
+	}
+	// Pos is the position of the one event of an exact bucket (w == 1).
+	File, Line int
+}
+
+// chartData is a session's timeline, at most chartBuckets points.
+type chartData struct {
+	W       int64 // positions per bucket, a power of two
+	Buckets []bucket
+	MinSeq  int64
+	MaxSeq  int64
+	FirstX  int64
+	LastX   int64
+	Any     bool
+}
+
+func (c *chartData) add(x int64, seq int64, reason replay.Reason, file, line int) {
+	if !c.Any {
+		c.Any, c.W, c.MinSeq, c.MaxSeq, c.FirstX = true, 1, seq, seq, x
+	}
+	c.MinSeq, c.MaxSeq, c.LastX = min(c.MinSeq, seq), max(c.MaxSeq, seq), x
+	key := x / c.W
+	if n := len(c.Buckets); n == 0 || c.Buckets[n-1].Key != key {
+		if n == chartBuckets {
+			c.halve()
+			key = x / c.W
+		}
+		if n := len(c.Buckets); n == 0 || c.Buckets[n-1].Key != key {
+			c.Buckets = append(c.Buckets, bucket{Key: key, File: file, Line: line})
+		}
+	}
+	b := &c.Buckets[len(c.Buckets)-1]
+	if reason.Verdict() == replay.Accepted {
+		if !b.HasAcc {
+			b.Acc, b.HasAcc = [2]int64{seq, seq}, true
+		}
+		b.Acc = [2]int64{min(b.Acc[0], seq), max(b.Acc[1], seq)}
+		return
+	}
+	for i, r := range chartReasons {
+		if r == reason {
+			in := &b.Inert[i]
+			if in.N == 0 {
+				in.Min, in.Max = seq, seq
+			}
+			in.Min, in.Max, in.N = min(in.Min, seq), max(in.Max, seq), in.N+1
+		}
+	}
+}
+
+// halve doubles the positions per bucket, merging neighbours.
+func (c *chartData) halve() {
+	c.W *= 2
+	out := c.Buckets[:0]
+	for _, b := range c.Buckets {
+		b.Key /= 2
+		if n := len(out); n > 0 && out[n-1].Key == b.Key {
+			merge(&out[n-1], b)
+			continue
+		}
+		out = append(out, b)
+	}
+	c.Buckets = out
+}
+
+func merge(a *bucket, b bucket) {
+	if b.HasAcc {
+		if !a.HasAcc {
+			a.Acc, a.HasAcc = b.Acc, true
+		}
+		a.Acc = [2]int64{min(a.Acc[0], b.Acc[0]), max(a.Acc[1], b.Acc[1])}
+	}
+	for i := range a.Inert {
+		x, y := &a.Inert[i], b.Inert[i]
+		if y.N == 0 {
+			continue
+		}
+		if x.N == 0 {
+			*x = y
+			continue
+		}
+		x.Min, x.Max, x.N = min(x.Min, y.Min), max(x.Max, y.Max), x.N+y.N
+	}
+}
+
+// reportSession is what the report keeps of one of its first sessions.
+type reportSession struct {
+	ID    string
+	Chart chartData
+	Rows  []eventRow
+	// Dropped counts the rows past the cap.
+	Dropped int
+	// ring holds the last rows not kept, for the context of a problem;
+	// after counts the rows still to keep after one.
+	ring  []eventRow
+	after int
+	// Emitted are the accepted snapshots' emittedAt, parsed, for the
+	// chart's alternative x axis: only while the chart is exact.
+	Diffs *sessionDiffs
+}
+
+// reportCollector sees every result of the one run and keeps what the
+// report shows, within the caps above.
+type reportCollector struct {
+	redact, all bool
+	files       []string
+	fileIdx     map[string]int
+	// fileStart is the position of the first event of each file.
+	fileStart []int64
+	x         int64
+	sessions  []*reportSession
+	byID      map[string]*reportSession
+	// skipped counts the sessions past reportSessions.
+	skipped   map[string]struct{}
+	skippedN  int
+	malformed []eventRow
+	malN      int
+	rows      int
+}
+
+func newReportCollector(redact, all bool) *reportCollector {
+	return &reportCollector{redact: redact, all: all, fileIdx: map[string]int{}, byID: map[string]*reportSession{}}
+}
+
+// session returns the kept session of an id, nil past the cap.
+func (c *reportCollector) session(id string) *reportSession {
+	if s, ok := c.byID[id]; ok {
+		return s
+	}
+	if len(c.sessions) >= reportSessions {
+		c.skippedN++ // counted per event; the summary counts sessions
+		return nil
+	}
+	s := &reportSession{ID: id, Diffs: newSessionDiffs()}
+	c.sessions = append(c.sessions, s)
+	c.byID[id] = s
+	return s
+}
+
+func (c *reportCollector) add(res *replay.Result) {
+	fi, ok := c.fileIdx[res.File]
+	if !ok {
+		fi = len(c.files)
+		c.files = append(c.files, res.File)
+		c.fileIdx[res.File] = fi
+		c.fileStart = append(c.fileStart, c.x)
+	}
+	x := c.x
+	c.x++
+	row := c.row(res, fi, x)
+	if res.Event == nil {
+		c.malN++
+		if len(c.malformed) < reportMalformed {
+			row.Anchored = true
+			c.malformed = append(c.malformed, row)
+		}
+		return
+	}
+	s := c.session(res.Event.SessionID)
+	if s == nil {
+		return
+	}
+	s.Chart.add(x, res.Event.Sequence, res.Reason, fi, res.Line)
+	c.keep(s, row)
+}
+
+// keep adds a row to a session's table: every row with --all-events,
+// else the problems and the rows around them.
+func (c *reportCollector) keep(s *reportSession, row eventRow) {
+	limit := reportRows
+	if c.all {
+		if c.rows >= reportAllRows {
+			s.Dropped++
+			return
+		}
+		limit = reportAllRows
+	}
+	take := func(r eventRow) {
+		if len(s.Rows) >= limit {
+			s.Dropped++
+			return
+		}
+		r.Anchored = true
+		s.Rows = append(s.Rows, r)
+		c.rows++
+	}
+	switch {
+	case c.all:
+		take(row)
+	case row.Problem:
+		for _, r := range s.ring {
+			take(r)
+		}
+		s.ring = s.ring[:0]
+		take(row)
+		s.after = reportContext
+	case s.after > 0:
+		take(row)
+		s.after--
+	default:
+		if len(s.ring) == reportContext {
+			copy(s.ring, s.ring[1:])
+			s.ring = s.ring[:reportContext-1]
+		}
+		s.ring = append(s.ring, row)
+	}
+}
+
+// row turns a result into a table row.
+func (c *reportCollector) row(res *replay.Result, fi int, x int64) eventRow {
+	r := eventRow{X: x, File: fi, Line: res.Line, Verdict: string(res.Verdict()), Reason: string(res.Reason),
+		Detail: termsafe.Line(resultDetail(res, c.redact), reportCellRunes), Problem: problemRow(res)}
+	if ev := res.Event; ev != nil {
+		r.EventID = termsafe.Line(ev.EventID, reportCellRunes)
+		r.Kind = shortKind(ev.Kind)
+		r.Turn = termsafe.Line(ev.TurnID, reportCellRunes)
+		r.Seq = strconv.FormatInt(ev.Sequence, 10)
+		r.Emitted = termsafe.Line(ev.EmittedAt, 40)
+	}
+	return r
+}
