@@ -92,21 +92,21 @@ type fileInfo struct {
 
 func reportRun(o *reportOptions) error {
 	relaxGC()
-	// Standard input is hashed as it is read; files are hashed first.
+	// Standard input is hashed as it is read; files are hashed once opened.
 	var stdinHash hash.Hash
 	if o.IO.In != nil {
 		stdinHash = sha256.New()
 		o.IO.In = io.TeeReader(o.IO.In, stdinHash)
-	}
-	files, err := hashFiles(o.Files)
-	if err != nil {
-		return &usageError{err}
 	}
 	rd, done, err := o.read(o.IO, false)
 	if err != nil {
 		return err
 	}
 	defer done()
+	files, err := hashFiles(o.Files)
+	if err != nil {
+		return &usageError{err}
+	}
 
 	col := newReportCollector(o.Redact, o.AllEvents)
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget})
@@ -185,6 +185,5 @@ func writeReportFile(o *reportOptions, page *reportPage) error {
 		os.Remove(o.Output)
 		return fmt.Errorf("writing %s: %w", o.Output, err)
 	}
-	fmt.Fprintf(o.IO.ErrOut, "snapctl: wrote %s\n", o.Output)
 	return nil
 }
