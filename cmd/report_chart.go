@@ -49,6 +49,8 @@ type chartSVG struct {
 	Exact     bool
 	Legend    []legendItem
 	Aggregate string
+	// X names the x axis: position or emittedAt.
+	X string
 }
 
 // chartMark is one point or bar; H > 0 makes it a bar from Y to Y+H.
@@ -72,12 +74,16 @@ type chartTick struct {
 
 type legendItem struct{ Reason, Colour string }
 
-// layoutChart lays out a session's chart. files names the captures by
-// index; cited holds the positions that findings cite, anchored the rows
-// of the tables.
-func layoutChart(s *reportSession, files []string, fileStart []int64, cited, anchored map[[2]int]bool) chartSVG {
+// layoutChart lays out a session's chart, with x the position in the
+// capture or, byTime, the emittedAt. files names the captures by index;
+// cited holds the positions that findings cite, anchored the rows of the
+// tables.
+func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored map[[2]int]bool) chartSVG {
 	c := &s.Chart
-	out := chartSVG{Title: "timeline of session " + termsafe.String(s.ID), Exact: c.W == 1}
+	out := chartSVG{Title: "timeline of session " + termsafe.String(s.ID), Exact: c.W == 1, X: "position"}
+	if byTime {
+		out.X = "emittedAt"
+	}
 	if !c.Any {
 		return out
 	}
@@ -85,13 +91,22 @@ func layoutChart(s *reportSession, files []string, fileStart []int64, cited, anc
 	if lo == hi {
 		lo, hi = lo-1, hi+1
 	}
-	xspan := float64(max(c.LastX-c.FirstX, 1))
-	px := func(b *bucket) float64 {
-		mid := float64(b.Key*c.W-c.FirstX) + float64(c.W-1)/2
-		if c.LastX == c.FirstX {
+	x0, x1 := c.FirstX, c.LastX
+	if byTime {
+		x0, x1 = c.MinT, c.MaxT
+	}
+	xspan := float64(max(x1-x0, 1))
+	xpx := func(v float64) float64 {
+		if x1 == x0 {
 			return chartLeft + chartPlotW/2
 		}
-		return round1(chartLeft + math.Max(0, math.Min(mid, xspan))/xspan*chartPlotW)
+		return round1(chartLeft + math.Max(0, math.Min(v, xspan))/xspan*chartPlotW)
+	}
+	px := func(b *bucket) float64 {
+		if byTime {
+			return xpx(float64(b.T - x0))
+		}
+		return xpx(float64(b.Key*c.W-x0) + float64(c.W-1)/2)
 	}
 	py := func(seq int64) float64 {
 		return round1(chartTop + chartPlotH - float64(seq-lo)/float64(hi-lo)*chartPlotH)
@@ -110,6 +125,7 @@ func layoutChart(s *reportSession, files []string, fileStart []int64, cited, anc
 				out.Dots = append(out.Dots, chartMark{X: x, Y: py(b.Acc[0]), Tip: fmt.Sprintf("%s:%d accepted, sequence %d", termsafe.String(files[b.File]), b.Line, b.Acc[0]), Href: href(anchored, pos)})
 			}
 		}
+		ring := py(b.Acc[0])
 		for j, r := range chartReasons {
 			in := b.Inert[j]
 			if in.N == 0 {
@@ -126,29 +142,32 @@ func layoutChart(s *reportSession, files []string, fileStart []int64, cited, anc
 				m.Tip = fmt.Sprintf("%d %s, sequences %d to %d", in.N, r, in.Min, in.Max)
 			}
 			out.Marks = append(out.Marks, m)
+			ring = m.Y
 		}
 		if out.Exact && cited[pos] {
-			y := py(b.Acc[0])
-			for j := range chartReasons {
-				if b.Inert[j].N > 0 {
-					y = py(b.Inert[j].Min)
-				}
-			}
-			out.Rings = append(out.Rings, chartMark{X: x, Y: y})
+			out.Rings = append(out.Rings, chartMark{X: x, Y: ring})
 		}
 	}
 	out.Line = strings.Join(line, " ")
-	for i := 1; i < len(fileStart); i++ {
-		if at := fileStart[i]; at > c.FirstX && at <= c.LastX {
-			x := round1(chartLeft + float64(at-c.FirstX)/xspan*chartPlotW)
-			out.Rules = append(out.Rules, chartRule{X: x - 0.5*chartPlotW/xspan, Label: termsafe.Line(files[i], 40)})
+	for _, r := range c.Rules {
+		v := r.X
+		if byTime {
+			v = r.T
 		}
+		out.Rules = append(out.Rules, chartRule{X: xpx(float64(v-x0)) - 1, Label: termsafe.Line(files[r.File], 40)})
 	}
 	out.YTicks, out.YTitle = seqTicks(lo, hi, py)
-	for _, v := range niceTicks(c.FirstX, c.LastX, 6) {
-		out.XTicks = append(out.XTicks, chartTick{At: round1(chartLeft + float64(v-c.FirstX)/xspan*chartPlotW), Label: strconv.FormatInt(v+1, 10)})
+	if byTime {
+		for _, v := range niceTicks(0, x1-x0, 6) {
+			out.XTicks = append(out.XTicks, chartTick{At: xpx(float64(v)), Label: "+" + (time.Duration(v) * time.Millisecond).String()})
+		}
+		out.XTitle = "emittedAt from " + time.UnixMilli(x0).UTC().Format("2006-01-02T15:04:05.000Z")
+	} else {
+		for _, v := range niceTicks(x0, x1, 6) {
+			out.XTicks = append(out.XTicks, chartTick{At: xpx(float64(v - x0)), Label: strconv.FormatInt(v+1, 10)})
+		}
+		out.XTitle = fmt.Sprintf("event of the capture (%d to %d)", x0+1, x1+1)
 	}
-	out.XTitle = fmt.Sprintf("event of the capture (%d to %d)", c.FirstX+1, c.LastX+1)
 	if !out.Exact {
 		out.Aggregate = fmt.Sprintf("aggregated: each point is %d neighbouring events of the capture; bars span their sequences", c.W)
 	}

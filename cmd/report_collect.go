@@ -79,6 +79,8 @@ type bucket struct {
 	}
 	// Pos is the position of the one event of an exact bucket (w == 1).
 	File, Line int
+	// T is the earliest emittedAt of its events, in Unix milliseconds.
+	T int64
 }
 
 // chartData is a session's timeline, at most chartBuckets points.
@@ -89,14 +91,34 @@ type chartData struct {
 	MaxSeq  int64
 	FirstX  int64
 	LastX   int64
-	Any     bool
+	// MinT and MaxT are the range of emittedAt, in Unix milliseconds.
+	MinT, MaxT int64
+	Any        bool
+	// Rules are where the session's events pass from one file to the
+	// next (a reconnect), at most chartRules of them.
+	Rules    []fileRule
+	lastFile int
 }
 
-func (c *chartData) add(x int64, seq int64, reason replay.Reason, file, line int) {
+// fileRule is the first event of a session in a file after another.
+type fileRule struct {
+	X, T int64
+	File int
+}
+
+// chartRules caps the file boundaries drawn per chart.
+const chartRules = 100
+
+func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, file, line int) {
 	if !c.Any {
-		c.Any, c.W, c.MinSeq, c.MaxSeq, c.FirstX = true, 1, seq, seq, x
+		c.Any, c.W, c.MinSeq, c.MaxSeq, c.FirstX, c.MinT, c.MaxT, c.lastFile = true, 1, seq, seq, x, t, t, file
 	}
 	c.MinSeq, c.MaxSeq, c.LastX = min(c.MinSeq, seq), max(c.MaxSeq, seq), x
+	c.MinT, c.MaxT = min(c.MinT, t), max(c.MaxT, t)
+	if file != c.lastFile && len(c.Rules) < chartRules {
+		c.Rules = append(c.Rules, fileRule{X: x, T: t, File: file})
+	}
+	c.lastFile = file
 	key := x / c.W
 	if n := len(c.Buckets); n == 0 || c.Buckets[n-1].Key != key {
 		if n == chartBuckets {
@@ -104,10 +126,11 @@ func (c *chartData) add(x int64, seq int64, reason replay.Reason, file, line int
 			key = x / c.W
 		}
 		if n := len(c.Buckets); n == 0 || c.Buckets[n-1].Key != key {
-			c.Buckets = append(c.Buckets, bucket{Key: key, File: file, Line: line})
+			c.Buckets = append(c.Buckets, bucket{Key: key, File: file, Line: line, T: t})
 		}
 	}
 	b := &c.Buckets[len(c.Buckets)-1]
+	b.T = min(b.T, t)
 	if reason.Verdict() == replay.Accepted {
 		if !b.HasAcc {
 			b.Acc, b.HasAcc = [2]int64{seq, seq}, true
@@ -142,6 +165,7 @@ func (c *chartData) halve() {
 }
 
 func merge(a *bucket, b bucket) {
+	a.T = min(a.T, b.T)
 	if b.HasAcc {
 		if !a.HasAcc {
 			a.Acc, a.HasAcc = b.Acc, true
@@ -172,8 +196,6 @@ type reportSession struct {
 	// after counts the rows still to keep after one.
 	ring  []eventRow
 	after int
-	// Emitted are the accepted snapshots' emittedAt, parsed, for the
-	// chart's alternative x axis: only while the chart is exact.
 	Diffs *sessionDiffs
 }
 
@@ -183,17 +205,12 @@ type reportCollector struct {
 	redact, all bool
 	files       []string
 	fileIdx     map[string]int
-	// fileStart is the position of the first event of each file.
-	fileStart []int64
-	x         int64
-	sessions  []*reportSession
-	byID      map[string]*reportSession
-	// skipped counts the sessions past reportSessions.
-	skipped   map[string]struct{}
-	skippedN  int
-	malformed []eventRow
-	malN      int
-	rows      int
+	x           int64
+	sessions    []*reportSession
+	byID        map[string]*reportSession
+	malformed   []eventRow
+	malN        int
+	rows        int
 }
 
 func newReportCollector(redact, all bool) *reportCollector {
@@ -206,7 +223,6 @@ func (c *reportCollector) session(id string) *reportSession {
 		return s
 	}
 	if len(c.sessions) >= reportSessions {
-		c.skippedN++ // counted per event; the summary counts sessions
 		return nil
 	}
 	s := &reportSession{ID: id, Diffs: newSessionDiffs()}
@@ -221,7 +237,6 @@ func (c *reportCollector) add(res *replay.Result) {
 		fi = len(c.files)
 		c.files = append(c.files, res.File)
 		c.fileIdx[res.File] = fi
-		c.fileStart = append(c.fileStart, c.x)
 	}
 	x := c.x
 	c.x++
@@ -238,7 +253,7 @@ func (c *reportCollector) add(res *replay.Result) {
 	if s == nil {
 		return
 	}
-	s.Chart.add(x, res.Event.Sequence, res.Reason, fi, res.Line)
+	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, fi, res.Line)
 	c.keep(s, row)
 }
 

@@ -42,8 +42,8 @@ type reportPage struct {
 
 // reportCaps are the limits, stated in the page.
 type reportCaps struct {
-	Sessions, Rows, AllRows, Buckets, DiffItems, SessionRows, Positions, Turns int
-	AllEvents                                                                  bool
+	Sessions, Rows, AllRows, Buckets, DiffItems, DiffTurns, SessionRows, Positions, Turns, Context int
+	AllEvents                                                                                      bool
 }
 
 type reportSummary struct {
@@ -76,6 +76,7 @@ type positionView struct{ Label, Href string }
 type sessionView struct {
 	ID, Anchor   string
 	Chart        chartSVG
+	ChartTime    chartSVG
 	Lineage      *lineageSVG
 	LineageNote  string
 	Rows         []rowView
@@ -97,7 +98,8 @@ func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []
 	p := &reportPage{
 		Generated: o.Now().UTC().Format(time.RFC3339), Version: version(), Redacted: o.Redact,
 		Pinned: termsafe.String(ov.Pinned), Files: files, SessionsTotal: len(ov.Sessions), MalformedN: col.malN,
-		Caps: reportCaps{reportSessions, reportRows, reportAllRows, chartBuckets, reportDiffItems, reportSessionRows, reportFindingPositions, reportLineageTurns, o.AllEvents},
+		Caps: reportCaps{reportSessions, reportRows, reportAllRows, chartBuckets, reportDiffItems, reportDiffTurns,
+			reportSessionRows, reportFindingPositions, reportLineageTurns, reportContext, o.AllEvents},
 	}
 	for i := range p.Files {
 		p.Files[i].Name = termsafe.String(p.Files[i].Name)
@@ -200,7 +202,8 @@ func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []
 	}
 	for _, s := range col.sessions {
 		sv := sessionView{ID: termsafe.String(s.ID), Anchor: detailed[s.ID], Dropped: s.Dropped,
-			Chart: layoutChart(s, col.files, col.fileStart, cited, anchored), Diffs: s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}
+			Chart: layoutChart(s, col.files, false, cited, anchored), ChartTime: layoutChart(s, col.files, true, cited, anchored),
+			Diffs: s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}
 		seen := map[string]bool{}
 		for _, r := range s.Rows {
 			sv.Rows = append(sv.Rows, rowOf(r))

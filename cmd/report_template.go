@@ -28,12 +28,13 @@ tr.problem td{background:#fef7e0}tr.cited td{background:#fce8e6}tr:target td{out
 .v-inert{color:var(--warn)}.v-accepted{color:var(--ok)}
 .filters label{margin-right:10px;font-size:12px}
 .legend span{margin-right:12px;font-size:12px}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
-.chart text{font-size:10px;fill:var(--dim)}.chart .title{font-size:11px;fill:var(--fg)}
+.chart{max-width:100%;height:auto}.chart text{font-size:10px;fill:var(--dim)}.chart .title{font-size:11px;fill:var(--fg)}
 .lineage text{font-size:11px;fill:var(--fg)}.lineage .t-id{font-weight:bold}.lineage .st-error,.lineage .t-problem{fill:var(--err)}.lineage .st-complete{fill:var(--ok)}.lineage .st-other{fill:var(--dim)}.lineage .op{font-size:10px}
 .scroll{overflow-x:auto}
+.xswitch>label{margin-right:12px;font-size:12px}.xswitch>.c-time,.xswitch>.x-time:checked~.c-pos{display:none}.xswitch>.x-time:checked~.c-time{display:block}
 details{margin:3px 0}summary{cursor:pointer}.d-add{color:var(--ok)}.d-del{color:var(--err)}.d-chg{color:var(--info)}
 ul.diff{list-style:none;padding-left:14px;margin:2px 0;font-size:12px}
-@media print{.filters{display:none}body{margin:0;max-width:none}h2{break-before:auto}svg{max-width:100%;height:auto}}
+@media print{.filters,.events>input,.events>label,.xswitch>input,.xswitch>label{display:none}body{margin:0;max-width:none}h2{break-before:auto}svg{max-width:100%;height:auto}}
 `
 
 // filterCSS hides the rows of a reason whose checkbox is off.
@@ -110,19 +111,21 @@ const reportTemplate = `<!DOCTYPE html>
 <section class="session" id="{{.Anchor}}">
 <h2>Session <code>{{.ID}}</code></h2>
 <h3>Timeline</h3>
-{{with .Chart}}{{template "chart" .}}{{end}}
+<div class="xswitch"><input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xp" class="x-pos" checked><label for="{{.Anchor}}-xp">x: position in the capture</label>
+<input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xt" class="x-time"><label for="{{.Anchor}}-xt">x: emittedAt</label>
+<div class="c-pos">{{template "chart" .Chart}}</div><div class="c-time">{{template "chart" .ChartTime}}</div></div>
 <h3>Lineage</h3>
 {{if .Lineage}}<div class="scroll">{{template "lineage-svg" .Lineage}}</div>{{else}}<p class="note">{{.LineageNote}}</p>{{end}}
 <h3>Events</h3>
 {{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
-{{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{2}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} are left out.{{end}}</p>{{end}}
+{{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} are left out.{{end}}</p>{{end}}
 {{if .Rows}}<div class="events">
 {{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
 {{end}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
 <h3>Diffs of accepted projections, per turn</h3>
 {{if .Diffs}}{{range .Diffs}}<details><summary><code>{{.TurnID}}</code>: {{.Pairs}} pair(s), seq {{.FromSeq}} → {{.ToSeq}}, {{statusChange .}}{{if .Added}}, <span class="d-add">+{{.Added}}</span>{{end}}{{if .Removed}}, <span class="d-del">−{{.Removed}}{{if .Unexplained}} ({{.Unexplained}} unexplained){{end}}</span>{{end}}{{if .Changed}}, <span class="d-chg">~{{.Changed}}</span>{{end}}{{if .Inert}}, {{.Inert}} inert between{{end}}</summary>
 <ul class="diff">{{range .Items}}<li class="{{.Class}}">{{.Op}} <code>{{.ID}}</code> {{.Role}} {{.What}}{{if .Text}}: <span class="mono">{{.Text}}</span>{{end}}</li>{{end}}{{if .More}}<li class="note">and {{.More}} more changes</li>{{end}}</ul></details>
-{{end}}{{if .DiffsDropped}}<p class="note">{{.DiffsDropped}} more pairs, of turns past the first {{200}}, are left out.</p>{{end}}
+{{end}}{{if .DiffsDropped}}<p class="note">{{.DiffsDropped}} more pairs, of turns past the first {{$.Caps.DiffTurns}}, are left out.</p>{{end}}
 {{else}}<p class="note">Fewer than two accepted snapshots: nothing to compare.</p>{{end}}
 </section>
 {{end}}
@@ -130,11 +133,11 @@ const reportTemplate = `<!DOCTYPE html>
 </body>
 </html>
 {{define "rows"}}<table>
-<tr><th>position</th><th>event id</th><th>kind</th><th>turn</th><th>seq</th><th>verdict</th><th>reason</th><th>detail</th></tr>
-{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{.Detail}}</td></tr>
+<tr><th>position</th><th>event id</th><th>kind</th><th>turn</th><th>seq</th><th>emittedAt</th><th>verdict</th><th>reason</th><th>detail</th></tr>
+{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td>{{.Emitted}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{.Detail}}</td></tr>
 {{end -}}
 </table>{{end}}
-{{define "chart"}}<div class="scroll"><svg class="chart" width="960" height="260" viewBox="0 0 960 260" role="img" aria-label="{{.Title}}">
+{{define "chart"}}<div class="scroll"><svg class="chart" data-x="{{.X}}" width="960" height="260" viewBox="0 0 960 260" role="img" aria-label="{{.Title}}">
 <title>{{.Title}}</title>
 <rect x="104" y="14" width="840" height="204" fill="#fff" stroke="#dadce0"/>
 {{- range .YTicks}}

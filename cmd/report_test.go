@@ -115,7 +115,7 @@ func TestReportSamples(t *testing.T) {
 				}
 			}
 			if tt.marks != nil {
-				charts := strings.Split(page, `<svg class="chart"`)[1:]
+				charts := strings.Split(page, `<svg class="chart" data-x="position"`)[1:]
 				if len(charts) != len(tt.marks) {
 					t.Fatalf("%d charts, want %d", len(charts), len(tt.marks))
 				}
@@ -137,7 +137,7 @@ func TestReportSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := runReport(t, []string{name}, nil)
-	for _, w := range []string{`<section class="session"`, `<svg class="chart"`, `<svg class="lineage"`} {
+	for _, w := range []string{`<section class="session"`, `<svg class="chart" data-x="position"`, `<svg class="chart" data-x="emittedAt"`, `<svg class="lineage"`} {
 		if n := strings.Count(page, w); n != 3 {
 			t.Errorf("%d of %q, want 3", n, w)
 		}
@@ -210,7 +210,7 @@ func TestChartAggregates(t *testing.T) {
 		if x%7 == 0 {
 			reason = replay.ReasonStale
 		}
-		c.add(x, x, reason, 0, int(x)+1)
+		c.add(x, x, 1000*x, reason, 0, int(x)+1)
 	}
 	if len(c.Buckets) > chartBuckets {
 		t.Errorf("%d buckets, over %d", len(c.Buckets), chartBuckets)
