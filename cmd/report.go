@@ -92,7 +92,7 @@ type fileInfo struct {
 
 func reportRun(o *reportOptions) error {
 	relaxGC()
-	// Standard input is hashed as it is read; files are hashed once opened.
+	// Standard input is hashed as it is read.
 	var stdinHash hash.Hash
 	if o.IO.In != nil {
 		stdinHash = sha256.New()
@@ -103,10 +103,17 @@ func reportRun(o *reportOptions) error {
 		return err
 	}
 	defer done()
-	files, err := hashFiles(o.Files)
-	if err != nil {
-		return &usageError{err}
+	// Files are hashed beside the run, which reads them through the page
+	// cache as well.
+	type hashed struct {
+		files []fileInfo
+		err   error
 	}
+	hc := make(chan hashed, 1)
+	go func() {
+		files, err := hashFiles(o.Files)
+		hc <- hashed{files, err}
+	}()
 
 	col := newReportCollector(o.Redact, o.AllEvents)
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget})
@@ -118,6 +125,13 @@ func reportRun(o *reportOptions) error {
 		in.Observe(res)
 		lb.Add(res)
 		col.add(res)
+		// Diffs are shown only for the sessions the collector keeps, and
+		// are the costliest part of the run: the Differ sees no other
+		// session's snapshots, unless one is pinned, when every line
+		// counts against it.
+		if o.Session == "" && res.Event != nil && col.byID[res.Event.SessionID] == nil {
+			return nil
+		}
 		return d.Add(res)
 	})
 	if err != nil {
@@ -126,6 +140,11 @@ func reportRun(o *reportOptions) error {
 	if err := d.Finish(); err != nil {
 		return err
 	}
+	h := <-hc
+	if h.err != nil {
+		return &usageError{h.err}
+	}
+	files := h.files
 	for i := range files {
 		if files[i].Name == replay.StdinName && stdinHash != nil {
 			files[i].Name, files[i].Size = "standard input", sum.Input.Bytes

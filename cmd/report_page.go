@@ -67,8 +67,10 @@ type sessionRow struct {
 
 type findingView struct {
 	Severity, ID, SessionID, Message string
-	Positions                        []positionView
-	More                             int
+	// SessionAnchor is the id of the session's section, if it has one.
+	SessionAnchor string
+	Positions     []positionView
+	More          int
 }
 
 type positionView struct{ Label, Href string }
@@ -143,12 +145,16 @@ func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []
 	for _, r := range col.malformed {
 		anchored[[2]int{r.File, r.Line}] = true
 	}
+	detailed := map[string]string{}
+	for i, s := range col.sessions {
+		detailed[s.ID] = "s" + strconv.Itoa(i+1)
+	}
 	cited := map[[2]int]bool{}
 	perSession := map[string]int{}
 	for _, f := range rep.Findings {
 		perSession[f.SessionID]++
 		fv := findingView{Severity: string(f.Severity), ID: f.ID, SessionID: termsafe.String(f.SessionID),
-			Message: termsafe.String(f.Message), More: f.PositionCount - min(len(f.Positions), reportFindingPositions)}
+			Message: termsafe.String(f.Message), SessionAnchor: detailed[f.SessionID], More: f.PositionCount - min(len(f.Positions), reportFindingPositions)}
 		for i, at := range f.Positions {
 			fi, ok := col.fileIdx[at.File]
 			pos := [2]int{fi, at.Line}
@@ -167,10 +173,6 @@ func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []
 		p.Findings = append(p.Findings, fv)
 	}
 
-	detailed := map[string]string{}
-	for i, s := range col.sessions {
-		detailed[s.ID] = "s" + strconv.Itoa(i+1)
-	}
 	for _, s := range ov.Sessions {
 		if len(p.SessionRows) >= reportSessionRows {
 			break

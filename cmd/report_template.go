@@ -15,7 +15,7 @@ const reportCSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);margin:24px auto;max-width:1100px;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
 code,.mono,td,.lineage text,.chart text{font-family:ui-monospace,Menlo,Consolas,monospace}
-table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td:last-child{white-space:normal}
 th{background:#f8f9fa}td.n{text-align:right}
 .meta td{border:0;padding:1px 8px 1px 0}
 .banner{padding:6px 10px;border-radius:4px;margin:8px 0;font-weight:600}
@@ -85,23 +85,25 @@ const reportTemplate = `<!DOCTYPE html>
 </table>
 {{if .Kinds}}<p class="note">kinds: {{range $i, $k := .Kinds}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{if .Codes}}; malformed: {{range $i, $k := .Codes}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{end}}</p>{{end}}
 {{end -}}
-<h3>Sessions ({{.SessionsTotal}})</h3>
-<table>
-<tr><th>session</th><th>events</th><th>accepted</th><th>inert</th><th>turns</th><th>final seq</th><th>status</th><th>findings</th></tr>
-{{range .SessionRows}}<tr><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td class="n">{{.Events}}</td><td class="n">{{.Accepted}}</td><td class="n">{{.Inert}}</td><td class="n">{{.Turns}}</td><td class="n">{{.FinalSeq}}</td><td>{{.Status}}</td><td class="n">{{.Findings}}</td></tr>
-{{end -}}
-</table>
-{{if gt .SessionsTotal (len .SessionRows)}}<p class="note">The first {{len .SessionRows}} of {{.SessionsTotal}} sessions are listed.</p>{{end}}
-{{if gt .SessionsTotal (len .Sessions)}}<p class="note">Charts, tables and diffs are drawn for the first {{len .Sessions}} sessions; the findings cover all of them.</p>{{end}}
-
 <h2 id="findings">Findings ({{len .Findings}})</h2>
 {{if .Findings}}<ol class="findings">
-{{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b> in session <code>{{.SessionID}}</code>: {{.Message}}
+{{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b> in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}: {{.Message}}
 <div class="pos">{{range .Positions}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}<span title="not in the event table: use --all-events">{{.Label}}</span> {{end}}{{end}}{{if gt .More 0}} and {{.More}} more{{end}}</div></li>
 {{end -}}
 </ol>
 {{else}}<p>No findings: the capture shows none of the bug classes inspect checks.</p>
 {{end}}
+<h2 id="sessions">Sessions ({{.SessionsTotal}})</h2>
+<details{{if le .SessionsTotal 20}} open{{end}}><summary>one row per session</summary>
+<table>
+<tr><th>session</th><th>events</th><th>accepted</th><th>inert</th><th>turns</th><th>final seq</th><th>status</th><th>findings</th></tr>
+{{range .SessionRows}}<tr><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td class="n">{{.Events}}</td><td class="n">{{.Accepted}}</td><td class="n">{{.Inert}}</td><td class="n">{{.Turns}}</td><td class="n">{{.FinalSeq}}</td><td>{{.Status}}</td><td class="n">{{.Findings}}</td></tr>
+{{end -}}
+</table>
+</details>
+{{if gt .SessionsTotal (len .SessionRows)}}<p class="note">The first {{len .SessionRows}} of {{.SessionsTotal}} sessions are listed.</p>{{end}}
+{{if gt .SessionsTotal (len .Sessions)}}<p class="note">Charts, tables and diffs are drawn for the first {{len .Sessions}} sessions; the findings cover all of them.</p>{{end}}
+
 {{if .MalformedN}}
 <h2 id="malformed">Malformed lines ({{.MalformedN}})</h2>
 {{template "rows" .Malformed}}
