@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/agentskit/snapctl/inspect"
@@ -22,6 +23,8 @@ const (
 	reportFindingPositions = 20
 	// reportLineageTurns is the most turns a lineage picture draws.
 	reportLineageTurns = 500
+	// reportFindings caps the findings listed, worst first.
+	reportFindings = 1000
 )
 
 type reportPage struct {
@@ -33,6 +36,7 @@ type reportPage struct {
 	SessionsTotal      int
 	SessionRows        []sessionRow
 	Findings           []findingView
+	FindingsTotal      int
 	Sessions           []sessionView
 	Malformed          []rowView
 	MalformedN         int
@@ -42,8 +46,8 @@ type reportPage struct {
 
 // reportCaps are the limits, stated in the page.
 type reportCaps struct {
-	Sessions, Rows, AllRows, Buckets, DiffItems, DiffTurns, SessionRows, Positions, Turns, Context int
-	AllEvents                                                                                      bool
+	Sessions, Rows, AllRows, Buckets, DiffItems, DiffTurns, SessionRows, Positions, Turns, Context, Findings int
+	AllEvents                                                                                                bool
 }
 
 type reportSummary struct {
@@ -94,121 +98,144 @@ type rowView struct {
 	Cited            bool
 }
 
+// pageBuilder gathers what the report shows, part by part.
+type pageBuilder struct {
+	p   *reportPage
+	col *reportCollector
+	// anchored holds the positions with a row in a table, cited those an
+	// error or warning finding names; detailed gives the section id of
+	// each session the collector kept.
+	anchored, cited map[[2]int]bool
+	detailed        map[string]string
+}
+
 // buildPage gathers what the report shows.
 func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []*lineage.Session, col *reportCollector) *reportPage {
 	ov := rep.Overview
-	p := &reportPage{
+	b := &pageBuilder{col: col, anchored: map[[2]int]bool{}, cited: map[[2]int]bool{}, detailed: map[string]string{}}
+	b.p = &reportPage{
 		Generated: o.Now().UTC().Format(time.RFC3339), Version: version(), Redacted: o.Redact,
 		Pinned: termsafe.String(ov.Pinned), Files: files, SessionsTotal: len(ov.Sessions), MalformedN: col.malN,
+		FindingsTotal: len(rep.Findings),
 		Caps: reportCaps{reportSessions, reportRows, reportAllRows, chartBuckets, reportDiffItems, reportDiffTurns,
-			reportSessionRows, reportFindingPositions, reportLineageTurns, reportContext, o.AllEvents},
+			reportSessionRows, reportFindingPositions, reportLineageTurns, reportContext, reportFindings, o.AllEvents},
 	}
-	for i := range p.Files {
-		p.Files[i].Name = termsafe.String(p.Files[i].Name)
+	for i := range files {
+		files[i].Name = termsafe.String(files[i].Name)
 	}
-	acc := ov.Accepted()
-	p.Summary = reportSummary{Files: ov.Input.Files, Lines: ov.Input.Lines, Blank: ov.Input.Blank, Events: ov.Counts.Events,
-		Accepted: acc, Inert: ov.Counts.Events - acc, TooLong: ov.Input.TooLong, Bytes: ov.Input.Bytes, Complete: ov.Input.Complete()}
-	if d := ov.Input.Damage; d != nil {
-		p.Summary.Damage = termsafe.String(d.Error())
-	}
-	for _, r := range replay.Reasons {
-		if n := ov.Counts.Reasons[r]; n > 0 {
-			p.Summary.Reasons = append(p.Summary.Reasons, countItem{string(r), n})
-		}
-		p.Reasons = append(p.Reasons, string(r))
-	}
-	for k, n := range ov.Counts.Codes {
-		p.Summary.Codes = append(p.Summary.Codes, countItem{string(k), n})
-	}
-	for k, n := range ov.Counts.Kinds {
-		p.Summary.Kinds = append(p.Summary.Kinds, countItem{shortKind(k), n})
-	}
-	byName := func(a, b countItem) int {
-		if a.Name < b.Name {
-			return -1
-		}
-		if a.Name > b.Name {
-			return 1
-		}
-		return 0
-	}
-	slices.SortFunc(p.Summary.Codes, byName)
-	slices.SortFunc(p.Summary.Kinds, byName)
-
-	anchored := map[[2]int]bool{}
-	for _, s := range col.sessions {
+	b.summary(ov)
+	for i, s := range col.sessions {
+		b.detailed[s.ID] = "s" + strconv.Itoa(i+1)
 		for _, r := range s.Rows {
-			anchored[[2]int{r.File, r.Line}] = true
+			b.anchored[[2]int{r.File, r.Line}] = true
 		}
 	}
 	for _, r := range col.malformed {
-		anchored[[2]int{r.File, r.Line}] = true
+		b.anchored[[2]int{r.File, r.Line}] = true
 	}
-	detailed := map[string]string{}
-	for i, s := range col.sessions {
-		detailed[s.ID] = "s" + strconv.Itoa(i+1)
+	perSession := b.findings(rep.Findings)
+	b.sessionRows(ov.Sessions, perSession)
+	if o.Redact {
+		redact(graphs)
 	}
-	cited := map[[2]int]bool{}
+	b.sessions(graphs)
+	return b.p
+}
+
+// summary counts what the capture holds.
+func (b *pageBuilder) summary(ov inspect.Overview) {
+	acc := ov.Accepted()
+	sum := reportSummary{Files: ov.Input.Files, Lines: ov.Input.Lines, Blank: ov.Input.Blank, Events: ov.Counts.Events,
+		Accepted: acc, Inert: ov.Counts.Events - acc, TooLong: ov.Input.TooLong, Bytes: ov.Input.Bytes, Complete: ov.Input.Complete()}
+	if d := ov.Input.Damage; d != nil {
+		sum.Damage = termsafe.String(d.Error())
+	}
+	for _, r := range replay.Reasons {
+		if n := ov.Counts.Reasons[r]; n > 0 {
+			sum.Reasons = append(sum.Reasons, countItem{string(r), n})
+		}
+		b.p.Reasons = append(b.p.Reasons, string(r))
+	}
+	for k, n := range ov.Counts.Codes {
+		sum.Codes = append(sum.Codes, countItem{string(k), n})
+	}
+	for k, n := range ov.Counts.Kinds {
+		sum.Kinds = append(sum.Kinds, countItem{shortKind(k), n})
+	}
+	byName := func(a, b countItem) int { return strings.Compare(a.Name, b.Name) }
+	slices.SortFunc(sum.Codes, byName)
+	slices.SortFunc(sum.Kinds, byName)
+	b.p.Summary = sum
+}
+
+// findings lists the first reportFindings findings, worst first, and
+// notes the positions they cite; it returns the number of findings of
+// each session.
+func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
 	perSession := map[string]int{}
-	for _, f := range rep.Findings {
+	for _, f := range fs {
 		perSession[f.SessionID]++
+		for _, at := range f.Positions {
+			if fi, ok := b.col.fileIdx[at.File]; ok && f.Severity != inspect.SeverityInfo {
+				b.cited[[2]int{fi, at.Line}] = true
+			}
+		}
+		if len(b.p.Findings) >= reportFindings {
+			continue
+		}
 		fv := findingView{Severity: string(f.Severity), ID: f.ID, SessionID: termsafe.String(f.SessionID),
-			Message: termsafe.String(f.Message), SessionAnchor: detailed[f.SessionID], More: f.PositionCount - min(len(f.Positions), reportFindingPositions)}
-		for i, at := range f.Positions {
-			fi, ok := col.fileIdx[at.File]
-			pos := [2]int{fi, at.Line}
-			if ok && f.Severity != inspect.SeverityInfo {
-				cited[pos] = true
-			}
-			if i >= reportFindingPositions {
-				continue
-			}
+			Message: termsafe.String(f.Message), SessionAnchor: b.detailed[f.SessionID],
+			More: f.PositionCount - min(len(f.Positions), reportFindingPositions)}
+		for _, at := range f.Positions[:min(len(f.Positions), reportFindingPositions)] {
 			pv := positionView{Label: termsafe.String(at.File) + ":" + strconv.Itoa(at.Line)}
-			if ok && anchored[pos] {
+			if fi, ok := b.col.fileIdx[at.File]; ok && b.anchored[[2]int{fi, at.Line}] {
 				pv.Href = "#" + rowAnchor(fi, at.Line)
 			}
 			fv.Positions = append(fv.Positions, pv)
 		}
-		p.Findings = append(p.Findings, fv)
+		b.p.Findings = append(b.p.Findings, fv)
 	}
+	return perSession
+}
 
-	for _, s := range ov.Sessions {
-		if len(p.SessionRows) >= reportSessionRows {
-			break
-		}
-		r := sessionRow{ID: termsafe.String(s.SessionID), Anchor: detailed[s.SessionID], Events: s.Events, Accepted: s.Accepted(),
-			Inert: s.Events - s.Accepted(), Turns: s.Turns, Findings: perSession[s.SessionID]}
+// sessionRows is the summary's table of sessions.
+func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings map[string]int) {
+	for _, s := range sessions[:min(len(sessions), reportSessionRows)] {
+		r := sessionRow{ID: termsafe.String(s.SessionID), Anchor: b.detailed[s.SessionID], Events: s.Events, Accepted: s.Accepted(),
+			Inert: s.Events - s.Accepted(), Turns: s.Turns, Findings: findings[s.SessionID]}
 		if s.Final != nil {
 			r.FinalSeq, r.Status = strconv.FormatInt(s.Final.Sequence, 10), termsafe.String(string(s.Final.Status))
 		}
-		p.SessionRows = append(p.SessionRows, r)
+		b.p.SessionRows = append(b.p.SessionRows, r)
 	}
+}
 
+func (b *pageBuilder) row(r eventRow) rowView {
+	return rowView{eventRow: r, Anchor: rowAnchor(r.File, r.Line), Cited: b.cited[[2]int{r.File, r.Line}],
+		Position: termsafe.Line(b.col.files[r.File], 60) + ":" + strconv.Itoa(r.Line)}
+}
+
+// sessions lays out the sections of the sessions the collector kept,
+// and the table of malformed lines.
+func (b *pageBuilder) sessions(graphs []*lineage.Session) {
+	for _, r := range b.col.malformed {
+		b.p.Malformed = append(b.p.Malformed, b.row(r))
+	}
 	graphOf := map[string]*lineage.Session{}
 	for _, g := range graphs {
-		if _, ok := detailed[g.SessionID]; ok {
+		if _, ok := b.detailed[g.SessionID]; ok {
 			graphOf[g.SessionID] = g
 		}
 	}
-	if o.Redact {
-		redact(graphs)
-	}
-	rowOf := func(r eventRow) rowView {
-		pos := [2]int{r.File, r.Line}
-		return rowView{eventRow: r, Anchor: rowAnchor(r.File, r.Line), Cited: cited[pos],
-			Position: termsafe.Line(col.files[r.File], 60) + ":" + strconv.Itoa(r.Line)}
-	}
-	for _, r := range col.malformed {
-		p.Malformed = append(p.Malformed, rowOf(r))
-	}
-	for _, s := range col.sessions {
-		sv := sessionView{ID: termsafe.String(s.ID), Anchor: detailed[s.ID], Dropped: s.Dropped,
-			Chart: layoutChart(s, col.files, false, cited, anchored), ChartTime: layoutChart(s, col.files, true, cited, anchored),
-			Diffs: s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}
+	files := b.col.files
+	for _, s := range b.col.sessions {
+		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped,
+			Chart:     layoutChart(s, files, false, b.cited, b.anchored),
+			ChartTime: layoutChart(s, files, true, b.cited, b.anchored),
+			Diffs:     s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}
 		seen := map[string]bool{}
 		for _, r := range s.Rows {
-			sv.Rows = append(sv.Rows, rowOf(r))
+			sv.Rows = append(sv.Rows, b.row(r))
 			seen[r.Reason] = true
 		}
 		for _, r := range replay.Reasons {
@@ -225,9 +252,8 @@ func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []
 			l := layoutLineage(g, nil)
 			sv.Lineage = &l
 		}
-		p.Sessions = append(p.Sessions, sv)
+		b.p.Sessions = append(b.p.Sessions, sv)
 	}
-	return p
 }
 
 // byteSize writes a size for people: bytes, KiB, MiB or GiB.

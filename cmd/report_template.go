@@ -85,12 +85,13 @@ const reportTemplate = `<!DOCTYPE html>
 </table>
 {{if .Kinds}}<p class="note">kinds: {{range $i, $k := .Kinds}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{if .Codes}}; malformed: {{range $i, $k := .Codes}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{end}}</p>{{end}}
 {{end -}}
-<h2 id="findings">Findings ({{len .Findings}})</h2>
+<h2 id="findings">Findings ({{.FindingsTotal}})</h2>
 {{if .Findings}}<ol class="findings">
 {{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b> in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}: {{.Message}}
 <div class="pos">{{range .Positions}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}<span title="not in the event table: use --all-events">{{.Label}}</span> {{end}}{{end}}{{if gt .More 0}} and {{.More}} more{{end}}</div></li>
 {{end -}}
 </ol>
+{{if gt .FindingsTotal (len .Findings)}}<p class="note">The first {{len .Findings}} of {{.FindingsTotal}} findings are listed; snapctl inspect lists them all.</p>{{end}}
 {{else}}<p>No findings: the capture shows none of the bug classes inspect checks.</p>
 {{end}}
 <h2 id="sessions">Sessions ({{.SessionsTotal}})</h2>
@@ -131,7 +132,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{else}}<p class="note">Fewer than two accepted snapshots: nothing to compare.</p>{{end}}
 </section>
 {{end}}
-<footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Positions}} positions per finding; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
+<footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
 </body>
 </html>
 {{define "rows"}}<table>
