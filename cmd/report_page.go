@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,12 +108,15 @@ type pageBuilder struct {
 	// each session the collector kept.
 	anchored, cited map[[2]int]bool
 	detailed        map[string]string
+	// names are the captures' names in table rows (see shortNames).
+	names []string
 }
 
 // buildPage gathers what the report shows.
 func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []*lineage.Session, col *reportCollector) *reportPage {
 	ov := rep.Overview
-	b := &pageBuilder{col: col, anchored: map[[2]int]bool{}, cited: map[[2]int]bool{}, detailed: map[string]string{}}
+	b := &pageBuilder{col: col, anchored: map[[2]int]bool{}, cited: map[[2]int]bool{}, detailed: map[string]string{},
+		names: shortNames(col.files)}
 	b.p = &reportPage{
 		Generated: o.Now().UTC().Format(time.RFC3339), Version: version(), Redacted: o.Redact,
 		Pinned: termsafe.String(ov.Pinned), Files: files, SessionsTotal: len(ov.Sessions), MalformedN: col.malN,
@@ -212,7 +216,26 @@ func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings m
 
 func (b *pageBuilder) row(r eventRow) rowView {
 	return rowView{eventRow: r, Anchor: rowAnchor(r.File, r.Line), Cited: b.cited[[2]int{r.File, r.Line}],
-		Position: termsafe.Line(b.col.files[r.File], 60) + ":" + strconv.Itoa(r.Line)}
+		Position: b.names[r.File] + ":" + strconv.Itoa(r.Line)}
+}
+
+// shortNames names the captures in table rows: by their base names when
+// those tell them apart, else as given; the header lists them whole.
+func shortNames(files []string) []string {
+	names := make([]string, len(files))
+	seen := map[string]bool{}
+	for i, f := range files {
+		names[i] = filepath.Base(f)
+		if seen[names[i]] {
+			names = slices.Clone(files)
+			break
+		}
+		seen[names[i]] = true
+	}
+	for i := range names {
+		names[i] = termsafe.Line(names[i], 60)
+	}
+	return names
 }
 
 // sessions lays out the sections of the sessions the collector kept,

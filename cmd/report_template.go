@@ -15,7 +15,7 @@ const reportCSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);margin:24px auto;max-width:1100px;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
 code,.mono,td,.lineage text,.chart text{font-family:ui-monospace,Menlo,Consolas,monospace}
-table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td:last-child{white-space:normal}
+table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td:last-child{white-space:normal;min-width:14em}
 th{background:#f8f9fa}td.n{text-align:right}
 .meta td{border:0;padding:1px 8px 1px 0}
 .banner{padding:6px 10px;border-radius:4px;margin:8px 0;font-weight:600}
@@ -34,14 +34,14 @@ tr.problem td{background:#fef7e0}tr.cited td{background:#fce8e6}tr:target td{out
 .xswitch>label{margin-right:12px;font-size:12px}.xswitch>.c-time,.xswitch>.x-time:checked~.c-pos{display:none}.xswitch>.x-time:checked~.c-time{display:block}
 details{margin:3px 0}summary{cursor:pointer}.d-add{color:var(--ok)}.d-del{color:var(--err)}.d-chg{color:var(--info)}
 ul.diff{list-style:none;padding-left:14px;margin:2px 0;font-size:12px}
-@media print{.filters,.events>input,.events>label,.xswitch>input,.xswitch>label{display:none}body{margin:0;max-width:none}h2{break-before:auto}svg{max-width:100%;height:auto}}
+@media print{.scroll{overflow:visible}.filters,.events>input,.events>label,.xswitch>input,.xswitch>label{display:none}body{margin:0;max-width:none}h2{break-before:auto}svg{max-width:100%;height:auto}}
 `
 
 // filterCSS hides the rows of a reason whose checkbox is off.
 func filterCSS(reasons []string) string {
 	var b strings.Builder
 	for _, r := range reasons {
-		b.WriteString(".events>.f-" + r + ":not(:checked)~table tr.r-" + r + "{display:none}\n")
+		b.WriteString(".events>.f-" + r + ":not(:checked)~.rows tr.r-" + r + "{display:none}\n")
 	}
 	return b.String()
 }
@@ -135,11 +135,11 @@ const reportTemplate = `<!DOCTYPE html>
 <footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
 </body>
 </html>
-{{define "rows"}}<table>
+{{define "rows"}}<div class="scroll rows"><table>
 <tr><th>position</th><th>event id</th><th>kind</th><th>turn</th><th>seq</th><th>emittedAt</th><th>verdict</th><th>reason</th><th>detail</th></tr>
 {{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td>{{.Emitted}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{.Detail}}</td></tr>
 {{end -}}
-</table>{{end}}
+</table></div>{{end}}
 {{define "chart"}}<div class="scroll"><svg class="chart" data-x="{{.X}}" width="960" height="260" viewBox="0 0 960 260" role="img" aria-label="{{.Title}}">
 <title>{{.Title}}</title>
 <rect x="104" y="14" width="840" height="204" fill="#fff" stroke="#dadce0"/>
