@@ -21,6 +21,7 @@ const (
 	chartLeft, chartRight  = 104, 16
 	chartTop, chartBottom  = 14, 42
 	chartPlotW, chartPlotH = chartW - chartLeft - chartRight, chartH - chartTop - chartBottom
+	chartPad               = 8                 // between the frame and the outermost points
 	timestampLike          = 1_000_000_000_000 // 2001-09-09 in Unix milliseconds
 	timestampLikeMax       = 100_000_000_000_000
 )
@@ -100,7 +101,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		if x1 == x0 {
 			return chartLeft + chartPlotW/2
 		}
-		return round1(chartLeft + math.Max(0, math.Min(v, xspan))/xspan*chartPlotW)
+		return round1(chartLeft + chartPad + math.Max(0, math.Min(v, xspan))/xspan*(chartPlotW-2*chartPad))
 	}
 	px := func(b *bucket) float64 {
 		if byTime {
@@ -109,7 +110,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		return xpx(float64(b.Key*c.W-x0) + float64(c.W-1)/2)
 	}
 	py := func(seq int64) float64 {
-		return round1(chartTop + chartPlotH - float64(seq-lo)/float64(hi-lo)*chartPlotH)
+		return round1(chartTop + chartPlotH - chartPad - float64(seq-lo)/float64(hi-lo)*(chartPlotH-2*chartPad))
 	}
 	var line []string
 	for i := range c.Buckets {
