@@ -249,3 +249,23 @@ func TestLineageSVGWellFormed(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkReport measures the whole report, reading included, on a
+// capture of 20 sessions of 50 snapshots.
+func BenchmarkReport(b *testing.B) {
+	name := filepath.Join(b.TempDir(), "bench.jsonl")
+	data := hostile.Sessions(20, 50, 2000)
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(b.TempDir(), "report.html")
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		ios, _, _ := testStreams("")
+		o := &reportOptions{IO: ios, Output: out, Now: time.Now}
+		o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
+		if err := reportRun(o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
