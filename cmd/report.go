@@ -94,9 +94,10 @@ func reportRun(o *reportOptions) error {
 	relaxGC()
 	// Standard input is hashed as it is read.
 	var stdinHash hash.Hash
+	var stdinSize byteCounter
 	if o.IO.In != nil {
 		stdinHash = sha256.New()
-		o.IO.In = io.TeeReader(o.IO.In, stdinHash)
+		o.IO.In = io.TeeReader(o.IO.In, io.MultiWriter(stdinHash, &stdinSize))
 	}
 	rd, done, err := o.read(o.IO, false)
 	if err != nil {
@@ -147,12 +148,20 @@ func reportRun(o *reportOptions) error {
 	files := h.files
 	for i := range files {
 		if files[i].Name == replay.StdinName && stdinHash != nil {
-			files[i].Name, files[i].Size = "standard input", sum.Input.Bytes
+			files[i].Name, files[i].Size = "standard input", int64(stdinSize)
 			files[i].SHA256 = hex.EncodeToString(stdinHash.Sum(nil))
 		}
 	}
 	page := buildPage(o, files, in.Report(sum), lb.Sessions(), col)
 	return writeReportFile(o, page)
+}
+
+// byteCounter counts the bytes written to it.
+type byteCounter int64
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	*c += byteCounter(len(p))
+	return len(p), nil
 }
 
 // hashFiles measures and hashes each capture as stored; standard input
