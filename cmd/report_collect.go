@@ -38,19 +38,18 @@ var chartReasons = []replay.Reason{replay.ReasonStale, replay.ReasonDuplicate, r
 
 // eventRow is one row of an event table, every text terminal-safe and cut.
 type eventRow struct {
-	X        int64
-	File     int
-	Line     int
-	EventID  string
-	Kind     string
-	Turn     string
-	Seq      string
-	Verdict  string
-	Reason   string
-	Detail   string
-	Problem  bool
-	Emitted  string
-	Anchored bool
+	X       int64
+	File    int
+	Line    int
+	EventID string
+	Kind    string
+	Turn    string
+	Seq     string
+	Verdict string
+	Reason  string
+	Detail  string
+	Problem bool
+	Emitted string
 }
 
 // problemRow says whether a result is one the default table must show:
@@ -244,7 +243,6 @@ func (c *reportCollector) add(res *replay.Result) {
 	if res.Event == nil {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
-			row.Anchored = true
 			c.malformed = append(c.malformed, row)
 		}
 		return
@@ -273,7 +271,6 @@ func (c *reportCollector) keep(s *reportSession, row eventRow) {
 			s.Dropped++
 			return
 		}
-		r.Anchored = true
 		s.Rows = append(s.Rows, r)
 		c.rows++
 	}

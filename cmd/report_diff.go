@@ -31,6 +31,9 @@ func newSessionDiffs() *sessionDiffs { return &sessionDiffs{byTurn: map[string]*
 
 // turnDiff sums up the pairs whose newer snapshot is of one turn.
 type turnDiff struct {
+	// Link is the id of the turn's box in the lineage picture, if drawn.
+	Link                    string
+	turnID                  string
 	TurnID                  string
 	Pairs                   int
 	FromSeq, ToSeq          int64
@@ -60,7 +63,7 @@ func (c *reportCollector) addPair(p *diff.PairDiff) error {
 			d.Dropped++
 			return nil
 		}
-		t = &turnDiff{TurnID: termsafe.Line(p.To.TurnID, reportCellRunes), FromSeq: p.From.Sequence, FirstStatus: string(p.FromStatus)}
+		t = &turnDiff{turnID: p.To.TurnID, TurnID: termsafe.Line(p.To.TurnID, reportCellRunes), FromSeq: p.From.Sequence, FirstStatus: string(p.FromStatus)}
 		d.byTurn[p.To.TurnID] = t
 		d.Turns = append(d.Turns, t)
 	}

@@ -272,8 +272,16 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session) {
 		case len(g.Turns) > reportLineageTurns:
 			sv.LineageNote = fmt.Sprintf("%d turns: too many to draw here; snapctl lineage -o svg draws them all", len(g.Turns))
 		default:
-			l := layoutLineage(g, nil)
+			boxes := map[string]string{}
+			l := layoutLineage(g, func(n *lineage.Node) string {
+				id := sv.Anchor + "-t" + strconv.Itoa(len(boxes)+1)
+				boxes[n.TurnID] = id
+				return id
+			})
 			sv.Lineage = &l
+			for _, t := range sv.Diffs {
+				t.Link = boxes[t.turnID]
+			}
 		}
 		b.p.Sessions = append(b.p.Sessions, sv)
 	}
