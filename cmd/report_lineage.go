@@ -97,7 +97,7 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineag
 			long = max(long, len([]rune(lines[i].Text)))
 		}
 		x := svgPad + min(depth, maxTreeIndent)*svgIndent
-		h := svgLineH*len(lines) + 8
+		h := svgLineH*len(lines) + 12
 		w := int(float64(long)*svgCharWidth) + 16
 		st := opStyle[n.Operation]
 		node := svgNode{X: x, Y: y, W: w, H: h, Fill: st[0], Stroke: st[1], Problem: len(n.Problems) > 0, Lines: lines,
@@ -182,7 +182,8 @@ func writeLineageSVG(w io.Writer, sessions []*lineage.Session) error {
 		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
 		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l})
 		y += 24 + l.Height
-		width = max(width, l.Width, int(float64(len([]rune(head)))*svgCharWidth)+2*svgPad)
+		// The heading is bold and a size larger than the boxes' text.
+		width = max(width, l.Width, int(float64(len([]rune(head)))*svgCharWidth*1.2)+2*svgPad)
 	}
 	fmt.Fprint(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	t := template.Must(template.Must(lineageSVGTmpl.Clone()).New("doc").Parse(`<svg xmlns="http://www.w3.org/2000/svg" width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}">
