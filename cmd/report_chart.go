@@ -41,6 +41,7 @@ type chartSVG struct {
 	Line      string
 	Dots      []chartMark
 	Marks     []chartMark
+	Bars      []chartBars
 	Rings     []chartMark
 	Rules     []chartRule
 	YTicks    []chartTick
@@ -54,13 +55,17 @@ type chartSVG struct {
 	X string
 }
 
-// chartMark is one point or bar; H > 0 makes it a bar from Y to Y+H.
+// chartBars are the points of one reason in an aggregated chart, as
+// path data: a short vertical stroke per point, spanning its sequences.
+type chartBars struct{ Reason, Colour, D string }
+
+// chartMark is one point.
 type chartMark struct {
-	X, Y, H float64
-	Colour  string
-	Reason  string
-	Tip     string
-	Href    string
+	X, Y   float64
+	Colour string
+	Reason string
+	Tip    string
+	Href   string
 }
 
 type chartRule struct {
@@ -81,7 +86,10 @@ type legendItem struct{ Reason, Colour string }
 // tables.
 func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored map[[2]int]bool) chartSVG {
 	c := &s.Chart
+	// Only the position chart has tooltips and links on every point: the
+	// emittedAt chart is the same points elsewhere, and half the bytes.
 	out := chartSVG{Title: "timeline of session " + termsafe.String(s.ID), Exact: c.W == 1, X: "position"}
+	detail := !byTime
 	if byTime {
 		out.X = "emittedAt"
 	}
@@ -113,6 +121,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		return round1(chartTop + chartPlotH - chartPad - float64(seq-lo)/float64(hi-lo)*(chartPlotH-2*chartPad))
 	}
 	var line []string
+	bars := make([]strings.Builder, len(chartReasons))
 	for i := range c.Buckets {
 		b := &c.Buckets[i]
 		x := px(b)
@@ -122,7 +131,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 			if b.Acc[1] != b.Acc[0] {
 				line = append(line, fmt.Sprintf("%g,%g", x, py(b.Acc[1])))
 			}
-			if out.Exact {
+			if out.Exact && detail {
 				out.Dots = append(out.Dots, chartMark{X: x, Y: py(b.Acc[0]), Tip: fmt.Sprintf("%s:%d accepted, sequence %d", termsafe.String(files[b.File]), b.Line, b.Acc[0]), Href: href(anchored, pos)})
 			}
 		}
@@ -132,15 +141,16 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 			if in.N == 0 {
 				continue
 			}
-			m := chartMark{X: x, Y: py(in.Max), Colour: reasonColour[r], Reason: string(r)}
-			if in.Max != in.Min {
-				m.H = py(in.Min) - m.Y
+			if !out.Exact {
+				// One path per reason, a short stroke per point, keeps an
+				// aggregated chart a few bytes per point.
+				fmt.Fprintf(&bars[j], "M%g %gV%g", x, py(in.Max), py(in.Min))
+				continue
 			}
-			if out.Exact {
+			m := chartMark{X: x, Y: py(in.Max), Colour: reasonColour[r], Reason: string(r)}
+			if detail {
 				m.Tip = fmt.Sprintf("%s:%d %s, sequence %d", termsafe.String(files[b.File]), b.Line, r, in.Min)
 				m.Href = href(anchored, pos)
-			} else {
-				m.Tip = fmt.Sprintf("%d %s, sequences %d to %d", in.N, r, in.Min, in.Max)
 			}
 			out.Marks = append(out.Marks, m)
 			ring = m.Y
@@ -150,6 +160,11 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		}
 	}
 	out.Line = strings.Join(line, " ")
+	for j, r := range chartReasons {
+		if bars[j].Len() > 0 {
+			out.Bars = append(out.Bars, chartBars{Reason: string(r), Colour: reasonColour[r], D: bars[j].String()})
+		}
+	}
 	for _, r := range c.Rules {
 		v := r.X
 		if byTime {
@@ -170,7 +185,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		out.XTitle = fmt.Sprintf("event of the capture (%d to %d)", x0+1, x1+1)
 	}
 	if !out.Exact {
-		out.Aggregate = fmt.Sprintf("aggregated: each point is %d neighbouring events of the capture; bars span their sequences", c.W)
+		out.Aggregate = fmt.Sprintf("Aggregated: each point stands for %d neighbouring positions of the capture, a bar spans the sequences of its events; no point has a tooltip or link.", c.W)
 	}
 	for _, r := range chartReasons {
 		out.Legend = append(out.Legend, legendItem{string(r), reasonColour[r]})

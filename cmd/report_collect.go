@@ -17,10 +17,12 @@ const (
 	// reportContext is how many rows around each problem the event table
 	// shows by default.
 	reportContext = 2
-	// reportRows caps the rows of one session's event table, and
-	// reportAllRows the rows of every table together with --all-events.
-	reportRows    = 2000
-	reportAllRows = 100000
+	// reportRows caps the rows of one session's event table and
+	// reportTotalRows those of every table together, about 1.5 MB of
+	// page; reportAllRows caps every table together with --all-events.
+	reportRows      = 2000
+	reportTotalRows = 5000
+	reportAllRows   = 100000
 	// reportMalformed caps the rows of the table of malformed lines.
 	reportMalformed = 500
 	// reportCellRunes is the longest text of a table cell.
@@ -29,7 +31,7 @@ const (
 	// neighbouring events are merged into one point (a vertical bar from
 	// the lowest to the highest sequence), so a chart never has more
 	// points than pixels.
-	chartBuckets = 1024
+	chartBuckets = 512
 )
 
 // chartReasons are the reasons an event with a session can be inert for,
@@ -120,7 +122,9 @@ func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, file,
 	c.lastFile = file
 	key := x / c.W
 	if n := len(c.Buckets); n == 0 || c.Buckets[n-1].Key != key {
-		if n == chartBuckets {
+		// A sparse session's neighbours may share no bucket at first:
+		// halve until some do.
+		for len(c.Buckets) >= chartBuckets {
 			c.halve()
 			key = x / c.W
 		}
@@ -258,16 +262,12 @@ func (c *reportCollector) add(res *replay.Result) {
 // keep adds a row to a session's table: every row with --all-events,
 // else the problems and the rows around them.
 func (c *reportCollector) keep(s *reportSession, row eventRow) {
-	limit := reportRows
+	limit, total := reportRows, reportTotalRows
 	if c.all {
-		if c.rows >= reportAllRows {
-			s.Dropped++
-			return
-		}
-		limit = reportAllRows
+		limit, total = reportAllRows, reportAllRows
 	}
 	take := func(r eventRow) {
-		if len(s.Rows) >= limit {
+		if len(s.Rows) >= limit || c.rows >= total {
 			s.Dropped++
 			return
 		}

@@ -47,8 +47,8 @@ type reportPage struct {
 
 // reportCaps are the limits, stated in the page.
 type reportCaps struct {
-	Sessions, Rows, AllRows, Buckets, DiffItems, DiffTurns, SessionRows, Positions, Turns, Context, Findings int
-	AllEvents                                                                                                bool
+	Sessions, Rows, TotalRows, AllRows, Buckets, DiffItems, DiffTurns, SessionRows, Positions, Turns, Context, Findings int
+	AllEvents                                                                                                           bool
 }
 
 type reportSummary struct {
@@ -121,7 +121,7 @@ func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []
 		Generated: o.Now().UTC().Format(time.RFC3339), Version: version(), Redacted: o.Redact,
 		Pinned: termsafe.String(ov.Pinned), Files: files, SessionsTotal: len(ov.Sessions), MalformedN: col.malN,
 		FindingsTotal: len(rep.Findings),
-		Caps: reportCaps{reportSessions, reportRows, reportAllRows, chartBuckets, reportDiffItems, reportDiffTurns,
+		Caps: reportCaps{reportSessions, reportRows, reportTotalRows, reportAllRows, chartBuckets, reportDiffItems, reportDiffTurns,
 			reportSessionRows, reportFindingPositions, reportLineageTurns, reportContext, reportFindings, o.AllEvents},
 	}
 	for i := range files {

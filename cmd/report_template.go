@@ -121,7 +121,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Lineage}}<div class="scroll">{{template "lineage-svg" .Lineage}}</div>{{else}}<p class="note">{{.LineageNote}}</p>{{end}}
 <h3>Events</h3>
 {{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
-{{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} are left out.{{end}}</p>{{end}}
+{{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
 {{if .Rows}}<div class="events">
 {{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
 {{end}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
@@ -132,7 +132,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{else}}<p class="note">Fewer than two accepted snapshots: nothing to compare.</p>{{end}}
 </section>
 {{end}}
-<footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
+<footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table and {{.Caps.TotalRows}} in all ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
 </body>
 </html>
 {{define "rows"}}<div class="scroll rows"><table>
@@ -164,7 +164,10 @@ const reportTemplate = `<!DOCTYPE html>
 <circle class="ring" cx="{{.X}}" cy="{{.Y}}" r="7" fill="none" stroke="#d93025" stroke-width="2"/>
 {{- end}}
 {{- range .Marks}}
-{{if .Href}}<a href="#{{.Href}}">{{end}}{{if .H}}<rect class="mark r-{{.Reason}}" x="{{.X}}" y="{{.Y}}" width="3" height="{{.H}}" transform="translate(-1.5 0)" fill="{{.Colour}}"><title>{{.Tip}}</title></rect>{{else}}<circle class="mark r-{{.Reason}}" cx="{{.X}}" cy="{{.Y}}" r="3.5" fill="{{.Colour}}"><title>{{.Tip}}</title></circle>{{end}}{{if .Href}}</a>{{end}}
+{{if .Href}}<a href="#{{.Href}}">{{end}}<circle class="mark r-{{.Reason}}" cx="{{.X}}" cy="{{.Y}}" r="3.5" fill="{{.Colour}}">{{if .Tip}}<title>{{.Tip}}</title>{{end}}</circle>{{if .Href}}</a>{{end}}
+{{- end}}
+{{- range .Bars}}
+<path class="bars r-{{.Reason}}" d="{{.D}}" stroke="{{.Colour}}" stroke-width="4" stroke-linecap="round" fill="none"/>
 {{- end}}
 </svg></div>
 <p class="legend"><span><i class="swatch" style="background:#137333"></i>accepted</span>{{range .Legend}}<span><svg width="10" height="10"><circle cx="5" cy="5" r="4" fill="{{.Colour}}"/></svg> {{.Reason}}</span>{{end}}<span><svg width="14" height="14"><circle cx="7" cy="7" r="5" fill="none" stroke="#d93025" stroke-width="2"/></svg> cited by an error or warning finding</span><span>┆ file boundary</span></p>

@@ -218,6 +218,13 @@ func TestChartAggregates(t *testing.T) {
 	if c.W != 16 {
 		t.Errorf("%d events per bucket, want 16", c.W)
 	}
+	var sparse chartData
+	for x := int64(0); x < 4*chartBuckets; x++ {
+		sparse.add(20*x, x, 0, replay.ReasonAdvanced, 0, int(x)+1)
+	}
+	if len(sparse.Buckets) > chartBuckets {
+		t.Errorf("sparse: %d buckets, over %d", len(sparse.Buckets), chartBuckets)
+	}
 	first := c.Buckets[0]
 	if !first.HasAcc || first.Acc != [2]int64{1, 15} || first.Inert[0].N != 3 {
 		t.Errorf("first bucket %+v", first)
