@@ -54,17 +54,6 @@ type eventRow struct {
 	Emitted string
 }
 
-// problemRow says whether a result is one the default table must show:
-// an inert snapshot that is not non-snapshot, or an accepted one that
-// skipped sequences.
-func problemRow(res *replay.Result) bool {
-	switch res.Reason {
-	case replay.ReasonMalformed, replay.ReasonDuplicate, replay.ReasonStale, replay.ReasonForeignSession:
-		return true
-	}
-	return res.Gap > 0
-}
-
 // bucket is one point of a chart: the events of positions [Key*w,
 // (Key+1)*w) of a session, with the range of their sequences by verdict.
 type bucket struct {
@@ -197,7 +186,7 @@ type reportSession struct {
 	Dropped int
 	// ring holds the last rows not kept, for the context of a problem;
 	// after counts the rows still to keep after one.
-	ring  []eventRow
+	ring  []pendingRow
 	after int
 	Diffs *sessionDiffs
 }
@@ -243,10 +232,11 @@ func (c *reportCollector) add(res *replay.Result) {
 	}
 	x := c.x
 	c.x++
-	row := c.row(res, fi, x)
 	if res.Event == nil {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
+			row := eventRow{X: x, File: fi, Line: res.Line, Verdict: string(res.Verdict()), Reason: string(res.Reason),
+				Detail: termsafe.Line(resultDetail(res, c.redact), reportCellRunes), Problem: true}
 			c.malformed = append(c.malformed, row)
 		}
 		return
@@ -256,56 +246,80 @@ func (c *reportCollector) add(res *replay.Result) {
 		return
 	}
 	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, fi, res.Line)
-	c.keep(s, row)
+	c.keep(s, pendingOf(res, fi, x))
+}
+
+// pendingRow is what a row needs of a result of a session: a few strings
+// the event already owns, so that the rows held for context cost no
+// allocation, and making them safe and cut waits until one is shown.
+type pendingRow struct {
+	x                          int64
+	file, line                 int
+	reason                     replay.Reason
+	kind                       replay.Kind
+	eventID, turnID, emittedAt string
+	seq, gap, prev             int64
+}
+
+func pendingOf(res *replay.Result, fi int, x int64) pendingRow {
+	ev := res.Event
+	return pendingRow{x: x, file: fi, line: res.Line, reason: res.Reason, kind: ev.Kind, eventID: ev.EventID,
+		turnID: ev.TurnID, emittedAt: ev.EmittedAt, seq: ev.Sequence, gap: res.Gap, prev: res.Prev}
 }
 
 // keep adds a row to a session's table: every row with --all-events,
 // else the problems and the rows around them.
-func (c *reportCollector) keep(s *reportSession, row eventRow) {
+func (c *reportCollector) keep(s *reportSession, p pendingRow) {
 	limit, total := reportRows, reportTotalRows
 	if c.all {
 		limit, total = reportAllRows, reportAllRows
 	}
-	take := func(r eventRow) {
+	take := func(p pendingRow) {
 		if len(s.Rows) >= limit || c.rows >= total {
 			s.Dropped++
 			return
 		}
-		s.Rows = append(s.Rows, r)
+		s.Rows = append(s.Rows, c.row(p))
 		c.rows++
 	}
 	switch {
 	case c.all:
-		take(row)
-	case row.Problem:
+		take(p)
+	case p.problem():
 		for _, r := range s.ring {
 			take(r)
 		}
 		s.ring = s.ring[:0]
-		take(row)
+		take(p)
 		s.after = reportContext
 	case s.after > 0:
-		take(row)
+		take(p)
 		s.after--
 	default:
 		if len(s.ring) == reportContext {
 			copy(s.ring, s.ring[1:])
 			s.ring = s.ring[:reportContext-1]
 		}
-		s.ring = append(s.ring, row)
+		s.ring = append(s.ring, p)
 	}
 }
 
-// row turns a result into a table row.
-func (c *reportCollector) row(res *replay.Result, fi int, x int64) eventRow {
-	r := eventRow{X: x, File: fi, Line: res.Line, Verdict: string(res.Verdict()), Reason: string(res.Reason),
-		Detail: termsafe.Line(resultDetail(res, c.redact), reportCellRunes), Problem: problemRow(res)}
-	if ev := res.Event; ev != nil {
-		r.EventID = termsafe.Line(ev.EventID, reportCellRunes)
-		r.Kind = shortKind(ev.Kind)
-		r.Turn = termsafe.Line(ev.TurnID, reportCellRunes)
-		r.Seq = strconv.FormatInt(ev.Sequence, 10)
-		r.Emitted = termsafe.Line(ev.EmittedAt, 40)
+// problem says whether the default table must show the row: an inert
+// snapshot that is not non-snapshot, or an accepted one that skipped
+// sequences.
+func (p pendingRow) problem() bool {
+	switch p.reason {
+	case replay.ReasonDuplicate, replay.ReasonStale, replay.ReasonForeignSession:
+		return true
 	}
-	return r
+	return p.gap > 0
+}
+
+// row makes a held result a table row.
+func (c *reportCollector) row(p pendingRow) eventRow {
+	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
+	return eventRow{X: p.x, File: p.file, Line: p.line, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
+		Detail: termsafe.Line(resultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(),
+		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: shortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
+		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}
 }
