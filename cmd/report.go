@@ -124,15 +124,15 @@ func reportRun(o *reportOptions) error {
 	ropts.Messages, ropts.Hash = true, true
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		in.Observe(res)
-		lb.Add(res)
 		col.add(res)
-		// Diffs are shown only for the sessions the collector keeps, and
-		// are the costliest part of the run: the Differ sees no other
-		// session's snapshots, unless one is pinned, when every line
-		// counts against it.
+		// Lineage trees and diffs are drawn only for the sessions the
+		// collector keeps, and the diffs are the costliest part of the
+		// run: neither sees any other session's snapshots, unless one is
+		// pinned, when every line counts against it.
 		if o.Session == "" && res.Event != nil && col.byID[res.Event.SessionID] == nil {
 			return nil
 		}
+		lb.Add(res)
 		return d.Add(res)
 	})
 	if err != nil {
