@@ -52,10 +52,11 @@ filterable by reason in the page) and the diffs of successive accepted
 projections, per turn.
 
 Sizes are bounded whatever the capture: the first 16 sessions get charts,
-tables and diffs; a chart keeps at most 1024 points (neighbouring events
-are merged past that); a session's table at most 2000 rows (100,000 rows in
-all with --all-events); a turn's diff 40 changes. Every count, finding and
-session is still reported.
+tables and diffs; a chart keeps at most 512 points (neighbouring events
+are merged past that); the tables at most 2000 rows per session and 5000
+in all (100,000 in all with --all-events); a turn's diff 40 changes; the
+page lists 1000 findings and 1000 sessions. Every count covers the whole
+capture, and the page says where a cap was reached.
 
 Exit status: 0 done, 2 bad usage or input.`,
 		Example: `  snapctl report capture.jsonl
