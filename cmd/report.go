@@ -105,17 +105,7 @@ func reportRun(o *reportOptions) error {
 		return err
 	}
 	defer done()
-	// Files are hashed beside the run, which reads them through the page
-	// cache as well.
-	type hashed struct {
-		files []fileInfo
-		err   error
-	}
-	hc := make(chan hashed, 1)
-	go func() {
-		files, err := hashFiles(o.Files)
-		hc <- hashed{files, err}
-	}()
+	hashed := hashBeside(o.Files)
 
 	col := newReportCollector(o.Redact, o.AllEvents)
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget})
@@ -142,11 +132,10 @@ func reportRun(o *reportOptions) error {
 	if err := d.Finish(); err != nil {
 		return err
 	}
-	h := <-hc
-	if h.err != nil {
-		return &usageError{h.err}
+	files, err := hashed()
+	if err != nil {
+		return &usageError{err}
 	}
-	files := h.files
 	for i := range files {
 		if files[i].Name == replay.StdinName && stdinHash != nil {
 			files[i].Name, files[i].Size = "standard input", int64(stdinSize)
@@ -163,6 +152,25 @@ type byteCounter int64
 func (c *byteCounter) Write(p []byte) (int, error) {
 	*c += byteCounter(len(p))
 	return len(p), nil
+}
+
+// hashBeside hashes the files on a goroutine, beside the run, which
+// reads them through the page cache as well; the function it returns
+// waits for the result.
+func hashBeside(names []string) func() ([]fileInfo, error) {
+	type hashed struct {
+		files []fileInfo
+		err   error
+	}
+	hc := make(chan hashed, 1)
+	go func() {
+		files, err := hashFiles(names)
+		hc <- hashed{files, err}
+	}()
+	return func() ([]fileInfo, error) {
+		h := <-hc
+		return h.files, h.err
+	}
 }
 
 // hashFiles measures and hashes each capture as stored; standard input

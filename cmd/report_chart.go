@@ -80,80 +80,129 @@ type chartTick struct {
 
 type legendItem struct{ Reason, Colour string }
 
+// chartScale maps a session's positions (or emittedAt) and sequences to
+// pixels.
+type chartScale struct {
+	c              *chartData
+	byTime         bool
+	x0, x1, lo, hi int64
+}
+
+func newChartScale(c *chartData, byTime bool) chartScale {
+	sc := chartScale{c: c, byTime: byTime, x0: c.FirstX, x1: c.LastX, lo: c.MinSeq, hi: c.MaxSeq}
+	if sc.lo == sc.hi {
+		sc.lo, sc.hi = sc.lo-1, sc.hi+1
+	}
+	if byTime {
+		sc.x0, sc.x1 = c.MinT, c.MaxT
+	}
+	return sc
+}
+
+// x places an offset from x0 on the plot.
+func (sc chartScale) x(v float64) float64 {
+	if sc.x1 == sc.x0 {
+		return chartLeft + chartPlotW/2
+	}
+	span := float64(sc.x1 - sc.x0)
+	return round1(chartLeft + chartPad + math.Max(0, math.Min(v, span))/span*(chartPlotW-2*chartPad))
+}
+
+// bx places a bucket: its earliest emittedAt, or the middle of its
+// positions.
+func (sc chartScale) bx(b *bucket) float64 {
+	if sc.byTime {
+		return sc.x(float64(b.T - sc.x0))
+	}
+	return sc.x(float64(b.Key*sc.c.W-sc.x0) + float64(sc.c.W-1)/2)
+}
+
+func (sc chartScale) y(seq int64) float64 {
+	return round1(chartTop + chartPlotH - chartPad - float64(seq-sc.lo)/float64(sc.hi-sc.lo)*(chartPlotH-2*chartPad))
+}
+
 // layoutChart lays out a session's chart, with x the position in the
 // capture or, byTime, the emittedAt. files names the captures by index;
 // cited holds the positions that findings cite, anchored the rows of the
 // tables.
 func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored map[[2]int]bool) chartSVG {
 	c := &s.Chart
-	// Only the position chart has tooltips and links on every point: the
-	// emittedAt chart is the same points elsewhere, and half the bytes.
 	out := chartSVG{Title: "timeline of session " + termsafe.String(s.ID), Exact: c.W == 1, X: "position"}
-	detail := !byTime
 	if byTime {
 		out.X = "emittedAt"
 	}
 	if !c.Any {
 		return out
 	}
-	lo, hi := c.MinSeq, c.MaxSeq
-	if lo == hi {
-		lo, hi = lo-1, hi+1
-	}
-	x0, x1 := c.FirstX, c.LastX
-	if byTime {
-		x0, x1 = c.MinT, c.MaxT
-	}
-	xspan := float64(max(x1-x0, 1))
-	xpx := func(v float64) float64 {
-		if x1 == x0 {
-			return chartLeft + chartPlotW/2
-		}
-		return round1(chartLeft + chartPad + math.Max(0, math.Min(v, xspan))/xspan*(chartPlotW-2*chartPad))
-	}
-	px := func(b *bucket) float64 {
+	sc := newChartScale(c, byTime)
+	plotPoints(&out, sc, files, cited, anchored)
+	for _, r := range c.Rules {
+		v := r.X
 		if byTime {
-			return xpx(float64(b.T - x0))
+			v = r.T
 		}
-		return xpx(float64(b.Key*c.W-x0) + float64(c.W-1)/2)
+		out.Rules = append(out.Rules, chartRule{X: sc.x(float64(v-sc.x0)) - 1, Label: termsafe.Line(files[r.File], 40)})
 	}
-	py := func(seq int64) float64 {
-		return round1(chartTop + chartPlotH - chartPad - float64(seq-lo)/float64(hi-lo)*(chartPlotH-2*chartPad))
+	out.YTicks, out.YTitle = seqTicks(sc.lo, sc.hi, sc.y)
+	if byTime {
+		for _, v := range niceTicks(0, sc.x1-sc.x0, 6) {
+			out.XTicks = append(out.XTicks, chartTick{At: sc.x(float64(v)), Label: "+" + (time.Duration(v) * time.Millisecond).String()})
+		}
+		out.XTitle = "emittedAt from " + time.UnixMilli(sc.x0).UTC().Format("2006-01-02T15:04:05.000Z")
+	} else {
+		for _, v := range niceTicks(sc.x0, sc.x1, 6) {
+			out.XTicks = append(out.XTicks, chartTick{At: sc.x(float64(v - sc.x0)), Label: strconv.FormatInt(v+1, 10)})
+		}
+		out.XTitle = fmt.Sprintf("event of the capture (%d to %d)", sc.x0+1, sc.x1+1)
 	}
+	if !out.Exact {
+		out.Aggregate = fmt.Sprintf("Aggregated: each point stands for %d neighbouring positions of the capture, a bar spans the sequences of its events; no point has a tooltip or link.", c.W)
+	}
+	for _, r := range chartReasons {
+		out.Legend = append(out.Legend, legendItem{string(r), reasonColour[r]})
+	}
+	return out
+}
+
+// plotPoints draws the accepted line and the inert marks. Only the
+// position chart has tooltips and links on every point: the emittedAt
+// chart is the same points elsewhere, at half the bytes. An aggregated
+// chart draws each reason as one path of short strokes, a few bytes per
+// point.
+func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored map[[2]int]bool) {
+	detail := out.Exact && !sc.byTime
 	var line []string
 	bars := make([]strings.Builder, len(chartReasons))
-	for i := range c.Buckets {
-		b := &c.Buckets[i]
-		x := px(b)
+	for i := range sc.c.Buckets {
+		b := &sc.c.Buckets[i]
+		x := sc.bx(b)
 		pos := [2]int{b.File, b.Line}
+		ring := sc.y(b.Acc[0])
 		if b.HasAcc {
-			line = append(line, fmt.Sprintf("%g,%g", x, py(b.Acc[0])))
+			line = append(line, fmt.Sprintf("%g,%g", x, sc.y(b.Acc[0])))
 			if b.Acc[1] != b.Acc[0] {
-				line = append(line, fmt.Sprintf("%g,%g", x, py(b.Acc[1])))
+				line = append(line, fmt.Sprintf("%g,%g", x, sc.y(b.Acc[1])))
 			}
-			if out.Exact && detail {
-				out.Dots = append(out.Dots, chartMark{X: x, Y: py(b.Acc[0]), Tip: fmt.Sprintf("%s:%d accepted, sequence %d", termsafe.String(files[b.File]), b.Line, b.Acc[0]), Href: href(anchored, pos)})
+			if detail {
+				tip := fmt.Sprintf("%s:%d accepted, sequence %d", termsafe.String(files[b.File]), b.Line, b.Acc[0])
+				out.Dots = append(out.Dots, chartMark{X: x, Y: ring, Tip: tip, Href: href(anchored, pos)})
 			}
 		}
-		ring := py(b.Acc[0])
 		for j, r := range chartReasons {
 			in := b.Inert[j]
-			if in.N == 0 {
-				continue
+			switch {
+			case in.N == 0:
+			case !out.Exact:
+				fmt.Fprintf(&bars[j], "M%g %gV%g", x, sc.y(in.Max), sc.y(in.Min))
+			default:
+				m := chartMark{X: x, Y: sc.y(in.Max), Colour: reasonColour[r], Reason: string(r)}
+				if detail {
+					m.Tip = fmt.Sprintf("%s:%d %s, sequence %d", termsafe.String(files[b.File]), b.Line, r, in.Min)
+					m.Href = href(anchored, pos)
+				}
+				out.Marks = append(out.Marks, m)
+				ring = m.Y
 			}
-			if !out.Exact {
-				// One path per reason, a short stroke per point, keeps an
-				// aggregated chart a few bytes per point.
-				fmt.Fprintf(&bars[j], "M%g %gV%g", x, py(in.Max), py(in.Min))
-				continue
-			}
-			m := chartMark{X: x, Y: py(in.Max), Colour: reasonColour[r], Reason: string(r)}
-			if detail {
-				m.Tip = fmt.Sprintf("%s:%d %s, sequence %d", termsafe.String(files[b.File]), b.Line, r, in.Min)
-				m.Href = href(anchored, pos)
-			}
-			out.Marks = append(out.Marks, m)
-			ring = m.Y
 		}
 		if out.Exact && cited[pos] {
 			out.Rings = append(out.Rings, chartMark{X: x, Y: ring})
@@ -165,32 +214,6 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 			out.Bars = append(out.Bars, chartBars{Reason: string(r), Colour: reasonColour[r], D: bars[j].String()})
 		}
 	}
-	for _, r := range c.Rules {
-		v := r.X
-		if byTime {
-			v = r.T
-		}
-		out.Rules = append(out.Rules, chartRule{X: xpx(float64(v-x0)) - 1, Label: termsafe.Line(files[r.File], 40)})
-	}
-	out.YTicks, out.YTitle = seqTicks(lo, hi, py)
-	if byTime {
-		for _, v := range niceTicks(0, x1-x0, 6) {
-			out.XTicks = append(out.XTicks, chartTick{At: xpx(float64(v)), Label: "+" + (time.Duration(v) * time.Millisecond).String()})
-		}
-		out.XTitle = "emittedAt from " + time.UnixMilli(x0).UTC().Format("2006-01-02T15:04:05.000Z")
-	} else {
-		for _, v := range niceTicks(x0, x1, 6) {
-			out.XTicks = append(out.XTicks, chartTick{At: xpx(float64(v - x0)), Label: strconv.FormatInt(v+1, 10)})
-		}
-		out.XTitle = fmt.Sprintf("event of the capture (%d to %d)", x0+1, x1+1)
-	}
-	if !out.Exact {
-		out.Aggregate = fmt.Sprintf("Aggregated: each point stands for %d neighbouring positions of the capture, a bar spans the sequences of its events; no point has a tooltip or link.", c.W)
-	}
-	for _, r := range chartReasons {
-		out.Legend = append(out.Legend, legendItem{string(r), reasonColour[r]})
-	}
-	return out
 }
 
 func href(anchored map[[2]int]bool, pos [2]int) string {
