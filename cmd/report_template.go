@@ -88,7 +88,7 @@ const reportTemplate = `<!DOCTYPE html>
 <h2 id="findings">Findings ({{.FindingsTotal}})</h2>
 {{if .Findings}}<ol class="findings">
 {{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b> in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}: {{.Message}}
-<div class="pos">{{range .Positions}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}<span title="not in the event table: use --all-events">{{.Label}}</span> {{end}}{{end}}{{if gt .More 0}} and {{.More}} more{{end}}</div></li>
+<div class="pos">{{range .Positions}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}<span title="not in this report's tables: past a cap, or --all-events shows it">{{.Label}}</span> {{end}}{{end}}{{if gt .More 0}} and {{.More}} more{{end}}</div></li>
 {{end -}}
 </ol>
 {{if gt .FindingsTotal (len .Findings)}}<p class="note">The first {{len .Findings}} of {{.FindingsTotal}} findings are listed; snapctl inspect lists them all.</p>{{end}}
