@@ -23,6 +23,11 @@ const (
 	reportRows      = 2000
 	reportTotalRows = 5000
 	reportAllRows   = 100000
+	// reportHeld caps the events of every kept session together held
+	// until the findings are known (about 10 MB), so that the tables show
+	// the lines findings cite with their context; past it, rows are
+	// chosen as events come, problems and their context only.
+	reportHeld = 50000
 	// reportMalformed caps the rows of the table of malformed lines.
 	reportMalformed = 500
 	// reportCellRunes is the longest text of a table cell.
@@ -184,6 +189,10 @@ type reportSession struct {
 	Rows  []eventRow
 	// Dropped counts the rows past the cap.
 	Dropped int
+	// held are the session's first events, while the collector holds
+	// fewer than reportHeld; Rows then follow them (see finish).
+	held     []pendingRow
+	overflow bool
 	// ring holds the last rows not kept, for the context of a problem;
 	// after counts the rows still to keep after one.
 	ring  []pendingRow
@@ -203,10 +212,13 @@ type reportCollector struct {
 	malformed   []eventRow
 	malN        int
 	rows        int
+	held        int
+	// heldCap is reportHeld but in tests.
+	heldCap int
 }
 
 func newReportCollector(redact, all bool) *reportCollector {
-	return &reportCollector{redact: redact, all: all, fileIdx: map[string]int{}, byID: map[string]*reportSession{}}
+	return &reportCollector{redact: redact, all: all, fileIdx: map[string]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
 }
 
 // session returns the kept session of an id, nil past the cap.
@@ -246,7 +258,45 @@ func (c *reportCollector) add(res *replay.Result) {
 		return
 	}
 	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, fi, res.Line)
-	c.keep(s, pendingOf(res, fi, x))
+	p := pendingOf(res, fi, x)
+	if !c.all && !s.overflow && c.held < c.heldCap {
+		s.held = append(s.held, p)
+		c.held++
+		return
+	}
+	s.overflow = true
+	c.keep(s, p)
+}
+
+// finish chooses the rows of the events held: the problems, the lines
+// findings cite (cited), and the context around each; they come before
+// the rows chosen as events came.
+func (c *reportCollector) finish(cited func(file, line int) bool) {
+	for _, s := range c.sessions {
+		keep := make([]bool, len(s.held))
+		for i, p := range s.held {
+			if p.problem() || cited(p.file, p.line) {
+				for j := max(0, i-reportContext); j <= min(len(s.held)-1, i+reportContext); j++ {
+					keep[j] = true
+				}
+			}
+		}
+		streamed := s.Rows
+		s.Rows = nil
+		for i, p := range s.held {
+			if !keep[i] {
+				continue
+			}
+			if len(s.Rows) >= reportRows || c.rows >= reportTotalRows {
+				s.Dropped++
+				continue
+			}
+			s.Rows = append(s.Rows, c.row(p))
+			c.rows++
+		}
+		s.Rows = append(s.Rows, streamed...)
+		s.held = nil
+	}
 }
 
 // pendingRow is what a row needs of a result of a session: a few strings

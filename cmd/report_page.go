@@ -128,6 +128,8 @@ func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []
 		files[i].Name = termsafe.String(files[i].Name)
 	}
 	b.summary(ov)
+	linked := b.cite(rep.Findings)
+	col.finish(func(file, line int) bool { return linked[[2]int{file, line}] })
 	for i, s := range col.sessions {
 		b.detailed[s.ID] = "s" + strconv.Itoa(i+1)
 		for _, r := range s.Rows {
@@ -172,18 +174,34 @@ func (b *pageBuilder) summary(ov inspect.Overview) {
 	b.p.Summary = sum
 }
 
-// findings lists the first reportFindings findings, worst first, and
-// notes the positions they cite; it returns the number of findings of
-// each session.
+// cite notes the positions error and warning findings cite, which the
+// charts ring, and returns those of every finding listed, whose rows the
+// tables show.
+func (b *pageBuilder) cite(fs []inspect.Finding) map[[2]int]bool {
+	linked := map[[2]int]bool{}
+	for i, f := range fs {
+		for _, at := range f.Positions {
+			fi, ok := b.col.fileIdx[at.File]
+			if !ok {
+				continue
+			}
+			if f.Severity != inspect.SeverityInfo {
+				b.cited[[2]int{fi, at.Line}] = true
+			}
+			if i < reportFindings {
+				linked[[2]int{fi, at.Line}] = true
+			}
+		}
+	}
+	return linked
+}
+
+// findings lists the first reportFindings findings, worst first; it
+// returns the number of findings of each session.
 func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
 	perSession := map[string]int{}
 	for _, f := range fs {
 		perSession[f.SessionID]++
-		for _, at := range f.Positions {
-			if fi, ok := b.col.fileIdx[at.File]; ok && f.Severity != inspect.SeverityInfo {
-				b.cited[[2]int{fi, at.Line}] = true
-			}
-		}
 		if len(b.p.Findings) >= reportFindings {
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -273,6 +274,56 @@ func BenchmarkReport(b *testing.B) {
 		o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
 		if err := reportRun(o); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestReportLinksEveryCitedLine checks that each line a finding cites
+// has its row, and its link, in the report of each inspect sample.
+func TestReportLinksEveryCitedLine(t *testing.T) {
+	samples, err := filepath.Glob("../testdata/inspect/*.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range samples {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			page := runReport(t, []string{name}, nil)
+			if strings.Contains(page, "not in this report") {
+				t.Error("a cited line has no row")
+			}
+		})
+	}
+}
+
+// TestCollectorPastHeld checks the rows chosen as events come, once the
+// collector holds as many events as it may: the same problems, each once,
+// in capture order, with their context.
+func TestCollectorPastHeld(t *testing.T) {
+	lines := func(heldCap int) []int {
+		rd, err := replay.Open([]string{"../testdata/reconnect.jsonl"}, nil, replay.DefaultMaxLine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		c := newReportCollector(false, false)
+		c.heldCap = heldCap
+		if _, err := replay.Run(rd, replay.Options{}, func(res *replay.Result) error {
+			c.add(res)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		c.finish(func(int, int) bool { return false })
+		var out []int
+		for _, r := range c.sessions[0].Rows {
+			out = append(out, r.Line)
+		}
+		return out
+	}
+	want := []int{5, 6, 8, 9, 10, 11, 12, 13}
+	for _, heldCap := range []int{0, 3, 9, 100} {
+		if got := lines(heldCap); !slices.Equal(got, want) {
+			t.Errorf("holding %d: rows of lines %v, want %v", heldCap, got, want)
 		}
 	}
 }
