@@ -108,7 +108,7 @@ func reportRun(o *reportOptions) error {
 	hashed := hashBeside(o.Files)
 
 	col := newReportCollector(o.Redact, o.AllEvents)
-	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget})
+	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window})
 	lb := lineage.NewBuilder(o.Session)
 	d := diff.NewDiffer(diff.Options{Session: o.Session, NoWords: true}, col.addPair)
 	ropts := o.options()

@@ -26,9 +26,9 @@ const (
 	timestampLikeMax       = 100_000_000_000_000
 )
 
-// reasonColour is the colour of each inert reason's marks, also in the
+// reasonFill is the colour of each inert reason's marks, also in the
 // legend and the table.
-var reasonColour = map[replay.Reason]string{
+var reasonFill = map[replay.Reason]string{
 	replay.ReasonStale:          "#e37400",
 	replay.ReasonDuplicate:      "#9334e6",
 	replay.ReasonForeignSession: "#5f6368",
@@ -159,7 +159,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		out.Aggregate = fmt.Sprintf("Aggregated: each point stands for %d neighbouring positions of the capture, a bar spans the sequences of its events; no point has a tooltip or link.", c.W)
 	}
 	for _, r := range chartReasons {
-		out.Legend = append(out.Legend, legendItem{string(r), reasonColour[r]})
+		out.Legend = append(out.Legend, legendItem{string(r), reasonFill[r]})
 	}
 	return out
 }
@@ -195,7 +195,7 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 			case !out.Exact:
 				fmt.Fprintf(&bars[j], "M%g %gV%g", x, sc.y(in.Max), sc.y(in.Min))
 			default:
-				m := chartMark{X: x, Y: sc.y(in.Max), Colour: reasonColour[r], Reason: string(r)}
+				m := chartMark{X: x, Y: sc.y(in.Max), Colour: reasonFill[r], Reason: string(r)}
 				if detail {
 					m.Tip = fmt.Sprintf("%s:%d %s, sequence %d", termsafe.String(files[b.File]), b.Line, r, in.Min)
 					m.Href = href(anchored, pos)
@@ -211,7 +211,7 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 	out.Line = strings.Join(line, " ")
 	for j, r := range chartReasons {
 		if bars[j].Len() > 0 {
-			out.Bars = append(out.Bars, chartBars{Reason: string(r), Colour: reasonColour[r], D: bars[j].String()})
+			out.Bars = append(out.Bars, chartBars{Reason: string(r), Colour: reasonFill[r], D: bars[j].String()})
 		}
 	}
 }
