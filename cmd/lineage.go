@@ -58,6 +58,7 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
   snapctl lineage --session session-7f3a --turn turn-12 capture.jsonl
   snapctl lineage -o mermaid --redact capture.jsonl >> incident-review.md
   snapctl lineage -o dot capture.jsonl | dot -Tsvg > lineage.svg
+  snapctl lineage -o svg --redact capture.jsonl > lineage.svg
   snapctl lineage -o json capture.jsonl | jq '.sessions[].turns[] | select(.problems != [])'`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
@@ -81,20 +82,20 @@ for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one tree per session)")
-	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, wide (the tree, every value whole), mermaid, dot, json, or jsonl (one session per line)")
+	f.StringVarP(&opts.Output, "output", "o", "tree", "output format: tree, wide (the tree, every value whole), mermaid, dot, svg, json, or jsonl (one session per line)")
 	f.StringVar(&opts.Turn, "turn", "", "show only turn `ID`, its ancestors and its descendants")
 	f.BoolVar(&opts.ASCII, "ascii", false, "draw the tree with plain ASCII connectors")
 	registerRedact(f, &opts.Redact)
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "wide", "mermaid", "dot", "json", "jsonl"))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("tree", "wide", "mermaid", "dot", "svg", "json", "jsonl"))
 	registerIDCompletion(c)
 	return c
 }
 
 func (o *lineageOptions) validate() error {
 	switch o.Output {
-	case "tree", "wide", "mermaid", "dot", "json", "jsonl":
+	case "tree", "wide", "mermaid", "dot", "svg", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be tree, wide, mermaid, dot, json or jsonl, not %q", o.Output)
+		return usageErrorf("-o must be tree, wide, mermaid, dot, svg, json or jsonl, not %q", o.Output)
 	}
 	if o.Turn != "" {
 		if err := checkIdent("--turn", o.Turn); err != nil {
@@ -191,6 +192,8 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) e
 		return writeLineageMermaid(w, sessions)
 	case "dot":
 		return writeLineageDot(w, sessions)
+	case "svg":
+		return writeLineageSVG(w, sessions)
 	}
 	t := &treeWriter{w: w, pal: o.IO.palette(), glyphs: unicodeGlyphs, width: o.IO.FitWidth(o.Output == "wide")}
 	if o.ASCII {

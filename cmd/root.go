@@ -113,6 +113,7 @@ what the cursor did with every line and why.`,
 	root.AddCommand(newCmdDiff(ios, nil))
 	root.AddCommand(newCmdLineage(ios, nil))
 	root.AddCommand(newCmdInspect(ios, nil))
+	root.AddCommand(newCmdReport(ios, nil))
 	root.AddCommand(newCmdExplain(ios, nil))
 	root.AddCommand(newCmdMan(root))
 	completeBashAlone(root)

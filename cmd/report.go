@@ -1,0 +1,226 @@
+package cmd
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+	"time"
+
+	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/replay"
+	"github.com/spf13/cobra"
+)
+
+// reportOptions is everything `snapctl report` needs.
+type reportOptions struct {
+	IO *iostreams
+	captureFlags
+	// Output is the file written, "-" for standard output.
+	Output    string
+	AllEvents bool
+	Redact    bool
+	// Now is the clock of the generated-at line.
+	Now func() time.Time
+}
+
+// newCmdReport builds `snapctl report`. runF replaces the run function in
+// tests; nil means reportRun.
+func newCmdReport(ios *iostreams, runF func(*reportOptions) error) *cobra.Command {
+	opts := &reportOptions{IO: ios, Now: time.Now}
+	c := &cobra.Command{
+		Use:   "report [FILE...]",
+		Short: "Write a self-contained HTML incident report: findings, timelines, lineage, events and diffs",
+		Long: `Report reads captures like replay (NDJSON; "-" or no FILE reads standard
+input; gzip and zstd are recognised), once, and writes one self-contained
+HTML file to attach to an incident ticket: every style and picture inline,
+no script, no request to any other host, printable.
+
+It holds a header (the files with their size and SHA-256, when it was
+generated, snapctl's version, whether --redact was given), the summary
+counts, the findings of inspect worst first with links to the events they
+cite, and per session: a timeline chart of sequences against the position
+in the capture (accepted snapshots as a line, inert events as marks coloured
+by reason, file boundaries as vertical rules), the lineage tree, the event
+table (problems with a few rows of context, or every row with --all-events;
+filterable by reason in the page) and the diffs of successive accepted
+projections, per turn.
+
+Sizes are bounded whatever the capture: the first 16 sessions get charts,
+tables and diffs; a chart keeps at most 512 points (neighbouring events
+are merged past that); the tables at most 2000 rows per session and 5000
+in all (100,000 in all with --all-events); a turn's diff 40 changes; the
+page lists 1000 findings and 1000 sessions. Every count covers the whole
+capture, and the page says where a cap was reached.
+
+Exit status: 0 done, 2 bad usage or input.`,
+		Example: `  snapctl report capture.jsonl
+  snapctl report -o incident-4711.html --redact part1.jsonl part2.jsonl.gz
+  snapctl report --all-events --session session-7f3a capture.jsonl`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
+			if opts.Output == "" {
+				return usageErrorf("-o needs a file name, or - for standard output")
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, reportRun(opts))
+		},
+	}
+	f := c.Flags()
+	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
+	f.StringVarP(&opts.Output, "output", "o", "report.html", "write the report to `FILE` (- for standard output)")
+	f.BoolVar(&opts.AllEvents, "all-events", false, "show every event in the tables, not only problems and their context")
+	registerRedact(f, &opts.Redact)
+	registerIDCompletion(c)
+	return c
+}
+
+// fileInfo is a capture as stored: its name, size and SHA-256.
+type fileInfo struct {
+	Name   string
+	Size   int64
+	SHA256 string
+}
+
+func reportRun(o *reportOptions) error {
+	relaxGC()
+	// Standard input is hashed as it is read.
+	var stdinHash hash.Hash
+	var stdinSize byteCounter
+	if o.IO.In != nil {
+		stdinHash = sha256.New()
+		o.IO.In = io.TeeReader(o.IO.In, io.MultiWriter(stdinHash, &stdinSize))
+	}
+	rd, done, err := o.read(o.IO, false)
+	if err != nil {
+		return err
+	}
+	defer done()
+	hashed := hashBeside(o.Files)
+
+	col := newReportCollector(o.Redact, o.AllEvents)
+	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window})
+	lb := lineage.NewBuilder(o.Session)
+	d := diff.NewDiffer(diff.Options{Session: o.Session, NoWords: true}, col.addPair)
+	ropts := o.options()
+	ropts.Messages, ropts.Hash = true, true
+	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
+		in.Observe(res)
+		col.add(res)
+		// Lineage trees and diffs are drawn only for the sessions the
+		// collector keeps, and the diffs are the costliest part of the
+		// run: neither sees any other session's snapshots, unless one is
+		// pinned, when every line counts against it.
+		if o.Session == "" && res.Event != nil && col.byID[res.Event.SessionID] == nil {
+			return nil
+		}
+		lb.Add(res)
+		return d.Add(res)
+	})
+	if err != nil {
+		return &usageError{err}
+	}
+	if err := d.Finish(); err != nil {
+		return err
+	}
+	files, err := hashed()
+	if err != nil {
+		return &usageError{err}
+	}
+	for i := range files {
+		if files[i].Name == replay.StdinName && stdinHash != nil {
+			files[i].Name, files[i].Size = "standard input", int64(stdinSize)
+			files[i].SHA256 = hex.EncodeToString(stdinHash.Sum(nil))
+		}
+	}
+	page := buildPage(o, files, in.Report(sum), lb.Sessions(), col)
+	return writeReportFile(o, page)
+}
+
+// byteCounter counts the bytes written to it.
+type byteCounter int64
+
+func (c *byteCounter) Write(p []byte) (int, error) {
+	*c += byteCounter(len(p))
+	return len(p), nil
+}
+
+// hashBeside hashes the files on a goroutine, beside the run, which
+// reads them through the page cache as well; the function it returns
+// waits for the result.
+func hashBeside(names []string) func() ([]fileInfo, error) {
+	type hashed struct {
+		files []fileInfo
+		err   error
+	}
+	hc := make(chan hashed, 1)
+	go func() {
+		files, err := hashFiles(names)
+		hc <- hashed{files, err}
+	}()
+	return func() ([]fileInfo, error) {
+		h := <-hc
+		return h.files, h.err
+	}
+}
+
+// hashFiles measures and hashes each capture as stored; standard input
+// is left to be hashed as it is read.
+func hashFiles(names []string) ([]fileInfo, error) {
+	out := make([]fileInfo, len(names))
+	for i, name := range names {
+		out[i].Name = name
+		if name == replay.StdinName {
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		h := sha256.New()
+		n, err := io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		out[i].Size, out[i].SHA256 = n, hex.EncodeToString(h.Sum(nil))
+	}
+	return out, nil
+}
+
+// writeReportFile writes the page to -o's file, or to standard output.
+func writeReportFile(o *reportOptions, page *reportPage) error {
+	if o.Output == "-" {
+		out := bufio.NewWriterSize(o.IO.Out, 64<<10)
+		if err := reportTmpl.Execute(out, page); err != nil {
+			return err
+		}
+		return out.Flush()
+	}
+	f, err := os.Create(o.Output)
+	if err != nil {
+		return &usageError{err}
+	}
+	out := bufio.NewWriterSize(f, 64<<10)
+	err = reportTmpl.Execute(out, page)
+	if err == nil {
+		err = out.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(o.Output)
+		return fmt.Errorf("writing %s: %w", o.Output, err)
+	}
+	return nil
+}

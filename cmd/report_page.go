@@ -1,0 +1,319 @@
+package cmd
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// The report's page: everything the template shows, made terminal-safe
+// and cut here, escaped by html/template when written.
+
+const (
+	// reportSessionRows caps the rows of the summary's session table.
+	reportSessionRows = 1000
+	// reportFindingPositions caps the positions listed per finding.
+	reportFindingPositions = 20
+	// reportLineageTurns is the most turns a lineage picture draws.
+	reportLineageTurns = 500
+	// reportFindings caps the findings listed, worst first.
+	reportFindings = 1000
+)
+
+type reportPage struct {
+	Generated, Version string
+	Redacted           bool
+	Pinned             string
+	Files              []fileInfo
+	Summary            reportSummary
+	SessionsTotal      int
+	SessionRows        []sessionRow
+	Findings           []findingView
+	FindingsTotal      int
+	Sessions           []sessionView
+	Malformed          []rowView
+	MalformedN         int
+	Reasons            []string
+	Caps               reportCaps
+}
+
+// reportCaps are the limits, stated in the page.
+type reportCaps struct {
+	Sessions, Rows, TotalRows, AllRows, Buckets, DiffItems, DiffTurns, SessionRows, Positions, Turns, Context, Findings int
+	AllEvents                                                                                                           bool
+}
+
+type reportSummary struct {
+	Files, Lines, Blank, Events, Accepted, Inert, TooLong int
+	Bytes                                                 int64
+	Complete                                              bool
+	Damage                                                string
+	Reasons, Codes, Kinds                                 []countItem
+}
+
+type countItem struct {
+	Name string
+	N    int
+}
+
+type sessionRow struct {
+	ID, Anchor                               string
+	Events, Accepted, Inert, Turns, Findings int
+	FinalSeq, Status                         string
+}
+
+type findingView struct {
+	Severity, ID, SessionID, Message string
+	// SessionAnchor is the id of the session's section, if it has one.
+	SessionAnchor string
+	Positions     []positionView
+	More          int
+}
+
+type positionView struct{ Label, Href string }
+
+type sessionView struct {
+	ID, Anchor   string
+	Chart        chartSVG
+	ChartTime    chartSVG
+	Lineage      *lineageSVG
+	LineageNote  string
+	Rows         []rowView
+	Dropped      int
+	Filters      []string
+	Diffs        []*turnDiff
+	DiffsDropped int
+}
+
+type rowView struct {
+	eventRow
+	Anchor, Position string
+	Cited            bool
+}
+
+// pageBuilder gathers what the report shows, part by part.
+type pageBuilder struct {
+	p   *reportPage
+	col *reportCollector
+	// anchored holds the positions with a row in a table, cited those an
+	// error or warning finding names; detailed gives the section id of
+	// each session the collector kept.
+	anchored, cited map[[2]int]bool
+	detailed        map[string]string
+	// names are the captures' names in table rows (see shortNames).
+	names []string
+}
+
+// buildPage gathers what the report shows.
+func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []*lineage.Session, col *reportCollector) *reportPage {
+	ov := rep.Overview
+	b := &pageBuilder{col: col, anchored: map[[2]int]bool{}, cited: map[[2]int]bool{}, detailed: map[string]string{},
+		names: shortNames(col.files)}
+	b.p = &reportPage{
+		Generated: o.Now().UTC().Format(time.RFC3339), Version: version(), Redacted: o.Redact,
+		Pinned: termsafe.String(ov.Pinned), Files: files, SessionsTotal: len(ov.Sessions), MalformedN: col.malN,
+		FindingsTotal: len(rep.Findings),
+		Caps: reportCaps{reportSessions, reportRows, reportTotalRows, reportAllRows, chartBuckets, reportDiffItems, reportDiffTurns,
+			reportSessionRows, reportFindingPositions, reportLineageTurns, reportContext, reportFindings, o.AllEvents},
+	}
+	for i := range files {
+		files[i].Name = termsafe.String(files[i].Name)
+	}
+	b.summary(ov)
+	linked := b.cite(rep.Findings)
+	col.finish(func(file, line int) bool { return linked[[2]int{file, line}] })
+	for i, s := range col.sessions {
+		b.detailed[s.ID] = "s" + strconv.Itoa(i+1)
+		for _, r := range s.Rows {
+			b.anchored[[2]int{r.File, r.Line}] = true
+		}
+	}
+	for _, r := range col.malformed {
+		b.anchored[[2]int{r.File, r.Line}] = true
+	}
+	perSession := b.findings(rep.Findings)
+	b.sessionRows(ov.Sessions, perSession)
+	if o.Redact {
+		redact(graphs)
+	}
+	b.sessions(graphs)
+	return b.p
+}
+
+// summary counts what the capture holds.
+func (b *pageBuilder) summary(ov inspect.Overview) {
+	acc := ov.Accepted()
+	sum := reportSummary{Files: ov.Input.Files, Lines: ov.Input.Lines, Blank: ov.Input.Blank, Events: ov.Counts.Events,
+		Accepted: acc, Inert: ov.Counts.Events - acc, TooLong: ov.Input.TooLong, Bytes: ov.Input.Bytes, Complete: ov.Input.Complete()}
+	if d := ov.Input.Damage; d != nil {
+		sum.Damage = termsafe.String(d.Error())
+	}
+	for _, r := range replay.Reasons {
+		if n := ov.Counts.Reasons[r]; n > 0 {
+			sum.Reasons = append(sum.Reasons, countItem{string(r), n})
+		}
+		b.p.Reasons = append(b.p.Reasons, string(r))
+	}
+	for k, n := range ov.Counts.Codes {
+		sum.Codes = append(sum.Codes, countItem{string(k), n})
+	}
+	for k, n := range ov.Counts.Kinds {
+		sum.Kinds = append(sum.Kinds, countItem{shortKind(k), n})
+	}
+	byName := func(a, b countItem) int { return strings.Compare(a.Name, b.Name) }
+	slices.SortFunc(sum.Codes, byName)
+	slices.SortFunc(sum.Kinds, byName)
+	b.p.Summary = sum
+}
+
+// cite notes the positions error and warning findings cite, which the
+// charts ring, and returns those of every finding listed, whose rows the
+// tables show.
+func (b *pageBuilder) cite(fs []inspect.Finding) map[[2]int]bool {
+	linked := map[[2]int]bool{}
+	for i, f := range fs {
+		for _, at := range f.Positions {
+			fi, ok := b.col.fileIdx[at.File]
+			if !ok {
+				continue
+			}
+			if f.Severity != inspect.SeverityInfo {
+				b.cited[[2]int{fi, at.Line}] = true
+			}
+			if i < reportFindings {
+				linked[[2]int{fi, at.Line}] = true
+			}
+		}
+	}
+	return linked
+}
+
+// findings lists the first reportFindings findings, worst first; it
+// returns the number of findings of each session.
+func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
+	perSession := map[string]int{}
+	for _, f := range fs {
+		perSession[f.SessionID]++
+		if len(b.p.Findings) >= reportFindings {
+			continue
+		}
+		fv := findingView{Severity: string(f.Severity), ID: f.ID, SessionID: termsafe.String(f.SessionID),
+			Message: termsafe.String(f.Message), SessionAnchor: b.detailed[f.SessionID],
+			More: f.PositionCount - min(len(f.Positions), reportFindingPositions)}
+		for _, at := range f.Positions[:min(len(f.Positions), reportFindingPositions)] {
+			pv := positionView{Label: termsafe.String(at.File) + ":" + strconv.Itoa(at.Line)}
+			if fi, ok := b.col.fileIdx[at.File]; ok && b.anchored[[2]int{fi, at.Line}] {
+				pv.Href = "#" + rowAnchor(fi, at.Line)
+			}
+			fv.Positions = append(fv.Positions, pv)
+		}
+		b.p.Findings = append(b.p.Findings, fv)
+	}
+	return perSession
+}
+
+// sessionRows is the summary's table of sessions.
+func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings map[string]int) {
+	for _, s := range sessions[:min(len(sessions), reportSessionRows)] {
+		r := sessionRow{ID: termsafe.String(s.SessionID), Anchor: b.detailed[s.SessionID], Events: s.Events, Accepted: s.Accepted(),
+			Inert: s.Events - s.Accepted(), Turns: s.Turns, Findings: findings[s.SessionID]}
+		if s.Final != nil {
+			r.FinalSeq, r.Status = strconv.FormatInt(s.Final.Sequence, 10), termsafe.String(string(s.Final.Status))
+		}
+		b.p.SessionRows = append(b.p.SessionRows, r)
+	}
+}
+
+func (b *pageBuilder) row(r eventRow) rowView {
+	return rowView{eventRow: r, Anchor: rowAnchor(r.File, r.Line), Cited: b.cited[[2]int{r.File, r.Line}],
+		Position: b.names[r.File] + ":" + strconv.Itoa(r.Line)}
+}
+
+// shortNames names the captures in table rows: by their base names when
+// those tell them apart, else as given; the header lists them whole.
+func shortNames(files []string) []string {
+	names := make([]string, len(files))
+	seen := map[string]bool{}
+	for i, f := range files {
+		names[i] = filepath.Base(f)
+		if seen[names[i]] {
+			names = slices.Clone(files)
+			break
+		}
+		seen[names[i]] = true
+	}
+	for i := range names {
+		names[i] = termsafe.Line(names[i], 60)
+	}
+	return names
+}
+
+// sessions lays out the sections of the sessions the collector kept,
+// and the table of malformed lines.
+func (b *pageBuilder) sessions(graphs []*lineage.Session) {
+	for _, r := range b.col.malformed {
+		b.p.Malformed = append(b.p.Malformed, b.row(r))
+	}
+	graphOf := map[string]*lineage.Session{}
+	for _, g := range graphs {
+		if _, ok := b.detailed[g.SessionID]; ok {
+			graphOf[g.SessionID] = g
+		}
+	}
+	files := b.col.files
+	for _, s := range b.col.sessions {
+		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped,
+			Chart:     layoutChart(s, files, false, b.cited, b.anchored),
+			ChartTime: layoutChart(s, files, true, b.cited, b.anchored),
+			Diffs:     s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}
+		seen := map[string]bool{}
+		for _, r := range s.Rows {
+			sv.Rows = append(sv.Rows, b.row(r))
+			seen[r.Reason] = true
+		}
+		for _, r := range replay.Reasons {
+			if seen[string(r)] {
+				sv.Filters = append(sv.Filters, string(r))
+			}
+		}
+		switch g := graphOf[s.ID]; {
+		case g == nil:
+			sv.LineageNote = "no accepted snapshots: no turns to draw"
+		case len(g.Turns) > reportLineageTurns:
+			sv.LineageNote = fmt.Sprintf("%d turns: too many to draw here; snapctl lineage -o svg draws them all", len(g.Turns))
+		default:
+			boxes := map[string]string{}
+			l := layoutLineage(g, func(n *lineage.Node) string {
+				id := sv.Anchor + "-t" + strconv.Itoa(len(boxes)+1)
+				boxes[n.TurnID] = id
+				return id
+			})
+			sv.Lineage = &l
+			for _, t := range sv.Diffs {
+				t.Link = boxes[t.turnID]
+			}
+		}
+		b.p.Sessions = append(b.p.Sessions, sv)
+	}
+}
+
+// byteSize writes a size for people: bytes, KiB, MiB or GiB.
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return plural(int(n), "byte")
+}

@@ -1,0 +1,182 @@
+package cmd
+
+import (
+	"html/template"
+	"strings"
+)
+
+// The report's HTML: one file, no script, every style and picture inline.
+// Filters are CSS only (checkboxes before the table), so they work with
+// scripts off; every value goes through html/template's escaping.
+
+// reportCSS is the page's style; filterCSS adds one rule per reason.
+const reportCSS = `
+:root{--fg:#202124;--dim:#5f6368;--line:#dadce0;--err:#d93025;--warn:#e37400;--info:#1a73e8;--ok:#137333}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);margin:24px auto;max-width:1100px;padding:0 16px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
+code,.mono,td,.lineage text,.chart text{font-family:ui-monospace,Menlo,Consolas,monospace}
+table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td:last-child{white-space:normal;min-width:14em}
+th{background:#f8f9fa}td.n{text-align:right}
+.meta td{border:0;padding:1px 8px 1px 0}
+.banner{padding:6px 10px;border-radius:4px;margin:8px 0;font-weight:600}
+.banner.redacted{background:#fce8e6;color:#a50e0e}.banner.plain{background:#f1f3f4;color:var(--dim)}
+.sev{display:inline-block;min-width:54px;text-align:center;border-radius:3px;color:#fff;font-size:11px;padding:0 4px;margin-right:6px}
+.sev-error{background:var(--err)}.sev-warning{background:var(--warn)}.sev-info{background:var(--info)}
+.findings li{margin:4px 0}.pos{font-size:12px;color:var(--dim)}.pos a{margin-right:6px}
+.note{color:var(--dim);font-size:12px}
+tr.problem td{background:#fef7e0}tr.cited td{background:#fce8e6}tr:target td{outline:2px solid var(--info)}
+.v-inert{color:var(--warn)}.v-accepted{color:var(--ok)}
+.filters label{margin-right:10px;font-size:12px}
+.legend span{margin-right:12px;font-size:12px}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
+.chart{max-width:100%;height:auto}.chart text{font-size:10px;fill:var(--dim)}.chart .title{font-size:11px;fill:var(--fg)}
+.lineage text{font-size:11px;fill:var(--fg)}.lineage .t-id{font-weight:bold}.lineage .st-error,.lineage .t-problem{fill:var(--err)}.lineage .st-complete{fill:var(--ok)}.lineage .st-other{fill:var(--dim)}.lineage .op{font-size:10px}
+.scroll{overflow-x:auto}
+.xswitch>label{margin-right:12px;font-size:12px}.xswitch>.c-time,.xswitch>.x-time:checked~.c-pos{display:none}.xswitch>.x-time:checked~.c-time{display:block}
+details{margin:3px 0}summary{cursor:pointer}.d-add{color:var(--ok)}.d-del{color:var(--err)}.d-chg{color:var(--info)}
+ul.diff{list-style:none;padding-left:14px;margin:2px 0;font-size:12px}
+@media print{.scroll{overflow:visible}.filters,.events>input,.events>label,.xswitch>input,.xswitch>label{display:none}body{margin:0;max-width:none}h2{break-before:auto}svg{max-width:100%;height:auto}}
+`
+
+// filterCSS hides the rows of a reason whose checkbox is off.
+func filterCSS(reasons []string) string {
+	var b strings.Builder
+	for _, r := range reasons {
+		b.WriteString(".events>.f-" + r + ":not(:checked)~.rows tr.r-" + r + "{display:none}\n")
+	}
+	return b.String()
+}
+
+const reportTemplate = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="snapctl {{.Version}}">
+<title>snapctl report: {{range $i, $f := .Files}}{{if $i}}, {{end}}{{$f.Name}}{{end}}</title>
+<style>{{css}}{{filters .Reasons}}</style>
+</head>
+<body>
+<header>
+<h1>snapctl report</h1>
+{{if .Redacted}}<p class="banner redacted">Redacted (--redact): message texts, submit inputs and the values quoted in decode problems are hidden; ids, statuses, counts and lengths remain.</p>
+{{else}}<p class="banner plain">Not redacted: this report quotes message texts and submit inputs from the capture.</p>
+{{end -}}
+<table class="meta">
+<tr><td>generated</td><td>{{.Generated}}</td></tr>
+<tr><td>snapctl</td><td>{{.Version}}</td></tr>
+{{if .Pinned}}<tr><td>pinned session</td><td><code>{{.Pinned}}</code></td></tr>{{end}}
+</table>
+<table>
+<tr><th>file</th><th>size</th><th>SHA-256</th></tr>
+{{range .Files}}<tr><td>{{.Name}}</td><td class="n">{{size .Size}}</td><td><code>{{if .SHA256}}{{.SHA256}}{{else}}(not hashed){{end}}</code></td></tr>
+{{end -}}
+</table>
+</header>
+
+<h2 id="summary">Summary</h2>
+{{with .Summary -}}
+<p>{{.Events}} events in {{.Lines}} lines ({{.Blank}} blank) from {{.Files}} file(s), {{size .Bytes}}: <b>{{.Accepted}} accepted</b>, <b>{{.Inert}} inert</b>.</p>
+{{if not .Complete}}<p class="banner redacted">Damaged input: {{.Damage}}. Everything read before the damage is reported.</p>{{end}}
+{{if .TooLong}}<p class="banner redacted">{{.TooLong}} line(s) over --max-line not decoded (SNAPCTL_LINE_TOO_LONG): verdicts after them may differ from a real client's.</p>{{end}}
+<table>
+<tr><th>reason</th><th>events</th></tr>
+{{range .Reasons}}<tr><td>{{.Name}}</td><td class="n">{{.N}}</td></tr>
+{{end -}}
+</table>
+{{if .Kinds}}<p class="note">kinds: {{range $i, $k := .Kinds}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{if .Codes}}; malformed: {{range $i, $k := .Codes}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{end}}</p>{{end}}
+{{end -}}
+<h2 id="findings">Findings ({{.FindingsTotal}})</h2>
+{{if .Findings}}<ol class="findings">
+{{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b> in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}: {{.Message}}
+<div class="pos">{{range .Positions}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}<span title="not in this report's tables: past a cap, or --all-events shows it">{{.Label}}</span> {{end}}{{end}}{{if gt .More 0}} and {{.More}} more{{end}}</div></li>
+{{end -}}
+</ol>
+{{if gt .FindingsTotal (len .Findings)}}<p class="note">The first {{len .Findings}} of {{.FindingsTotal}} findings are listed; snapctl inspect lists them all.</p>{{end}}
+{{else}}<p>No findings: the capture shows none of the bug classes inspect checks.</p>
+{{end}}
+<h2 id="sessions">Sessions ({{.SessionsTotal}})</h2>
+<details{{if le .SessionsTotal 20}} open{{end}}><summary>one row per session</summary>
+<table>
+<tr><th>session</th><th>events</th><th>accepted</th><th>inert</th><th>turns</th><th>final seq</th><th>status</th><th>findings</th></tr>
+{{range .SessionRows}}<tr><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td class="n">{{.Events}}</td><td class="n">{{.Accepted}}</td><td class="n">{{.Inert}}</td><td class="n">{{.Turns}}</td><td class="n">{{.FinalSeq}}</td><td>{{.Status}}</td><td class="n">{{.Findings}}</td></tr>
+{{end -}}
+</table>
+</details>
+{{if gt .SessionsTotal (len .SessionRows)}}<p class="note">The first {{len .SessionRows}} of {{.SessionsTotal}} sessions are listed.</p>{{end}}
+{{if gt .SessionsTotal (len .Sessions)}}<p class="note">Charts, tables and diffs are drawn for the first {{len .Sessions}} sessions; the findings cover all of them.</p>{{end}}
+
+{{if .MalformedN}}
+<h2 id="malformed">Malformed lines ({{.MalformedN}})</h2>
+{{template "rows" .Malformed}}
+{{if gt .MalformedN (len .Malformed)}}<p class="note">The first {{len .Malformed}} of {{.MalformedN}} malformed lines are shown.</p>{{end}}
+{{end}}
+{{range .Sessions}}
+<section class="session" id="{{.Anchor}}">
+<h2>Session <code>{{.ID}}</code></h2>
+<h3>Timeline</h3>
+<div class="xswitch"><input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xp" class="x-pos" checked><label for="{{.Anchor}}-xp">x: position in the capture</label>
+<input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xt" class="x-time"><label for="{{.Anchor}}-xt">x: emittedAt</label>
+<div class="c-pos">{{template "chart" .Chart}}</div><div class="c-time">{{template "chart" .ChartTime}}</div></div>
+<h3>Lineage</h3>
+{{if .Lineage}}<div class="scroll">{{template "lineage-svg" .Lineage}}</div>{{else}}<p class="note">{{.LineageNote}}</p>{{end}}
+<h3>Events</h3>
+{{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
+{{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
+{{if .Rows}}<div class="events">
+{{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
+{{end}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
+<h3>Diffs of accepted projections, per turn</h3>
+{{if .Diffs}}{{range .Diffs}}<details><summary>{{if .Link}}<a href="#{{.Link}}"><code>{{.TurnID}}</code></a>{{else}}<code>{{.TurnID}}</code>{{end}}: {{.Pairs}} pair(s), seq {{.FromSeq}} → {{.ToSeq}}, {{statusChange .}}{{if .Added}}, <span class="d-add">+{{.Added}}</span>{{end}}{{if .Removed}}, <span class="d-del">−{{.Removed}}{{if .Unexplained}} ({{.Unexplained}} unexplained){{end}}</span>{{end}}{{if .Changed}}, <span class="d-chg">~{{.Changed}}</span>{{end}}{{if .Inert}}, {{.Inert}} inert between{{end}}</summary>
+<ul class="diff">{{range .Items}}<li class="{{.Class}}">{{.Op}} <code>{{.ID}}</code> {{.Role}} {{.What}}{{if .Text}}: <span class="mono">{{.Text}}</span>{{end}}</li>{{end}}{{if .More}}<li class="note">and {{.More}} more changes</li>{{end}}</ul></details>
+{{end}}{{if .DiffsDropped}}<p class="note">{{.DiffsDropped}} more pairs, of turns past the first {{$.Caps.DiffTurns}}, are left out.</p>{{end}}
+{{else}}<p class="note">Fewer than two accepted snapshots: nothing to compare.</p>{{end}}
+</section>
+{{end}}
+<footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table and {{.Caps.TotalRows}} in all ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
+</body>
+</html>
+{{define "rows"}}<div class="scroll rows"><table>
+<tr><th>position</th><th>event id</th><th>kind</th><th>turn</th><th>seq</th><th>emittedAt</th><th>verdict</th><th>reason</th><th>detail</th></tr>
+{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td>{{.Emitted}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{.Detail}}</td></tr>
+{{end -}}
+</table></div>{{end}}
+{{define "chart"}}<div class="scroll"><svg class="chart" data-x="{{.X}}" width="960" height="260" viewBox="0 0 960 260" role="img" aria-label="{{.Title}}">
+<title>{{.Title}}</title>
+<rect x="104" y="14" width="840" height="204" fill="#fff" stroke="#dadce0"/>
+{{- range .YTicks}}
+<line x1="104" x2="944" y1="{{.At}}" y2="{{.At}}" stroke="#f1f3f4"/><text x="98" y="{{.At}}" dy="3" text-anchor="end">{{.Label}}</text>
+{{- end}}
+{{- range .XTicks}}
+<text x="{{.At}}" y="232" text-anchor="middle">{{.Label}}</text>
+{{- end}}
+<text class="title" x="524" y="252" text-anchor="middle">{{.XTitle}}</text>
+<text class="title" x="12" y="10">{{.YTitle}}</text>
+{{- range .Rules}}
+<line class="file-rule" x1="{{.X}}" x2="{{.X}}" y1="14" y2="218" stroke="#202124" stroke-dasharray="4 3"/><text x="{{.X}}" y="24" dx="3">{{.Label}}</text>
+{{- end}}
+{{- if .Line}}
+<polyline class="accepted" points="{{.Line}}" fill="none" stroke="#137333" stroke-width="1.5"/>
+{{- end}}
+{{- range .Dots}}
+{{if .Href}}<a href="#{{.Href}}">{{end}}<circle class="acc" cx="{{.X}}" cy="{{.Y}}" r="2" fill="#137333"><title>{{.Tip}}</title></circle>{{if .Href}}</a>{{end}}
+{{- end}}
+{{- range .Rings}}
+<circle class="ring" cx="{{.X}}" cy="{{.Y}}" r="7" fill="none" stroke="#d93025" stroke-width="2"/>
+{{- end}}
+{{- range .Marks}}
+{{if .Href}}<a href="#{{.Href}}">{{end}}<circle class="mark r-{{.Reason}}" cx="{{.X}}" cy="{{.Y}}" r="3.5" fill="{{.Colour}}">{{if .Tip}}<title>{{.Tip}}</title>{{end}}</circle>{{if .Href}}</a>{{end}}
+{{- end}}
+{{- range .Bars}}
+<path class="bars r-{{.Reason}}" d="{{.D}}" stroke="{{.Colour}}" stroke-width="4" stroke-linecap="round" fill="none"/>
+{{- end}}
+</svg></div>
+<p class="legend"><span><i class="swatch" style="background:#137333"></i>accepted</span>{{range .Legend}}<span><svg width="10" height="10"><circle cx="5" cy="5" r="4" fill="{{.Colour}}"/></svg> {{.Reason}}</span>{{end}}<span><svg width="14" height="14"><circle cx="7" cy="7" r="5" fill="none" stroke="#d93025" stroke-width="2"/></svg> cited by an error or warning finding</span><span>┆ file boundary</span></p>
+{{if .Aggregate}}<p class="note">{{.Aggregate}}</p>{{end}}
+{{end}}`
+
+var reportTmpl = template.Must(template.Must(lineageSVGTmpl.Clone()).New("report").Funcs(template.FuncMap{
+	"css":          func() template.CSS { return template.CSS(reportCSS) },
+	"filters":      func(r []string) template.CSS { return template.CSS(filterCSS(r)) },
+	"size":         byteSize,
+	"statusChange": func(t *turnDiff) string { return t.statusChange() },
+}).Parse(reportTemplate))

@@ -1,0 +1,329 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/xml"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentskit/snapctl/internal/hostile"
+	"github.com/agentskit/snapctl/replay"
+	"golang.org/x/net/html"
+)
+
+// runReport writes the report of files and returns the page.
+func runReport(t *testing.T, files []string, edit func(*reportOptions)) string {
+	t.Helper()
+	ios, _, _ := testStreams("")
+	out := filepath.Join(t.TempDir(), "report.html")
+	o := &reportOptions{IO: ios, Output: out, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
+	o.Files, o.MaxLine = files, replay.DefaultMaxLine
+	if edit != nil {
+		edit(o)
+	}
+	if err := o.finish(ios, reportRun(o)); err != nil {
+		t.Fatalf("report: %v", err)
+	}
+	page, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPage(t, string(page))
+	return string(page)
+}
+
+// htmlVoid are the elements without an end tag.
+var htmlVoid = map[string]bool{"meta": true, "input": true, "br": true, "hr": true, "link": true, "img": true, "wbr": true}
+
+// checkPage checks that a page is well formed (every element closed, in
+// order) and self-contained: no script, no resource or link off the page.
+func checkPage(t *testing.T, page string) {
+	t.Helper()
+	z := html.NewTokenizer(strings.NewReader(page))
+	var open []string
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if z.Err() != io.EOF {
+				t.Fatalf("tokenizing: %v", z.Err())
+			}
+			break
+		}
+		tok := z.Token()
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken:
+			if tok.Data == "script" || tok.Data == "iframe" || tok.Data == "object" || tok.Data == "link" || tok.Data == "img" {
+				t.Errorf("page has a <%s> element", tok.Data)
+			}
+			for _, a := range tok.Attr {
+				switch {
+				case a.Key == "src" || strings.HasPrefix(a.Key, "on"):
+					t.Errorf("<%s> has attribute %s=%q", tok.Data, a.Key, a.Val)
+				case a.Key == "href" && !strings.HasPrefix(a.Val, "#"):
+					t.Errorf("<%s> links off the page: %q", tok.Data, a.Val)
+				}
+			}
+			if tt == html.StartTagToken && !htmlVoid[tok.Data] {
+				open = append(open, tok.Data)
+			}
+		case html.EndTagToken:
+			if len(open) == 0 || open[len(open)-1] != tok.Data {
+				t.Fatalf("</%s> closes %v", tok.Data, open)
+			}
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) > 0 {
+		t.Errorf("elements left open: %v", open)
+	}
+	if strings.Contains(page, "url(") || strings.Contains(page, "@import") {
+		t.Error("the style loads something")
+	}
+}
+
+func TestReportSamples(t *testing.T) {
+	tests := []struct {
+		name  string
+		files []string
+		// want are texts the page must hold.
+		want []string
+		// marks is the number of inert marks in each chart, in order.
+		marks []int
+	}{
+		{"reconnect", []string{"../testdata/reconnect.jsonl"},
+			[]string{"stale-redelivery", `<a href="#e-0-8">../testdata/reconnect.jsonl:8</a>`, `id="e-0-8"`, "session-reconnect"}, []int{5}},
+		{"collision", []string{"../testdata/inspect/sequence-collision.jsonl"},
+			[]string{"sequence-collision", `class="ring"`, "sev-error"}, []int{2}},
+		{"timestamps", []string{"../testdata/inspect/timestamp-sequence.jsonl"},
+			[]string{"timestamp-sequence", "sequence (ms timestamp) from ", " s</text>"}, nil},
+		{"lineage", []string{"../testdata/lineage-operations.jsonl"},
+			[]string{`class="lineage"`, ">regenerate</text>", "Diffs of accepted projections"}, nil},
+		{"two files", []string{"../testdata/reconnect.jsonl", "../testdata/clean.jsonl"},
+			[]string{"clean.jsonl", "reconnect.jsonl"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			page := runReport(t, tt.files, nil)
+			for _, w := range tt.want {
+				if !strings.Contains(page, w) {
+					t.Errorf("page lacks %q", w)
+				}
+			}
+			if tt.marks != nil {
+				charts := strings.Split(page, `<svg class="chart" data-x="position"`)[1:]
+				if len(charts) != len(tt.marks) {
+					t.Fatalf("%d charts, want %d", len(charts), len(tt.marks))
+				}
+				for i, c := range charts {
+					if n := strings.Count(c[:strings.Index(c, "</svg>")], `class="mark `); n != tt.marks[i] {
+						t.Errorf("chart %d has %d marks, want %d", i, n, tt.marks[i])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestReportSessions checks a generated capture of three sessions: one
+// section, chart and lineage tree each.
+func TestReportSessions(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "three.jsonl")
+	if err := os.WriteFile(name, hostile.Sessions(3, 4, 200), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := runReport(t, []string{name}, nil)
+	for _, w := range []string{`<section class="session"`, `<svg class="chart" data-x="position"`, `<svg class="chart" data-x="emittedAt"`, `<svg class="lineage"`} {
+		if n := strings.Count(page, w); n != 3 {
+			t.Errorf("%d of %q, want 3", n, w)
+		}
+	}
+}
+
+// reportHostile is a capture whose every free text tries to break out of
+// the page.
+const reportHostile = `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sessionId":"s1","turnId":"t1","sequence":1,"emittedAt":"2026-07-11T03:00:00.000Z","event":"client.turn.submit","payload":{"input":"<script>alert(1)</script>"}}
+{"protocol":"agentskit.chat.turn","version":1,"eventId":"e2","sessionId":"s1","turnId":"t1","sequence":2,"emittedAt":"2026-07-11T03:00:01.000Z","event":"server.turn.snapshot","payload":{"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[{"id":"m1","role":"user","content":"<script>alert(1)</script>","status":"complete","createdAt":"2026-07-11T03:00:01.000Z"}],"lineage":{"operation":"submit"}}}
+{"protocol":"agentskit.chat.turn","version":1,"eventId":"e3","sessionId":"s1","turnId":"t1","sequence":3,"emittedAt":"2026-07-11T03:00:02.000Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":2,"totalTokens":3},"messages":[{"id":"m1","role":"user","content":"<script>alert(1)</script>","status":"complete","createdAt":"2026-07-11T03:00:01.000Z"},{"id":"m2","role":"assistant","content":"</title></svg><img src=x onerror=alert(2)>\u001b[31m","status":"complete","createdAt":"2026-07-11T03:00:02.000Z"}],"lineage":{"operation":"submit"}}}
+{"protocol":"<script>alert(3)</script>","version":1}
+{"protocol":"agentskit.chat.turn","version":1,"eventId":"e2","sessionId":"s1","turnId":"t1","sequence":2,"emittedAt":"2026-07-11T03:00:01.000Z","event":"server.turn.snapshot","payload":{"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[{"id":"m1","role":"user","content":"<script>alert(1)</script>","status":"complete","createdAt":"2026-07-11T03:00:01.000Z"}],"lineage":{"operation":"submit"}}}
+`
+
+func TestReportHostileText(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "<b>hostile&.jsonl")
+	if err := os.WriteFile(name, []byte(reportHostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	page := runReport(t, []string{name}, nil)
+	for _, bad := range []string{"<script", "<img", "<b>hostile", "\x1b"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page holds %q", bad)
+		}
+	}
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(2)&gt;", `\x1b[31m`, "&lt;b&gt;hostile&amp;.jsonl"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks the escaped %q", want)
+		}
+	}
+
+	redacted := runReport(t, []string{name}, func(o *reportOptions) { o.Redact = true })
+	if strings.Contains(redacted, "alert(") {
+		t.Error("the redacted page quotes message text")
+	}
+	if !strings.Contains(redacted, `class="banner redacted"`) {
+		t.Error("the redacted page does not say so at the top")
+	}
+}
+
+// TestReportAllEvents checks that --all-events shows every event, and the
+// default only problems and their context.
+func TestReportAllEvents(t *testing.T) {
+	rows := regexp.MustCompile(`<tr id="e-`)
+	def := runReport(t, []string{"../testdata/diff-turns.jsonl"}, nil)
+	all := runReport(t, []string{"../testdata/diff-turns.jsonl"}, func(o *reportOptions) { o.AllEvents = true })
+	lines := bytes.Count(mustRead(t, "../testdata/diff-turns.jsonl"), []byte("\n"))
+	if n := len(rows.FindAllString(all, -1)); n != lines {
+		t.Errorf("--all-events: %d rows, want %d", n, lines)
+	}
+	if n := len(rows.FindAllString(def, -1)); n >= lines {
+		t.Errorf("default: %d rows, want fewer than %d", n, lines)
+	}
+}
+
+func mustRead(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestChartAggregates(t *testing.T) {
+	var c chartData
+	for x := int64(0); x < 10*chartBuckets; x++ {
+		reason := replay.ReasonAdvanced
+		if x%7 == 0 {
+			reason = replay.ReasonStale
+		}
+		c.add(x, x, 1000*x, reason, 0, int(x)+1)
+	}
+	if len(c.Buckets) > chartBuckets {
+		t.Errorf("%d buckets, over %d", len(c.Buckets), chartBuckets)
+	}
+	if c.W != 16 {
+		t.Errorf("%d events per bucket, want 16", c.W)
+	}
+	var sparse chartData
+	for x := int64(0); x < 4*chartBuckets; x++ {
+		sparse.add(20*x, x, 0, replay.ReasonAdvanced, 0, int(x)+1)
+	}
+	if len(sparse.Buckets) > chartBuckets {
+		t.Errorf("sparse: %d buckets, over %d", len(sparse.Buckets), chartBuckets)
+	}
+	first := c.Buckets[0]
+	if !first.HasAcc || first.Acc != [2]int64{1, 15} || first.Inert[0].N != 3 {
+		t.Errorf("first bucket %+v", first)
+	}
+}
+
+func TestLineageSVGWellFormed(t *testing.T) {
+	for _, name := range []string{"lineage-operations", "lineage-orphan", "lineage-conflict", "lineage-sessions"} {
+		t.Run(name, func(t *testing.T) {
+			ios, out, _ := testStreams("")
+			o := &lineageOptions{IO: ios, Output: "svg"}
+			o.Files, o.MaxLine = []string{"../testdata/" + name + ".jsonl"}, replay.DefaultMaxLine
+			if err := lineageRun(o); err != nil {
+				t.Fatal(err)
+			}
+			d := xml.NewDecoder(bytes.NewReader(out.Bytes()))
+			for {
+				_, err := d.Token()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("not well-formed XML: %v", err)
+				}
+			}
+			if !strings.Contains(out.String(), `<svg xmlns="http://www.w3.org/2000/svg"`) {
+				t.Error("no SVG root")
+			}
+		})
+	}
+}
+
+// BenchmarkReport measures the whole report, reading included, on a
+// capture of 20 sessions of 50 snapshots.
+func BenchmarkReport(b *testing.B) {
+	name := filepath.Join(b.TempDir(), "bench.jsonl")
+	data := hostile.Sessions(20, 50, 2000)
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(b.TempDir(), "report.html")
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		ios, _, _ := testStreams("")
+		o := &reportOptions{IO: ios, Output: out, Now: time.Now}
+		o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
+		if err := reportRun(o); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestReportLinksEveryCitedLine checks that each line a finding cites
+// has its row, and its link, in the report of each inspect sample.
+func TestReportLinksEveryCitedLine(t *testing.T) {
+	samples, err := filepath.Glob("../testdata/inspect/*.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range samples {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			page := runReport(t, []string{name}, nil)
+			if strings.Contains(page, "not in this report") {
+				t.Error("a cited line has no row")
+			}
+		})
+	}
+}
+
+// TestCollectorPastHeld checks the rows chosen as events come, once the
+// collector holds as many events as it may: the same problems, each once,
+// in capture order, with their context.
+func TestCollectorPastHeld(t *testing.T) {
+	lines := func(heldCap int) []int {
+		rd, err := replay.Open([]string{"../testdata/reconnect.jsonl"}, nil, replay.DefaultMaxLine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		c := newReportCollector(false, false)
+		c.heldCap = heldCap
+		if _, err := replay.Run(rd, replay.Options{}, func(res *replay.Result) error {
+			c.add(res)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		c.finish(func(int, int) bool { return false })
+		var out []int
+		for _, r := range c.sessions[0].Rows {
+			out = append(out, r.Line)
+		}
+		return out
+	}
+	want := []int{5, 6, 8, 9, 10, 11, 12, 13}
+	for _, heldCap := range []int{0, 3, 9, 100} {
+		if got := lines(heldCap); !slices.Equal(got, want) {
+			t.Errorf("holding %d: rows of lines %v, want %v", heldCap, got, want)
+		}
+	}
+}
