@@ -1,0 +1,465 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// The detail tabs, in the order of their keys 1 to 5.
+const (
+	tabEvent = iota
+	tabProjection
+	tabDiff
+	tabLineage
+	tabFindings
+	tabCount
+)
+
+var tabNames = [tabCount]string{"Event", "Projection", "Diff", "Lineage", "Findings"}
+
+// promptKind is what the prompt line is asking for, if anything.
+type promptKind int
+
+const (
+	promptNone promptKind = iota
+	promptLine
+	promptSearch
+	promptWrite
+)
+
+// exploreKeys are the explorer's keys, shown by the help bar.
+type exploreKeys struct {
+	Down, Up, PageDown, PageUp, Top, Bottom, Next, Prev, Line, Search,
+	Session, Pane, Tab, Toggle, Write, Earlier, Later, Help, Quit key.Binding
+}
+
+func newExploreKeys() exploreKeys {
+	b := func(keys []string, k, help string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, help))
+	}
+	return exploreKeys{
+		Down:     b([]string{"j", "down"}, "j/k", "move"),
+		Up:       b([]string{"k", "up"}, "k", "up"),
+		PageDown: b([]string{"pgdown", "ctrl+f", "space"}, "pgdn", "page down"),
+		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
+		Top:      b([]string{"g", "home"}, "g/G", "first/last"),
+		Bottom:   b([]string{"G", "end"}, "G", "last"),
+		Next:     b([]string{"n"}, "n/N", "next/prev problem"),
+		Prev:     b([]string{"N"}, "N", "previous problem"),
+		Line:     b([]string{":"}, ":", "go to line"),
+		Search:   b([]string{"/"}, "/", "search"),
+		Session:  b([]string{"s"}, "s", "session"),
+		Pane:     b([]string{"tab"}, "tab", "pane"),
+		Tab:      b([]string{"1", "2", "3", "4", "5", "left", "right", "h", "l"}, "1-5/h/l", "tabs"),
+		Toggle:   b([]string{"x"}, "x", "what-if toggle"),
+		Write:    b([]string{"w"}, "w", "write kept lines"),
+		Earlier:  b([]string{"["}, "[/]", "timeline"),
+		Later:    b([]string{"]"}, "]", "timeline"),
+		Help:     b([]string{"?"}, "?", "all keys"),
+		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
+	}
+}
+
+// exploreModel is the explorer's state. Update changes it on key, mouse
+// and size messages; View is a function of it alone, so both are tested
+// without a terminal.
+type exploreModel struct {
+	x      *exploreIndex
+	keys   exploreKeys
+	pal    palette
+	st     exploreStyles
+	redact bool
+
+	width, height int
+
+	// view lists the rows shown (every row, or the chosen session's);
+	// pos is the selected place in it and top the first row on screen.
+	view    []int
+	pos     int
+	top     int
+	session int // 0 for every session, else 1 + index in x.ids
+
+	tab    int
+	detail bool // the detail pane has the keys
+	scroll int  // first line of the detail shown
+	lines  []string
+
+	prompt   promptKind
+	input    textinput.Model
+	status   string
+	showHelp bool
+
+	problems map[int]bool // rows a finding lists
+	quit     bool
+}
+
+func newExploreModel(x *exploreIndex, pal palette, redact bool) *exploreModel {
+	m := &exploreModel{x: x, keys: newExploreKeys(), pal: pal, st: newExploreStyles(pal), redact: redact,
+		width: 80, height: 24, input: textinput.New(), problems: map[int]bool{}}
+	at := map[inspectPos]int{}
+	for i := range x.rows {
+		at[inspectPos{x.rows[i].file, x.rows[i].line}] = i
+	}
+	fileIdx := map[string]int{}
+	for i, f := range x.files {
+		fileIdx[f.name] = i
+	}
+	for _, f := range x.findings {
+		for _, p := range f.Positions {
+			if i, ok := at[inspectPos{fileIdx[p.File], p.Line}]; ok {
+				m.problems[i] = true
+			}
+		}
+	}
+	m.setView()
+	return m
+}
+
+// inspectPos is a line of one of the captures.
+type inspectPos struct{ file, line int }
+
+// Init starts nothing: the capture is indexed before the program runs.
+func (m *exploreModel) Init() tea.Cmd { return nil }
+
+// Update applies one message.
+func (m *exploreModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.MouseClickMsg:
+		m.click(msg.Mouse())
+	case tea.MouseWheelMsg:
+		if msg.Mouse().Button == tea.MouseWheelDown {
+			m.move(3)
+		} else {
+			m.move(-3)
+		}
+	case tea.KeyPressMsg:
+		if m.prompt != promptNone {
+			cmd = m.promptKey(msg)
+			break
+		}
+		cmd = m.key(msg)
+	}
+	m.refresh()
+	if m.quit {
+		return m, tea.Quit
+	}
+	return m, cmd
+}
+
+// key handles a key outside a prompt.
+func (m *exploreModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	m.status = ""
+	if m.showHelp && !key.Matches(msg, k.Quit) {
+		m.showHelp = false
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		m.quit = true
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.Pane):
+		m.detail = !m.detail
+	case key.Matches(msg, k.Tab):
+		m.switchTab(msg.String())
+	case m.detail && key.Matches(msg, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom):
+		m.scrollDetail(msg)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.PageDown):
+		m.move(m.listHeight())
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.listHeight())
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.view))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.view))
+	case key.Matches(msg, k.Next):
+		m.nextProblem(1)
+	case key.Matches(msg, k.Prev):
+		m.nextProblem(-1)
+	case key.Matches(msg, k.Earlier):
+		m.moveBucket(-1)
+	case key.Matches(msg, k.Later):
+		m.moveBucket(1)
+	case key.Matches(msg, k.Session):
+		m.nextSession()
+	case key.Matches(msg, k.Toggle):
+		m.toggle()
+	case key.Matches(msg, k.Line):
+		return m.ask(promptLine, "")
+	case key.Matches(msg, k.Search):
+		return m.ask(promptSearch, "")
+	case key.Matches(msg, k.Write):
+		return m.ask(promptWrite, m.defaultWritePath())
+	}
+	return nil
+}
+
+// switchTab picks a tab by number or moves to the next or previous one.
+func (m *exploreModel) switchTab(k string) {
+	switch k {
+	case "left", "h":
+		m.tab = (m.tab + tabCount - 1) % tabCount
+	case "right", "l":
+		m.tab = (m.tab + 1) % tabCount
+	default:
+		m.tab = int(k[0] - '1')
+	}
+	m.scroll = 0
+}
+
+func (m *exploreModel) scrollDetail(msg tea.KeyPressMsg) {
+	k, page := m.keys, max(1, m.listHeight()-1)
+	switch {
+	case key.Matches(msg, k.Down):
+		m.scroll++
+	case key.Matches(msg, k.Up):
+		m.scroll--
+	case key.Matches(msg, k.PageDown):
+		m.scroll += page
+	case key.Matches(msg, k.PageUp):
+		m.scroll -= page
+	case key.Matches(msg, k.Top):
+		m.scroll = 0
+	case key.Matches(msg, k.Bottom):
+		m.scroll = len(m.lines)
+	}
+}
+
+// selected is the index in x.rows of the selected row, or -1.
+func (m *exploreModel) selected() int {
+	if len(m.view) == 0 {
+		return -1
+	}
+	return m.view[m.pos]
+}
+
+// move moves the selection by d rows, within the list.
+func (m *exploreModel) move(d int) {
+	m.setPos(m.pos + d)
+}
+
+func (m *exploreModel) setPos(p int) {
+	m.pos = max(0, min(p, len(m.view)-1))
+	m.scroll = 0
+}
+
+// selectRow selects row i of x.rows if it is in the list.
+func (m *exploreModel) selectRow(i int) bool {
+	for p, r := range m.view {
+		if r == i {
+			m.setPos(p)
+			return true
+		}
+	}
+	return false
+}
+
+// setView lists the rows of the chosen session, keeping the selected row
+// when it is among them.
+func (m *exploreModel) setView() {
+	cur := m.selected()
+	m.view = m.view[:0]
+	for i := range m.x.rows {
+		if m.session == 0 || m.x.rows[i].sessionID == m.x.ids[m.session-1] {
+			m.view = append(m.view, i)
+		}
+	}
+	m.pos = 0
+	if cur >= 0 && !m.selectRow(cur) {
+		// The nearest row after it, else the last.
+		for p, r := range m.view {
+			if r >= cur {
+				m.setPos(p)
+				return
+			}
+		}
+		m.setPos(len(m.view) - 1)
+	}
+}
+
+// nextSession cycles the list through every session, then all of them.
+func (m *exploreModel) nextSession() {
+	m.session = (m.session + 1) % (len(m.x.ids) + 1)
+	m.setView()
+	if m.session == 0 {
+		m.status = "all sessions"
+	} else {
+		m.status = "session " + termsafe.String(m.x.ids[m.session-1])
+	}
+}
+
+// problem says whether row i is one n and N stop at: an inert line other
+// than a submit, or a line a finding lists.
+func (m *exploreModel) problem(i int) bool {
+	if m.problems[i] {
+		return true
+	}
+	r, v := &m.x.rows[i], &m.x.verdicts[i]
+	return !m.x.off[i] && v.reason.Verdict() == replay.Inert && r.kind != replay.KindSubmit
+}
+
+// nextProblem selects the next (d=1) or previous (d=-1) problem row.
+func (m *exploreModel) nextProblem(d int) {
+	for p := m.pos + d; p >= 0 && p < len(m.view); p += d {
+		if m.problem(m.view[p]) {
+			m.setPos(p)
+			return
+		}
+	}
+	m.status = "no more problems"
+	if d < 0 {
+		m.status = "no earlier problem"
+	}
+}
+
+// toggle turns the selected line off or on and recomputes the verdicts.
+func (m *exploreModel) toggle() {
+	i := m.selected()
+	if i < 0 {
+		return
+	}
+	m.x.toggle(i)
+	n := 0
+	for _, off := range m.x.off {
+		if off {
+			n++
+		}
+	}
+	verb := "on"
+	if m.x.off[i] {
+		verb = "off"
+	}
+	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.rows[i].line, verb, plural(n, "line"))
+}
+
+// ask opens the prompt line.
+func (m *exploreModel) ask(k promptKind, value string) tea.Cmd {
+	m.prompt = k
+	m.input.Reset()
+	m.input.Prompt = map[promptKind]string{promptLine: "go to line: ", promptSearch: "search: ", promptWrite: "write kept lines to: "}[k]
+	m.input.SetValue(value)
+	m.input.CursorEnd()
+	return m.input.Focus()
+}
+
+// promptKey edits the prompt; enter carries it out, esc cancels.
+func (m *exploreModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc", "ctrl+c":
+		m.prompt = promptNone
+		return nil
+	case "enter":
+		k, v := m.prompt, strings.TrimSpace(m.input.Value())
+		m.prompt = promptNone
+		m.input.Blur()
+		m.answer(k, v)
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+func (m *exploreModel) answer(k promptKind, v string) {
+	if v == "" {
+		return
+	}
+	switch k {
+	case promptLine:
+		n, err := strconv.Atoi(strings.TrimPrefix(v, ":"))
+		if err != nil || n < 1 {
+			m.status = "not a line number: " + termsafe.String(v)
+			return
+		}
+		m.gotoLine(n)
+	case promptSearch:
+		m.search(v)
+	case promptWrite:
+		m.write(v)
+	}
+}
+
+// gotoLine selects the first listed row at or after line n.
+func (m *exploreModel) gotoLine(n int) {
+	for p, i := range m.view {
+		if m.x.rows[i].line >= n {
+			m.setPos(p)
+			return
+		}
+	}
+	m.status = fmt.Sprintf("no line %d or later", n)
+}
+
+// search selects the next row, after the selected one and wrapping,
+// whose event, turn or session id is q, or whose line holds q (a message
+// id or text).
+func (m *exploreModel) search(q string) {
+	if p, ok := m.x.find(m.view, m.pos, q); ok {
+		m.setPos(p)
+		m.status = "found " + termsafe.String(q)
+		return
+	}
+	m.status = "not found: " + termsafe.String(q)
+}
+
+func (m *exploreModel) defaultWritePath() string {
+	base := filepath.Base(m.x.files[0].name)
+	if base == replay.StdinName {
+		base = "stdin.jsonl"
+	}
+	base = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".zst"), ".jsonl")
+	return base + ".what-if.jsonl"
+}
+
+// write saves the capture minus the toggled lines.
+func (m *exploreModel) write(path string) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		m.status = "not written: " + termsafe.String(err.Error())
+		return
+	}
+	n, err := m.x.writeKept(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		m.status = "not written: " + termsafe.String(err.Error())
+		return
+	}
+	m.status = fmt.Sprintf("wrote %s to %s", plural(n, "line"), termsafe.String(path))
+}
+
+// listHeight is the number of rows the list shows.
+func (m *exploreModel) listHeight() int { return max(1, m.height-3) }
+
+// refresh keeps the selection on screen and renders the detail of the
+// selected row, so that View only lays out.
+func (m *exploreModel) refresh() {
+	h := m.listHeight()
+	if m.pos < m.top {
+		m.top = m.pos
+	}
+	if m.pos >= m.top+h {
+		m.top = m.pos - h + 1
+	}
+	m.top = max(0, min(m.top, len(m.view)-h))
+	m.lines = m.detailLines(m.selected(), m.detailWidth())
+	m.scroll = max(0, min(m.scroll, len(m.lines)-h+1))
+}

@@ -1,0 +1,266 @@
+package cmd
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/replay"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// newTestExplorer indexes captures of ../testdata into a model of the
+// given size, without colour.
+func newTestExplorer(t *testing.T, w, h int, session string, files ...string) *exploreModel {
+	t.Helper()
+	for i, f := range files {
+		files[i] = filepath.Join("..", "testdata", f)
+	}
+	rd, err := replay.Open(files, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := buildExploreIndex(rd, replay.Options{Session: session})
+	rd.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(x.close)
+	ios, _, _ := testStreams("")
+	m := newExploreModel(x, ios.palette(), false)
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// press sends keys to the model, one message per key; a word longer
+// than one rune is one named key (enter, tab, esc).
+func press(m *exploreModel, keys ...string) {
+	for _, k := range keys {
+		var msg tea.KeyPressMsg
+		switch k {
+		case "enter":
+			msg = tea.KeyPressMsg{Code: tea.KeyEnter}
+		case "tab":
+			msg = tea.KeyPressMsg{Code: tea.KeyTab}
+		case "esc":
+			msg = tea.KeyPressMsg{Code: tea.KeyEscape}
+		default:
+			r := []rune(k)[0]
+			msg = tea.KeyPressMsg{Code: r, Text: k}
+		}
+		m.Update(msg)
+	}
+}
+
+// typeText sends each rune of s as a key.
+func typeText(m *exploreModel, s string) {
+	for _, r := range s {
+		press(m, string(r))
+	}
+}
+
+func (m *exploreModel) selectedLine() int { return m.x.rows[m.selected()].line }
+
+func TestExploreNavigation(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []string
+		line int
+	}{
+		{"starts on the first line", nil, 1},
+		{"j moves down", []string{"j", "j"}, 3},
+		{"k stops at the top", []string{"k"}, 1},
+		{"G goes to the last line", []string{"G"}, 15},
+		{"g goes back to the first", []string{"G", "g"}, 1},
+		{"n skips to the first stale line", []string{"n"}, 8},
+		{"n skips the submit, N comes back", []string{"n", "n", "N"}, 8},
+		{"the last problem is the duplicate", []string{"n", "n", "n", "n", "n"}, 11},
+		{": goes to a line", []string{":", "1", "2", "enter"}, 12},
+		{": on a blank line goes to the next", []string{":", "7", "enter"}, 8},
+		{"esc leaves the prompt", []string{":", "9", "esc"}, 1},
+		{"] moves along the timeline", []string{"]", "]"}, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
+			press(m, tt.keys...)
+			if got := m.selectedLine(); got != tt.line {
+				t.Errorf("selected line %d, want %d", got, tt.line)
+			}
+		})
+	}
+}
+
+func TestExploreSearch(t *testing.T) {
+	tests := []struct {
+		name, query string
+		line        int
+	}{
+		{"event id", "evt-turn-2-1", 13},
+		{"turn id", "turn-2", 12},
+		{"message id", "msg-turn-2-assistant", 12},
+		{"text", "reconnected within", 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
+			press(m, "/")
+			typeText(m, tt.query)
+			press(m, "enter")
+			if got := m.selectedLine(); got != tt.line {
+				t.Errorf("search %q selected line %d, want %d (status %q)", tt.query, got, tt.line, m.status)
+			}
+		})
+	}
+}
+
+// TestExploreWhatIf is the issue's walk: on a 3-session capture, jump to
+// the first stale line, see the projection before and after, toggle the
+// snapshot the redelivery was judged against off, and see later verdicts
+// recomputed.
+func TestExploreWhatIf(t *testing.T) {
+	m := newTestExplorer(t, 120, 40, "", "explore-sessions.jsonl")
+	press(m, "n")
+	stale := m.selected()
+	if r := m.x.verdicts[stale].reason; r != replay.ReasonStale {
+		t.Fatalf("n stopped at line %d, %s, want the first stale line", m.selectedLine(), r)
+	}
+	press(m, "2")
+	if !strings.Contains(strings.Join(m.lines, "\n"), "accepted at line 16: sequence 6") {
+		t.Errorf("projection after the stale line:\n%s", strings.Join(m.lines, "\n"))
+	}
+	// Toggle off session alpha's snapshot of sequence 6 (line 16): its
+	// redelivery on line 28 becomes the accepted one.
+	press(m, ":", "1", "6", "enter", "x")
+	if m.x.verdicts[m.selected()].reason != "" {
+		t.Errorf("a toggled line keeps a verdict")
+	}
+	press(m, ":", "2", "8", "enter")
+	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonAdvanced {
+		t.Errorf("line 28 after toggling line 16 off: %s, want advanced", got)
+	}
+	if !strings.Contains(strings.Join(m.lines, "\n"), "accepted at line 28: sequence 6") {
+		t.Errorf("projection after line 28:\n%s", strings.Join(m.lines, "\n"))
+	}
+	// Other sessions are untouched.
+	press(m, ":", "2", "9", "enter")
+	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonDuplicate {
+		t.Errorf("line 29 (session beta): %s, want duplicate", got)
+	}
+	// Toggling back restores every verdict.
+	press(m, ":", "1", "6", "enter", "x", ":", "2", "8", "enter")
+	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonDuplicate {
+		t.Errorf("line 28 after toggling line 16 back on: %s, want duplicate", got)
+	}
+}
+
+func TestExploreSessionFilter(t *testing.T) {
+	m := newTestExplorer(t, 80, 24, "", "explore-sessions.jsonl")
+	press(m, "s")
+	if len(m.view) != 14 {
+		t.Errorf("session alpha lists %d rows, want 14", len(m.view))
+	}
+	press(m, "s", "s", "s")
+	if len(m.view) != 38 {
+		t.Errorf("every session lists %d rows, want 38", len(m.view))
+	}
+}
+
+func TestExploreWrite(t *testing.T) {
+	m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
+	dir := t.TempDir()
+	out := filepath.Join(dir, "kept.jsonl")
+	press(m, "n", "x", "w")
+	m.input.SetValue(out)
+	press(m, "enter")
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("%v (status %q)", err, m.status)
+	}
+	if n := bytes.Count(b, []byte("\n")); n != 13 {
+		t.Errorf("wrote %d lines, want 13 (14 events less the toggled one)", n)
+	}
+	// Line 8 redelivers evt-turn-1-1 of line 3: one copy is left.
+	if n := bytes.Count(b, []byte(`"eventId":"evt-turn-1-1"`)); n != 1 {
+		t.Errorf("evt-turn-1-1 written %d times, want once", n)
+	}
+}
+
+// TestExploreFrames compares whole screens with golden files at 80×24
+// and 120×40 (UPDATE_GOLDEN=1 rewrites them).
+func TestExploreFrames(t *testing.T) {
+	tests := []struct {
+		name string
+		w, h int
+		file string
+		keys []string
+	}{
+		{"event-80x24", 80, 24, "reconnect.jsonl", nil},
+		{"projection-80x24", 80, 24, "reconnect.jsonl", []string{"n", "2"}},
+		{"diff-120x40", 120, 40, "reconnect.jsonl", []string{"G", "3"}},
+		{"lineage-120x40", 120, 40, "explore-sessions.jsonl", []string{"G", "4"}},
+		{"findings-120x40", 120, 40, "explore-sessions.jsonl", []string{"n", "5"}},
+		{"whatif-120x40", 120, 40, "explore-sessions.jsonl", []string{":", "1", "6", "enter", "x", "j"}},
+		{"help-80x24", 80, 24, "reconnect.jsonl", []string{"?"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newTestExplorer(t, tt.w, tt.h, "", tt.file)
+			press(m, tt.keys...)
+			got := m.render()
+			for i, l := range strings.Split(got, "\n") {
+				if w := displayWidth(l); w != tt.w {
+					t.Errorf("line %d is %d cells wide, want %d: %q", i+1, w, tt.w, l)
+				}
+			}
+			golden := filepath.Join("..", "testdata", "explore", tt.name+".golden")
+			if os.Getenv("UPDATE_GOLDEN") != "" {
+				os.MkdirAll(filepath.Dir(golden), 0o755)
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("frame differs from %s:\n%s", golden, got)
+			}
+		})
+	}
+}
+
+// TestExploreProgram runs the model in bubbletea's test harness: keys in,
+// the final model out.
+func TestExploreProgram(t *testing.T) {
+	m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("LINE")) },
+		teatest.WithDuration(5*time.Second))
+	tm.Send(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	tm.Send(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*exploreModel)
+	if got := final.selectedLine(); got != 8 {
+		t.Errorf("selected line %d, want 8", got)
+	}
+	if !final.x.off[final.selected()] {
+		t.Errorf("line 8 is not toggled off")
+	}
+}
+
+func TestExploreNeedsTerminal(t *testing.T) {
+	ios, out, errOut := testStreams("")
+	code := run(ios, []string{"explore", filepath.Join("..", "testdata", "reconnect.jsonl")})
+	if code != 2 {
+		t.Errorf("exit status %d, want 2", code)
+	}
+	if out.Len() != 0 || strings.Count(errOut.String(), "\n") != 1 || !strings.HasPrefix(errOut.String(), "snapctl: explore needs a terminal") {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+}
