@@ -196,6 +196,14 @@ func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
 	s := &ev.Snapshot
 	fmt.Fprintf(out, "%s\n", m.pal.Bold(fmt.Sprintf("session %s after %s", termsafe.String(ev.SessionID), m.position(i))))
 	fmt.Fprintf(out, "accepted at %s: sequence %d, turn %s, status %s\n", m.position(a), ev.Sequence, termsafe.String(ev.TurnID), s.Status)
+	switch p := m.x.verdicts[a].prevAcc; {
+	case a != i:
+		fmt.Fprintln(out, m.st.dim("this line changed nothing: the same projection before and after it"))
+	case p >= 0:
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("before this line: sequence %d of %s (3 Diff shows the change)", m.x.rows[p].seq, m.position(p))))
+	default:
+		fmt.Fprintln(out, m.st.dim("before this line: nothing (the session's first accepted snapshot)"))
+	}
 	fmt.Fprintf(out, "usage: prompt %d, completion %d, total %d\n", s.Usage.PromptTokens, s.Usage.CompletionTokens, s.Usage.TotalTokens)
 	if s.HasError {
 		fmt.Fprintf(out, "error: %s\n", m.pal.Red(termsafe.String(string(s.Error.Code))))
@@ -221,7 +229,9 @@ func (m *exploreModel) text(out *bufio.Writer, s string) {
 		return
 	}
 	for _, l := range strings.Split(s, "\n") {
-		fmt.Fprintln(out, "  "+termsafe.String(l))
+		for _, w := range strings.Split(ansi.Wrap(termsafe.String(l), m.detailWidth()-2, ""), "\n") {
+			fmt.Fprintln(out, "  "+w)
+		}
 	}
 }
 

@@ -99,15 +99,29 @@ const (
 	colReason = 12
 )
 
-// idWidths shares what the fixed columns leave between session and turn.
-func idWidths(lw int) (int, int) {
-	rest := max(4, lw-(1+colLine+1+colKind+1+1+colSeq+1+colReason+1))
+// idWidths shares what the fixed columns leave between session and turn;
+// the session column is left out (0) when the list shows one session.
+func (m *exploreModel) idWidths(lw int) (int, int) {
+	rest := max(4, lw-(1+colLine+1+colKind+1+colSeq+1+colReason+1))
+	if len(m.x.ids) < 2 || m.session != 0 {
+		return 0, rest
+	}
+	rest--
 	return rest / 2, rest - rest/2
 }
 
+// ids are the session and turn cells, each fitted to its width.
+func (m *exploreModel) ids(session, turn string, sw, tw int) string {
+	cell := func(s string, w int) string { return padCells(shorten(s, w, fitMiddle), w) }
+	if sw == 0 {
+		return cell(turn, tw)
+	}
+	return cell(session, sw) + " " + cell(turn, tw)
+}
+
 func (m *exploreModel) listHeader(lw int) string {
-	sw, tw := idWidths(lw)
-	return fmt.Sprintf(" %*s %-*s %-*s %-*s %*s %s", colLine, "LINE", colKind, "KIND", sw, "SESSION", tw, "TURN", colSeq, "SEQ", "REASON")
+	sw, tw := m.idWidths(lw)
+	return fmt.Sprintf(" %*s %-*s %s %*s %s", colLine, "LINE", colKind, "KIND", m.ids("SESSION", "TURN", sw, tw), colSeq, "SEQ", "REASON")
 }
 
 func (m *exploreModel) listLines(lw, h int) []string {
@@ -116,7 +130,7 @@ func (m *exploreModel) listLines(lw, h int) []string {
 		lines[0] = " no events"
 		return lines
 	}
-	sw, tw := idWidths(lw)
+	sw, tw := m.idWidths(lw)
 	for i := 0; i < h && m.top+i < len(m.view); i++ {
 		p := m.top + i
 		lines[i] = m.listRow(m.view[p], sw, tw, lw, p == m.pos)
@@ -143,13 +157,12 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 	if m.x.off[i] {
 		mark, reason = "x", "(off)"
 	}
-	id := func(s string, w int) string { return padCells(shorten(termsafe.String(s), w, fitMiddle), w) }
 	seq := "-"
 	if r.kind != "" {
 		seq = strconv.FormatInt(r.seq, 10)
 	}
-	line := fmt.Sprintf("%s%*d %-*s %s %s %*s ", mark, colLine, r.line, colKind, kindCell(r.kind),
-		id(r.sessionID, sw), id(r.turnID, tw), colSeq, shorten(seq, colSeq, fitMiddle))
+	line := fmt.Sprintf("%s%*d %-*s %s %*s ", mark, colLine, r.line, colKind, kindCell(r.kind),
+		m.ids(termsafe.String(r.sessionID), termsafe.String(r.turnID), sw, tw), colSeq, shorten(seq, colSeq, fitMiddle))
 	if sel {
 		return m.st.selected(fitCells(line+reason, lw))
 	}
@@ -178,17 +191,24 @@ func (m *exploreModel) reasonColour(r replay.Reason) func(string) string {
 	return m.pal.Yellow
 }
 
+// tabShort are the tab names for a narrow detail pane.
+var tabShort = [tabCount]string{"Event", "Proj", "Diff", "Tree", "Find"}
+
 func (m *exploreModel) tabBar() string {
+	names, gap := tabNames, " "
+	if m.detailWidth() < 60 {
+		names, gap = tabShort, ""
+	}
 	var b strings.Builder
-	for i, n := range tabNames {
-		t := fmt.Sprintf(" %d %s ", i+1, n)
+	for i, n := range names {
+		t := fmt.Sprintf("%s%d %s%s", gap, i+1, n, gap)
 		if i == m.tab {
 			t = m.st.selected(t)
 		}
-		b.WriteString(t)
+		b.WriteString(t + " ")
 	}
 	if m.detail {
-		b.WriteString(m.st.dim(" (keys)"))
+		b.WriteString(m.st.dim("(keys)"))
 	}
 	return b.String()
 }
@@ -202,11 +222,18 @@ func (m *exploreModel) bottomLine() string {
 		return m.status
 	}
 	k := m.keys
-	var parts []string
-	for _, b := range []key.Binding{k.Down, k.Next, k.Tab, k.Pane, k.Toggle, k.Search, k.Line, k.Session, k.Help, k.Quit} {
-		parts = append(parts, m.st.header(b.Help().Key)+" "+b.Help().Desc)
+	// The keys that fit, and always ? and q.
+	var b strings.Builder
+	room := m.width - len("?  all keys  q quit")
+	for _, kb := range []key.Binding{k.Down, k.Next, k.Tab, k.Pane, k.Toggle, k.Search, k.Line, k.Session} {
+		h := kb.Help()
+		if room -= displayWidth(h.Key+" "+h.Desc) + 2; room < 0 {
+			break
+		}
+		b.WriteString(m.st.header(h.Key) + " " + h.Desc + "  ")
 	}
-	return strings.Join(parts, "  ")
+	b.WriteString(m.st.header("?") + " all keys  " + m.st.header("q") + " quit")
+	return b.String()
 }
 
 // helpLines lists every key.
