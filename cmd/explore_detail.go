@@ -107,8 +107,9 @@ func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
 }
 
 // malformed shows a malformed line: every problem, and the line with the
-// offending place marked: the byte of a JSON syntax error, or the keys of
-// each problem's path.
+// offending place marked: ▮ at the byte of a JSON syntax error, or ▶ on
+// the lines of the pretty-printed event with the last key of a problem's
+// path (every such key: the mark does not follow array indexes).
 func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 	d := replay.Decoder{AllProblems: true, EventPath: m.x.opts.EventPath}
 	var ev replay.Event
@@ -135,13 +136,15 @@ func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 		showJSON(out, m.pal, redactEvent(raw))
 	case !json.Valid(raw):
 		at := max(0, min(derr.Offset, len(raw)))
-		fmt.Fprintln(out, termsafe.String(string(raw[:at]))+m.st.selected(m.pal.Red(termsafe.String(string(raw[at:])))))
+		fmt.Fprintln(out, termsafe.String(string(raw[:at]))+m.pal.Red("▮")+m.st.selected(m.pal.Red(termsafe.String(string(raw[at:])))))
 	default:
 		var b bytes.Buffer
 		showJSON(&b, palette{Green: id, Yellow: id, Red: id, Cyan: id, Magenta: id, Blue: id, Bold: id, Dim: id}, raw)
 		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 			if hasAny(l, keys) {
-				l = m.st.selected(m.pal.Red(l))
+				l = m.st.selected(m.pal.Red("▶ " + l))
+			} else {
+				l = "  " + l
 			}
 			fmt.Fprintln(out, l)
 		}

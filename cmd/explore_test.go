@@ -206,6 +206,8 @@ func TestExploreFrames(t *testing.T) {
 		{"findings-120x40", 120, 40, "explore-sessions.jsonl", []string{"n", "5"}},
 		{"whatif-120x40", 120, 40, "explore-sessions.jsonl", []string{":", "1", "6", "enter", "x", "j"}},
 		{"help-80x24", 80, 24, "reconnect.jsonl", []string{"?"}},
+		{"malformed-field-120x40", 120, 40, "explore-malformed.jsonl", []string{"n"}},
+		{"malformed-json-80x24", 80, 24, "explore-malformed.jsonl", []string{"n", "n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 // (a bar from ▁ to █ against the highest of all) or, when one of its
 // lines is a problem, the first letter of that line's reason (m
 // malformed, s stale, d duplicate, f foreign-session, n non-snapshot
-// diagnostic); the cell of the selected row is reversed, or ^ without
-// colour.
+// diagnostic; see cell); the cell of the selected row is reversed, or ^
+// without colour.
 
 var timelineBars = []rune("▁▂▃▄▅▆▇█")
 
@@ -65,10 +65,14 @@ func (m *exploreModel) timeline() string {
 	return b.String()
 }
 
-// cell draws one cell of the strip.
+// cell draws one cell of the strip. A cell of one row that is a problem
+// is its reason's letter; a cell of many rows is its bar, in the colour
+// of the worst problem among them (letters again without colour, where a
+// colour would not show).
 func (m *exploreModel) cell(c, w int, top int64) (string, func(string) string) {
 	lo, hi := m.bucket(c, w)
 	var seq int64 = -1
+	worst := replay.Reason("")
 	for p := lo; p < hi; p++ {
 		i := m.view[p]
 		v := &m.x.verdicts[i]
@@ -76,11 +80,16 @@ func (m *exploreModel) cell(c, w int, top int64) (string, func(string) string) {
 		case m.x.off[i]:
 			continue
 		case m.problem(i) && v.reason.Verdict() == replay.Inert:
-			letter := string(v.reason)[:1]
-			return letter, m.reasonColour(v.reason)
+			if worst == "" || v.reason == replay.ReasonMalformed {
+				worst = v.reason
+			}
 		case v.reason.Verdict() == replay.Accepted:
 			seq = max(seq, m.x.rows[i].seq)
 		}
+	}
+	coloured := m.st.dim("x") != "x"
+	if worst != "" && (seq < 0 || !coloured) {
+		return string(worst)[:1], m.reasonColour(worst)
 	}
 	if seq < 0 {
 		return "·", m.st.dim
@@ -89,7 +98,11 @@ func (m *exploreModel) cell(c, w int, top int64) (string, func(string) string) {
 	if top > 0 {
 		k = int(seq * int64(len(timelineBars)-1) / top)
 	}
-	return string(timelineBars[max(0, min(k, len(timelineBars)-1))]), m.pal.Green
+	bar := string(timelineBars[max(0, min(k, len(timelineBars)-1))])
+	if worst != "" {
+		return bar, m.reasonColour(worst)
+	}
+	return bar, m.pal.Green
 }
 
 // moveBucket moves the selection to the first row of the next or
