@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"os"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 )
@@ -56,24 +58,35 @@ input.`,
 	return c
 }
 
-// exploreRun indexes the captures, then runs the view until q.
+// exploreRun opens the view at once and indexes the captures behind it,
+// then runs until q.
 func exploreRun(o *exploreOptions) error {
 	relaxGC()
-	rd, done, err := o.read(o.IO, false)
+	// Streaming: no progress line on a terminal the view is drawn on.
+	rd, done, err := o.read(o.IO, true)
 	if err != nil {
 		return err
 	}
-	x, err := buildExploreIndex(rd, o.options())
-	done()
+	feed, err := startExploreFeed(rd, o.options())
 	if err != nil {
+		done()
 		return err
 	}
+	x := &exploreIndex{opts: o.options(), open: map[int]*os.File{}}
 	defer x.close()
 	m := newExploreModel(x, o.IO.palette(), o.Redact)
+	m.feed = feed
 	opts := []tea.ProgramOption{tea.WithOutput(o.IO.Out)}
 	if o.IO.stdout != nil {
 		opts = []tea.ProgramOption{tea.WithOutput(o.IO.stdout)}
 	}
 	_, err = tea.NewProgram(m, opts...).Run()
+	if !feed.finished() {
+		// Quit before the input ended (a live stream): the reader is
+		// still in use, and there is nothing to report about it.
+		o.rd = nil
+		return err
+	}
+	done()
 	return err
 }

@@ -293,6 +293,10 @@ func (m *exploreModel) fileNames() []string {
 
 // lineageTab draws the tree of row i's session, with its turn marked.
 func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
+	if m.feed != nil {
+		fmt.Fprintln(out, "the lineage is drawn once the input ends")
+		return
+	}
 	r := &m.x.rows[i]
 	var sel []*lineage.Session
 	for _, s := range m.x.sessions {
@@ -322,6 +326,10 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 
 // findingsTab lists the inspect findings that name row i.
 func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
+	if m.feed != nil {
+		fmt.Fprintln(out, "findings are known once the input ends")
+		return
+	}
 	r := &m.x.rows[i]
 	n := 0
 	for _, f := range m.x.findings {

@@ -91,22 +91,81 @@ func needsSpool(name string) bool {
 	return compressedMagic(head[:n])
 }
 
-// buildExploreIndex reads the captures once: every line is decoded with its
-// messages, run through the cursor, and shown to the inspector and the
-// lineage builder, and only its envelope and offset are kept.
-func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, error) {
-	x := &exploreIndex{opts: opts, open: map[int]*os.File{}}
+// exploreIndexer turns lines into rows, once each: every line is decoded
+// with its messages, run through the cursor, and shown to the inspector
+// and the lineage builder, and only its envelope and offset are kept. It
+// runs on one goroutine, apart from the model when the input is live.
+type exploreIndexer struct {
+	run     *replay.Runner
+	in      *inspect.Inspector
+	lb      *lineage.Builder
+	fileIdx map[string]int
+	files   []exploreFile
+	spool   *os.File
+	off     int64
+	seen    map[string]bool
+}
+
+func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
 	opts.Messages, opts.Hash = true, true
 	run, err := replay.NewRunner(opts)
 	if err != nil {
 		return nil, err
 	}
-	in := inspect.New(inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath})
-	lb := lineage.NewBuilder(opts.Session)
-	fileIdx := map[string]int{}
-	var spool *bufio.Writer
-	var spoolOff int64
-	seen := map[string]bool{}
+	return &exploreIndexer{run: run,
+		in:      inspect.New(inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath}),
+		lb:      lineage.NewBuilder(opts.Session),
+		fileIdx: map[string]int{}, seen: map[string]bool{}}, nil
+}
+
+// step indexes one line; it reports the session the line names first, if
+// any, and a file it is the first line of.
+func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, newID string, newFile *exploreFile, err error) {
+	fi, ok := ix.fileIdx[l.File]
+	if !ok {
+		fi = len(ix.files)
+		ix.fileIdx[l.File] = fi
+		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File)})
+		newFile = &ix.files[fi]
+	}
+	row = exploreRow{file: fi, line: l.Num, off: l.Off, size: int64(len(l.Data)), tooLong: l.TooLong}
+	if ix.files[fi].spool && !l.TooLong {
+		if ix.spool == nil {
+			if ix.spool, err = os.CreateTemp("", "snapctl-explore-*"); err != nil {
+				return row, "", nil, fmt.Errorf("spooling the capture: %w", err)
+			}
+			os.Remove(ix.spool.Name()) // gone once closed
+		}
+		// Written through at once: the model may read it as soon as
+		// the row is handed over.
+		if _, err := ix.spool.Write(l.Data); err != nil {
+			return row, "", nil, fmt.Errorf("spooling the capture: %w", err)
+		}
+		row.off = ix.off
+		ix.off += int64(len(l.Data))
+	}
+	res := ix.run.Step(l)
+	if ev := res.Event; ev != nil {
+		row.kind, row.eventID, row.sessionID, row.turnID, row.seq = ev.Kind, ev.EventID, ev.SessionID, ev.TurnID, ev.Sequence
+		if !ix.seen[ev.SessionID] {
+			ix.seen[ev.SessionID] = true
+			newID = ev.SessionID
+		}
+	} else {
+		row.err = firstProblem(res.Err)
+	}
+	ix.in.Observe(&res)
+	ix.lb.Add(&res)
+	return row, newID, newFile, nil
+}
+
+// buildExploreIndex reads the captures to their end before returning.
+func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, error) {
+	x := &exploreIndex{opts: opts, open: map[int]*os.File{}}
+	ix, err := newExploreIndexer(opts)
+	if err != nil {
+		return nil, err
+	}
 	for {
 		l, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -115,46 +174,18 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 		if err != nil {
 			return nil, err
 		}
-		fi, ok := fileIdx[l.File]
-		if !ok {
-			fi = len(x.files)
-			fileIdx[l.File] = fi
-			x.files = append(x.files, exploreFile{name: l.File, spool: needsSpool(l.File)})
+		row, id, _, err := ix.step(l)
+		if err != nil {
+			return nil, err
 		}
-		row := exploreRow{file: fi, line: l.Num, off: l.Off, size: int64(len(l.Data)), tooLong: l.TooLong}
-		if x.files[fi].spool && !l.TooLong {
-			if spool == nil {
-				if x.spool, err = os.CreateTemp("", "snapctl-explore-*"); err != nil {
-					return nil, fmt.Errorf("spooling the capture: %w", err)
-				}
-				os.Remove(x.spool.Name()) // gone once closed
-				spool = bufio.NewWriter(x.spool)
-			}
-			row.off = spoolOff
-			spool.Write(l.Data)
-			spoolOff += int64(len(l.Data))
+		if id != "" {
+			x.ids = append(x.ids, id)
 		}
-		res := run.Step(l)
-		if ev := res.Event; ev != nil {
-			row.kind, row.eventID, row.sessionID, row.turnID, row.seq = ev.Kind, ev.EventID, ev.SessionID, ev.TurnID, ev.Sequence
-			if !seen[ev.SessionID] {
-				seen[ev.SessionID] = true
-				x.ids = append(x.ids, ev.SessionID)
-			}
-		} else {
-			row.err = firstProblem(res.Err)
-		}
-		in.Observe(&res)
-		lb.Add(&res)
 		x.rows = append(x.rows, row)
 	}
-	if spool != nil {
-		if err := spool.Flush(); err != nil {
-			return nil, fmt.Errorf("spooling the capture: %w", err)
-		}
-	}
-	x.findings = in.Report(run.Summary(rd.Stats())).Findings
-	x.sessions = lb.Sessions()
+	x.files, x.spool = ix.files, ix.spool
+	x.findings = ix.in.Report(ix.run.Summary(rd.Stats())).Findings
+	x.sessions = ix.lb.Sessions()
 	x.off = make([]bool, len(x.rows))
 	x.recompute()
 	return x, nil
@@ -176,7 +207,7 @@ func firstProblem(e *replay.DecodeError) *replay.DecodeError {
 // envelopes kept: the rows toggled off are as if they had never arrived.
 func (x *exploreIndex) recompute() {
 	run, _ := replay.NewRunner(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine})
-	if x.verdicts == nil {
+	if len(x.verdicts) != len(x.rows) {
 		x.verdicts = make([]exploreVerdict, len(x.rows))
 	}
 	last := map[string]int{}

@@ -100,11 +100,25 @@ type exploreModel struct {
 
 	problems map[int]bool // rows a finding lists
 	quit     bool
+
+	// feed, while the capture is being read, brings its rows; follow
+	// keeps the selection on the last of them (G).
+	feed   *exploreFeed
+	follow bool
 }
 
 func newExploreModel(x *exploreIndex, pal palette, redact bool) *exploreModel {
 	m := &exploreModel{x: x, keys: newExploreKeys(), pal: pal, st: newExploreStyles(pal), redact: redact,
-		width: 80, height: 24, input: textinput.New(), problems: map[int]bool{}}
+		width: 80, height: 24, input: textinput.New()}
+	m.findProblems()
+	m.setView()
+	return m
+}
+
+// findProblems notes the rows the findings list, for n and N.
+func (m *exploreModel) findProblems() {
+	x := m.x
+	m.problems = map[int]bool{}
 	at := map[inspectPos]int{}
 	for i := range x.rows {
 		at[inspectPos{x.rows[i].file, x.rows[i].line}] = i
@@ -120,20 +134,50 @@ func newExploreModel(x *exploreIndex, pal palette, redact bool) *exploreModel {
 			}
 		}
 	}
-	m.setView()
-	return m
 }
 
 // inspectPos is a line of one of the captures.
 type inspectPos struct{ file, line int }
 
-// Init starts nothing: the capture is indexed before the program runs.
-func (m *exploreModel) Init() tea.Cmd { return nil }
+// Init starts taking rows from the feed, when the capture is still being
+// read.
+func (m *exploreModel) Init() tea.Cmd {
+	if m.feed == nil {
+		return nil
+	}
+	return tickFeed()
+}
+
+// takeFeed adds the rows read since the last tick. After G the
+// selection stays on the last row, following the stream as tail -f does.
+func (m *exploreModel) takeFeed() tea.Cmd {
+	changed, done, err := m.feed.take(m.x)
+	if changed {
+		m.setView()
+		if m.follow {
+			m.setPos(len(m.view) - 1)
+		}
+	}
+	if !done {
+		return tickFeed()
+	}
+	m.feed = nil
+	m.findProblems()
+	m.status = fmt.Sprintf("read %s", plural(len(m.x.rows), "event"))
+	if err != nil {
+		m.status = "stopped reading: " + termsafe.String(err.Error())
+	}
+	return nil
+}
 
 // Update applies one message.
 func (m *exploreModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
+	case exploreTickMsg:
+		if m.feed != nil {
+			cmd = m.takeFeed()
+		}
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 	case tea.MouseClickMsg:
@@ -162,6 +206,7 @@ func (m *exploreModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *exploreModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.keys
 	m.status = ""
+	m.follow = key.Matches(msg, k.Bottom)
 	if m.showHelp && !key.Matches(msg, k.Quit) {
 		m.showHelp = false
 		return nil

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,5 +265,72 @@ func TestExploreNeedsTerminal(t *testing.T) {
 	}
 	if out.Len() != 0 || strings.Count(errOut.String(), "\n") != 1 || !strings.HasPrefix(errOut.String(), "snapctl: explore needs a terminal") {
 		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+}
+
+// TestExploreFollowsStream feeds a capture through a pipe, as `explore -`
+// reads a live stream: rows appear as their lines arrive, a selection on
+// the last row follows them, and findings come once the input ends.
+func TestExploreFollowsStream(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "reconnect.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	pr, pw := io.Pipe()
+	rd, err := replay.Open([]string{replay.StdinName}, pr, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	feed, err := startExploreFeed(rd, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &exploreIndex{open: map[int]*os.File{}}
+	t.Cleanup(x.close)
+	ios, _, _ := testStreams("")
+	m := newExploreModel(x, ios.palette(), false)
+	m.feed = feed
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	waitRows := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); len(m.x.rows) < n; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d rows after 5s, want %d", len(m.x.rows), n)
+			}
+			time.Sleep(5 * time.Millisecond)
+			m.Update(exploreTickMsg{})
+		}
+	}
+	for _, l := range lines[:6] {
+		pw.Write(l)
+	}
+	waitRows(6)
+	press(m, "G")
+	if got := m.selectedLine(); got != 6 {
+		t.Errorf("selected line %d, want 6", got)
+	}
+	for _, l := range lines[6:] {
+		pw.Write(l)
+	}
+	pw.Close()
+	waitRows(14)
+	for deadline := time.Now().Add(5 * time.Second); m.feed != nil && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		m.Update(exploreTickMsg{})
+	}
+	if m.feed != nil {
+		t.Fatal("the feed did not end")
+	}
+	if got := m.selectedLine(); got != 15 {
+		t.Errorf("selection did not follow the stream: line %d, want 15", got)
+	}
+	if len(m.x.findings) == 0 || !m.problems[6] {
+		t.Errorf("findings %v, problem rows %v", m.x.findings, m.problems)
+	}
+	press(m, "k", "k", "k", "k", "2")
+	if !strings.Contains(strings.Join(m.lines, "\n"), "accepted at line 6: sequence 6") {
+		t.Errorf("projection of a spooled line:\n%s", strings.Join(m.lines, "\n"))
 	}
 }
