@@ -207,6 +207,7 @@ func TestExploreFrames(t *testing.T) {
 		{"findings-120x40", 120, 40, "explore-sessions.jsonl", []string{"n", "5"}},
 		{"whatif-120x40", 120, 40, "explore-sessions.jsonl", []string{":", "1", "6", "enter", "x", "j"}},
 		{"help-80x24", 80, 24, "reconnect.jsonl", []string{"?"}},
+		{"detail-focus-80x24", 80, 24, "reconnect.jsonl", []string{"tab", "j", "j"}},
 		{"malformed-field-120x40", 120, 40, "explore-malformed.jsonl", []string{"n"}},
 		{"malformed-json-80x24", 80, 24, "explore-malformed.jsonl", []string{"n", "n"}},
 	}

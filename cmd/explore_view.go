@@ -121,7 +121,11 @@ func (m *exploreModel) ids(session, turn string, sw, tw int) string {
 
 func (m *exploreModel) listHeader(lw int) string {
 	sw, tw := m.idWidths(lw)
-	return fmt.Sprintf(" %*s %-*s %s %*s %s", colLine, "LINE", colKind, "KIND", m.ids("SESSION", "TURN", sw, tw), colSeq, "SEQ", "REASON")
+	focus := " "
+	if !m.detail {
+		focus = "»"
+	}
+	return fmt.Sprintf("%s%*s %-*s %s %*s %s", focus, colLine, "LINE", colKind, "KIND", m.ids("SESSION", "TURN", sw, tw), colSeq, "SEQ", "REASON")
 }
 
 func (m *exploreModel) listLines(lw, h int) []string {
@@ -208,7 +212,7 @@ func (m *exploreModel) tabBar() string {
 		b.WriteString(t + " ")
 	}
 	if m.detail {
-		b.WriteString(m.st.dim("(keys)"))
+		return "»" + b.String()
 	}
 	return b.String()
 }
