@@ -322,6 +322,7 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		}
 		fmt.Fprintln(out, "  "+l)
 	}
+	fmt.Fprintln(out, m.st.dim("the tree is of the capture as read, without what-if toggles"))
 }
 
 // findingsTab lists the inspect findings that name row i.

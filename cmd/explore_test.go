@@ -19,7 +19,9 @@ import (
 func newTestExplorer(t *testing.T, w, h int, session string, files ...string) *exploreModel {
 	t.Helper()
 	for i, f := range files {
-		files[i] = filepath.Join("..", "testdata", f)
+		if !filepath.IsAbs(f) {
+			files[i] = filepath.Join("..", "testdata", f)
+		}
 	}
 	rd, err := replay.Open(files, nil, 0)
 	if err != nil {
@@ -333,5 +335,37 @@ func TestExploreFollowsStream(t *testing.T) {
 	press(m, "k", "k", "k", "k", "2")
 	if !strings.Contains(strings.Join(m.lines, "\n"), "accepted at line 6: sequence 6") {
 		t.Errorf("projection of a spooled line:\n%s", strings.Join(m.lines, "\n"))
+	}
+}
+
+// TestExploreHostileText checks that capture text reaches the screen
+// escaped, and that --redact hides it.
+func TestExploreHostileText(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "reconnect.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := bytes.ReplaceAll(data, []byte("Summarise the incident."), []byte(`\u001b]0;pwned\u0007\u202eSummarise`))
+	file := filepath.Join(t.TempDir(), "hostile.jsonl")
+	if err := os.WriteFile(file, hostile, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, redact := range []bool{false, true} {
+		m := newTestExplorer(t, 120, 40, "", file)
+		m.redact = redact
+		for _, tab := range []string{"1", "2", "3", "4"} {
+			press(m, ":", "6", "enter", tab)
+			screen := m.render()
+			if strings.ContainsAny(screen, "\x1b\x07\u202e") {
+				t.Errorf("redact=%v tab %s: raw control characters on screen:\n%q", redact, tab, screen)
+			}
+			if redact && strings.Contains(screen, "Summarise") {
+				t.Errorf("tab %s shows message text with --redact:\n%s", tab, screen)
+			}
+		}
+		press(m, "2")
+		if !redact && !strings.Contains(strings.Join(m.lines, "\n"), `\x1b]0;pwned\x07\u202eSummarise`) {
+			t.Errorf("projection does not show the escaped text:\n%s", strings.Join(m.lines, "\n"))
+		}
 	}
 }
