@@ -1,0 +1,88 @@
+package cmd
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// replayReasons runs a capture through replay.Run, as snapctl replay does.
+func replayReasons(t *testing.T, files []string, stdin []byte, session string) []replay.Reason {
+	t.Helper()
+	rd, err := replay.Open(files, bytes.NewReader(stdin), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	var reasons []replay.Reason
+	if _, err := replay.Run(rd, replay.Options{Session: session}, func(res *replay.Result) error {
+		reasons = append(reasons, res.Reason)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return reasons
+}
+
+// TestExploreAgreesWithReplay checks the explorer's verdicts against
+// replay's on every sample capture, unpinned and pinned to each session,
+// and its what-if against replay of the capture written without the
+// toggled line: toggling a line off is the same as never receiving it.
+func TestExploreAgreesWithReplay(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*.jsonl")
+	cursor, _ := filepath.Glob("../testdata/conformance/cursor/*.jsonl")
+	for _, f := range cursor {
+		if !strings.HasSuffix(f, ".expected.jsonl") {
+			files = append(files, f)
+		}
+	}
+	for _, file := range files {
+		abs, _ := filepath.Abs(file)
+		m := newTestExplorer(t, 80, 24, "", abs)
+		for _, session := range append([]string{""}, m.x.ids...) {
+			m := newTestExplorer(t, 80, 24, session, abs)
+			name := filepath.Base(file) + "/" + session
+			want := replayReasons(t, []string{abs}, nil, session)
+			if len(want) != len(m.x.rows) {
+				t.Fatalf("%s: %d rows, replay has %d", name, len(m.x.rows), len(want))
+			}
+			for i, r := range want {
+				if got := m.x.verdicts[i].reason; got != r {
+					t.Errorf("%s: line %d: %s, replay says %s", name, m.x.rows[i].line, got, r)
+				}
+			}
+			for k := range m.x.rows {
+				if m.x.rows[k].tooLong {
+					continue
+				}
+				m.x.toggle(k)
+				var kept bytes.Buffer
+				if _, err := m.x.writeKept(&kept); err != nil {
+					t.Fatal(err)
+				}
+				want := replayReasons(t, []string{replay.StdinName}, kept.Bytes(), session)
+				var got []replay.Reason
+				for i := range m.x.rows {
+					if !m.x.off[i] && !m.x.rows[i].tooLong {
+						got = append(got, m.x.verdicts[i].reason)
+					}
+				}
+				if strings.Join(reasonStrings(got), " ") != strings.Join(reasonStrings(want), " ") {
+					t.Errorf("%s without line %d:\n got %v\nwant %v", name, m.x.rows[k].line, got, want)
+				}
+				m.x.toggle(k)
+			}
+		}
+	}
+}
+
+func reasonStrings(rs []replay.Reason) []string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = string(r)
+	}
+	return s
+}
