@@ -2,10 +2,6 @@ package cmd
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -34,40 +30,8 @@ const (
 	promptLine
 	promptSearch
 	promptWrite
+	promptSession
 )
-
-// exploreKeys are the explorer's keys, shown by the help bar.
-type exploreKeys struct {
-	Down, Up, PageDown, PageUp, Top, Bottom, Next, Prev, Line, Search,
-	Session, Pane, Tab, Toggle, Write, Earlier, Later, Help, Quit key.Binding
-}
-
-func newExploreKeys() exploreKeys {
-	b := func(keys []string, k, help string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, help))
-	}
-	return exploreKeys{
-		Down:     b([]string{"j", "down"}, "j/k", "move"),
-		Up:       b([]string{"k", "up"}, "k", "up"),
-		PageDown: b([]string{"pgdown", "ctrl+f", "space"}, "pgdn", "page down"),
-		PageUp:   b([]string{"pgup", "ctrl+b"}, "pgup", "page up"),
-		Top:      b([]string{"g", "home"}, "g/G", "first/last"),
-		Bottom:   b([]string{"G", "end"}, "G", "last"),
-		Next:     b([]string{"n"}, "n/N", "next/prev problem"),
-		Prev:     b([]string{"N"}, "N", "previous problem"),
-		Line:     b([]string{":"}, ":", "go to line"),
-		Search:   b([]string{"/"}, "/", "search"),
-		Session:  b([]string{"s"}, "s", "session"),
-		Pane:     b([]string{"tab"}, "tab", "pane"),
-		Tab:      b([]string{"1", "2", "3", "4", "5", "left", "right", "h", "l"}, "1-5/h/l", "tabs"),
-		Toggle:   b([]string{"x"}, "x", "what-if toggle"),
-		Write:    b([]string{"w"}, "w", "write kept lines"),
-		Earlier:  b([]string{"["}, "[/]", "timeline"),
-		Later:    b([]string{"]"}, "]", "timeline"),
-		Help:     b([]string{"?"}, "?", "all keys"),
-		Quit:     b([]string{"q", "ctrl+c"}, "q", "quit"),
-	}
-}
 
 // exploreModel is the explorer's state. Update changes it on key, mouse
 // and size messages; View is a function of it alone, so both are tested
@@ -243,7 +207,7 @@ func (m *exploreModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Later):
 		m.moveBucket(1)
 	case key.Matches(msg, k.Session):
-		m.nextSession()
+		return m.askSession()
 	case key.Matches(msg, k.Toggle):
 		m.toggle()
 	case key.Matches(msg, k.Line):
@@ -339,17 +303,6 @@ func (m *exploreModel) setView() {
 	}
 }
 
-// nextSession cycles the list through every session, then all of them.
-func (m *exploreModel) nextSession() {
-	m.session = (m.session + 1) % (len(m.x.ids) + 1)
-	m.setView()
-	if m.session == 0 {
-		m.status = "all sessions"
-	} else {
-		m.status = "session " + termsafe.String(m.x.ids[m.session-1])
-	}
-}
-
 // problem says whether row i is one n and N stop at: an inert line other
 // than a submit, or a line a finding lists.
 func (m *exploreModel) problem(i int) bool {
@@ -392,103 +345,6 @@ func (m *exploreModel) toggle() {
 		verb = "off"
 	}
 	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.rows[i].line, verb, plural(n, "line"))
-}
-
-// ask opens the prompt line.
-func (m *exploreModel) ask(k promptKind, value string) tea.Cmd {
-	m.prompt = k
-	m.input.Reset()
-	m.input.Prompt = map[promptKind]string{promptLine: "go to line: ", promptSearch: "search: ", promptWrite: "write kept lines to: "}[k]
-	m.input.SetValue(value)
-	m.input.CursorEnd()
-	return m.input.Focus()
-}
-
-// promptKey edits the prompt; enter carries it out, esc cancels.
-func (m *exploreModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "esc", "ctrl+c":
-		m.prompt = promptNone
-		return nil
-	case "enter":
-		k, v := m.prompt, strings.TrimSpace(m.input.Value())
-		m.prompt = promptNone
-		m.input.Blur()
-		m.answer(k, v)
-		return nil
-	}
-	var cmd tea.Cmd
-	m.input, cmd = m.input.Update(msg)
-	return cmd
-}
-
-func (m *exploreModel) answer(k promptKind, v string) {
-	if v == "" {
-		return
-	}
-	switch k {
-	case promptLine:
-		n, err := strconv.Atoi(strings.TrimPrefix(v, ":"))
-		if err != nil || n < 1 {
-			m.status = "not a line number: " + termsafe.String(v)
-			return
-		}
-		m.gotoLine(n)
-	case promptSearch:
-		m.search(v)
-	case promptWrite:
-		m.write(v)
-	}
-}
-
-// gotoLine selects the first listed row at or after line n.
-func (m *exploreModel) gotoLine(n int) {
-	for p, i := range m.view {
-		if m.x.rows[i].line >= n {
-			m.setPos(p)
-			return
-		}
-	}
-	m.status = fmt.Sprintf("no line %d or later", n)
-}
-
-// search selects the next row, after the selected one and wrapping,
-// whose event, turn or session id is q, or whose line holds q (a message
-// id or text).
-func (m *exploreModel) search(q string) {
-	if p, ok := m.x.find(m.view, m.pos, q); ok {
-		m.setPos(p)
-		m.status = "found " + termsafe.String(q)
-		return
-	}
-	m.status = "not found: " + termsafe.String(q)
-}
-
-func (m *exploreModel) defaultWritePath() string {
-	base := filepath.Base(m.x.files[0].name)
-	if base == replay.StdinName {
-		base = "stdin.jsonl"
-	}
-	base = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".zst"), ".jsonl")
-	return base + ".what-if.jsonl"
-}
-
-// write saves the capture minus the toggled lines.
-func (m *exploreModel) write(path string) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		m.status = "not written: " + termsafe.String(err.Error())
-		return
-	}
-	n, err := m.x.writeKept(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		m.status = "not written: " + termsafe.String(err.Error())
-		return
-	}
-	m.status = fmt.Sprintf("wrote %s to %s", plural(n, "line"), termsafe.String(path))
 }
 
 // listHeight is the number of rows the list shows.

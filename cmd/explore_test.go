@@ -162,14 +162,33 @@ func TestExploreWhatIf(t *testing.T) {
 }
 
 func TestExploreSessionFilter(t *testing.T) {
-	m := newTestExplorer(t, 80, 24, "", "explore-sessions.jsonl")
-	press(m, "s")
-	if len(m.view) != 14 {
-		t.Errorf("session alpha lists %d rows, want 14", len(m.view))
+	tests := []struct {
+		name  string
+		typed string
+		rows  int
+	}{
+		{"an id", "session-beta", 14},
+		{"part of an id", "gamma", 10},
+		{"tab completes", "session-a\t", 14},
+		{"empty lists every session", "", 38},
+		{"no match keeps the list", "delta", 38},
 	}
-	press(m, "s", "s", "s")
-	if len(m.view) != 38 {
-		t.Errorf("every session lists %d rows, want 38", len(m.view))
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newTestExplorer(t, 80, 24, "", "explore-sessions.jsonl")
+			press(m, "s")
+			for _, r := range tt.typed {
+				if r == '\t' {
+					press(m, "tab")
+				} else {
+					press(m, string(r))
+				}
+			}
+			press(m, "enter")
+			if len(m.view) != tt.rows {
+				t.Errorf("%d rows listed, want %d (status %q)", len(m.view), tt.rows, m.status)
+			}
+		})
 	}
 }
 
