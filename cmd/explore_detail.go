@@ -139,7 +139,7 @@ func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 		fmt.Fprintln(out, termsafe.String(string(raw[:at]))+m.pal.Red("▮")+m.st.selected(m.pal.Red(termsafe.String(string(raw[at:])))))
 	default:
 		var b bytes.Buffer
-		showJSON(&b, palette{Green: id, Yellow: id, Red: id, Cyan: id, Magenta: id, Blue: id, Bold: id, Dim: id}, raw)
+		showJSON(&b, noColour, raw)
 		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 			if hasAny(l, keys) {
 				l = m.st.selected(m.pal.Red("▶ " + l))
@@ -151,7 +151,12 @@ func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 	}
 }
 
-func id(s string) string { return s }
+// noColour is a palette that leaves text as it is, for text that is
+// searched before it is coloured.
+var noColour = func() palette {
+	same := func(s string) string { return s }
+	return palette{Green: same, Yellow: same, Red: same, Cyan: same, Magenta: same, Blue: same, Bold: same, Dim: same}
+}()
 
 func hasAny(s string, subs []string) bool {
 	for _, sub := range subs {

@@ -133,9 +133,23 @@ func TestExploreWhatIf(t *testing.T) {
 		t.Fatalf("n stopped at line %d, %s, want the first stale line", m.selectedLine(), r)
 	}
 	press(m, "2")
-	if !strings.Contains(strings.Join(m.lines, "\n"), "accepted at line 16: sequence 6") {
-		t.Errorf("projection after the stale line:\n%s", strings.Join(m.lines, "\n"))
+	proj := strings.Join(m.lines, "\n")
+	if !strings.Contains(proj, "accepted at line 16: sequence 6") || !strings.Contains(proj, "the same projection before and after it") {
+		t.Errorf("projection after the stale line:\n%s", proj)
 	}
+	// The stale line itself toggled off: marked, and nothing downstream
+	// changes, as the cursor had refused it.
+	before := append([]exploreVerdict(nil), m.x.verdicts...)
+	press(m, "x")
+	if !m.x.off[stale] || !strings.Contains(m.render(), "x   19 snap") {
+		t.Errorf("the toggled stale line is not marked:\n%s", m.render())
+	}
+	for i := range before {
+		if i != stale && before[i].reason != m.x.verdicts[i].reason {
+			t.Errorf("line %d went from %s to %s", m.x.rows[i].line, before[i].reason, m.x.verdicts[i].reason)
+		}
+	}
+	press(m, "x")
 	// Toggle off session alpha's snapshot of sequence 6 (line 16): its
 	// redelivery on line 28 becomes the accepted one.
 	press(m, ":", "1", "6", "enter", "x")
@@ -153,6 +167,13 @@ func TestExploreWhatIf(t *testing.T) {
 	press(m, ":", "2", "9", "enter")
 	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonDuplicate {
 		t.Errorf("line 29 (session beta): %s, want duplicate", got)
+	}
+	// A message found by its id, in the 3-session capture.
+	press(m, "g", "/")
+	typeText(m, "msg-turn-2-assistant")
+	press(m, "enter")
+	if got := m.selectedLine(); got != 31 {
+		t.Errorf("message msg-turn-2-assistant found on line %d, want 31", got)
 	}
 	// Toggling back restores every verdict.
 	press(m, ":", "1", "6", "enter", "x", ":", "2", "8", "enter")
@@ -386,5 +407,21 @@ func TestExploreHostileText(t *testing.T) {
 		if !redact && !strings.Contains(strings.Join(m.lines, "\n"), `\x1b]0;pwned\x07\u202eSummarise`) {
 			t.Errorf("projection does not show the escaped text:\n%s", strings.Join(m.lines, "\n"))
 		}
+	}
+}
+
+func TestExploreMouse(t *testing.T) {
+	m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
+	m.Update(tea.MouseClickMsg{X: 79, Y: 0})
+	if got := m.selectedLine(); got != 15 {
+		t.Errorf("a click on the timeline's last cell selected line %d, want 15", got)
+	}
+	m.Update(tea.MouseClickMsg{X: 3, Y: 4})
+	if got := m.selectedLine(); got != 3 {
+		t.Errorf("a click on the list's third row selected line %d, want 3", got)
+	}
+	m.Update(tea.MouseClickMsg{X: 60, Y: 4})
+	if !m.detail {
+		t.Errorf("a click on the detail does not give it the keys")
 	}
 }
