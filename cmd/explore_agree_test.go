@@ -86,3 +86,42 @@ func reasonStrings(rs []replay.Reason) []string {
 	}
 	return s
 }
+
+// TestExploreDiffAgreesWithDiff checks that the Diff tab of every
+// accepted line says what snapctl diff says of its pair.
+func TestExploreDiffAgreesWithDiff(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*.jsonl")
+	for _, file := range files {
+		abs, _ := filepath.Abs(file)
+		for _, session := range append([]string{""}, newTestExplorer(t, 80, 24, "", abs).x.ids...) {
+			ios, out, _ := testStreams("")
+			args := []string{"diff", "--color", "never", abs}
+			if session != "" {
+				args = append(args, "--session", session)
+			}
+			if code := run(ios, args); code != 0 {
+				t.Fatalf("snapctl %v: exit %d", args, code)
+			}
+			want := map[string]bool{}
+			for _, pair := range strings.Split(out.String(), "\n@@ ") {
+				if i := strings.LastIndex(pair, "\n\n"); i >= 0 && !strings.Contains(pair[i:], "@@") {
+					pair = pair[:i] // the summary after the last pair
+				}
+				want[strings.TrimPrefix(strings.TrimSpace(pair), "@@ ")] = true
+			}
+			m := newTestExplorer(t, 500, 100, session, abs)
+			press(m, "3")
+			for i := range m.x.rows {
+				if m.x.verdicts[i].reason.Verdict() != replay.Accepted || m.x.verdicts[i].prevAcc < 0 {
+					continue
+				}
+				m.selectRow(i)
+				m.refresh()
+				got := strings.TrimPrefix(strings.TrimSpace(strings.Join(m.lines, "\n")), "@@ ")
+				if !want[got] {
+					t.Errorf("%s %s line %d: the Diff tab says\n%s\nwhich is not a pair of snapctl diff:\n%s", filepath.Base(file), session, m.x.rows[i].line, got, out)
+				}
+			}
+		}
+	}
+}

@@ -272,7 +272,9 @@ func (m *exploreModel) diffTab(out *bufio.Writer, i int) {
 }
 
 // inertBetween counts by reason the inert lines in play between two
-// accepted rows of one session, as snapctl diff does.
+// accepted rows of one session, as snapctl diff's Differ does: every
+// malformed line, and the inert events of that session, or of any
+// session when one is pinned.
 func (m *exploreModel) inertBetween(from, to int) map[replay.Reason]int {
 	s := m.x.rows[to].sessionID
 	n := map[replay.Reason]int{}
@@ -281,7 +283,7 @@ func (m *exploreModel) inertBetween(from, to int) map[replay.Reason]int {
 		if m.x.off[i] || v.reason.Verdict() != replay.Inert {
 			continue
 		}
-		if m.x.rows[i].sessionID == s || (m.x.opts.Session != "" && v.reason == replay.ReasonMalformed) {
+		if v.reason == replay.ReasonMalformed || m.x.opts.Session != "" || m.x.rows[i].sessionID == s {
 			n[v.reason]++
 		}
 	}
