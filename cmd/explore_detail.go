@@ -181,11 +181,11 @@ func lastPathKey(path string) string {
 // after row i: that of row i's session.
 func (m *exploreModel) projectionRow(i int) (int, string) {
 	r := &m.x.rows[i]
-	if r.sessionID == "" {
-		return -1, "a malformed line names no session: no projection"
-	}
 	if a := m.x.verdicts[i].acc; a >= 0 {
 		return a, ""
+	}
+	if r.sessionID == "" {
+		return -1, "a malformed line names no session: no projection (pin one with --session)"
 	}
 	return -1, "session " + termsafe.String(r.sessionID) + " has no accepted snapshot yet at this line"
 }

@@ -216,7 +216,13 @@ func (x *exploreIndex) recompute() {
 		r := &x.rows[i]
 		v := &x.verdicts[i]
 		*v = exploreVerdict{acc: -1, prevAcc: -1}
-		if a, ok := last[r.sessionID]; ok {
+		// With a pinned session, the client holds its projection
+		// whatever the line.
+		sid := r.sessionID
+		if x.opts.Session != "" {
+			sid = x.opts.Session
+		}
+		if a, ok := last[sid]; ok {
 			v.acc = a
 		}
 		if x.off[i] {
@@ -233,7 +239,7 @@ func (x *exploreIndex) recompute() {
 		if res.Verdict() == replay.Accepted {
 			v.prevAcc = v.acc
 			v.acc = i
-			last[r.sessionID] = i
+			last[sid] = i
 		}
 	}
 }

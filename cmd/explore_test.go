@@ -425,3 +425,18 @@ func TestExploreMouse(t *testing.T) {
 		t.Errorf("a click on the detail does not give it the keys")
 	}
 }
+
+// TestExplorePinnedProjection checks that with --session every line,
+// foreign and malformed ones included, shows the pinned session's
+// projection: the only one the client holds.
+func TestExplorePinnedProjection(t *testing.T) {
+	m := newTestExplorer(t, 120, 40, "session-beta", "explore-sessions.jsonl")
+	press(m, ":", "1", "9", "enter", "2") // session alpha's stale line: foreign here
+	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonForeignSession {
+		t.Fatalf("line 19 is %s, want foreign-session", got)
+	}
+	if text := strings.Join(m.lines, "\n"); !strings.Contains(text, "session session-beta after line 19") ||
+		!strings.Contains(text, "accepted at line 17: sequence 6") {
+		t.Errorf("projection after a foreign line:\n%s", text)
+	}
+}
