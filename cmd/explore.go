@@ -55,6 +55,7 @@ input.`,
 	}
 	opts.register(c.Flags(), "pin the trusted session `ID` (default: one cursor per session)")
 	registerRedact(c.Flags(), &opts.Redact)
+	registerIDCompletion(c)
 	return c
 }
 
