@@ -141,7 +141,7 @@ func TestExploreWhatIf(t *testing.T) {
 	// changes, as the cursor had refused it.
 	before := append([]exploreVerdict(nil), m.x.verdicts...)
 	press(m, "x")
-	if !m.x.off[stale] || !strings.Contains(m.render(), "x   19 snap") {
+	if !m.x.off[stale] || !strings.Contains(m.render(), "X   19 snap") {
 		t.Errorf("the toggled stale line is not marked:\n%s", m.render())
 	}
 	for i := range before {

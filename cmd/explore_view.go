@@ -157,9 +157,17 @@ func kindCell(k replay.Kind) string {
 
 func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 	r, v := &m.x.rows[i], &m.x.verdicts[i]
+	// The mark shows the selection without colour too: > selected, x
+	// toggled off, X both.
 	mark, reason := " ", string(v.reason)
+	if sel {
+		mark = ">"
+	}
 	if m.x.off[i] {
 		mark, reason = "x", "(off)"
+		if sel {
+			mark = "X"
+		}
 	}
 	seq := "-"
 	if r.kind != "" {
