@@ -46,3 +46,27 @@ func BenchmarkExploreIndex(b *testing.B) {
 	}
 	b.ReportMetric(float64(heap)/(1<<20), "MiB-live")
 }
+
+// BenchmarkExploreToggle measures what x costs: every verdict after the
+// toggled line recomputed from the envelopes kept, with no line read or
+// decoded again.
+func BenchmarkExploreToggle(b *testing.B) {
+	file := os.Getenv("SNAPCTL_BENCH_CAPTURE")
+	if file == "" {
+		file = "../testdata/explore-sessions.jsonl"
+	}
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, err := buildExploreIndex(rd, replay.Options{})
+	rd.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer x.close()
+	b.ReportMetric(float64(len(x.rows)), "rows")
+	for b.Loop() {
+		x.toggle(len(x.rows) / 2)
+	}
+}
