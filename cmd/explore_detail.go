@@ -329,7 +329,17 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		}
 		fmt.Fprintln(out, "  "+l)
 	}
-	fmt.Fprintln(out, m.st.dim("the tree is of the capture as read, without what-if toggles"))
+	m.whatIfNote(out, "tree")
+}
+
+// whatIfNote says which lines the findings or the tree are of.
+func (m *exploreModel) whatIfNote(out *bufio.Writer, what string) {
+	switch n := m.toggled(); {
+	case m.pending:
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("recomputing the %s without the %s toggled off…", what, plural(n, "line"))))
+	case n > 0:
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("the %s of the capture without the %s toggled off", what, plural(n, "line"))))
+	}
 }
 
 // findingsTab lists the inspect findings that name row i.
@@ -351,5 +361,5 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 	if n == 0 {
 		fmt.Fprintf(out, "no finding involves this line (%s in the capture)\n", plural(len(m.x.findings), "finding"))
 	}
-	fmt.Fprintln(out, m.st.dim("findings are of the capture as read, without what-if toggles"))
+	m.whatIfNote(out, "findings")
 }

@@ -102,6 +102,7 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 	}
 	if f.done {
 		x.findings, x.sessions = f.findings, f.sessions
+		x.origFindings, x.origSessions = f.findings, f.sessions
 	}
 	return changed, f.done, f.err
 }

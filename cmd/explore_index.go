@@ -60,9 +60,11 @@ type exploreIndex struct {
 	off      []bool // toggled off, by row
 	verdicts []exploreVerdict
 
-	findings []inspect.Finding
-	sessions []*lineage.Session
-	ids      []string // sessions in order of first appearance
+	// findings and sessions are those of the lines in play, orig* those
+	// of the capture as read.
+	findings, origFindings []inspect.Finding
+	sessions, origSessions []*lineage.Session
+	ids                    []string // sessions in order of first appearance
 
 	spool *os.File
 	open  map[int]*os.File
@@ -186,6 +188,7 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 	x.files, x.spool = ix.files, ix.spool
 	x.findings = ix.in.Report(ix.run.Summary(rd.Stats())).Findings
 	x.sessions = ix.lb.Sessions()
+	x.origFindings, x.origSessions = x.findings, x.sessions
 	x.off = make([]bool, len(x.rows))
 	x.recompute()
 	return x, nil

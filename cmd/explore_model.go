@@ -69,6 +69,11 @@ type exploreModel struct {
 	// keeps the selection on the last of them (G).
 	feed   *exploreFeed
 	follow bool
+
+	// gen counts the toggles; pending is set while the findings and tree
+	// of the latest are being recomputed.
+	gen     int
+	pending bool
 }
 
 func newExploreModel(x *exploreIndex, pal palette, redact bool) *exploreModel {
@@ -127,6 +132,10 @@ func (m *exploreModel) takeFeed() tea.Cmd {
 	}
 	m.feed = nil
 	m.findProblems()
+	if m.toggled() > 0 {
+		cmd := m.whatIf()
+		return cmd
+	}
 	m.status = fmt.Sprintf("read %s", plural(len(m.x.rows), "event"))
 	if err != nil {
 		m.status = "stopped reading: " + termsafe.String(err.Error())
@@ -138,6 +147,8 @@ func (m *exploreModel) takeFeed() tea.Cmd {
 func (m *exploreModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
+	case exploreWhatIfMsg:
+		m.whatIfDone(msg)
 	case exploreTickMsg:
 		if m.feed != nil {
 			cmd = m.takeFeed()
@@ -209,7 +220,7 @@ func (m *exploreModel) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Session):
 		return m.askSession()
 	case key.Matches(msg, k.Toggle):
-		m.toggle()
+		return m.toggle()
 	case key.Matches(msg, k.Line):
 		return m.ask(promptLine, "")
 	case key.Matches(msg, k.Search):
@@ -327,24 +338,62 @@ func (m *exploreModel) nextProblem(d int) {
 	}
 }
 
-// toggle turns the selected line off or on and recomputes the verdicts.
-func (m *exploreModel) toggle() {
+// toggle turns the selected line off or on, recomputes the verdicts at
+// once, and the findings and tree on a goroutine (see whatIf).
+func (m *exploreModel) toggle() tea.Cmd {
 	i := m.selected()
 	if i < 0 {
-		return
+		return nil
 	}
 	m.x.toggle(i)
+	verb := "on"
+	if m.x.off[i] {
+		verb = "off"
+	}
+	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.rows[i].line, verb, plural(m.toggled(), "line"))
+	return m.whatIf()
+}
+
+// toggled counts the lines toggled off.
+func (m *exploreModel) toggled() int {
 	n := 0
 	for _, off := range m.x.off {
 		if off {
 			n++
 		}
 	}
-	verb := "on"
-	if m.x.off[i] {
-		verb = "off"
+	return n
+}
+
+// whatIf starts recomputing the findings and tree without the toggled
+// lines, or restores those of the capture when none is toggled. A
+// result that a later toggle made stale is dropped (gen).
+func (m *exploreModel) whatIf() tea.Cmd {
+	m.gen++
+	if m.feed != nil {
+		return nil // done once the input ends
 	}
-	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.rows[i].line, verb, plural(n, "line"))
+	if m.toggled() == 0 {
+		m.x.findings, m.x.sessions, m.pending = m.x.origFindings, m.x.origSessions, false
+		m.findProblems()
+		return nil
+	}
+	m.pending = true
+	return m.x.whatIfCmd(m.gen)
+}
+
+// whatIfDone takes recomputed findings and tree.
+func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
+	if msg.gen != m.gen {
+		return
+	}
+	m.pending = false
+	if msg.err != nil {
+		m.status = "findings not recomputed: " + termsafe.String(msg.err.Error())
+		return
+	}
+	m.x.findings, m.x.sessions = msg.findings, msg.sessions
+	m.findProblems()
 }
 
 // listHeight is the number of rows the list shows.

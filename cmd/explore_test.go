@@ -55,7 +55,12 @@ func press(m *exploreModel, keys ...string) {
 			r := []rune(k)[0]
 			msg = tea.KeyPressMsg{Code: r, Text: k}
 		}
-		m.Update(msg)
+		_, cmd := m.Update(msg)
+		if k == "x" && cmd != nil {
+			// The findings and tree of the what-if, recomputed as the
+			// program would on a goroutine.
+			m.Update(cmd())
+		}
 	}
 }
 
@@ -248,6 +253,7 @@ func TestExploreFrames(t *testing.T) {
 		{"lineage-120x40", 120, 40, "explore-sessions.jsonl", []string{"G", "4"}},
 		{"findings-120x40", 120, 40, "explore-sessions.jsonl", []string{"n", "5"}},
 		{"whatif-120x40", 120, 40, "explore-sessions.jsonl", []string{":", "1", "6", "enter", "x", "j"}},
+		{"whatif-findings-120x40", 120, 40, "explore-sessions.jsonl", []string{":", "1", "6", "enter", "x", ":", "1", "9", "enter", "5"}},
 		{"help-80x24", 80, 24, "reconnect.jsonl", []string{"?"}},
 		{"detail-focus-80x24", 80, 24, "reconnect.jsonl", []string{"tab", "j", "j"}},
 		{"malformed-field-120x40", 120, 40, "explore-malformed.jsonl", []string{"n"}},
@@ -438,5 +444,34 @@ func TestExplorePinnedProjection(t *testing.T) {
 	if text := strings.Join(m.lines, "\n"); !strings.Contains(text, "session session-beta after line 19") ||
 		!strings.Contains(text, "accepted at line 17: sequence 6") {
 		t.Errorf("projection after a foreign line:\n%s", text)
+	}
+}
+
+// TestExploreWhatIfFindings checks that findings follow the toggles: a
+// redelivery toggled off is no longer a stale line of any finding.
+func TestExploreWhatIfFindings(t *testing.T) {
+	m := newTestExplorer(t, 120, 40, "", "reconnect.jsonl")
+	names := func() bool { return m.x.findings[0].Names(m.x.name(&m.x.rows[6]), 8) }
+	if len(m.x.findings) != 1 || !names() {
+		t.Fatalf("findings of the capture: %+v", m.x.findings)
+	}
+	for _, l := range []string{"8", "9", "10", "11"} {
+		press(m, ":")
+		typeText(m, l)
+		press(m, "enter", "x")
+	}
+	if len(m.x.findings) != 0 {
+		t.Errorf("findings without the redeliveries: %+v", m.x.findings)
+	}
+	press(m, "x")
+	if len(m.x.findings) != 1 || m.x.findings[0].Names(m.x.name(&m.x.rows[6]), 8) {
+		t.Errorf("findings with line 11 back: %+v", m.x.findings)
+	}
+	if !m.x.findings[0].Names(m.x.name(&m.x.rows[9]), 11) {
+		t.Errorf("the finding does not name line 11 of the capture: %+v", m.x.findings[0].Positions)
+	}
+	press(m, ":", "8", "enter", "x", ":", "9", "enter", "x", ":", "1", "0", "enter", "x")
+	if len(m.x.findings) != 1 || !names() || m.pending {
+		t.Errorf("findings with every line back: %+v", m.x.findings)
 	}
 }
