@@ -28,14 +28,18 @@ client holds after it, the diff against the previous accepted projection,
 the session's lineage and the inspect findings that involve it.
 
 x toggles the selected line off and on: every later verdict, projection
-and diff is recomputed as if it had never arrived; w writes the capture
-without the toggled lines. ? lists every key.
+and diff is recomputed as if it had never arrived, then the findings and
+the tree; w writes the capture without the toggled lines. ? lists every
+key.
 
-Only the offset of each line is kept; a line is read again when shown.
-Standard output must be a terminal. Exit status: 0 done, 2 bad usage or
-input.`,
+The view opens at once and fills in as the capture is read; with - it
+follows standard input as it arrives. Only the offset and envelope of each
+line are kept; a line is read again when shown (standard input and
+compressed captures are copied to a temporary file for that). Standard
+output must be a terminal. Exit status: 0 done, 2 bad usage or input.`,
 		Example: `  snapctl explore capture.jsonl
   snapctl explore --session session-7f3a capture.jsonl.gz
+  curl -N "$URL" | snapctl explore -
   snapctl explore --redact capture.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if !ios.OutTTY {
