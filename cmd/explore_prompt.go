@@ -87,7 +87,10 @@ func (m *exploreModel) search(q string) {
 }
 
 func (m *exploreModel) defaultWritePath() string {
-	base := filepath.Base(m.x.files[0].name)
+	base := "capture"
+	if len(m.x.files) > 0 {
+		base = filepath.Base(m.x.files[0].name)
+	}
 	if base == replay.StdinName {
 		base = "stdin.jsonl"
 	}

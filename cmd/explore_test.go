@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentskit/snapctl/replay"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
@@ -473,5 +474,36 @@ func TestExploreWhatIfFindings(t *testing.T) {
 	press(m, ":", "8", "enter", "x", ":", "9", "enter", "x", ":", "1", "0", "enter", "x")
 	if len(m.x.findings) != 1 || !names() || m.pending {
 		t.Errorf("findings with every line back: %+v", m.x.findings)
+	}
+}
+
+// TestExploreOddCaptures presses every key on captures with nothing to
+// show, or nothing valid, at sizes down to the smallest: nothing panics
+// and every line fits.
+func TestExploreOddCaptures(t *testing.T) {
+	dir := t.TempDir()
+	captures := map[string]string{
+		"empty.jsonl":   "",
+		"blank.jsonl":   "\n\n   \n",
+		"garbage.jsonl": "not json\n{\"protocol\":1}\n\x1b[2J\n",
+	}
+	keys := []string{"j", "k", "G", "g", "n", "N", "]", "[", "x", "tab", "j", "tab", "h", "l", "1", "2", "3", "4", "5", "?", "k", "s", "enter", "/", "a", "enter", ":", "3", "enter", "w", "esc", "q"}
+	for name, text := range captures {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, size := range [][2]int{{80, 24}, {40, 10}, {20, 5}, {10, 3}} {
+			m := newTestExplorer(t, size[0], size[1], "", file)
+			for _, k := range keys {
+				press(m, k)
+				m.Update(tea.MouseClickMsg{X: size[0] / 2, Y: 0})
+				for i, l := range strings.Split(m.render(), "\n") {
+					if w := ansi.StringWidth(l); w > size[0] {
+						t.Errorf("%s at %dx%d after %q: line %d is %d cells wide", name, size[0], size[1], k, i+1, w)
+					}
+				}
+			}
+		}
 	}
 }

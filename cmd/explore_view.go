@@ -44,7 +44,7 @@ func (m *exploreModel) listWidth() int {
 	return m.width * 42 / 100
 }
 
-func (m *exploreModel) detailWidth() int { return max(10, m.width-m.listWidth()-1) }
+func (m *exploreModel) detailWidth() int { return max(1, m.width-m.listWidth()-1) }
 
 // View lays the model out: the timeline, the list beside the detail,
 // and the help bar or prompt.
@@ -59,7 +59,7 @@ func (m *exploreModel) View() tea.View {
 // render is the screen as text, one line per terminal row.
 func (m *exploreModel) render() string {
 	if m.width < 20 || m.height < 5 {
-		return "snapctl explore: terminal too small"
+		return ansi.Truncate("snapctl explore: terminal too small", m.width, "")
 	}
 	out := make([]string, 0, m.height)
 	out = append(out, m.timeline())
