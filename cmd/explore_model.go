@@ -47,10 +47,14 @@ type exploreModel struct {
 
 	// view lists the rows shown (every row, or the chosen session's);
 	// pos is the selected place in it and top the first row on screen.
-	view    []int
-	pos     int
-	top     int
-	session int // 0 for every session, else 1 + index in x.ids
+	// sessionPrefix and turnPrefix are what the listed ids share, left
+	// out where an id does not fit.
+	view                      []int
+	sessionPrefix, turnPrefix string
+	turnWidth                 int
+	pos                       int
+	top                       int
+	session                   int // 0 for every session, else 1 + index in x.ids
 
 	tab    int
 	detail bool // the detail pane has the keys
@@ -301,6 +305,22 @@ func (m *exploreModel) setView() {
 			m.view = append(m.view, i)
 		}
 	}
+	m.sessionPrefix = sharedPrefix(func(yield func(string) bool) {
+		for _, i := range m.view {
+			if !yield(m.x.rows[i].sessionID) {
+				return
+			}
+		}
+	})
+	turns := func(yield func(string) bool) {
+		for _, i := range m.view {
+			if !yield(m.x.rows[i].turnID) {
+				return
+			}
+		}
+	}
+	m.turnPrefix = sharedPrefix(turns)
+	m.turnWidth = idWidth(turns)
 	m.pos = 0
 	if cur >= 0 && !m.selectRow(cur) {
 		// The nearest row after it, else the last.

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -270,40 +271,53 @@ func TestExploreFrames(t *testing.T) {
 					t.Errorf("line %d is %d cells wide, want %d: %q", i+1, w, tt.w, l)
 				}
 			}
-			golden := filepath.Join("..", "testdata", "explore", tt.name+".golden")
-			if os.Getenv("UPDATE_GOLDEN") != "" {
-				os.MkdirAll(filepath.Dir(golden), 0o755)
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got != string(want) {
-				t.Errorf("frame differs from %s:\n%s", golden, got)
-			}
+			compareGolden(t, tt.name, got)
 		})
 	}
 }
 
-// TestExploreProgram runs the model in bubbletea's test harness: keys in,
-// the final model out.
-func TestExploreProgram(t *testing.T) {
-	m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("LINE")) },
-		teatest.WithDuration(5*time.Second))
-	tm.Send(tea.KeyPressMsg{Code: 'n', Text: "n"})
-	tm.Send(tea.KeyPressMsg{Code: 'x', Text: "x"})
-	tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*exploreModel)
-	if got := final.selectedLine(); got != 8 {
-		t.Errorf("selected line %d, want 8", got)
+// compareGolden compares a frame with testdata/explore/NAME.golden;
+// UPDATE_GOLDEN=1 rewrites the file.
+func compareGolden(t *testing.T, name, got string) {
+	t.Helper()
+	golden := filepath.Join("..", "testdata", "explore", name+".golden")
+	if os.Getenv("UPDATE_GOLDEN") != "" {
+		os.MkdirAll(filepath.Dir(golden), 0o755)
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if !final.x.off[final.selected()] {
-		t.Errorf("line 8 is not toggled off")
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("frame differs from %s:\n%s", golden, got)
+	}
+}
+
+// TestExploreProgram runs the model in bubbletea's test harness at both
+// sizes: keys in, and the final model's frame against a golden file.
+func TestExploreProgram(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {120, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := newTestExplorer(t, size[0], size[1], "", "explore-sessions.jsonl")
+			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("LINE")) },
+				teatest.WithDuration(5*time.Second))
+			for _, k := range "n2jx" {
+				tm.Send(tea.KeyPressMsg{Code: k, Text: string(k)})
+			}
+			tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
+			final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*exploreModel)
+			if got := final.selectedLine(); got != 20 {
+				t.Errorf("selected line %d, want 20", got)
+			}
+			if !final.x.off[final.selected()] {
+				t.Errorf("line 20 is not toggled off")
+			}
+			compareGolden(t, fmt.Sprintf("program-%dx%d", size[0], size[1]), final.render())
+		})
 	}
 }
 
@@ -505,5 +519,34 @@ func TestExploreOddCaptures(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestSharedPrefix(t *testing.T) {
+	tests := []struct {
+		name string
+		ids  []string
+		want string
+	}{
+		{"cut after the separator", []string{"session-alpha", "session-beta"}, "session-"},
+		{"not inside a number", []string{"turn-1", "turn-10", "turn-2"}, "turn-"},
+		{"the same id twice, blanks skipped", []string{"session-a", "", "session-a"}, "session-"},
+		{"a single id", []string{"session-a"}, ""},
+		{"nothing shared", []string{"a-1", "b-1"}, ""},
+		{"no separator", []string{"abc", "abd"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := sharedPrefix(func(yield func(string) bool) {
+				for _, id := range tt.ids {
+					if !yield(id) {
+						return
+					}
+				}
+			})
+			if got != tt.want {
+				t.Errorf("sharedPrefix(%q) = %q, want %q", tt.ids, got, tt.want)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -39,10 +40,19 @@ func newExploreStyles(pal palette) exploreStyles {
 // after a one-cell rule.
 func (m *exploreModel) listWidth() int {
 	if m.width < 100 {
-		return min(44, m.width/2)
+		// Four more cells for the session column, when there is one.
+		w := 40
+		if m.sessionColumn() {
+			w = 44
+		}
+		return min(w, m.width*55/100)
 	}
 	return m.width * 42 / 100
 }
+
+// sessionColumn says whether the list shows sessions: when the capture
+// has several and all are listed.
+func (m *exploreModel) sessionColumn() bool { return len(m.x.ids) > 1 && m.session == 0 }
 
 func (m *exploreModel) detailWidth() int { return max(1, m.width-m.listWidth()-1) }
 
@@ -103,20 +113,63 @@ const (
 // the session column is left out (0) when the list shows one session.
 func (m *exploreModel) idWidths(lw int) (int, int) {
 	rest := max(4, lw-(1+colLine+1+colKind+1+colSeq+1+colReason+1))
-	if len(m.x.ids) < 2 || m.session != 0 {
+	if !m.sessionColumn() {
 		return 0, rest
 	}
 	rest--
-	return rest / 2, rest - rest/2
+	// Turns take what their ids need, the sessions the rest.
+	tw := max(min(rest/2, m.turnWidth), len("TURN"))
+	return rest - tw, tw
+}
+
+// idWidth is the widest of the ids, escaped.
+func idWidth(ids func(yield func(string) bool)) int {
+	w := 0
+	for id := range ids {
+		w = max(w, displayWidth(termsafe.String(id)))
+	}
+	return w
 }
 
 // ids are the session and turn cells, each fitted to its width.
 func (m *exploreModel) ids(session, turn string, sw, tw int) string {
-	cell := func(s string, w int) string { return padCells(shorten(s, w, fitMiddle), w) }
 	if sw == 0 {
-		return cell(turn, tw)
+		return idCell(turn, m.turnPrefix, tw)
 	}
-	return cell(session, sw) + " " + cell(turn, tw)
+	return idCell(session, m.sessionPrefix, sw) + " " + idCell(turn, m.turnPrefix, tw)
+}
+
+// idCell fits an id to w cells, escaped. An id too long for it loses the
+// prefix every listed id shares first (session-alpha as …alpha), then its
+// middle.
+func idCell(id, prefix string, w int) string {
+	if displayWidth(termsafe.String(id)) > w && prefix != "" && len(id) > len(prefix) && strings.HasPrefix(id, prefix) {
+		id = "…" + id[len(prefix):]
+	}
+	return padCells(shorten(termsafe.String(id), w, fitMiddle), w)
+}
+
+// sharedPrefix is the prefix all of ids share, cut after its last
+// character that is not a letter or digit (session- of session-a and
+// session-b, turn- of turn-1 and turn-10), or "" for fewer than two.
+func sharedPrefix(ids func(yield func(string) bool)) string {
+	prefix, n := "", 0
+	for id := range ids {
+		if id == "" {
+			continue
+		}
+		if n == 0 {
+			prefix = id
+		}
+		for !strings.HasPrefix(id, prefix) {
+			prefix = prefix[:len(prefix)-1]
+		}
+		n++
+	}
+	if n < 2 {
+		return ""
+	}
+	return prefix[:strings.LastIndexFunc(prefix, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })+1]
 }
 
 func (m *exploreModel) listHeader(lw int) string {
@@ -174,7 +227,7 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 		seq = strconv.FormatInt(r.seq, 10)
 	}
 	line := fmt.Sprintf("%s%*d %-*s %s %*s ", mark, colLine, r.line, colKind, kindCell(r.kind),
-		m.ids(termsafe.String(r.sessionID), termsafe.String(r.turnID), sw, tw), colSeq, shorten(seq, colSeq, fitMiddle))
+		m.ids(r.sessionID, r.turnID, sw, tw), colSeq, shorten(seq, colSeq, fitMiddle))
 	if sel {
 		return m.st.selected(fitCells(line+reason, lw))
 	}
