@@ -22,8 +22,13 @@ type captureFlags struct {
 	Session   string
 	MaxLine   int
 	EventPath string
+	win       windowFlags
+	window    *replay.Window
 
 	rd inputReport // set by read, for finish
+	// sniff looks at malformed lines, for finish's hint; every command's
+	// run passes it each result.
+	sniff replay.Sniffer
 }
 
 // inputReport is what finish needs to know of a reader.
@@ -37,6 +42,9 @@ func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.StringVar(&c.Session, "session", "", sessionHelp)
 	c.MaxLine = replay.DefaultMaxLine
 	f.Var((*lineSize)(&c.MaxLine), "max-line", "longest line to decode, in bytes or a `SIZE` with a unit like 512KiB, 64MiB or 1GiB (the maximum); longer lines are malformed")
+	f.StringVar(&c.win.Lines, "lines", "", "read only these `LINES` of each file: N, N-M or N-, comma-separated (like 100-200)")
+	f.StringVar(&c.win.Since, "since", "", "read only events emitted at or after `WHEN`: an instant (2026-07-11T03:00:00Z) or a duration from the capture's start (5m)")
+	f.StringVar(&c.win.Until, "until", "", "read only events emitted at or before `WHEN`, as --since")
 	f.StringVar(&c.EventPath, "event-path", "", "take the event from this gjson `PATH` of each line, for wrapped captures (a string value holding JSON is decoded)")
 }
 
@@ -54,6 +62,11 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 	if !plainPath(c.EventPath) {
 		return usageErrorf("--event-path %q: only plain paths are supported (keys and indexes joined by dots, such as frame or data.event), without @modifiers, | pipes, # queries, multipaths or ..", c.EventPath)
 	}
+	w, err := c.win.window()
+	if err != nil {
+		return err
+	}
+	c.window = w
 	return resolveFiles(ios, &c.Files)
 }
 
@@ -83,7 +96,8 @@ func checkIdent(flag, value string) error {
 
 // options are the replay options these flags ask for.
 func (c *captureFlags) options() replay.Options {
-	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, Sessions: c.budget}
+	return replay.Options{Session: c.Session, MaxLine: c.MaxLine, EventPath: c.EventPath, Sessions: c.budget,
+		RawMalformed: true, Window: c.window}
 }
 
 // budget raises the memory limit for n sessions (see limitMemory).
@@ -115,12 +129,22 @@ func (c *captureFlags) finish(ios *iostreams, err error) error {
 	for _, w := range c.rd.Warnings() {
 		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))
 	}
+	if h := c.sniff.Hint(c.EventPath); h != nil {
+		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(hintText(h)))
+	}
 	damage := c.rd.Err()
 	var ue *usageError
 	if damage != nil && (err == nil || errors.Is(err, errMatched) || errors.As(err, &ue)) {
 		return &usageError{damage}
 	}
 	return err
+}
+
+// hintText puts a hint in one sentence: how much was malformed, what it
+// looks like (with the first line looked at), and what to do.
+func hintText(h *replay.Hint) string {
+	return fmt.Sprintf("%d of %d lines are malformed and look like %s (%s:%d): %s",
+		h.Malformed, h.Events, h.Format, h.File, h.Line, h.Advice)
 }
 
 // resolveFiles turns no FILE into standard input, unless that is a

@@ -21,13 +21,16 @@ type diffOptions struct {
 	Stat     bool
 	Redact   bool
 	Range    bool
-	From, To int64
+	From, To snapshotRef
+	// Only keeps the pairs it returns true for; nil keeps every pair.
+	Only func(*diff.PairDiff) bool
 }
 
 // newCmdDiff builds `snapctl diff`. runF replaces the run function in
 // tests; nil means diffRun.
 func newCmdDiff(ios *iostreams, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{IO: ios}
+	var only string
 	c := &cobra.Command{
 		Annotations: map[string]string{"pager": pageFiles},
 		Use:         "diff [FILE...]",
@@ -44,8 +47,13 @@ text shows the appended text; any other change is a word-level diff
 ([-removed-]{+added+}). A removed message is flagged when no lineage
 (retry, edit or regenerate from an earlier message) explains it.
 
---from and --to compare two accepted snapshots of one session directly;
-an unknown sequence is an error once the input is read. --turn keeps only
+--only keeps the pairs that show one of the changes named: added,
+removed, unexplained (a removal no lineage explains), changed, moved or
+status.
+
+--from and --to compare two accepted snapshots of one session directly,
+each named by its sequence or as line:N; one that is not an accepted
+snapshot is an error once the input is read, naming the nearest one. --turn keeps only
 pairs whose newer snapshot belongs to that turn. --redact replaces every
 text and value of a message, tool call, metadata or error by its length,
 and every metadata and argument key by *.
@@ -53,7 +61,9 @@ and every metadata and argument key by *.
 Exit status: 0 done, 2 bad usage or input.`,
 		Example: `  snapctl diff testdata/diff-vanished.jsonl
   snapctl diff --stat capture.jsonl
+  snapctl diff --only unexplained,status capture.jsonl
   snapctl diff --session session-a --from 3 --to 9 capture.jsonl
+  snapctl diff --from line:120 --to line:480 capture.jsonl
   snapctl diff --turn turn-2 -o jsonl capture.jsonl | jq '.messages.removed'
   curl -N "$URL" | snapctl diff --redact -`,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -65,6 +75,13 @@ Exit status: 0 done, 2 bad usage or input.`,
 			if err := opts.validate(from, to); err != nil {
 				return err
 			}
+			if only != "" {
+				keep, err := parsePairFilter(only)
+				if err != nil {
+					return err
+				}
+				opts.Only = keep
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -74,10 +91,13 @@ Exit status: 0 done, 2 bad usage or input.`,
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVar(&opts.Turn, "turn", "", "keep only pairs whose newer snapshot belongs to turn `ID`")
-	f.Int64Var(&opts.From, "from", 0, "compare the accepted snapshot at `SEQ` (with --to)")
-	f.Int64Var(&opts.To, "to", 0, "with the accepted snapshot at `SEQ` of the same session (with --from)")
+	opts.From.flag, opts.To.flag = "--from", "--to"
+	f.Var(&opts.From, "from", "compare the accepted snapshot at sequence `SEQ`, or at line:N (with --to)")
+	f.Var(&opts.To, "to", "with the accepted snapshot at sequence `SEQ`, or at line:N, of the same session (with --from)")
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or jsonl")
 	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
+	f.StringVar(&only, "only", "", "show only pairs with these `CHANGES`, comma-separated: "+orList(pairFilterNames())+" (the summary counts the pairs shown)")
+	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(pairFilterNames()...))
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
 	registerIDCompletion(c)
@@ -101,13 +121,11 @@ func (o *diffOptions) validate(fromSet, toSet bool) error {
 	if fromSet != toSet {
 		return usageErrorf("--from and --to go together: name both sequences")
 	}
-	if o.Range {
-		if o.From < 0 || o.To < 0 {
-			return usageErrorf("--from and --to must be sequences (non-negative integers)")
-		}
-		if o.From >= o.To {
-			return usageErrorf("--from %d must be less than --to %d: accepted sequences only grow", o.From, o.To)
-		}
+	if o.Range && o.From.line == 0 && o.To.line == 0 && o.From.seq >= o.To.seq {
+		return usageErrorf("--from %d must be less than --to %d: accepted sequences only grow", o.From.seq, o.To.seq)
+	}
+	if o.Range && o.From.line > 0 && o.To.line > 0 && o.From.line >= o.To.line {
+		return usageErrorf("--from line:%d must come before --to line:%d", o.From.line, o.To.line)
 	}
 	return nil
 }
@@ -138,18 +156,43 @@ func diffRun(o *diffOptions) error {
 	default:
 		w = newPairTextWriter(out, o.IO.palette(), o)
 	}
+	if o.Only != nil {
+		w = onlyPairs{w, o.Only}
+	}
 	// Only the text output shows word diffs (--redact counts their words).
-	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range, From: o.From, To: o.To,
+	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range,
+		From: o.From.seq, To: o.To.seq, FromLine: o.From.line, ToLine: o.To.line,
 		NoWords: o.Output != "text" || o.Stat}, w.pair)
 	ropts := o.options()
 	ropts.Messages = true
 	// Flush while waiting for input, so a live stream shows each pair
 	// as soon as it is known.
 	ropts.Idle = func() { out.Flush() }
-	_, err = replay.Run(rd, ropts, d.Add)
+	// The turns of accepted snapshots, to name them when --turn matches none.
+	var turns nameSet
+	add := func(res *replay.Result) error {
+		if o.Turn != "" && res.Verdict() == replay.Accepted {
+			turns.add(res.Event.TurnID)
+		}
+		o.sniff.Observe(res)
+		return d.Add(res)
+	}
+	sum, err := replay.Run(rd, ropts, add)
 	if err != nil {
 		out.Flush()
 		return &usageError{err}
+	}
+	if err := o.checkWindow(sum.Input, sum.Counts); err != nil {
+		out.Flush()
+		return err
+	}
+	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
+		out.Flush()
+		return err
+	}
+	if o.Turn != "" && !turns.has(o.Turn) {
+		out.Flush()
+		return unknownName("--turn", o.Turn, "turn", turns.order)
 	}
 	if err := d.Finish(); err != nil {
 		var re *diff.RangeError

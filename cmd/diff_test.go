@@ -17,9 +17,15 @@ func TestNewCmdDiffFlags(t *testing.T) {
 			return o.Output == "text" && !o.Stat && !o.Range && !o.Redact && o.Files[0] == "c.jsonl"
 		}},
 		{"range", []string{"--from", "2", "--to", "9", "c.jsonl"}, "", func(o *diffOptions) bool {
-			return o.Range && o.From == 2 && o.To == 9
+			return o.Range && o.From.seq == 2 && o.To.seq == 9
 		}},
-		{"range from zero", []string{"--from", "0", "--to", "1", "c.jsonl"}, "", func(o *diffOptions) bool { return o.Range && o.From == 0 }},
+		{"range from zero", []string{"--from", "0", "--to", "1", "c.jsonl"}, "", func(o *diffOptions) bool { return o.Range && o.From.seq == 0 }},
+		{"range by line", []string{"--from", "line:3", "--to", "12", "c.jsonl"}, "", func(o *diffOptions) bool {
+			return o.Range && o.From.line == 3 && o.To.seq == 12
+		}},
+		{"not a sequence", []string{"--from", "abc", "--to", "2", "c.jsonl"}, `--from "abc" is not a sequence: give a non-negative integer, or line:N for the snapshot at line N`, nil},
+		{"bad line", []string{"--from", "line:x", "--to", "2", "c.jsonl"}, `--from "line:x": line:N needs a line number from 1`, nil},
+		{"lines backwards", []string{"--from", "line:9", "--to", "line:2", "c.jsonl"}, "must come before", nil},
 		{"stat and redact", []string{"--stat", "--redact", "c.jsonl"}, "", func(o *diffOptions) bool { return o.Stat && o.Redact }},
 		{"turn and session", []string{"--turn", "t-1", "--session", "s", "c.jsonl"}, "", func(o *diffOptions) bool {
 			return o.Turn == "t-1" && o.Session == "s"
@@ -81,7 +87,7 @@ func TestDiffRun(t *testing.T) {
 		{"redact", []string{"diff", "--redact", "-o", "json"}, exitOK,
 			[]string{`"appendedLength": 15`}, []string{"4417"}},
 		{"unknown sequence", []string{"diff", "--from", "3", "--to", "4"}, exitUsage, nil, []string{"@@"}},
-		{"turn with no pair", []string{"diff", "--turn", "nope"}, exitOK, []string{"0 pairs"}, nil},
+		{"unknown turn", []string{"diff", "--turn", "nope"}, exitUsage, nil, []string{"pairs"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

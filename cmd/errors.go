@@ -22,8 +22,8 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
-// errMatched makes the process exit 1 without a message: a --fail-on
-// condition held.
+// errMatched makes the process exit 1: a --fail-on condition held. The
+// commands return it wrapped in a failOnMatch, which says what matched.
 var errMatched = errors.New("fail-on matched")
 
 // exitStatus maps a command's error to the process exit status.

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -17,8 +19,11 @@ type inspectOptions struct {
 	captureFlags
 	Output string
 	// FailOn is the severity at or above which a finding exits 1; empty
-	// means never.
-	FailOn inspect.Severity
+	// means never. FailOnIDs are finding ids and FailOnReasons reasons
+	// that exit 1 too.
+	FailOn        inspect.Severity
+	FailOnIDs     []string
+	FailOnReasons []replay.Reason
 	// Line and EventID select lines to show up close instead of the report.
 	Line    int
 	EventID string
@@ -49,10 +54,15 @@ name the line. --redact shows only the envelope and the protocol's own
 fields of those lines (ids, statuses, counts, lengths), and problems without
 the values and keys they quote, for sharing outside the team.
 
+--fail-on takes severities (a finding of that severity or worse), finding
+ids and replay's reasons, comma-separated, and says on standard error what
+matched.
+
 Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		Example: `  snapctl inspect capture.jsonl
   snapctl inspect --session session-a -o json capture.jsonl | jq '.findings[].id'
   snapctl inspect --fail-on warning capture.jsonl.gz
+  snapctl inspect --fail-on message-vanished,malformed capture.jsonl
   snapctl inspect --line 12 capture.jsonl
   snapctl inspect --event-id evt-turn-2-0 part1.jsonl part2.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -70,15 +80,49 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
-	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (lines not wrapped) or json")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when a finding of this `SEVERITY` or worse exists: "+orList(severityNames()))
-	f.IntVar(&opts.Line, "line", 0, "show line `N` of the one FILE up close")
+	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (lines not wrapped), json, or jsonl (one finding, or one line up close, per line)")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+orList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
+	f.Var((*lineNumber)(&opts.Line), "line", "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
-	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json"))
-	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(severityNames()...))
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
+	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(append(append(severityNames(), checkIDs()...), reasonWords()...)...))
 	registerIDCompletion(c)
 	return c
+}
+
+// checkIDs are the finding ids, in report order.
+func checkIDs() []string {
+	ids := make([]string, len(inspect.Checks))
+	for i, c := range inspect.Checks {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// parseFailOn sorts the names of a --fail-on list into severities, of
+// which the least severe counts, finding ids and reasons.
+func (o *inspectOptions) parseFailOn(list string) error {
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		sev := inspect.Severity(name)
+		switch {
+		case slices.Contains(inspect.Severities, sev):
+			if o.FailOn == "" || sev.Rank() > o.FailOn.Rank() {
+				o.FailOn = sev
+			}
+		case slices.Contains(checkIDs(), name):
+			o.FailOnIDs = append(o.FailOnIDs, name)
+		default:
+			rs, ok := reasonsNamed(name)
+			if !ok {
+				return usageErrorf("--fail-on: %q is not a severity, finding id or reason (want %s; a finding id such as %s; or a reason such as stale, malformed or problems)",
+					name, orList(severityNames()), inspect.MessageVanished)
+			}
+			o.FailOnReasons = append(o.FailOnReasons, rs...)
+		}
+	}
+	return nil
 }
 
 // checkList is the findings table of the help text.
@@ -112,13 +156,14 @@ func orList(names []string) string {
 // rather than taken for the report.
 func (o *inspectOptions) validate(failOn string, lineSet, idSet bool) error {
 	switch o.Output {
-	case "table", "wide", "json":
+	case "table", "wide", "json", "jsonl":
 	default:
-		return usageErrorf("-o must be table, wide or json, not %q", o.Output)
+		return usageErrorf("-o must be table, wide, json or jsonl, not %q", o.Output)
 	}
-	o.FailOn = inspect.Severity(failOn)
-	if failOn != "" && !slices.Contains(inspect.Severities, o.FailOn) {
-		return usageErrorf("--fail-on must be %s, not %q", orList(severityNames()), failOn)
+	if failOn != "" {
+		if err := o.parseFailOn(failOn); err != nil {
+			return err
+		}
 	}
 	if lineSet && o.Line < 1 {
 		return usageErrorf("--line must be a line number from 1")
@@ -144,9 +189,14 @@ func inspectRun(o *inspectOptions) error {
 		return err
 	}
 	defer done()
-	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget}
+	reasons := newReasonMatches(o.FailOnReasons)
+	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window,
+		Each: func(res *replay.Result) {
+			reasons.observe(res)
+			o.sniff.Observe(res)
+		}}
 	human := o.IO.Out
-	if o.Output != "json" {
+	if o.Output != "json" && o.Output != "jsonl" {
 		human = fitLines(human, o.IO.FitWidth(o.Output == "wide"))
 	}
 	out := bufio.NewWriterSize(human, 64<<10)
@@ -157,8 +207,14 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
+		if err := o.checkWindow(x.Report.Overview.Input, x.Report.Overview.Counts); err != nil {
+			return err
+		}
+		if err := o.checkSession(overviewSessionIDs(x.Report.Overview)); err != nil {
+			return err
+		}
 		if x.Matches == 0 {
-			return noMatch(o, x.Report.Overview.Input)
+			return noMatch(o, x)
 		}
 		rep = x.Report
 		err = writeCloseups(out, o, x)
@@ -170,10 +226,19 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
-		if o.Output == "json" {
+		if err := o.checkWindow(rep.Overview.Input, rep.Overview.Counts); err != nil {
+			return err
+		}
+		if err := o.checkSession(overviewSessionIDs(rep.Overview)); err != nil {
+			return err
+		}
+		switch o.Output {
+		case "json":
 			err = writeReportJSON(out, rep)
-		} else {
-			err = writeReportTable(out, o.IO.palette(), rep)
+		case "jsonl":
+			err = writeFindingsJSONL(out, rep)
+		default:
+			err = writeReportTable(out, o.IO.palette(), rep, o.IO.FitWidth(o.Output == "wide"))
 		}
 		if err != nil {
 			return err
@@ -182,23 +247,52 @@ func inspectRun(o *inspectOptions) error {
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if o.FailOn != "" {
-		for _, f := range rep.Findings {
-			if f.Severity.AtLeast(o.FailOn) {
-				return errMatched
-			}
-		}
-	}
-	return nil
+	return joinMatches(findingMatch(rep.Findings, func(f inspect.Finding) bool {
+		return (o.FailOn != "" && f.Severity.AtLeast(o.FailOn)) || slices.Contains(o.FailOnIDs, f.ID)
+	}), reasons.err())
 }
 
-// noMatch explains why a --line or --event-id target matched nothing.
-func noMatch(o *inspectOptions, in replay.Stats) error {
+// overviewSessionIDs are the ids of the overview's sessions.
+func overviewSessionIDs(ov inspect.Overview) []string {
+	ids := make([]string, len(ov.Sessions))
+	for i, s := range ov.Sessions {
+		ids[i] = s.SessionID
+	}
+	return ids
+}
+
+// noMatch explains why a --line or --event-id target matched nothing,
+// saying what there is instead.
+func noMatch(o *inspectOptions, x inspect.Examination) error {
+	in := x.Report.Overview.Input
 	if o.EventID != "" {
-		return usageErrorf("no line has event id %q", o.EventID)
+		if len(x.EventIDs) == 0 {
+			return usageErrorf("--event-id %s matches nothing: no line of the capture is a valid event", o.EventID)
+		}
+		ids := x.EventIDs[:min(len(x.EventIDs), namesListed)]
+		return usageErrorf("--event-id %s matches nothing: the capture's %s have ids like %s",
+			o.EventID, plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
 	}
 	if o.Line <= in.Lines {
 		return usageErrorf("%s:%d is blank: not an event", o.Files[0], o.Line)
 	}
 	return usageErrorf("%s has %d lines, no line %d", o.Files[0], in.Lines, o.Line)
 }
+
+// lineNumber is the value of --line: a line number from 1, refused with a
+// sentence rather than strconv's words.
+type lineNumber int
+
+func (n *lineNumber) Set(v string) error {
+	// Numbers below 1 are refused by validate, which knows --line was set.
+	i, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return &flagError{fmt.Sprintf("--line %q is not a line number: give a number from 1", v)}
+	}
+	*n = lineNumber(i)
+	return nil
+}
+
+func (n *lineNumber) String() string { return strconv.Itoa(int(*n)) }
+
+func (n *lineNumber) Type() string { return "int" }

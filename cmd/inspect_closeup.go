@@ -12,12 +12,25 @@ import (
 )
 
 func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) error {
-	if o.Output == "json" {
+	switch o.Output {
+	case "json":
 		e := newJSONEncoder(out, jsonDocument)
 		if err := e.value(closeupsJSON(x, o.Redact)); err != nil {
 			return err
 		}
 		return e.end()
+	case "jsonl":
+		// One record per line shown, as in the document's lines.
+		e := newJSONEncoder(out, jsonLines)
+		for _, l := range closeupsJSON(x, o.Redact).Lines {
+			if err := e.value(l); err != nil {
+				return err
+			}
+			if err := e.end(); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	pal := o.IO.palette()
 	for i, c := range x.Closeups {

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -49,6 +49,9 @@ type sessionOverviewJSON struct {
 	} `json:"emittedAt"`
 	Final   *finalJSON               `json:"final"`
 	Lineage map[replay.Operation]int `json:"lineage"`
+	// LineageTurns counts turns, the unit of lineage's own counts;
+	// Lineage keeps its meaning, snapshots.
+	LineageTurns map[replay.Operation]int `json:"lineageTurns"`
 }
 
 type findingJSON struct {
@@ -90,7 +93,7 @@ func reportJSON(rep inspect.Report) inspectJSON {
 func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
 		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons), Turns: s.Turns,
-		Snapshots: s.Snapshots, Lineage: s.Lineage, Final: newFinalJSON(s.Final)}
+		Snapshots: s.Snapshots, Lineage: s.Lineage, LineageTurns: s.LineageTurns, Final: newFinalJSON(s.Final)}
 	if r := s.Sequences; r != nil {
 		sj.Sequences = &struct {
 			Min int64 `json:"min"`
@@ -148,9 +151,26 @@ func writeReportJSON(out io.Writer, rep inspect.Report) error {
 	return e.end()
 }
 
+// writeFindingsJSONL writes the report's findings, one record per line,
+// as in the document's findings.
+func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
+	e := newJSONEncoder(out, jsonLines)
+	for _, f := range rep.Findings {
+		if err := e.value(findingToJSON(f)); err != nil {
+			return err
+		}
+		if err := e.end(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // writeReportTable writes the overview, one block per session, then the
 // findings worst first.
-func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report) error {
+// width is the terminal's, 0 for none: it cuts the lists of positions,
+// which JSON gives whole.
+func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report, width int) error {
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s, %s, %s (%d blank): %s, %s, %s\n",
 		plural(ov.Input.Files, "file"), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
@@ -173,7 +193,7 @@ func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report) error 
 		writeSessionBlock(out, pal, s)
 	}
 	out.WriteByte('\n')
-	writeFindings(out, pal, rep.Findings)
+	writeFindings(out, pal, rep.Findings, width)
 	return nil
 }
 
@@ -237,12 +257,14 @@ func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview
 	} else {
 		fmt.Fprintln(out, "  final: no accepted snapshot")
 	}
-	if len(s.Lineage) > 0 {
-		ops := make([]string, 0, len(s.Lineage))
-		for op, n := range s.Lineage {
-			ops = append(ops, fmt.Sprintf("%s %d", op, n))
+	// Turns, not snapshots: the unit lineage counts in.
+	var ops []string
+	for _, op := range lineage.Operations {
+		if n := s.LineageTurns[op]; n > 0 {
+			ops = append(ops, fmt.Sprintf("%d %s", n, op))
 		}
-		sort.Strings(ops)
+	}
+	if len(ops) > 0 {
 		fmt.Fprintf(out, "  lineage: %s\n", strings.Join(ops, ", "))
 	}
 }
@@ -257,7 +279,7 @@ func severityColour(pal palette, s inspect.Severity) func(string) string {
 	return pal.Cyan
 }
 
-func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding) {
+func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding, width int) {
 	if len(fs) == 0 {
 		fmt.Fprintln(out, "no findings")
 		return
@@ -277,33 +299,21 @@ func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding) {
 	fmt.Fprintf(out, "%s: %s\n", pal.Bold(plural(len(fs), "finding")), strings.Join(parts, ", "))
 	for _, f := range fs {
 		sev := fmt.Sprintf("%-7s", f.Severity)
-		fmt.Fprintf(out, "\n%s  %s  %s\n", severityColour(pal, f.Severity)(sev), pal.Bold(f.ID), termsafe.String(f.SessionID))
+		head := severityColour(pal, f.Severity)(sev) + "  " + pal.Bold(f.ID)
+		if f.SessionID != "" { // unusable-input is about the whole capture
+			head += "  " + termsafe.String(f.SessionID)
+		}
+		fmt.Fprintf(out, "\n%s\n", head)
 		fmt.Fprintf(out, "  %s\n", termsafe.String(f.Message))
-		fmt.Fprintf(out, "  at %s\n", positionList(f))
+		fmt.Fprintf(out, "  at %s\n", positionList(f, max(width-len("  at "), 0)))
 	}
 }
 
-// positionList writes positions as "a.jsonl:3,5 b.jsonl:1", saying how
-// many more there are past the listed ones.
-func positionList(f inspect.Finding) string {
-	var b strings.Builder
-	for i, p := range f.Positions {
-		switch {
-		case i > 0 && p.File == f.Positions[i-1].File:
-			b.WriteByte(',')
-		case i > 0:
-			b.WriteString(" ")
-			fallthrough
-		default:
-			b.WriteString(termsafe.String(p.File))
-			b.WriteByte(':')
-		}
-		b.WriteString(strconv.Itoa(p.Line))
-	}
-	if more := f.PositionCount - len(f.Positions); more > 0 {
-		fmt.Fprintf(&b, " and %d more", more)
-	}
-	return b.String()
+// positionList writes a finding's positions as compact ranges,
+// "a.jsonl:2,4-8 b.jsonl:1 (+163)", counting those past the listed ones
+// and those past width runes (0: no limit).
+func positionList(f inspect.Finding, width int) string {
+	return compactPositions(f.Positions, f.PositionCount, width)
 }
 
 // validUTF8JSON reports whether raw can be shown as a JSON value: valid

@@ -28,8 +28,8 @@ func TestNewCmdInspect(t *testing.T) {
 		{name: "line on stdin", args: []string{"--line", "2"},
 			want: inspectOptions{captureFlags: captureFlags{Files: []string{"-"}, MaxLine: 64 << 20}, Output: "table", Line: 2}},
 		{name: "line needs one file", args: []string{"--line", "2", "a", "b"}, wantErr: "--line needs exactly one FILE, not 2"},
-		{name: "bad output", args: []string{"-o", "jsonl", "a"}, wantErr: `-o must be table, wide or json, not "jsonl"`},
-		{name: "bad severity", args: []string{"--fail-on", "errors", "a"}, wantErr: `--fail-on must be error, warning or info, not "errors"`},
+		{name: "bad output", args: []string{"-o", "yaml", "a"}, wantErr: `-o must be table, wide, json or jsonl, not "yaml"`},
+		{name: "bad severity", args: []string{"--fail-on", "errors", "a"}, wantErr: `--fail-on: "errors" is not a severity, finding id or reason (want error, warning or info; a finding id such as message-vanished; or a reason such as stale, malformed or problems)`},
 		{name: "bad session", args: []string{"--session", "a b", "a"}, wantErr: `--session "a b" is not a safe identifier`},
 		{name: "bad event id", args: []string{"--event-id", "-x", "a"}, wantErr: `--event-id "-x" is not a safe identifier`},
 		{name: "line and event id", args: []string{"--line", "1", "--event-id", "e", "a"}, wantErr: "--line and --event-id cannot be used together"},
@@ -135,13 +135,13 @@ func TestPositionList(t *testing.T) {
 		want string
 	}{
 		{"one file", inspect.Finding{Positions: []inspect.Position{pos("a", 1), pos("a", 5)}, PositionCount: 2}, "a:1,5"},
-		{"two files", inspect.Finding{Positions: []inspect.Position{pos("a", 1), pos("b", 2), pos("b", 3)}, PositionCount: 3}, "a:1 b:2,3"},
-		{"capped", inspect.Finding{Positions: []inspect.Position{pos("a", 1)}, PositionCount: 4}, "a:1 and 3 more"},
+		{"two files", inspect.Finding{Positions: []inspect.Position{pos("a", 1), pos("b", 2), pos("b", 3)}, PositionCount: 3}, "a:1 b:2-3"},
+		{"capped", inspect.Finding{Positions: []inspect.Position{pos("a", 1)}, PositionCount: 4}, "a:1 (+3)"},
 		{"file name made safe", inspect.Finding{Positions: []inspect.Position{pos("a\x1bb", 1)}, PositionCount: 1}, `a\x1bb:1`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := positionList(tt.f); got != tt.want {
+			if got := positionList(tt.f, 0); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})

@@ -428,6 +428,21 @@ func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) err
 	return e.end()
 }
 
+// writeLineageJSONL writes one session per line, as in the document's
+// sessions.
+func writeLineageJSONL(w io.Writer, sessions []*lineage.Session, redact bool) error {
+	e := newJSONEncoder(w, jsonLines)
+	for _, s := range sessions {
+		if err := e.value(lineageSessionToJSON(s, redact)); err != nil {
+			return err
+		}
+		if err := e.end(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func lineageSessionToJSON(s *lineage.Session, redact bool) lineageSessionJSON {
 	js := lineageSessionJSON{SessionID: s.SessionID, Roots: []string{}, Problems: s.Problems(), Turns: []lineageTurnJSON{}}
 	for _, n := range s.Roots {

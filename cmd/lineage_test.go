@@ -226,7 +226,7 @@ func TestNewCmdLineage(t *testing.T) {
 		{"every flag", "-o mermaid --ascii --redact --turn t-1 --session s-1 --max-line 10 a b", "", func(o *lineageOptions) bool {
 			return o.Output == "mermaid" && o.ASCII && o.Redact && o.Turn == "t-1" && o.Session == "s-1" && o.MaxLine == 10 && len(o.Files) == 2
 		}},
-		{"bad format", "-o svg c", `-o must be tree, wide, mermaid, dot or json, not "svg"`, nil},
+		{"bad format", "-o svg c", `-o must be tree, wide, mermaid, dot, json or jsonl, not "svg"`, nil},
 		{"bad turn", "--turn a/b c", `--turn "a/b" is not a safe identifier`, nil},
 		{"bad session", "--session -x c", `--session "-x" is not a safe identifier`, nil},
 		{"bad max-line", "--max-line 0 c", "--max-line must be a positive number of bytes", nil},

@@ -288,3 +288,24 @@ func redactContainer(b, raw []byte, path string) []byte {
 	}
 	return append(b, ']')
 }
+
+// shownEnvelope is the envelope of a malformed line as shown: with
+// redact, only the ids that are safe identifiers and an event field that
+// names a known kind, since an unvalidated field may hold anything.
+func shownEnvelope(e *replay.Envelope, redact bool) *replay.Envelope {
+	if e == nil || !redact {
+		return e
+	}
+	out := *e
+	for _, s := range []*string{&out.EventID, &out.SessionID, &out.TurnID} {
+		if !replay.IsSafeIdentifier(*s) {
+			*s = ""
+		}
+	}
+	switch replay.Kind(out.Event) {
+	case replay.KindSubmit, replay.KindSnapshot, replay.KindDiagnostic:
+	default:
+		out.Event = ""
+	}
+	return &out
+}

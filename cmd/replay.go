@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agentskit/snapctl/replay"
@@ -15,8 +16,12 @@ type replayOptions struct {
 	IO *iostreams
 	captureFlags
 	Output string
-	Only   string
+	// Only and FailOn are sets of reasons; nil Only shows every event.
+	Only   []replay.Reason
 	FailOn []replay.Reason
+	// Turn shows only the events of this turn, as lineage and diff keep
+	// only its turns and pairs.
+	Turn   string
 	Redact bool
 }
 
@@ -24,7 +29,7 @@ type replayOptions struct {
 // tests; nil means replayRun.
 func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Command {
 	opts := &replayOptions{IO: ios}
-	var failOn string
+	var failOn, only string
 	c := &cobra.Command{
 		Annotations: map[string]string{"pager": pageFiles},
 		Use:         "replay [FILE...]",
@@ -35,12 +40,16 @@ runs every line through the monotonic snapshot cursor of ADR-0010.
 
 Every line gets a verdict and a reason:
 ` + reasonTable() + `
+--only and --fail-on take a comma-separated list of reasons, verdicts
+(accepted, inert) and problems: every reason but initial, advanced and
+non-snapshot. --fail-on says on standard error what matched.
+
 Without --session, each session named by a valid snapshot gets its own
 cursor. --redact keeps the values and free-form keys of malformed lines
 out of their details ("(value hidden)", "*"), for sharing outside the
 team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 		Example: `  snapctl replay testdata/reconnect.jsonl
-  snapctl replay --session session-a --only inert capture.jsonl
+  snapctl replay --session session-a --only problems capture.jsonl
   snapctl replay -o jsonl capture.jsonl | jq 'select(.reason == "stale")'
   curl -N "$URL" | snapctl replay -
   snapctl replay --fail-on stale,malformed capture.jsonl.gz
@@ -49,7 +58,7 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
 				return err
 			}
-			if err := opts.validate(failOn); err != nil {
+			if err := opts.validate(failOn, only); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -60,13 +69,14 @@ team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
 	}
 	f := c.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (every value whole), json or jsonl")
-	f.StringVar(&opts.Only, "only", "", "show only `accepted` or inert events (the summary counts all)")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (comma-separated)")
+	f.StringVar(&only, "only", "", "show only events with these `REASONS`, comma-separated: reasons, accepted, inert or problems (the summary counts all)")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when any event has one of these `REASONS` (as --only)")
+	f.StringVar(&opts.Turn, "turn", "", "show only the events of turn `ID`, malformed ones whose envelope names it too (the summary counts all)")
 	registerRedact(f, &opts.Redact)
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
-	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion("accepted", "inert"))
-	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonNames()...))
+	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(reasonWords()...))
+	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonWords()...))
 	registerIDCompletion(c)
 	return c
 }
@@ -105,44 +115,41 @@ func reasonNames() []string {
 	return names
 }
 
-func (o *replayOptions) validate(failOn string) error {
+func (o *replayOptions) validate(failOn, only string) error {
 	switch o.Output {
 	case "table", "wide", "json", "jsonl":
 	default:
 		return usageErrorf("-o must be table, wide, json or jsonl, not %q", o.Output)
 	}
-	switch o.Only {
-	case "", "accepted", "inert":
-	default:
-		return usageErrorf("--only must be accepted or inert, not %q", o.Only)
+	if o.Turn != "" {
+		if err := checkIdent("--turn", o.Turn); err != nil {
+			return err
+		}
 	}
-	reasons, err := parseReasons(failOn)
-	if err != nil {
-		return err
+	var err error
+	if only != "" {
+		if o.Only, err = parseReasonList("--only", only); err != nil {
+			return err
+		}
 	}
-	o.FailOn = reasons
+	if failOn != "" {
+		if o.FailOn, err = parseReasonList("--fail-on", failOn); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
-// parseReasons parses a --fail-on list of reasons.
-func parseReasons(list string) ([]replay.Reason, error) {
-	if list == "" {
-		return nil, nil
+// resultTurn is the turn of a result: its event's, or what a malformed
+// line's envelope says, or "".
+func resultTurn(res *replay.Result) string {
+	switch {
+	case res.Event != nil:
+		return res.Event.TurnID
+	case res.Err != nil && res.Err.Envelope != nil:
+		return res.Err.Envelope.TurnID
 	}
-	var out []replay.Reason
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		found := false
-		for _, r := range replay.Reasons {
-			if string(r) == name {
-				out, found = append(out, r), true
-			}
-		}
-		if !found {
-			return nil, usageErrorf("--fail-on: unknown reason %q (want %s)", name, strings.Join(reasonNames(), ", "))
-		}
-	}
-	return out, nil
+	return ""
 }
 
 // liveInput says whether any input may be live: standard input, or a
@@ -182,7 +189,8 @@ func replayRun(o *replayOptions) error {
 		out = bufio.NewWriterSize(fitLines(o.IO.Out, width), 64<<10)
 		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files))
 	}
-	matched := false
+	matches := newReasonMatches(o.FailOn)
+	var turns nameSet // with --turn, the turns seen, to name them if it is not one
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
 	ropts := o.options()
@@ -193,12 +201,16 @@ func replayRun(o *replayOptions) error {
 		out.Flush()
 	}
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
-		for _, r := range o.FailOn {
-			if res.Reason == r {
-				matched = true
+		matches.observe(res)
+		o.sniff.Observe(res)
+		if o.Turn != "" {
+			turn := resultTurn(res)
+			turns.add(turn)
+			if turn != o.Turn {
+				return nil
 			}
 		}
-		if o.Only != "" && string(res.Verdict()) != o.Only {
+		if o.Only != nil && !slices.Contains(o.Only, res.Reason) {
 			return nil
 		}
 		return w.event(res)
@@ -213,8 +225,14 @@ func replayRun(o *replayOptions) error {
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if matched {
-		return errMatched
+	if err := o.checkWindow(sum.Input, sum.Counts); err != nil {
+		return err
 	}
-	return nil
+	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
+		return err
+	}
+	if o.Turn != "" && !turns.has(o.Turn) {
+		return unknownName("--turn", o.Turn, "turn", slices.DeleteFunc(turns.order, func(t string) bool { return t == "" }))
+	}
+	return matches.err()
 }

@@ -42,10 +42,34 @@ func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
 		e.str(string(res.Err.Code))
 		e.key("detail")
 		e.str(decodeDetail(res.Err, redact))
+		if env := shownEnvelope(res.Err.Envelope, redact); env != nil {
+			e.key("envelope")
+			writeEnvelope(e, env)
+		}
 	}
 	if res.Reason == replay.ReasonAdvanced {
 		e.key("gap")
 		e.int(res.Gap)
+	}
+	e.endObject()
+}
+
+// writeEnvelope writes the readable envelope fields of a malformed line,
+// each only when it was read: unvalidated, so never under the contract's
+// own keys.
+func writeEnvelope(e *jsonEncoder, env *replay.Envelope) {
+	e.beginObject()
+	for _, f := range []struct{ key, val string }{
+		{"event", env.Event}, {"eventId", env.EventID}, {"sessionId", env.SessionID}, {"turnId", env.TurnID},
+	} {
+		if f.val != "" {
+			e.key(f.key)
+			e.str(f.val)
+		}
+	}
+	if env.HasSequence {
+		e.key("sequence")
+		e.int(env.Sequence)
 	}
 	e.endObject()
 }
@@ -304,14 +328,10 @@ func (w *tableWriter) event(res *replay.Result) error {
 	if ev := res.Event; ev != nil {
 		cells[1], cells[2], cells[3], cells[4] = ev.EventID, shortKind(ev.Kind), ev.SessionID, ev.TurnID
 		cells[5] = strconv.FormatInt(ev.Sequence, 10)
+	} else if res.Err != nil {
+		envelopeCells(cells, shownEnvelope(res.Err.Envelope, w.redact))
 	}
-	colour := w.pal.Yellow
-	switch {
-	case res.Reason == replay.ReasonMalformed:
-		colour = w.pal.Red
-	case res.Verdict() == replay.Accepted:
-		colour = w.pal.Green
-	}
+	colour := reasonColour(w.pal, res.Reason)
 	r := heldRow{cells, colour}
 	switch {
 	case w.layout != nil:
@@ -326,6 +346,41 @@ func (w *tableWriter) event(res *replay.Result) error {
 		}
 	}
 	return nil
+}
+
+// envelopeCells fills a malformed row's envelope cells with what its
+// envelope says, unvalidated: made safe for the terminal and cut short.
+func envelopeCells(cells []string, env *replay.Envelope) {
+	if env == nil {
+		return
+	}
+	for i, v := range []string{env.EventID, shortKind(replay.Kind(env.Event)), env.SessionID, env.TurnID} {
+		if v != "" {
+			cells[1+i] = termsafe.Line(v, maxEnvelopeCell)
+		}
+	}
+	if env.HasSequence {
+		cells[5] = strconv.FormatInt(env.Sequence, 10)
+	}
+}
+
+// maxEnvelopeCell is the most runes of an unvalidated envelope field a
+// table cell shows: a valid id is much shorter.
+const maxEnvelopeCell = 40
+
+// reasonColour colours a reason by what it means: accepted green,
+// ordinary inert lines (submits and diagnostics) dim, problems yellow,
+// and lines that do not decode red.
+func reasonColour(pal palette, r replay.Reason) func(string) string {
+	switch {
+	case r == replay.ReasonMalformed:
+		return pal.Red
+	case r == replay.ReasonNonSnapshot:
+		return pal.Dim
+	case r.Verdict() == replay.Accepted:
+		return pal.Green
+	}
+	return pal.Yellow
 }
 
 // resultDetail explains a verdict in a few words for the table.

@@ -149,6 +149,12 @@ func run(ios *iostreams, args []string) int {
 		// help, version and completion ignore write errors themselves.
 		err = fmt.Errorf("writing output: %w", out.err)
 	}
+	var fm *failOnMatch
+	if errors.As(err, &fm) {
+		for _, it := range fm.items {
+			fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", it)
+		}
+	}
 	if err != nil && !errors.Is(err, errMatched) {
 		msg := strings.ReplaceAll(termsafe.String(err.Error()), "\n", " ")
 		fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", msg)

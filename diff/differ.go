@@ -21,6 +21,9 @@ type Options struct {
 	// session directly, instead of each with the previous one.
 	Range    bool
 	From, To int64
+	// FromLine and ToLine, when positive, name the snapshot of that side
+	// by its line number instead of its sequence.
+	FromLine, ToLine int
 	// NoWords skips the word diff of content that changed other than by
 	// growing, for outputs that never show it (MessageChange.Words stays
 	// nil and Replaced false): it is the costliest part of a pair.
@@ -51,6 +54,53 @@ type Differ struct {
 	// per-session mark keeps that O(1) per line.
 	malformed int
 	found     bool
+	// nearFrom and nearTo are the accepted snapshots nearest to From and
+	// To (Range), for the error when they are not both found.
+	nearFrom, nearTo Near
+}
+
+// Near is an accepted snapshot near a --from or --to that was not found:
+// its sequence, or its line when the side was named by line.
+type Near struct {
+	Value   int64
+	Session string
+	ok      bool
+}
+
+// note keeps v of session as the nearest to target so far, if it is.
+func (n *Near) note(target, v int64, session string) {
+	if !n.ok || abs(v-target) < abs(n.Value-target) {
+		*n = Near{Value: v, Session: session, ok: true}
+	}
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// side is what the Range names one side by: a line, or a sequence.
+func (d *Differ) side(res *replay.Result, line int) int64 {
+	if line > 0 {
+		return int64(res.Line)
+	}
+	return res.Event.Sequence
+}
+
+func (d *Differ) fromTarget() int64 {
+	if d.opts.FromLine > 0 {
+		return int64(d.opts.FromLine)
+	}
+	return d.opts.From
+}
+
+func (d *Differ) toTarget() int64 {
+	if d.opts.ToLine > 0 {
+		return int64(d.opts.ToLine)
+	}
+	return d.opts.To
 }
 
 type sessionState struct {
@@ -117,11 +167,14 @@ func (d *Differ) accept(res *replay.Result) error {
 		d.rebase(s, p)
 		return nil
 	}
-	switch seq := ev.Sequence; {
-	case seq == d.opts.From:
+	from, to := d.side(res, d.opts.FromLine), d.side(res, d.opts.ToLine)
+	d.nearFrom.note(d.fromTarget(), from, ev.SessionID)
+	d.nearTo.note(d.toTarget(), to, ev.SessionID)
+	switch {
+	case from == d.fromTarget():
 		s.sawFrom = true
 		d.rebase(s, ProjectionOf(res))
-	case seq == d.opts.To:
+	case to == d.toTarget():
 		s.sawTo = true
 		if s.hasBase {
 			d.found = true
@@ -132,7 +185,7 @@ func (d *Differ) accept(res *replay.Result) error {
 			d.drop(s)
 			return err
 		}
-	case s.hasBase && seq < d.opts.To:
+	case s.hasBase && to < d.toTarget():
 		s.between++
 		s.skipped.Add(model.Messages(s.base.Messages), ev.Snapshot.Lineage)
 	case s.hasBase:
@@ -191,7 +244,8 @@ func (d *Differ) Finish() error {
 	if !d.opts.Range || d.found {
 		return nil
 	}
-	e := &RangeError{From: d.opts.From, To: d.opts.To}
+	e := &RangeError{From: d.opts.From, To: d.opts.To, FromLine: d.opts.FromLine, ToLine: d.opts.ToLine}
+	fromFound, toFound := false, false
 	var only *sessionState
 	for _, s := range d.sessions {
 		if s.accepted {
@@ -208,11 +262,22 @@ func (d *Differ) Finish() error {
 			e.Session = only.id
 		}
 		if only == nil || !only.sawFrom {
-			e.Missing = append(e.Missing, d.opts.From)
+			e.Missing, e.MissingFrom = append(e.Missing, d.opts.From), true
+		} else {
+			fromFound = true
 		}
 		if only == nil || !only.sawTo {
-			e.Missing = append(e.Missing, d.opts.To)
+			e.Missing, e.MissingTo = append(e.Missing, d.opts.To), true
+		} else {
+			toFound = true
 		}
+	}
+	// A nearest that is the side itself (in another session) says nothing.
+	if !fromFound && d.nearFrom.ok && d.nearFrom.Value != d.fromTarget() {
+		e.NearFrom = &d.nearFrom
+	}
+	if !toFound && d.nearTo.ok && d.nearTo.Value != d.toTarget() {
+		e.NearTo = &d.nearTo
 	}
 	return e
 }
@@ -221,27 +286,81 @@ func (d *Differ) Finish() error {
 // snapshots of one session.
 type RangeError struct {
 	From, To int64
+	// FromLine and ToLine are set when the side was named by line.
+	FromLine, ToLine int
+	// NearFrom and NearTo are the accepted snapshots nearest to a side
+	// that was not found, nil when there are none.
+	NearFrom, NearTo *Near
 	// Sessions is the number of sessions with accepted snapshots.
 	Sessions int
 	// Session and Missing are set when one session was in question:
 	// the sequences that were not accepted snapshots of it.
 	Session string
 	Missing []int64
+	// MissingFrom and MissingTo say which sides Missing holds.
+	MissingFrom, MissingTo bool
 }
 
 func (e *RangeError) Error() string {
+	return e.problem() + e.nearest()
+}
+
+// name says how a side was named: "sequence 3" or "line 12".
+func name(seq int64, line int) string {
+	if line > 0 {
+		return "line " + strconv.Itoa(line)
+	}
+	return "sequence " + strconv.FormatInt(seq, 10)
+}
+
+func (e *RangeError) problem() string {
+	from, to := name(e.From, e.FromLine), name(e.To, e.ToLine)
 	switch {
 	case e.Sessions == 0:
-		return fmt.Sprintf("sequences %d and %d are not accepted snapshots: the capture has none", e.From, e.To)
+		return fmt.Sprintf("%s are not accepted snapshots: the capture has none", e.both())
 	case e.Session == "" || len(e.Missing) == 0:
-		return fmt.Sprintf("no session has accepted snapshots at both sequence %d and sequence %d", e.From, e.To)
+		return fmt.Sprintf("no session has accepted snapshots at both %s and %s", from, to)
 	}
-	seqs := make([]string, len(e.Missing))
-	for i, m := range e.Missing {
-		seqs[i] = strconv.FormatInt(m, 10)
+	switch {
+	case e.MissingFrom && e.MissingTo:
+		return fmt.Sprintf("%s are not accepted snapshots of session %s", e.both(), e.Session)
+	case e.MissingFrom:
+		return fmt.Sprintf("%s is not an accepted snapshot of session %s", from, e.Session)
 	}
-	if len(seqs) == 1 {
-		return fmt.Sprintf("sequence %s is not an accepted snapshot of session %s", seqs[0], e.Session)
+	return fmt.Sprintf("%s is not an accepted snapshot of session %s", to, e.Session)
+}
+
+// both names the two sides: "sequences 1 and 2", "lines 3 and 5" or
+// "sequence 1 and line 5".
+func (e *RangeError) both() string {
+	switch {
+	case e.FromLine == 0 && e.ToLine == 0:
+		return fmt.Sprintf("sequences %d and %d", e.From, e.To)
+	case e.FromLine > 0 && e.ToLine > 0:
+		return fmt.Sprintf("lines %d and %d", e.FromLine, e.ToLine)
 	}
-	return fmt.Sprintf("sequences %s are not accepted snapshots of session %s", strings.Join(seqs, " and "), e.Session)
+	return name(e.From, e.FromLine) + " and " + name(e.To, e.ToLine)
+}
+
+// nearest names the accepted snapshots nearest to the sides not found.
+func (e *RangeError) nearest() string {
+	var parts []string
+	for _, n := range []struct {
+		near *Near
+		line int
+		name string
+	}{{e.NearFrom, e.FromLine, name(e.From, e.FromLine)}, {e.NearTo, e.ToLine, name(e.To, e.ToLine)}} {
+		if n.near == nil {
+			continue
+		}
+		unit := "sequence "
+		if n.line > 0 {
+			unit = "line "
+		}
+		parts = append(parts, fmt.Sprintf("%s%d (session %s) for %s", unit, n.near.Value, n.near.Session, n.name))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; nearest accepted: " + strings.Join(parts, ", ")
 }

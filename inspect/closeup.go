@@ -3,6 +3,7 @@ package inspect
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 
 	"github.com/agentskit/snapctl/replay"
 	"github.com/tidwall/gjson"
@@ -85,7 +86,10 @@ type Examination struct {
 	Closeups []Closeup
 	// Matches counts the matching lines, beyond MaxCloseups too.
 	Matches int
-	Report  Report
+	// EventIDs are the first distinct event ids of valid events, at most
+	// MaxCloseups, to say what there is when nothing matched.
+	EventIDs []string
+	Report   Report
 }
 
 // Examine reads the capture once, as Run does, and keeps the lines that
@@ -98,6 +102,9 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 	var x Examination
 	kept := 0
 	sum, err := replay.Run(rd, ro, func(res *replay.Result) error {
+		if ev := res.Event; ev != nil && len(x.EventIDs) < MaxCloseups && !slices.Contains(x.EventIDs, ev.EventID) {
+			x.EventIDs = append(x.EventIDs, ev.EventID)
+		}
 		if target.matches(res, opts.EventPath) {
 			x.Matches++
 			if len(x.Closeups) < MaxCloseups && (len(x.Closeups) == 0 || kept+len(res.Raw) <= maxCloseupBytes) {
@@ -106,6 +113,9 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 			}
 		}
 		in.Observe(res)
+		if opts.Each != nil {
+			opts.Each(res)
+		}
 		return nil
 	})
 	if err != nil {

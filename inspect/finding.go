@@ -31,6 +31,7 @@ func (s Severity) AtLeast(min Severity) bool { return s.Rank() <= min.Rank() }
 
 // The finding ids: stable names, part of the JSON contract.
 const (
+	InvalidEvent        = "invalid-event"
 	TimestampSequence   = "timestamp-sequence"
 	SequenceCollision   = "sequence-collision"
 	MessageVanished     = "message-vanished"
@@ -41,6 +42,7 @@ const (
 	OrphanSubmit        = "orphan-submit"
 	StaleRedelivery     = "stale-redelivery"
 	SequenceGap         = "sequence-gap"
+	UnusableInput       = "unusable-input"
 )
 
 // Check describes one kind of finding: its id, its severity and what it
@@ -54,6 +56,7 @@ type Check struct {
 // Checks lists every check in report order: worst first, then roughly by
 // how much an operator should care.
 var Checks = []Check{
+	{InvalidEvent, SeverityError, "events with the session's id that break the protocol: a client drops them"},
 	{TimestampSequence, SeverityError, "sequences look like Unix-millisecond timestamps"},
 	{SequenceCollision, SeverityError, "two snapshots share a sequence but differ: a lost update"},
 	{MessageVanished, SeverityError, "a message left the accepted projection without a retry, edit or regenerate"},
@@ -64,6 +67,7 @@ var Checks = []Check{
 	{OrphanSubmit, SeverityWarning, "a submit whose turn never received a snapshot"},
 	{StaleRedelivery, SeverityInfo, "duplicate or stale deliveries the cursor kept inert"},
 	{SequenceGap, SeverityInfo, "accepted sequences skip values"},
+	{UnusableInput, SeverityInfo, "most lines are malformed: what they look like and how to read them"},
 }
 
 func checkIndex(id string) int {

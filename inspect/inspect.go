@@ -6,6 +6,7 @@
 package inspect
 
 import (
+	"fmt"
 	"hash/maphash"
 
 	"github.com/agentskit/snapctl/inspect/model"
@@ -25,6 +26,11 @@ type Options struct {
 	MaxPositions int
 	// Sessions is replay's Options.Sessions.
 	Sessions func(n int)
+	// Window keeps part of the capture, as replay.Options.Window.
+	Window *replay.Window
+	// Each, when set, sees every result of the run too, after the
+	// inspector: for counts of the caller's own.
+	Each func(res *replay.Result)
 }
 
 // maxTracked caps, over all sessions together, the fingerprints kept for
@@ -59,6 +65,12 @@ type Inspector struct {
 	// tracked counts the entries of events and bySeq and of every
 	// session's between, against budget (maxTracked but in tests).
 	tracked, budget int
+	// invalid tallies, by the session id their envelope names, the
+	// malformed lines that could be read as events: invalid-event for
+	// the sessions that turn out to be trusted.
+	invalid map[string]*tally
+	// sniff looks at malformed lines for unusable-input.
+	sniff replay.Sniffer
 }
 
 // idKey names an event id (by hash) of the session with index s.
@@ -77,7 +89,7 @@ type seqKey struct {
 func New(opts Options) *Inspector {
 	in := &Inspector{opts: opts, limit: opts.MaxPositions, seed: maphash.MakeSeed(),
 		fileIdx: map[string]int32{}, model: model.New(opts.Session),
-		events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked}
+		events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked, invalid: map[string]*tally{}}
 	if in.limit <= 0 {
 		in.limit = DefaultMaxPositions
 	}
@@ -90,6 +102,9 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 	in := New(opts)
 	sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error {
 		in.Observe(res)
+		if opts.Each != nil {
+			opts.Each(res)
+		}
 		return nil
 	})
 	if err != nil {
@@ -102,7 +117,7 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
 	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
-		Messages: true, Hash: true, Sessions: in.opts.Sessions}
+		Messages: true, Hash: true, Sessions: in.opts.Sessions, RawMalformed: true, Window: in.opts.Window}
 }
 
 func (in *Inspector) pos(at model.Position) pos {
@@ -125,8 +140,12 @@ func (in *Inspector) session(m *model.Session) *session {
 }
 
 // Observe takes one result of a run made with Messages set (see Run).
-// Malformed lines carry nothing to check beyond the summary's counts.
+// Malformed lines count only to invalid-event.
 func (in *Inspector) Observe(res *replay.Result) {
+	in.sniff.Observe(res)
+	if res.Err != nil {
+		in.observeInvalid(res)
+	}
 	st := in.model.Observe(res)
 	if st.Session == nil {
 		return
@@ -157,4 +176,31 @@ func (in *Inspector) Observe(res *replay.Result) {
 	case replay.ReasonDuplicate, replay.ReasonStale:
 		in.redelivered(s, res, p)
 	}
+}
+
+// observeInvalid tallies a malformed line whose envelope names a session,
+// with its first broken rule. A session first met here costs one entry
+// of the budget, so that a capture of broken lines with ever new session
+// ids cannot grow the map without bound.
+func (in *Inspector) observeInvalid(res *replay.Result) {
+	e := res.Err.Envelope
+	if e == nil || !replay.IsSafeIdentifier(e.SessionID) || res.Err.Code != replay.CodeInvalidPayload ||
+		(in.opts.Session != "" && e.SessionID != in.opts.Session) {
+		return
+	}
+	t := in.invalid[e.SessionID]
+	if t == nil {
+		if in.tracked >= in.budget {
+			return
+		}
+		in.tracked++
+		t = &tally{}
+		in.invalid[e.SessionID] = t
+	}
+	detail := res.Err.RedactedDetail()
+	if e.EventID != "" {
+		detail = "event " + e.EventID + ", " + detail
+	}
+	t.hit(fmt.Sprintf("%s:%d %s", res.File, res.Line, detail))
+	t.at(in.limit, in.pos(model.Position{File: res.File, Line: res.Line}))
 }

@@ -84,6 +84,16 @@ func TestCaptures(t *testing.T) {
 		{"orphan-submit.jsonl", "", []string{
 			"warning orphan-submit s-orphan [orphan-submit.jsonl:3]",
 		}},
+		{"invalid-event.jsonl", "", []string{
+			"error invalid-event s-invalid [invalid-event.jsonl:3 invalid-event.jsonl:4]",
+			"info sequence-gap s-invalid [invalid-event.jsonl:5]",
+		}},
+		{"unusable-input.jsonl", "", []string{
+			"info unusable-input  [unusable-input.jsonl:1]",
+		}},
+		{"invalid-event.jsonl", "s-other", []string{
+			"warning foreign-session s-invalid [invalid-event.jsonl:1 invalid-event.jsonl:2 invalid-event.jsonl:5]",
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -249,8 +259,9 @@ func TestOverview(t *testing.T) {
 	want := SessionOverview{SessionID: "s-clean", Events: 9, Turns: 4, Snapshots: 6,
 		Reasons:   map[replay.Reason]int{replay.ReasonInitial: 1, replay.ReasonAdvanced: 5, replay.ReasonNonSnapshot: 3},
 		Sequences: &SequenceRange{2, 9}, EmittedAt: &EmittedRange{"2026-07-11T03:00:00.000Z", "2026-07-11T03:00:08.000Z"},
-		Final:   &replay.Final{File: "../testdata/inspect/clean.jsonl", Line: 10, Sequence: 9, TurnID: "t4", Status: "complete", MessageCount: 4},
-		Lineage: map[replay.Operation]int{replay.OpSubmit: 3, replay.OpRegenerate: 1, replay.OpEdit: 2}}
+		Final:        &replay.Final{File: "../testdata/inspect/clean.jsonl", Line: 10, Sequence: 9, TurnID: "t4", Status: "complete", MessageCount: 4},
+		Lineage:      map[replay.Operation]int{replay.OpSubmit: 3, replay.OpRegenerate: 1, replay.OpEdit: 2},
+		LineageTurns: map[replay.Operation]int{replay.OpSubmit: 2, replay.OpRegenerate: 1, replay.OpEdit: 1}}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("session overview:\n got %+v\nwant %+v", s, want)
 	}

@@ -46,6 +46,9 @@ type SessionOverview struct {
 	Final *replay.Final
 	// Lineage counts snapshots by lineage operation.
 	Lineage map[replay.Operation]int
+	// LineageTurns counts the turns with an accepted snapshot by how they
+	// came about (model.Turn.Operation), as lineage does.
+	LineageTurns map[replay.Operation]int
 }
 
 // Accepted is the number of the session's events the cursor accepted.
@@ -70,6 +73,12 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 				so.Lineage[lineageOps[i]] = n
 			}
 		}
+		so.LineageTurns = map[replay.Operation]int{}
+		for t := s.m.FirstTurn(); t != nil; t = t.Next() {
+			if t.Accepted > 0 {
+				so.LineageTurns[t.Operation()]++
+			}
+		}
 		if ss := stats(i, s.m.ID); ss != nil {
 			so.Events, so.Reasons, so.Final = ss.Events, ss.Reasons, ss.Final
 		}
@@ -81,6 +90,12 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 		}
 		r.Overview.Sessions = append(r.Overview.Sessions, so)
 		r.Findings = in.findings(r.Findings, s, sum.Pinned)
+	}
+	if h := in.sniff.Hint(in.opts.EventPath); h != nil {
+		f := Finding{ID: UnusableInput, Severity: SeverityInfo, PositionCount: 1,
+			Message:   fmt.Sprintf("%d of %d lines are malformed and look like %s: %s", h.Malformed, h.Events, h.Format, h.Advice),
+			Positions: []Position{{File: h.File, Line: h.Line}}}
+		r.Findings = append(r.Findings, f)
 	}
 	sortFindings(r.Findings)
 	return r
@@ -110,7 +125,8 @@ func statsOf(stats []*replay.SessionStats, order []*session) func(int, string) *
 // only for the checks that found something.
 func (in *Inspector) findings(out []Finding, s *session, pinned string) []Finding {
 	orphans, turns := in.orphans(s)
-	if s.t == nil && orphans.n == 0 {
+	invalid := in.invalid[s.m.ID]
+	if s.t == nil && orphans.n == 0 && invalid == nil {
 		return out
 	}
 	t := s.tally()
@@ -118,6 +134,14 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 		if t.n > 0 {
 			out = append(out, in.finding(id, s.m.ID, t, msg()))
 		}
+	}
+	// Lines of a session the pin leaves foreign are not the trusted
+	// session's: the observer kept only the pinned one's.
+	if invalid != nil {
+		add(InvalidEvent, invalid, func() string {
+			return fmt.Sprintf("%s the session's id but %s the protocol, so a client drops %s (first: %s)",
+				count(invalid.n, "line carries", "lines carry"), pick(invalid.n, "breaks", "break"), pick(invalid.n, "it", "them"), invalid.first)
+		})
 	}
 	if s.tsLike*2 > s.tsTotal {
 		add(TimestampSequence, &t.timestamp, func() string {

@@ -37,7 +37,13 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 		}
 		for i := range b.lines {
 			l := &b.lines[i]
+			if !r.keep(l.File, l.Num, &b.events[i], b.errs[i]) {
+				continue
+			}
 			res := Result{File: l.File, Line: l.Num}
+			if opts.RawMalformed && b.errs[i] != nil && !l.TooLong {
+				res.Raw = l.Data // the batch holds it until release
+			}
 			r.apply(&res, &b.events[i], b.errs[i])
 			if err := fn(&res); err != nil {
 				// The reader may be blocked on a quiet live stream: tell
@@ -64,7 +70,10 @@ func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, erro
 		if err != nil {
 			return r.Summary(rd.Stats()), err
 		}
-		res := r.Step(l)
+		res, ok := r.step(l)
+		if !ok {
+			continue
+		}
 		if err := fn(&res); err != nil {
 			return r.Summary(rd.Stats()), err
 		}

@@ -30,9 +30,14 @@ type Options struct {
 	// are then decoded on the calling goroutine, where the reader's buffer
 	// still holds them.
 	KeepRaw bool
+	// RawMalformed asks for Result.Raw of malformed lines only, which
+	// costs nothing on the others (for a Sniffer).
+	RawMalformed bool
 	// Workers is the number of goroutines decoding lines; 0 means one per
 	// CPU. Results are delivered in input order whatever the number.
 	Workers int
+	// Window, when set, keeps only part of the capture (see Window).
+	Window *Window
 }
 
 // Result is what happened to one line: its position, the decoded event or
@@ -50,7 +55,8 @@ type Result struct {
 	// Prev is the sequence accepted before this snapshot, for advanced.
 	Prev int64
 	// Raw is the line as read, without its line ending, when the run was
-	// asked for it (Options.KeepRaw); nil for a line over the limit. It is
+	// asked for it (Options.KeepRaw, or RawMalformed for a malformed
+	// line); nil for a line over the limit. It is
 	// borrowed: valid only until the callback returns.
 	Raw []byte
 }
@@ -68,6 +74,7 @@ type Runner struct {
 	order    []*SessionStats
 	counts   Counts
 	ev       Event
+	win      windowState
 }
 
 // Counts tallies events by reason and malformed lines by code.
@@ -88,9 +95,11 @@ func newCounts() Counts {
 // SessionStats is what the run saw of one session.
 type SessionStats struct {
 	SessionID string
-	Events    int
-	Reasons   map[Reason]int
-	cursor    *Cursor
+	// Events counts the session's lines: its valid events, and the
+	// malformed lines whose envelope names it (Reasons[ReasonMalformed]).
+	Events  int
+	Reasons map[Reason]int
+	cursor  *Cursor
 	// Final is the last accepted snapshot, if any.
 	Final *Final
 }
@@ -154,13 +163,23 @@ func NewRunner(opts Options) (*Runner, error) {
 
 // Step decodes one line and applies it to its cursor.
 func (r *Runner) Step(l Line) Result {
+	res, _ := r.step(l)
+	return res
+}
+
+// step is Step, reporting false for a line outside Options.Window, which
+// is neither applied nor counted.
+func (r *Runner) step(l Line) (Result, bool) {
 	res := Result{File: l.File, Line: l.Num}
-	if r.opts.KeepRaw && !l.TooLong {
+	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
+	if !r.keep(l.File, l.Num, &r.ev, err) {
+		return res, false
+	}
+	if (r.opts.KeepRaw || (r.opts.RawMalformed && err != nil)) && !l.TooLong {
 		res.Raw = l.Data
 	}
-	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
 	r.apply(&res, &r.ev, err)
-	return res
+	return res, true
 }
 
 // Apply runs an event decoded earlier (nil with err for a malformed
@@ -198,6 +217,13 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 		res.Err, res.Reason = err, ReasonMalformed
 		r.counts.Codes[err.Code]++
 		r.counts.Reasons[ReasonMalformed]++
+		// A line whose envelope names its session counts to it, so that
+		// a session's summary shows the broken events it was sent.
+		if e := err.Envelope; e != nil && IsSafeIdentifier(e.SessionID) {
+			s := r.session(e.SessionID)
+			s.Events++
+			s.Reasons[ReasonMalformed]++
+		}
 		return
 	}
 	res.Event = ev

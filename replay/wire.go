@@ -24,6 +24,9 @@ type (
 	// DecodeError is a line that does not decode: the reference code
 	// and the problems found.
 	DecodeError = wire.DecodeError
+	// Envelope is the envelope of a malformed event, read without
+	// validation (DecodeError.Envelope).
+	Envelope = wire.Envelope
 	// Problem is one rule an event breaks: the JSON path of the
 	// offending field and what is wrong with it.
 	Problem = wire.Problem

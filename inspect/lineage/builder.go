@@ -66,9 +66,9 @@ func (b *Builder) node(t *model.Turn) *Node {
 func (n *Node) fill() {
 	t := n.turn
 	n.TurnID = t.ID
-	n.Operation, n.ParentTurnID, n.SourceMessageID = OpUnknown, "", ""
+	n.Operation, n.ParentTurnID, n.SourceMessageID = t.Operation(), "", ""
 	if t.HasLineage {
-		n.Operation, n.ParentTurnID, n.SourceMessageID = t.Lineage.Operation, t.Lineage.ParentTurnID, t.Lineage.SourceMessageID
+		n.ParentTurnID, n.SourceMessageID = t.Lineage.ParentTurnID, t.Lineage.SourceMessageID
 	}
 	n.FirstSequence, n.LastSequence = t.FirstSequence, t.LastSequence
 	n.FirstEmittedAt, n.LastEmittedAt = t.FirstEmittedAt, t.LastEmittedAt

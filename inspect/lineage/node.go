@@ -25,7 +25,7 @@ const (
 	OpRegenerate = replay.OpRegenerate
 	// OpUnknown is not an operation of the protocol but the graph's own
 	// value for a turn whose accepted snapshots carried no lineage.
-	OpUnknown Operation = "unknown"
+	OpUnknown = model.OpUnknown
 )
 
 // Operations lists every operation in a fixed order, for legends.

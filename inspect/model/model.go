@@ -81,6 +81,19 @@ type Variant struct {
 // Next is the session's next turn in order of first appearance, or nil.
 func (t *Turn) Next() *Turn { return t.next }
 
+// OpUnknown is not an operation of the protocol but the model's value for
+// a turn whose accepted snapshots carried no lineage.
+const OpUnknown replay.Operation = "unknown"
+
+// Operation is how the turn came about: the operation of its first
+// lineage, or OpUnknown. inspect and lineage count turns by it.
+func (t *Turn) Operation() replay.Operation {
+	if t.HasLineage {
+		return t.Lineage.Operation
+	}
+	return OpUnknown
+}
+
 // Session is what the model keeps of one session.
 type Session struct {
 	ID string

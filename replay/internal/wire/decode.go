@@ -65,7 +65,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 	if len(c.probs) == 0 {
 		return nil
 	}
-	return &DecodeError{Code: code, Problems: c.probs, Offset: -1}
+	return &DecodeError{Code: code, Problems: c.probs, Offset: -1, Envelope: c.readable()}
 }
 
 // trim lets go of scratch buffers that a huge key or string grew: a

@@ -180,6 +180,9 @@ type DecodeError struct {
 	Code     Code
 	Problems []Problem
 	Offset   int
+	// Envelope is what the envelope says when the line is JSON but the
+	// event breaks a rule; nil when it is not JSON or says nothing.
+	Envelope *Envelope
 }
 
 // Detail is the first problem, for the operator.

@@ -1,0 +1,131 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// failOnPositions is how many positions a --fail-on report lists per
+// match: enough to open the first few lines, short enough for a CI log.
+const failOnPositions = 10
+
+// failOnMatch is a --fail-on condition that held, with what matched, so
+// that standard error says why the command exits 1: a CI log must never
+// show a failure without its cause.
+type failOnMatch struct {
+	items []*matchedItem
+}
+
+// matchedItem is one reason or finding that matched: how many, and the
+// first positions.
+type matchedItem struct {
+	what      string
+	unit      string
+	positions []inspect.Position
+	total     int
+}
+
+func (m *failOnMatch) Error() string {
+	lines := make([]string, len(m.items))
+	for i, it := range m.items {
+		lines[i] = it.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap makes a match exit 1, like errMatched.
+func (m *failOnMatch) Unwrap() error { return errMatched }
+
+func (it *matchedItem) String() string {
+	s := fmt.Sprintf("--fail-on matched %s: %s", it.what, plural(it.total, it.unit))
+	if len(it.positions) > 0 {
+		s += " at " + compactPositions(it.positions, it.total, 0)
+	}
+	return s
+}
+
+// at counts one matching line.
+func (it *matchedItem) at(file string, line int) {
+	it.total++
+	if len(it.positions) < failOnPositions {
+		it.positions = append(it.positions, inspect.Position{File: file, Line: line})
+	}
+}
+
+// reasonMatches tallies the events whose reason is in a --fail-on list.
+type reasonMatches struct {
+	want  []replay.Reason
+	items map[replay.Reason]*matchedItem
+}
+
+func newReasonMatches(want []replay.Reason) *reasonMatches {
+	return &reasonMatches{want: want, items: map[replay.Reason]*matchedItem{}}
+}
+
+// observe counts res when its reason is wanted.
+func (m *reasonMatches) observe(res *replay.Result) {
+	for _, r := range m.want {
+		if res.Reason != r {
+			continue
+		}
+		it := m.items[r]
+		if it == nil {
+			it = &matchedItem{what: string(r), unit: "event"}
+			m.items[r] = it
+		}
+		it.at(res.File, res.Line)
+	}
+}
+
+// err is the match, in replay's order of reasons, or nil.
+func (m *reasonMatches) err() error {
+	var fm failOnMatch
+	for _, r := range replay.Reasons {
+		if it := m.items[r]; it != nil {
+			fm.items = append(fm.items, it)
+		}
+	}
+	if len(fm.items) == 0 {
+		return nil
+	}
+	return &fm
+}
+
+// findingMatch is the match of findings at or above a severity.
+func findingMatch(fs []inspect.Finding, keep func(inspect.Finding) bool) error {
+	var fm failOnMatch
+	for _, f := range fs {
+		if !keep(f) {
+			continue
+		}
+		what := fmt.Sprintf("%s %s", f.Severity, f.ID)
+		if f.SessionID != "" {
+			what += " in session " + termsafe.String(f.SessionID)
+		}
+		ps := f.Positions[:min(len(f.Positions), failOnPositions)]
+		fm.items = append(fm.items, &matchedItem{what: what, unit: "line", positions: ps, total: f.PositionCount})
+	}
+	if len(fm.items) == 0 {
+		return nil
+	}
+	return &fm
+}
+
+// joinMatches is the matches of several conditions as one, or nil when
+// none matched.
+func joinMatches(errs ...error) error {
+	var fm failOnMatch
+	for _, err := range errs {
+		if m, ok := err.(*failOnMatch); ok {
+			fm.items = append(fm.items, m.items...)
+		}
+	}
+	if len(fm.items) == 0 {
+		return nil
+	}
+	return &fm
+}

@@ -1,0 +1,50 @@
+package cmd
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/termsafe"
+)
+
+// compactPositions writes positions, in capture order, as compact ranges
+// per file: "a.jsonl:2,4-8,10-120 b.jsonl:3". total is how many lines are
+// involved, listed or not; those past the listed ones, and those that
+// would take the text past width runes (0: no limit), are counted at the
+// end as "(+N)".
+func compactPositions(ps []inspect.Position, total, width int) string {
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < len(ps); {
+		// One run of consecutive lines of one file.
+		j := i + 1
+		for j < len(ps) && ps[j].File == ps[i].File && ps[j].Line == ps[j-1].Line+1 {
+			j++
+		}
+		var part string
+		switch {
+		case i > 0 && ps[i].File == ps[i-1].File:
+			part = ","
+		case i > 0:
+			part = " " + termsafe.String(ps[i].File) + ":"
+		default:
+			part = termsafe.String(ps[i].File) + ":"
+		}
+		part += strconv.Itoa(ps[i].Line)
+		if j-i > 1 {
+			part += "-" + strconv.Itoa(ps[j-1].Line)
+		}
+		// Keep room for the " (+N)" that ends a cut list.
+		if width > 0 && shown > 0 && displayWidth(b.String())+displayWidth(part)+len(" (+"+strconv.Itoa(total)+")") > width {
+			break
+		}
+		b.WriteString(part)
+		shown += j - i
+		i = j
+	}
+	if more := total - shown; more > 0 {
+		b.WriteString(" (+" + strconv.Itoa(more) + ")")
+	}
+	return b.String()
+}

@@ -1,0 +1,55 @@
+package replay
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestWindow(t *testing.T) {
+	// Sequences 1 to 5, emitted a second apart, a malformed line after 3.
+	var lines []string
+	for i := int64(1); i <= 5; i++ {
+		l := snapshotLine("s", i)
+		lines = append(lines, strings.Replace(l, "03:00:00.000Z", "03:00:0"+string(rune('0'+i))+".000Z", 1))
+		if i == 3 {
+			lines = append(lines, "not json")
+		}
+	}
+	capture := strings.Join(lines, "\n") + "\n"
+	dur := func(d time.Duration) *time.Duration { return &d }
+	at := func(s string) time.Time { tm, _ := time.Parse(time.RFC3339, s); return tm }
+	tests := []struct {
+		name string
+		w    *Window
+		want []int // lines kept
+	}{
+		{"no window", nil, []int{1, 2, 3, 4, 5, 6}},
+		{"lines", &Window{Lines: []LineRange{{2, 3}, {6, 0}}}, []int{2, 3, 6}},
+		{"since offset", &Window{SinceOffset: dur(2 * time.Second)}, []int{3, 4, 5, 6}},
+		{"until instant", &Window{Until: at("2026-07-11T03:00:02Z")}, []int{1, 2}},
+		{"malformed follows the event before it", &Window{Since: at("2026-07-11T03:00:03Z"), Until: at("2026-07-11T03:00:03Z")}, []int{3, 4}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, workers := range []int{1, 4} {
+				rd, err := Open([]string{StdinName}, strings.NewReader(capture), 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []int
+				sum, err := Run(rd, Options{Window: tt.w, Workers: workers}, func(res *Result) error {
+					got = append(got, res.Line)
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(got, tt.want) || sum.Counts.Events != len(tt.want) {
+					t.Errorf("workers %d: lines %v (%d events), want %v", workers, got, sum.Counts.Events, tt.want)
+				}
+			}
+		})
+	}
+}
