@@ -72,7 +72,8 @@ func exploreRun(o *exploreOptions) error {
 	if err != nil {
 		return err
 	}
-	feed, err := startExploreFeed(rd, o.options())
+	// The hint finish gives is read only once the feed is done with it.
+	feed, err := startExploreFeed(rd, o.options(), o.sniff.Observe)
 	if err != nil {
 		done()
 		return err

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -123,5 +124,44 @@ func TestExploreDiffAgreesWithDiff(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestExploreWindow checks that --lines keeps the explorer to the lines
+// replay keeps, with the same verdicts.
+func TestExploreWindow(t *testing.T) {
+	file, _ := filepath.Abs("../testdata/explore-sessions.jsonl")
+	win := &replay.Window{Lines: []replay.LineRange{{First: 19, Last: 33}}}
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	if _, err := replay.Run(rd, replay.Options{Window: win}, func(res *replay.Result) error {
+		want = append(want, fmt.Sprintf("%d %s", res.Line, res.Reason))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rd.Close()
+	rd, err = replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := buildExploreIndex(rd, replay.Options{Window: win})
+	rd.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.close()
+	var got []string
+	for i := range x.rows {
+		got = append(got, fmt.Sprintf("%d %s", x.rows[i].line, x.verdicts[i].reason))
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("explore keeps\n%v\nreplay keeps\n%v", got, want)
+	}
+	if len(got) != 15 {
+		t.Errorf("%d rows, want 15", len(got))
 	}
 }

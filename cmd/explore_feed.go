@@ -41,12 +41,14 @@ func tickFeed() tea.Cmd {
 	return tea.Tick(exploreTick, func(time.Time) tea.Msg { return exploreTickMsg{} })
 }
 
-// startExploreFeed indexes rd on its own goroutine.
-func startExploreFeed(rd *replay.Reader, opts replay.Options) (*exploreFeed, error) {
+// startExploreFeed indexes rd on its own goroutine; observe, when set,
+// is called there with every result.
+func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*replay.Result)) (*exploreFeed, error) {
 	ix, err := newExploreIndexer(opts)
 	if err != nil {
 		return nil, err
 	}
+	ix.observe = observe
 	f := &exploreFeed{}
 	go func() {
 		for {
@@ -59,6 +61,14 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options) (*exploreFeed, err
 			var nf *exploreFile
 			if err == nil {
 				row, id, nf, err = ix.step(l)
+			}
+			if errors.Is(err, errOutsideWindow) {
+				f.mu.Lock()
+				if nf != nil {
+					f.files = append(f.files, *nf)
+				}
+				f.mu.Unlock()
+				continue
 			}
 			f.mu.Lock()
 			if err != nil {

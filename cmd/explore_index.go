@@ -106,6 +106,8 @@ type exploreIndexer struct {
 	spool   *os.File
 	off     int64
 	seen    map[string]bool
+	// observe, when set, sees every result too (the hint's Sniffer).
+	observe func(*replay.Result)
 }
 
 func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
@@ -147,6 +149,10 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, newID string, new
 		ix.off += int64(len(l.Data))
 	}
 	res := ix.run.Step(l)
+	if res.Reason == "" {
+		// Outside --lines, --since or --until: as if never read.
+		return row, "", newFile, errOutsideWindow
+	}
 	if ev := res.Event; ev != nil {
 		row.kind, row.eventID, row.sessionID, row.turnID, row.seq = ev.Kind, ev.EventID, ev.SessionID, ev.TurnID, ev.Sequence
 		if !ix.seen[ev.SessionID] {
@@ -158,8 +164,15 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, newID string, new
 	}
 	ix.in.Observe(&res)
 	ix.lb.Add(&res)
+	if ix.observe != nil {
+		ix.observe(&res)
+	}
 	return row, newID, newFile, nil
 }
+
+// errOutsideWindow is a line the window leaves out: step returns it
+// instead of a row.
+var errOutsideWindow = errors.New("outside the window")
 
 // buildExploreIndex reads the captures to their end before returning.
 func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, error) {
@@ -177,6 +190,9 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 			return nil, err
 		}
 		row, id, _, err := ix.step(l)
+		if errors.Is(err, errOutsideWindow) {
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}

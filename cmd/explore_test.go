@@ -347,7 +347,7 @@ func TestExploreFollowsStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rd.Close()
-	feed, err := startExploreFeed(rd, replay.Options{})
+	feed, err := startExploreFeed(rd, replay.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
