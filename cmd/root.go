@@ -115,6 +115,7 @@ what the cursor did with every line and why.`,
 	root.AddCommand(newCmdInspect(ios, nil))
 	root.AddCommand(newCmdReport(ios, nil))
 	root.AddCommand(newCmdExplain(ios, nil))
+	root.AddCommand(newCmdExplore(ios, nil))
 	root.AddCommand(newCmdMan(root))
 	completeBashAlone(root)
 	return root

@@ -185,6 +185,16 @@ func (r *Runner) step(l Line) (Result, bool) {
 	return res, true
 }
 
+// Apply runs an event decoded earlier (nil with err for a malformed
+// line) through the right cursor, as Step does after decoding, so that a
+// caller that kept its events' envelopes can replay a changed sequence of
+// lines without decoding them again. ev is not kept.
+func (r *Runner) Apply(file string, line int, ev *Event, err *DecodeError) Result {
+	res := Result{File: file, Line: line}
+	r.apply(&res, ev, err)
+	return res
+}
+
 // decodeLine decodes l into ev; a line over the reader's limit is
 // malformed with snapctl's own code, without being looked at. So is a
 // line over MaxLineLimit that did not come from a Reader: the decoder's

@@ -1,0 +1,167 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// replayReasons runs a capture through replay.Run, as snapctl replay does.
+func replayReasons(t *testing.T, files []string, stdin []byte, session string) []replay.Reason {
+	t.Helper()
+	rd, err := replay.Open(files, bytes.NewReader(stdin), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	var reasons []replay.Reason
+	if _, err := replay.Run(rd, replay.Options{Session: session}, func(res *replay.Result) error {
+		reasons = append(reasons, res.Reason)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return reasons
+}
+
+// TestExploreAgreesWithReplay checks the explorer's verdicts against
+// replay's on every sample capture, unpinned and pinned to each session,
+// and its what-if against replay of the capture written without the
+// toggled line: toggling a line off is the same as never receiving it.
+func TestExploreAgreesWithReplay(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*.jsonl")
+	cursor, _ := filepath.Glob("../testdata/conformance/cursor/*.jsonl")
+	for _, f := range cursor {
+		if !strings.HasSuffix(f, ".expected.jsonl") {
+			files = append(files, f)
+		}
+	}
+	for _, file := range files {
+		abs, _ := filepath.Abs(file)
+		m := newTestExplorer(t, 80, 24, "", abs)
+		for _, session := range append([]string{""}, m.x.ids...) {
+			m := newTestExplorer(t, 80, 24, session, abs)
+			name := filepath.Base(file) + "/" + session
+			want := replayReasons(t, []string{abs}, nil, session)
+			if len(want) != len(m.x.rows) {
+				t.Fatalf("%s: %d rows, replay has %d", name, len(m.x.rows), len(want))
+			}
+			for i, r := range want {
+				if got := m.x.verdicts[i].reason; got != r {
+					t.Errorf("%s: line %d: %s, replay says %s", name, m.x.rows[i].line, got, r)
+				}
+			}
+			for k := range m.x.rows {
+				if m.x.rows[k].tooLong {
+					continue
+				}
+				m.x.toggle(k)
+				var kept bytes.Buffer
+				if _, err := m.x.writeKept(&kept); err != nil {
+					t.Fatal(err)
+				}
+				want := replayReasons(t, []string{replay.StdinName}, kept.Bytes(), session)
+				var got []replay.Reason
+				for i := range m.x.rows {
+					if !m.x.off[i] && !m.x.rows[i].tooLong {
+						got = append(got, m.x.verdicts[i].reason)
+					}
+				}
+				if strings.Join(reasonStrings(got), " ") != strings.Join(reasonStrings(want), " ") {
+					t.Errorf("%s without line %d:\n got %v\nwant %v", name, m.x.rows[k].line, got, want)
+				}
+				m.x.toggle(k)
+			}
+		}
+	}
+}
+
+func reasonStrings(rs []replay.Reason) []string {
+	s := make([]string, len(rs))
+	for i, r := range rs {
+		s[i] = string(r)
+	}
+	return s
+}
+
+// TestExploreDiffAgreesWithDiff checks that the Diff tab of every
+// accepted line says what snapctl diff says of its pair.
+func TestExploreDiffAgreesWithDiff(t *testing.T) {
+	files, _ := filepath.Glob("../testdata/*.jsonl")
+	for _, file := range files {
+		abs, _ := filepath.Abs(file)
+		for _, session := range append([]string{""}, newTestExplorer(t, 80, 24, "", abs).x.ids...) {
+			ios, out, _ := testStreams("")
+			args := []string{"diff", "--color", "never", abs}
+			if session != "" {
+				args = append(args, "--session", session)
+			}
+			if code := run(ios, args); code != 0 {
+				t.Fatalf("snapctl %v: exit %d", args, code)
+			}
+			want := map[string]bool{}
+			for _, pair := range strings.Split(out.String(), "\n@@ ") {
+				if i := strings.LastIndex(pair, "\n\n"); i >= 0 && !strings.Contains(pair[i:], "@@") {
+					pair = pair[:i] // the summary after the last pair
+				}
+				want[strings.TrimPrefix(strings.TrimSpace(pair), "@@ ")] = true
+			}
+			m := newTestExplorer(t, 500, 100, session, abs)
+			press(m, "3")
+			for i := range m.x.rows {
+				if m.x.verdicts[i].reason.Verdict() != replay.Accepted || m.x.verdicts[i].prevAcc < 0 {
+					continue
+				}
+				m.selectRow(i)
+				m.refresh()
+				got := strings.TrimPrefix(strings.TrimSpace(strings.Join(m.lines, "\n")), "@@ ")
+				if !want[got] {
+					t.Errorf("%s %s line %d: the Diff tab says\n%s\nwhich is not a pair of snapctl diff:\n%s", filepath.Base(file), session, m.x.rows[i].line, got, out)
+				}
+			}
+		}
+	}
+}
+
+// TestExploreWindow checks that --lines keeps the explorer to the lines
+// replay keeps, with the same verdicts.
+func TestExploreWindow(t *testing.T) {
+	file, _ := filepath.Abs("../testdata/explore-sessions.jsonl")
+	win := &replay.Window{Lines: []replay.LineRange{{First: 19, Last: 33}}}
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	if _, err := replay.Run(rd, replay.Options{Window: win}, func(res *replay.Result) error {
+		want = append(want, fmt.Sprintf("%d %s", res.Line, res.Reason))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	rd.Close()
+	rd, err = replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := buildExploreIndex(rd, replay.Options{Window: win})
+	rd.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.close()
+	var got []string
+	for i := range x.rows {
+		got = append(got, fmt.Sprintf("%d %s", x.rows[i].line, x.verdicts[i].reason))
+	}
+	if strings.Join(got, ", ") != strings.Join(want, ", ") {
+		t.Errorf("explore keeps\n%v\nreplay keeps\n%v", got, want)
+	}
+	if len(got) != 15 {
+		t.Errorf("%d rows, want 15", len(got))
+	}
+}

@@ -1,0 +1,365 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// detailLines renders the selected tab for row i at width w, wrapped.
+func (m *exploreModel) detailLines(i, w int) []string {
+	if i < 0 {
+		return nil
+	}
+	var b bytes.Buffer
+	out := bufio.NewWriter(&b)
+	switch m.tab {
+	case tabEvent:
+		m.eventTab(out, i)
+	case tabProjection:
+		m.projectionTab(out, i)
+	case tabDiff:
+		m.diffTab(out, i)
+	case tabLineage:
+		m.lineageTab(out, i, w)
+	case tabFindings:
+		m.findingsTab(out, i)
+	}
+	out.Flush()
+	text := strings.TrimRight(b.String(), "\n")
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		lines = append(lines, strings.Split(ansi.Wrap(l, w, ""), "\n")...)
+	}
+	return lines
+}
+
+// position names row i's line, with its file when there are several.
+func (m *exploreModel) position(i int) string {
+	r := &m.x.rows[i]
+	if len(m.x.files) > 1 {
+		return fmt.Sprintf("%s:%d", termsafe.String(m.x.name(r)), r.line)
+	}
+	return fmt.Sprintf("line %d", r.line)
+}
+
+// result is row i's verdict in the in-play run, as replay would report it.
+func (m *exploreModel) result(i int) *replay.Result {
+	r, v := &m.x.rows[i], &m.x.verdicts[i]
+	res := &replay.Result{File: m.x.name(r), Line: r.line, Err: r.err, Reason: v.reason, Prev: v.prev, Gap: v.gap}
+	if r.err == nil {
+		res.Event = &replay.Event{Kind: r.kind, EventID: r.eventID, SessionID: r.sessionID, TurnID: r.turnID, Sequence: r.seq}
+	}
+	return res
+}
+
+func (m *exploreModel) verdictLine(i int) string {
+	if m.x.off[i] {
+		return m.st.dim("toggled off (x): the cursor never sees this line")
+	}
+	res := m.result(i)
+	s := m.reasonColour(res.Reason)(fmt.Sprintf("%s (%s)", res.Verdict(), res.Reason))
+	if d := resultDetail(res, m.redact); d != "" {
+		s += ": " + d
+	}
+	return s
+}
+
+func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
+	r := &m.x.rows[i]
+	head := m.position(i)
+	if r.kind != "" {
+		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", r.kind,
+			termsafe.String(r.eventID), termsafe.String(r.sessionID), termsafe.String(r.turnID), r.seq)
+	}
+	fmt.Fprintln(out, m.pal.Bold(head))
+	fmt.Fprintln(out, "verdict: "+m.verdictLine(i))
+	raw, err := m.x.raw(r)
+	switch {
+	case err != nil:
+		fmt.Fprintln(out, m.pal.Red(termsafe.String(err.Error())))
+		return
+	case r.tooLong:
+		fmt.Fprintln(out, m.pal.Dim("(line not shown: longer than --max-line)"))
+		return
+	}
+	if r.err != nil {
+		m.malformed(out, raw)
+		return
+	}
+	fmt.Fprintln(out)
+	switch {
+	case m.redact:
+		showJSON(out, m.pal, redactEvent(raw))
+	case json.Valid(raw):
+		showJSON(out, m.pal, raw)
+	default:
+		fmt.Fprintln(out, termsafe.String(string(raw)))
+	}
+}
+
+// malformed shows a malformed line: every problem, and the line with the
+// offending place marked: ▮ at the byte of a JSON syntax error, or ▶ on
+// the lines of the pretty-printed event with the last key of a problem's
+// path (every such key: the mark does not follow array indexes).
+func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
+	d := replay.Decoder{AllProblems: true, EventPath: m.x.opts.EventPath}
+	var ev replay.Event
+	derr := d.Decode(raw, &ev)
+	if derr == nil {
+		return
+	}
+	fmt.Fprintf(out, "decode: %s, %s\n", m.pal.Red(string(derr.Code)), plural(len(derr.Problems), "problem"))
+	var keys []string
+	for _, p := range derr.Problems {
+		if m.redact {
+			p = p.Redact()
+		}
+		fmt.Fprintf(out, "  %s\n", m.pal.Red(termsafe.String(p.String())))
+		if k := lastPathKey(p.Path); k != "" {
+			keys = append(keys, `"`+k+`"`)
+		}
+	}
+	fmt.Fprintln(out)
+	switch {
+	case m.redact && !json.Valid(raw):
+		fmt.Fprintln(out, m.pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", plural(len(raw), "byte"))))
+	case m.redact:
+		showJSON(out, m.pal, redactEvent(raw))
+	case !json.Valid(raw):
+		at := max(0, min(derr.Offset, len(raw)))
+		fmt.Fprintln(out, termsafe.String(string(raw[:at]))+m.pal.Red("▮")+m.st.selected(m.pal.Red(termsafe.String(string(raw[at:])))))
+	default:
+		var b bytes.Buffer
+		showJSON(&b, noColour, raw)
+		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+			if hasAny(l, keys) {
+				l = m.st.selected(m.pal.Red("▶ " + l))
+			} else {
+				l = "  " + l
+			}
+			fmt.Fprintln(out, l)
+		}
+	}
+}
+
+// noColour is a palette that leaves text as it is, for text that is
+// searched before it is coloured.
+var noColour = func() palette {
+	same := func(s string) string { return s }
+	return palette{Green: same, Yellow: same, Red: same, Cyan: same, Magenta: same, Blue: same, Bold: same, Dim: same}
+}()
+
+func hasAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub+":") {
+			return true
+		}
+	}
+	return false
+}
+
+// lastPathKey is the last object key of a problem's path, such as
+// createdAt in payload.messages[2].createdAt.
+func lastPathKey(path string) string {
+	path = strings.TrimRight(path, "]0123456789[")
+	if i := strings.LastIndexAny(path, ".["); i >= 0 {
+		path = path[i+1:]
+	}
+	return strings.Trim(path, `"]`)
+}
+
+// projectionRow is the accepted row whose projection the client holds
+// after row i: that of row i's session.
+func (m *exploreModel) projectionRow(i int) (int, string) {
+	r := &m.x.rows[i]
+	if a := m.x.verdicts[i].acc; a >= 0 {
+		return a, ""
+	}
+	if r.sessionID == "" {
+		return -1, "a malformed line names no session: no projection (pin one with --session)"
+	}
+	return -1, "session " + termsafe.String(r.sessionID) + " has no accepted snapshot yet at this line"
+}
+
+func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
+	a, why := m.projectionRow(i)
+	if a < 0 {
+		fmt.Fprintln(out, why)
+		return
+	}
+	ev, _, err := m.x.decode(a)
+	if err != nil || ev == nil {
+		fmt.Fprintln(out, m.pal.Red("cannot read the accepted line again"))
+		return
+	}
+	s := &ev.Snapshot
+	fmt.Fprintf(out, "%s\n", m.pal.Bold(fmt.Sprintf("session %s after %s", termsafe.String(ev.SessionID), m.position(i))))
+	fmt.Fprintf(out, "accepted at %s: sequence %d, turn %s, status %s\n", m.position(a), ev.Sequence, termsafe.String(ev.TurnID), s.Status)
+	switch p := m.x.verdicts[a].prevAcc; {
+	case a != i:
+		fmt.Fprintln(out, m.st.dim("this line changed nothing: the same projection before and after it"))
+	case p >= 0:
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("before this line: sequence %d of %s (3 Diff shows the change)", m.x.rows[p].seq, m.position(p))))
+	default:
+		fmt.Fprintln(out, m.st.dim("before this line: nothing (the session's first accepted snapshot)"))
+	}
+	fmt.Fprintf(out, "usage: prompt %d, completion %d, total %d\n", s.Usage.PromptTokens, s.Usage.CompletionTokens, s.Usage.TotalTokens)
+	if s.HasError {
+		fmt.Fprintf(out, "error: %s\n", m.pal.Red(termsafe.String(string(s.Error.Code))))
+	}
+	for _, msg := range s.Messages {
+		fmt.Fprintln(out)
+		fmt.Fprintf(out, "%s %s %s\n", m.pal.Cyan(termsafe.String(msg.Role)), m.pal.Dim(termsafe.String(msg.Status)), m.pal.Dim(termsafe.String(msg.ID)))
+		m.text(out, msg.Content)
+		for _, tc := range msg.ToolCalls {
+			args := string(tc.Args)
+			if m.redact {
+				args = "…"
+			}
+			fmt.Fprintf(out, "  ⚙ %s(%s) %s\n", termsafe.String(tc.Name), termsafe.Line(args, 200), termsafe.String(string(tc.Status)))
+		}
+	}
+}
+
+// text writes message text line by line, escaped; --redact hides it.
+func (m *exploreModel) text(out *bufio.Writer, s string) {
+	if m.redact {
+		fmt.Fprintln(out, m.pal.Dim(fmt.Sprintf("  (text hidden: %s)", plural(len(s), "byte"))))
+		return
+	}
+	for _, l := range strings.Split(s, "\n") {
+		for _, w := range strings.Split(ansi.Wrap(termsafe.String(l), m.detailWidth()-2, ""), "\n") {
+			fmt.Fprintln(out, "  "+w)
+		}
+	}
+}
+
+// diffTab compares the projection after row i with the one accepted
+// before it, with snapctl diff's rules and words.
+func (m *exploreModel) diffTab(out *bufio.Writer, i int) {
+	a, why := m.projectionRow(i)
+	if a < 0 {
+		fmt.Fprintln(out, why)
+		return
+	}
+	p := m.x.verdicts[a].prevAcc
+	if p < 0 {
+		fmt.Fprintf(out, "%s is the session's first accepted snapshot: nothing to compare\n", m.position(a))
+		return
+	}
+	oldEv, _, err1 := m.x.decode(p)
+	newEv, _, err2 := m.x.decode(a)
+	if err1 != nil || err2 != nil || oldEv == nil || newEv == nil {
+		fmt.Fprintln(out, m.pal.Red("cannot read the accepted lines again"))
+		return
+	}
+	old := diff.ProjectionOf(&replay.Result{File: m.x.name(&m.x.rows[p]), Line: m.x.rows[p].line, Event: oldEv})
+	cur := diff.ProjectionOf(&replay.Result{File: m.x.name(&m.x.rows[a]), Line: m.x.rows[a].line, Event: newEv})
+	pd := diff.Compare(old, cur)
+	pd.Explain(old.Messages, cur.Lineage)
+	pd.Inert = m.inertBetween(p, a)
+	w := newPairTextWriter(out, m.pal, &diffOptions{Redact: m.redact, captureFlags: captureFlags{Files: m.fileNames()}})
+	w.pair(&pd)
+}
+
+// inertBetween counts by reason the inert lines in play between two
+// accepted rows of one session, as snapctl diff's Differ does: every
+// malformed line, and the inert events of that session, or of any
+// session when one is pinned.
+func (m *exploreModel) inertBetween(from, to int) map[replay.Reason]int {
+	s := m.x.rows[to].sessionID
+	n := map[replay.Reason]int{}
+	for i := from + 1; i < to; i++ {
+		v := &m.x.verdicts[i]
+		if m.x.off[i] || v.reason.Verdict() != replay.Inert {
+			continue
+		}
+		if v.reason == replay.ReasonMalformed || m.x.opts.Session != "" || m.x.rows[i].sessionID == s {
+			n[v.reason]++
+		}
+	}
+	return n
+}
+
+func (m *exploreModel) fileNames() []string {
+	names := make([]string, len(m.x.files))
+	for i, f := range m.x.files {
+		names[i] = f.name
+	}
+	return names
+}
+
+// lineageTab draws the tree of row i's session, with its turn marked.
+func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
+	if m.feed != nil {
+		fmt.Fprintln(out, "the lineage is drawn once the input ends")
+		return
+	}
+	r := &m.x.rows[i]
+	var sel []*lineage.Session
+	for _, s := range m.x.sessions {
+		if s.SessionID == r.sessionID {
+			sel = append(sel, s)
+		}
+	}
+	if len(sel) == 0 {
+		fmt.Fprintln(out, "no accepted snapshot of this line's session: no tree")
+		return
+	}
+	if m.redact {
+		redact(sel)
+	}
+	var b bytes.Buffer
+	t := &treeWriter{w: &b, pal: m.pal, glyphs: unicodeGlyphs, width: w - 2}
+	t.write(sel)
+	turn := termsafe.String(r.turnID)
+	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		if turn != "" && strings.Contains(ansi.Strip(l), " "+turn+" ") || strings.HasSuffix(ansi.Strip(l), " "+turn) {
+			fmt.Fprintln(out, m.st.selected("▶ "+ansi.Strip(l)))
+			continue
+		}
+		fmt.Fprintln(out, "  "+l)
+	}
+	m.whatIfNote(out, "tree")
+}
+
+// whatIfNote says which lines the findings or the tree are of.
+func (m *exploreModel) whatIfNote(out *bufio.Writer, what string) {
+	switch n := m.toggled(); {
+	case m.pending:
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("recomputing the %s without the %s toggled off…", what, plural(n, "line"))))
+	case n > 0:
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("the %s of the capture without the %s toggled off", what, plural(n, "line"))))
+	}
+}
+
+// findingsTab lists the inspect findings that name row i.
+func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
+	if m.feed != nil {
+		fmt.Fprintln(out, "findings are known once the input ends")
+		return
+	}
+	r := &m.x.rows[i]
+	n := 0
+	for _, f := range m.x.findings {
+		if !f.Names(m.x.name(r), r.line) {
+			continue
+		}
+		n++
+		fmt.Fprintf(out, "%s  %s\n  %s\n", severityColour(m.pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
+			m.pal.Bold(f.ID), termsafe.String(f.Message))
+	}
+	if n == 0 {
+		fmt.Fprintf(out, "no finding involves this line (%s in the capture)\n", plural(len(m.x.findings), "finding"))
+	}
+	m.whatIfNote(out, "findings")
+}

@@ -1,0 +1,125 @@
+package cmd
+
+import (
+	"errors"
+	"io"
+	"os"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// exploreFeed hands the rows of a capture being read to the model, so
+// that the view opens at once and follows a live stream (-) as it
+// arrives. The indexing goroutine appends under the lock; the model takes
+// what arrived on every tick.
+type exploreFeed struct {
+	mu    sync.Mutex
+	rows  []exploreRow
+	ids   []string
+	files []exploreFile
+	spool *os.File
+	// done is set once the input ended (err says how, if badly), with
+	// the findings and lineage of the whole capture.
+	done     bool
+	err      error
+	findings []inspect.Finding
+	sessions []*lineage.Session
+}
+
+// exploreTickMsg asks the model to take what the feed holds.
+type exploreTickMsg struct{}
+
+// exploreTick is how often the model looks for new rows.
+const exploreTick = 100 * time.Millisecond
+
+func tickFeed() tea.Cmd {
+	return tea.Tick(exploreTick, func(time.Time) tea.Msg { return exploreTickMsg{} })
+}
+
+// startExploreFeed indexes rd on its own goroutine; observe, when set,
+// is called there with every result.
+func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*replay.Result)) (*exploreFeed, error) {
+	ix, err := newExploreIndexer(opts)
+	if err != nil {
+		return nil, err
+	}
+	ix.observe = observe
+	f := &exploreFeed{}
+	go func() {
+		for {
+			l, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			var row exploreRow
+			var id string
+			var nf *exploreFile
+			if err == nil {
+				row, id, nf, err = ix.step(l)
+			}
+			if errors.Is(err, errOutsideWindow) {
+				f.mu.Lock()
+				if nf != nil {
+					f.files = append(f.files, *nf)
+				}
+				f.mu.Unlock()
+				continue
+			}
+			f.mu.Lock()
+			if err != nil {
+				f.done, f.err = true, err
+				f.mu.Unlock()
+				return
+			}
+			f.rows = append(f.rows, row)
+			if id != "" {
+				f.ids = append(f.ids, id)
+			}
+			if nf != nil {
+				f.files = append(f.files, *nf)
+			}
+			f.spool = ix.spool
+			f.mu.Unlock()
+		}
+		findings := ix.in.Report(ix.run.Summary(rd.Stats())).Findings
+		sessions := ix.lb.Sessions()
+		f.mu.Lock()
+		f.done, f.findings, f.sessions = true, findings, sessions
+		f.mu.Unlock()
+	}()
+	return f, nil
+}
+
+// take moves the rows that arrived into x and recomputes the verdicts;
+// it reports whether any did and whether the input has ended.
+func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.rows) > 0 {
+		x.rows = append(x.rows, f.rows...)
+		x.off = append(x.off, make([]bool, len(f.rows))...)
+		x.ids = append(x.ids, f.ids...)
+		x.files = append(x.files, f.files...)
+		x.spool = f.spool
+		f.rows, f.ids, f.files = f.rows[:0], f.ids[:0], f.files[:0]
+		changed = true
+		x.recompute()
+	}
+	if f.done {
+		x.findings, x.sessions = f.findings, f.sessions
+		x.origFindings, x.origSessions = f.findings, f.sessions
+	}
+	return changed, f.done, f.err
+}
+
+// finished says whether the goroutine is done with the reader.
+func (f *exploreFeed) finished() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.done
+}

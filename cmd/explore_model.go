@@ -1,0 +1,435 @@
+package cmd
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// The detail tabs, in the order of their keys 1 to 5.
+const (
+	tabEvent = iota
+	tabProjection
+	tabDiff
+	tabLineage
+	tabFindings
+	tabCount
+)
+
+var tabNames = [tabCount]string{"Event", "Projection", "Diff", "Lineage", "Findings"}
+
+// promptKind is what the prompt line is asking for, if anything.
+type promptKind int
+
+const (
+	promptNone promptKind = iota
+	promptLine
+	promptSearch
+	promptWrite
+	promptSession
+)
+
+// exploreModel is the explorer's state. Update changes it on key, mouse
+// and size messages; View is a function of it alone, so both are tested
+// without a terminal.
+type exploreModel struct {
+	x      *exploreIndex
+	keys   exploreKeys
+	pal    palette
+	st     exploreStyles
+	redact bool
+
+	width, height int
+
+	// view lists the rows shown (every row, or the chosen session's);
+	// pos is the selected place in it and top the first row on screen.
+	// sessionPrefix and turnPrefix are what the listed ids share, left
+	// out where an id does not fit.
+	view                      []int
+	sessionPrefix, turnPrefix string
+	turnWidth                 int
+	pos                       int
+	top                       int
+	session                   int // 0 for every session, else 1 + index in x.ids
+
+	tab    int
+	detail bool // the detail pane has the keys
+	scroll int  // first line of the detail shown
+	lines  []string
+
+	prompt   promptKind
+	input    textinput.Model
+	status   string
+	showHelp bool
+
+	problems map[int]bool // rows a finding lists
+	quit     bool
+
+	// feed, while the capture is being read, brings its rows; follow
+	// keeps the selection on the last of them (G).
+	feed   *exploreFeed
+	follow bool
+
+	// gen counts the toggles; pending is set while the findings and tree
+	// of the latest are being recomputed.
+	gen     int
+	pending bool
+}
+
+func newExploreModel(x *exploreIndex, pal palette, redact bool) *exploreModel {
+	m := &exploreModel{x: x, keys: newExploreKeys(), pal: pal, st: newExploreStyles(pal), redact: redact,
+		width: 80, height: 24, input: textinput.New()}
+	m.findProblems()
+	m.setView()
+	return m
+}
+
+// findProblems notes the rows the findings list, for n and N.
+func (m *exploreModel) findProblems() {
+	x := m.x
+	m.problems = map[int]bool{}
+	at := map[inspectPos]int{}
+	for i := range x.rows {
+		at[inspectPos{x.rows[i].file, x.rows[i].line}] = i
+	}
+	fileIdx := map[string]int{}
+	for i, f := range x.files {
+		fileIdx[f.name] = i
+	}
+	for _, f := range x.findings {
+		for _, p := range f.Positions {
+			if i, ok := at[inspectPos{fileIdx[p.File], p.Line}]; ok {
+				m.problems[i] = true
+			}
+		}
+	}
+}
+
+// inspectPos is a line of one of the captures.
+type inspectPos struct{ file, line int }
+
+// Init starts taking rows from the feed, when the capture is still being
+// read.
+func (m *exploreModel) Init() tea.Cmd {
+	if m.feed == nil {
+		return nil
+	}
+	return tickFeed()
+}
+
+// takeFeed adds the rows read since the last tick. After G the
+// selection stays on the last row, following the stream as tail -f does.
+func (m *exploreModel) takeFeed() tea.Cmd {
+	changed, done, err := m.feed.take(m.x)
+	if changed {
+		m.setView()
+		if m.follow {
+			m.setPos(len(m.view) - 1)
+		}
+	}
+	if !done {
+		return tickFeed()
+	}
+	m.feed = nil
+	m.findProblems()
+	if m.toggled() > 0 {
+		cmd := m.whatIf()
+		return cmd
+	}
+	m.status = fmt.Sprintf("read %s", plural(len(m.x.rows), "event"))
+	if err != nil {
+		m.status = "stopped reading: " + termsafe.String(err.Error())
+	}
+	return nil
+}
+
+// Update applies one message.
+func (m *exploreModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case exploreWhatIfMsg:
+		m.whatIfDone(msg)
+	case exploreTickMsg:
+		if m.feed != nil {
+			cmd = m.takeFeed()
+		}
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+	case tea.MouseClickMsg:
+		m.click(msg.Mouse())
+	case tea.MouseWheelMsg:
+		if msg.Mouse().Button == tea.MouseWheelDown {
+			m.move(3)
+		} else {
+			m.move(-3)
+		}
+	case tea.KeyPressMsg:
+		if m.prompt != promptNone {
+			cmd = m.promptKey(msg)
+			break
+		}
+		cmd = m.key(msg)
+	}
+	m.refresh()
+	if m.quit {
+		return m, tea.Quit
+	}
+	return m, cmd
+}
+
+// key handles a key outside a prompt.
+func (m *exploreModel) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := m.keys
+	m.status = ""
+	m.follow = key.Matches(msg, k.Bottom)
+	if m.showHelp && !key.Matches(msg, k.Quit) {
+		m.showHelp = false
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Quit):
+		m.quit = true
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+	case key.Matches(msg, k.Pane):
+		m.detail = !m.detail
+	case key.Matches(msg, k.Tab):
+		m.switchTab(msg.String())
+	case m.detail && key.Matches(msg, k.Down, k.Up, k.PageDown, k.PageUp, k.Top, k.Bottom):
+		m.scrollDetail(msg)
+	case key.Matches(msg, k.Down):
+		m.move(1)
+	case key.Matches(msg, k.Up):
+		m.move(-1)
+	case key.Matches(msg, k.PageDown):
+		m.move(m.listHeight())
+	case key.Matches(msg, k.PageUp):
+		m.move(-m.listHeight())
+	case key.Matches(msg, k.Top):
+		m.move(-len(m.view))
+	case key.Matches(msg, k.Bottom):
+		m.move(len(m.view))
+	case key.Matches(msg, k.Next):
+		m.nextProblem(1)
+	case key.Matches(msg, k.Prev):
+		m.nextProblem(-1)
+	case key.Matches(msg, k.Earlier):
+		m.moveBucket(-1)
+	case key.Matches(msg, k.Later):
+		m.moveBucket(1)
+	case key.Matches(msg, k.Session):
+		return m.askSession()
+	case key.Matches(msg, k.Toggle):
+		return m.toggle()
+	case key.Matches(msg, k.Line):
+		return m.ask(promptLine, "")
+	case key.Matches(msg, k.Search):
+		return m.ask(promptSearch, "")
+	case key.Matches(msg, k.Write):
+		return m.ask(promptWrite, m.defaultWritePath())
+	}
+	return nil
+}
+
+// switchTab picks a tab by number or moves to the next or previous one.
+func (m *exploreModel) switchTab(k string) {
+	switch k {
+	case "left", "h":
+		m.tab = (m.tab + tabCount - 1) % tabCount
+	case "right", "l":
+		m.tab = (m.tab + 1) % tabCount
+	default:
+		m.tab = int(k[0] - '1')
+	}
+	m.scroll = 0
+}
+
+func (m *exploreModel) scrollDetail(msg tea.KeyPressMsg) {
+	k, page := m.keys, max(1, m.listHeight()-1)
+	switch {
+	case key.Matches(msg, k.Down):
+		m.scroll++
+	case key.Matches(msg, k.Up):
+		m.scroll--
+	case key.Matches(msg, k.PageDown):
+		m.scroll += page
+	case key.Matches(msg, k.PageUp):
+		m.scroll -= page
+	case key.Matches(msg, k.Top):
+		m.scroll = 0
+	case key.Matches(msg, k.Bottom):
+		m.scroll = len(m.lines)
+	}
+}
+
+// selected is the index in x.rows of the selected row, or -1.
+func (m *exploreModel) selected() int {
+	if len(m.view) == 0 {
+		return -1
+	}
+	return m.view[m.pos]
+}
+
+// move moves the selection by d rows, within the list.
+func (m *exploreModel) move(d int) {
+	m.setPos(m.pos + d)
+}
+
+func (m *exploreModel) setPos(p int) {
+	m.pos = max(0, min(p, len(m.view)-1))
+	m.scroll = 0
+}
+
+// selectRow selects row i of x.rows if it is in the list.
+func (m *exploreModel) selectRow(i int) bool {
+	for p, r := range m.view {
+		if r == i {
+			m.setPos(p)
+			return true
+		}
+	}
+	return false
+}
+
+// setView lists the rows of the chosen session, keeping the selected row
+// when it is among them.
+func (m *exploreModel) setView() {
+	cur := m.selected()
+	m.view = m.view[:0]
+	for i := range m.x.rows {
+		if m.session == 0 || m.x.rows[i].sessionID == m.x.ids[m.session-1] {
+			m.view = append(m.view, i)
+		}
+	}
+	m.sessionPrefix = sharedPrefix(func(yield func(string) bool) {
+		for _, i := range m.view {
+			if !yield(m.x.rows[i].sessionID) {
+				return
+			}
+		}
+	})
+	turns := func(yield func(string) bool) {
+		for _, i := range m.view {
+			if !yield(m.x.rows[i].turnID) {
+				return
+			}
+		}
+	}
+	m.turnPrefix = sharedPrefix(turns)
+	m.turnWidth = idWidth(turns)
+	m.pos = 0
+	if cur >= 0 && !m.selectRow(cur) {
+		// The nearest row after it, else the last.
+		for p, r := range m.view {
+			if r >= cur {
+				m.setPos(p)
+				return
+			}
+		}
+		m.setPos(len(m.view) - 1)
+	}
+}
+
+// problem says whether row i is one n and N stop at: an inert line other
+// than a submit, or a line a finding lists.
+func (m *exploreModel) problem(i int) bool {
+	if m.problems[i] {
+		return true
+	}
+	r, v := &m.x.rows[i], &m.x.verdicts[i]
+	return !m.x.off[i] && v.reason.Verdict() == replay.Inert && r.kind != replay.KindSubmit
+}
+
+// nextProblem selects the next (d=1) or previous (d=-1) problem row.
+func (m *exploreModel) nextProblem(d int) {
+	for p := m.pos + d; p >= 0 && p < len(m.view); p += d {
+		if m.problem(m.view[p]) {
+			m.setPos(p)
+			return
+		}
+	}
+	m.status = "no more problems"
+	if d < 0 {
+		m.status = "no earlier problem"
+	}
+}
+
+// toggle turns the selected line off or on, recomputes the verdicts at
+// once, and the findings and tree on a goroutine (see whatIf).
+func (m *exploreModel) toggle() tea.Cmd {
+	i := m.selected()
+	if i < 0 {
+		return nil
+	}
+	m.x.toggle(i)
+	verb := "on"
+	if m.x.off[i] {
+		verb = "off"
+	}
+	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.rows[i].line, verb, plural(m.toggled(), "line"))
+	return m.whatIf()
+}
+
+// toggled counts the lines toggled off.
+func (m *exploreModel) toggled() int {
+	n := 0
+	for _, off := range m.x.off {
+		if off {
+			n++
+		}
+	}
+	return n
+}
+
+// whatIf starts recomputing the findings and tree without the toggled
+// lines, or restores those of the capture when none is toggled. A
+// result that a later toggle made stale is dropped (gen).
+func (m *exploreModel) whatIf() tea.Cmd {
+	m.gen++
+	if m.feed != nil {
+		return nil // done once the input ends
+	}
+	if m.toggled() == 0 {
+		m.x.findings, m.x.sessions, m.pending = m.x.origFindings, m.x.origSessions, false
+		m.findProblems()
+		return nil
+	}
+	m.pending = true
+	return m.x.whatIfCmd(m.gen)
+}
+
+// whatIfDone takes recomputed findings and tree.
+func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
+	if msg.gen != m.gen {
+		return
+	}
+	m.pending = false
+	if msg.err != nil {
+		m.status = "findings not recomputed: " + termsafe.String(msg.err.Error())
+		return
+	}
+	m.x.findings, m.x.sessions = msg.findings, msg.sessions
+	m.findProblems()
+}
+
+// listHeight is the number of rows the list shows.
+func (m *exploreModel) listHeight() int { return max(1, m.height-3) }
+
+// refresh keeps the selection on screen and renders the detail of the
+// selected row, so that View only lays out.
+func (m *exploreModel) refresh() {
+	h := m.listHeight()
+	if m.pos < m.top {
+		m.top = m.pos
+	}
+	if m.pos >= m.top+h {
+		m.top = m.pos - h + 1
+	}
+	m.top = max(0, min(m.top, len(m.view)-h))
+	m.lines = m.detailLines(m.selected(), m.detailWidth())
+	m.scroll = max(0, min(m.scroll, len(m.lines)-h+1))
+}

@@ -1,0 +1,152 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// ask opens the prompt line.
+func (m *exploreModel) ask(k promptKind, value string) tea.Cmd {
+	m.prompt = k
+	m.input.Reset()
+	m.input.Prompt = map[promptKind]string{promptLine: "go to line: ", promptSearch: "search: ",
+		promptWrite: "write kept lines to: ", promptSession: "session (tab completes, empty for all): "}[k]
+	m.input.ShowSuggestions = k == promptSession
+	m.input.SetValue(value)
+	m.input.CursorEnd()
+	return m.input.Focus()
+}
+
+// promptKey edits the prompt; enter carries it out, esc cancels.
+func (m *exploreModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "esc", "ctrl+c":
+		m.prompt = promptNone
+		return nil
+	case "enter":
+		k, v := m.prompt, strings.TrimSpace(m.input.Value())
+		m.prompt = promptNone
+		m.input.Blur()
+		m.answer(k, v)
+		return nil
+	}
+	var cmd tea.Cmd
+	m.input, cmd = m.input.Update(msg)
+	return cmd
+}
+
+func (m *exploreModel) answer(k promptKind, v string) {
+	if v == "" && k != promptSession {
+		return
+	}
+	switch k {
+	case promptSession:
+		m.chooseSession(v)
+	case promptLine:
+		n, err := strconv.Atoi(strings.TrimPrefix(v, ":"))
+		if err != nil || n < 1 {
+			m.status = "not a line number: " + termsafe.String(v)
+			return
+		}
+		m.gotoLine(n)
+	case promptSearch:
+		m.search(v)
+	case promptWrite:
+		m.write(v)
+	}
+}
+
+// gotoLine selects the first listed row at or after line n.
+func (m *exploreModel) gotoLine(n int) {
+	for p, i := range m.view {
+		if m.x.rows[i].line >= n {
+			m.setPos(p)
+			return
+		}
+	}
+	m.status = fmt.Sprintf("no line %d or later", n)
+}
+
+// search selects the next row, after the selected one and wrapping,
+// whose event, turn or session id is q, or whose line holds q (a message
+// id or text).
+func (m *exploreModel) search(q string) {
+	if p, ok := m.x.find(m.view, m.pos, q); ok {
+		m.setPos(p)
+		m.status = "found " + termsafe.String(q)
+		return
+	}
+	m.status = "not found: " + termsafe.String(q)
+}
+
+func (m *exploreModel) defaultWritePath() string {
+	base := "capture"
+	if len(m.x.files) > 0 {
+		base = filepath.Base(m.x.files[0].name)
+	}
+	if base == replay.StdinName {
+		base = "stdin.jsonl"
+	}
+	base = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".zst"), ".jsonl")
+	return base + ".what-if.jsonl"
+}
+
+// write saves the capture minus the toggled lines.
+func (m *exploreModel) write(path string) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		m.status = "not written: " + termsafe.String(err.Error())
+		return
+	}
+	n, err := m.x.writeKept(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		m.status = "not written: " + termsafe.String(err.Error())
+		return
+	}
+	m.status = fmt.Sprintf("wrote %s to %s", plural(n, "line"), termsafe.String(path))
+}
+
+// askSession opens the prompt for a session id, completing the ids of
+// the capture.
+func (m *exploreModel) askSession() tea.Cmd {
+	cmd := m.ask(promptSession, "")
+	m.input.SetSuggestions(m.x.ids)
+	return cmd
+}
+
+// chooseSession lists the session whose id is v, else the first whose id
+// holds it; an empty v lists every session.
+func (m *exploreModel) chooseSession(v string) {
+	pick := -1
+	for i, id := range m.x.ids {
+		if id == v {
+			pick = i
+			break
+		}
+		if pick < 0 && strings.Contains(id, v) {
+			pick = i
+		}
+	}
+	switch {
+	case v == "":
+		m.session = 0
+		m.status = "all sessions"
+	case pick < 0:
+		m.status = "no session matches " + termsafe.String(v)
+		return
+	default:
+		m.session = pick + 1
+		m.status = "session " + termsafe.String(m.x.ids[pick])
+	}
+	m.setView()
+}

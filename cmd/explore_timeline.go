@@ -1,0 +1,134 @@
+package cmd
+
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// The timeline strip spreads the listed rows over the screen's width:
+// each cell is a run of rows, drawn as the highest accepted sequence in it
+// (a bar from ▁ to █ against the highest of all) or, when one of its
+// lines is a problem, the first letter of that line's reason (m
+// malformed, s stale, d duplicate, f foreign-session, n non-snapshot
+// diagnostic; see cell); the cell of the selected row is reversed, or ^
+// without colour.
+
+var timelineBars = []rune("▁▂▃▄▅▆▇█")
+
+// bucket is the range of list positions cell c of w covers: a run of
+// rows when they outnumber the cells, else one row over several cells.
+func (m *exploreModel) bucket(c, w int) (lo, hi int) {
+	n := len(m.view)
+	lo = c * n / w
+	return lo, max(lo+1, (c+1)*n/w)
+}
+
+// cells is the number of cells the strip uses.
+func (m *exploreModel) cells() int { return max(1, m.width) }
+
+// cellOf is the first cell holding list position p.
+func (m *exploreModel) cellOf(p int) int {
+	w := m.cells()
+	for c := 0; c < w; c++ {
+		if lo, hi := m.bucket(c, w); p >= lo && p < hi {
+			return c
+		}
+	}
+	return w - 1
+}
+
+func (m *exploreModel) timeline() string {
+	if len(m.view) == 0 {
+		return ""
+	}
+	var top int64
+	for _, i := range m.view {
+		if m.x.verdicts[i].reason.Verdict() == replay.Accepted {
+			top = max(top, m.x.rows[i].seq)
+		}
+	}
+	w, cur := m.cells(), m.cellOf(m.pos)
+	var b strings.Builder
+	for c := 0; c < w; c++ {
+		ch, colour := m.cell(c, w, top)
+		if c == cur {
+			if m.st.selected("^") == "^" {
+				ch = "^"
+			}
+			b.WriteString(m.st.selected(ch))
+			continue
+		}
+		b.WriteString(colour(ch))
+	}
+	return b.String()
+}
+
+// cell draws one cell of the strip. A cell of one row that is a problem
+// is its reason's letter; a cell of many rows is its bar, in the colour
+// of the worst problem among them (letters again without colour, where a
+// colour would not show).
+func (m *exploreModel) cell(c, w int, top int64) (string, func(string) string) {
+	lo, hi := m.bucket(c, w)
+	var seq int64 = -1
+	worst := replay.Reason("")
+	for p := lo; p < hi; p++ {
+		i := m.view[p]
+		v := &m.x.verdicts[i]
+		switch {
+		case m.x.off[i]:
+			continue
+		case m.problem(i) && v.reason.Verdict() == replay.Inert:
+			if worst == "" || v.reason == replay.ReasonMalformed {
+				worst = v.reason
+			}
+		case v.reason.Verdict() == replay.Accepted:
+			seq = max(seq, m.x.rows[i].seq)
+		}
+	}
+	coloured := m.st.dim("x") != "x"
+	if worst != "" && (seq < 0 || !coloured) {
+		return string(worst)[:1], m.reasonColour(worst)
+	}
+	if seq < 0 {
+		return "·", m.st.dim
+	}
+	k := 0
+	if top > 0 {
+		k = int(seq * int64(len(timelineBars)-1) / top)
+	}
+	bar := string(timelineBars[max(0, min(k, len(timelineBars)-1))])
+	if worst != "" {
+		return bar, m.reasonColour(worst)
+	}
+	return bar, m.pal.Green
+}
+
+// moveBucket moves the selection to the first row of the next or
+// previous cell of the strip.
+func (m *exploreModel) moveBucket(d int) {
+	w := m.cells()
+	cur, _ := m.bucket(m.cellOf(m.pos), w)
+	for c := m.cellOf(m.pos) + d; c >= 0 && c < w; c += d {
+		if lo, _ := m.bucket(c, w); lo != cur {
+			m.setPos(lo)
+			return
+		}
+	}
+}
+
+// click selects what was clicked: a cell of the strip, or a row of the
+// list.
+func (m *exploreModel) click(mouse tea.Mouse) {
+	switch {
+	case mouse.Y == 0 && mouse.X < m.cells():
+		lo, _ := m.bucket(mouse.X, m.cells())
+		m.setPos(lo)
+	case mouse.Y >= 2 && mouse.Y < 2+m.listHeight() && mouse.X < m.listWidth():
+		m.setPos(m.top + mouse.Y - 2)
+		m.detail = false
+	case mouse.Y >= 2 && mouse.X > m.listWidth():
+		m.detail = true
+	}
+}

@@ -1,0 +1,99 @@
+package cmd
+
+import (
+	"io"
+	"os"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// The findings and the lineage tree of a what-if are those of the capture
+// without its toggled lines: the kept lines are read again and run through
+// inspect and lineage as a capture of their own, on a goroutine of their
+// own, and the positions of the findings are mapped back to the lines of
+// the capture.
+
+// exploreWhatIfMsg carries the findings and tree of the lines in play at
+// generation gen of the toggles.
+type exploreWhatIfMsg struct {
+	gen      int
+	findings []inspect.Finding
+	sessions []*lineage.Session
+	err      error
+}
+
+// whatIfCmd recomputes findings and tree for the toggles as they are now.
+// It works on its own copy of what it reads: the rows to keep and a reader
+// of its own over the same files.
+func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
+	var kept []exploreRow
+	for i := range x.rows {
+		if !x.off[i] && !x.rows[i].tooLong {
+			kept = append(kept, x.rows[i])
+		}
+	}
+	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), spool: x.spool, opts: x.opts, open: map[int]*os.File{}}
+	return func() tea.Msg {
+		defer func() {
+			for _, f := range src.open {
+				f.Close()
+			}
+		}()
+		msg := exploreWhatIfMsg{gen: gen}
+		msg.findings, msg.sessions, msg.err = src.inspectRows(kept)
+		return msg
+	}
+}
+
+// inspectRows runs the given rows, read again, through inspect and
+// lineage as one capture, and names the lines of its findings as the
+// rows do.
+func (x *exploreIndex) inspectRows(rows []exploreRow) ([]inspect.Finding, []*lineage.Session, error) {
+	pr, pw := io.Pipe()
+	go func() {
+		for i := range rows {
+			raw, err := x.raw(&rows[i])
+			if err == nil {
+				_, err = pw.Write(append(raw, '\n'))
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+		pw.Close()
+	}()
+	rd, err := replay.Open([]string{replay.StdinName}, pr, x.opts.MaxLine)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rd.Close()
+	in := inspect.New(inspect.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath})
+	lb := lineage.NewBuilder(x.opts.Session)
+	opts := replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath, Messages: true, Hash: true}
+	sum, err := replay.Run(rd, opts, func(res *replay.Result) error {
+		in.Observe(res)
+		lb.Add(res)
+		return nil
+	})
+	if err == nil {
+		err = rd.Err()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	findings := in.Report(sum).Findings
+	for f := range findings {
+		for p, at := range findings[f].Positions {
+			// Line n of the kept lines is rows[n-1].
+			if at.Line >= 1 && at.Line <= len(rows) {
+				r := &rows[at.Line-1]
+				findings[f].Positions[p] = inspect.Position{File: x.files[r.file].name, Line: r.line}
+			}
+		}
+	}
+	return findings, lb.Sessions(), nil
+}
