@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/agentskit/snapctl/replay"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -50,6 +51,14 @@ output must be a terminal. Exit status: 0 done, 2 bad usage or input.`,
 			}
 			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
 				return err
+			}
+			// The view re-reads a line from its offset in the file, which
+			// only an NDJSON capture read as one stream has.
+			if opts.Each {
+				return usageErrorf("explore shows one stream of captures: --each is not supported")
+			}
+			if opts.Format != replay.FormatAuto && opts.Format != replay.FormatNDJSON {
+				return usageErrorf("explore reads NDJSON captures: --format %s is not supported (replay, inspect, lineage and diff read it)", opts.Format)
 			}
 			if runF != nil {
 				return runF(opts)
