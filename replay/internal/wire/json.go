@@ -304,44 +304,17 @@ func (p *parser) object(i, idx int, m mode, depth int) (int, *syntaxError) {
 		}
 		p.keySet(depth).reset()
 	}
-	open := i
-	i = p.ws(i + 1)
-	if i < len(p.data) && p.data[i] == '}' {
-		return i + 1, nil
+	end, err := p.eachMember(i, func(v int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+		end, err := p.member(v, idx, m, depth, ks, ke, kesc)
+		if err == nil && p.tape[idx].over {
+			return 0, errOver // too many entries: the rest is only checked
+		}
+		return end, err
+	})
+	if err == errOver {
+		return p.skipValue(i)
 	}
-	for {
-		if i >= len(p.data) || p.data[i] != '"' {
-			return 0, p.unexpected(i, "a string key")
-		}
-		kend, kesc, err := p.scanString(i)
-		if err != nil {
-			return 0, err
-		}
-		ks, ke := uint32(i+1), uint32(kend-1)
-		i = p.ws(kend)
-		if i >= len(p.data) || p.data[i] != ':' {
-			return 0, p.unexpected(i, "':'")
-		}
-		i = p.ws(i + 1)
-		if i >= len(p.data) {
-			return 0, p.unexpected(i, "a value")
-		}
-		if i, err = p.member(i, idx, m, depth, ks, ke, kesc); err != nil {
-			return 0, err
-		}
-		if p.tape[idx].over {
-			return p.skipValue(open)
-		}
-		i = p.ws(i)
-		if i < len(p.data) && p.data[i] == ',' {
-			i = p.ws(i + 1)
-			continue
-		}
-		if i < len(p.data) && p.data[i] == '}' {
-			return i + 1, nil
-		}
-		return 0, p.unexpected(i, "',' or '}'")
-	}
+	return end, err
 }
 
 func (p *parser) array(i, idx int, m mode, depth int) (int, *syntaxError) {
