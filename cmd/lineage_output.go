@@ -360,17 +360,11 @@ func dotString(s string) string {
 	return `"` + s + `"`
 }
 
-// The -o json contract, documented in the README.
+// The -o json contract, documented in the README: {"sessions": [{
+// "sessionId", "roots", "problems", "turns": [turn...]}]}, where a turn is
+// a lineageTurnJSON (writeLineageSession writes the rest by hand, turn by
+// turn).
 type (
-	lineageJSON struct {
-		Sessions []lineageSessionJSON `json:"sessions"`
-	}
-	lineageSessionJSON struct {
-		SessionID string            `json:"sessionId"`
-		Roots     []string          `json:"roots"`
-		Problems  int               `json:"problems"`
-		Turns     []lineageTurnJSON `json:"turns"`
-	}
 	lineageTurnJSON struct {
 		TurnID          string               `json:"turnId"`
 		Operation       string               `json:"operation"`
@@ -416,10 +410,7 @@ func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) err
 	e.key("sessions")
 	e.beginArray()
 	for _, s := range sessions {
-		if err := e.value(lineageSessionToJSON(s, redact)); err != nil {
-			return err
-		}
-		if err := e.flush(); err != nil {
+		if err := writeLineageSession(e, s, redact); err != nil {
 			return err
 		}
 	}
@@ -428,12 +419,40 @@ func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) err
 	return e.end()
 }
 
+// writeLineageSession writes one session turn by turn, flushing as it
+// goes: a session of a hundred thousand chained turns is never encoded
+// whole.
+func writeLineageSession(e *jsonEncoder, s *lineage.Session, redact bool) error {
+	e.beginObject()
+	e.key("sessionId")
+	e.str(s.SessionID)
+	e.key("roots")
+	e.stringArray(len(s.Roots), func(i int) string { return s.Roots[i].TurnID })
+	e.key("problems")
+	e.int(int64(s.Problems()))
+	e.key("turns")
+	e.beginArray()
+	for i, n := range s.Turns {
+		if err := e.value(lineageTurnToJSON(n, redact)); err != nil {
+			return err
+		}
+		if i%256 == 255 {
+			if err := e.flush(); err != nil {
+				return err
+			}
+		}
+	}
+	e.endArray()
+	e.endObject()
+	return e.flush()
+}
+
 // writeLineageJSONL writes one session per line, as in the document's
 // sessions.
 func writeLineageJSONL(w io.Writer, sessions []*lineage.Session, redact bool) error {
 	e := newJSONEncoder(w, jsonLines)
 	for _, s := range sessions {
-		if err := e.value(lineageSessionToJSON(s, redact)); err != nil {
+		if err := writeLineageSession(e, s, redact); err != nil {
 			return err
 		}
 		if err := e.end(); err != nil {
@@ -443,35 +462,28 @@ func writeLineageJSONL(w io.Writer, sessions []*lineage.Session, redact bool) er
 	return nil
 }
 
-func lineageSessionToJSON(s *lineage.Session, redact bool) lineageSessionJSON {
-	js := lineageSessionJSON{SessionID: s.SessionID, Roots: []string{}, Problems: s.Problems(), Turns: []lineageTurnJSON{}}
-	for _, n := range s.Roots {
-		js.Roots = append(js.Roots, n.TurnID)
+func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
+	jt := lineageTurnJSON{
+		TurnID: n.TurnID, Operation: string(n.Operation),
+		ParentTurnID: optString(n.ParentTurnID), SourceMessageID: optString(n.SourceMessageID),
+		FirstSequence: n.FirstSequence, LastSequence: n.LastSequence, Status: string(n.Status), ErrorCode: optString(n.ErrorCode),
+		FirstEmittedAt: n.FirstEmittedAt, LastEmittedAt: n.LastEmittedAt,
+		Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
+		Children: []string{}, Problems: []lineageProblemJSON{},
 	}
-	for _, n := range s.Turns {
-		jt := lineageTurnJSON{
-			TurnID: n.TurnID, Operation: string(n.Operation),
-			ParentTurnID: optString(n.ParentTurnID), SourceMessageID: optString(n.SourceMessageID),
-			FirstSequence: n.FirstSequence, LastSequence: n.LastSequence, Status: string(n.Status), ErrorCode: optString(n.ErrorCode),
-			FirstEmittedAt: n.FirstEmittedAt, LastEmittedAt: n.LastEmittedAt,
-			Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
-			Children: []string{}, Problems: []lineageProblemJSON{},
+	if !redact {
+		preview := n.Preview
+		jt.Preview = &preview
+		if n.HasInput {
+			input := n.Input
+			jt.Input = &input
 		}
-		if !redact {
-			preview := n.Preview
-			jt.Preview = &preview
-			if n.HasInput {
-				input := n.Input
-				jt.Input = &input
-			}
-		}
-		for _, c := range n.Children {
-			jt.Children = append(jt.Children, c.TurnID)
-		}
-		for _, p := range n.Problems {
-			jt.Problems = append(jt.Problems, lineageProblemJSON{Kind: string(p.Kind), Detail: p.Detail})
-		}
-		js.Turns = append(js.Turns, jt)
 	}
-	return js
+	for _, c := range n.Children {
+		jt.Children = append(jt.Children, c.TurnID)
+	}
+	for _, p := range n.Problems {
+		jt.Problems = append(jt.Problems, lineageProblemJSON{Kind: string(p.Kind), Detail: p.Detail})
+	}
+	return jt
 }
