@@ -99,12 +99,19 @@ func (d *dockerFramer) line(l Line) (Line, bool) {
 func (d *dockerFramer) pending() (Line, bool) { return Line{}, false }
 
 func (d *dockerFramer) flush() (Line, bool) {
-	for i := range d.parts {
-		if p := &d.parts[i]; p.entries > 0 {
+	return flushPartial(d.parts[:], FormatDocker, "the log ended inside a message split over %d entries (the last entry's log does not end in a newline)")
+}
+
+// flushPartial returns, as a malformed event, the first message of parts
+// still waiting for its end when the log ended; why says so, given the
+// number of entries it had.
+func flushPartial(parts []partial, format Format, why string) (Line, bool) {
+	for i := range parts {
+		if p := &parts[i]; p.entries > 0 {
 			n := p.entries
 			l := p.take()
 			l.TooLong = false
-			l.bad = formatProblem(FormatDocker, fmt.Sprintf("the log ended inside a message split over %d entries (the last entry's log does not end in a newline)", n))
+			l.bad = formatProblem(format, fmt.Sprintf(why, n))
 			return l, true
 		}
 	}
@@ -184,16 +191,7 @@ func (c *criFramer) line(l Line) (Line, bool) {
 func (c *criFramer) pending() (Line, bool) { return Line{}, false }
 
 func (c *criFramer) flush() (Line, bool) {
-	for i := range c.parts {
-		if p := &c.parts[i]; p.entries > 0 {
-			n := p.entries
-			l := p.take()
-			l.TooLong = false
-			l.bad = formatProblem(FormatCRI, fmt.Sprintf("the log ended inside a partial line: %d P entries never finished by an F entry", n))
-			return l, true
-		}
-	}
-	return Line{}, false
+	return flushPartial(c.parts[:], FormatCRI, "the log ended inside a partial line: %d P entries never finished by an F entry")
 }
 
 // kubectlFramer reads `kubectl logs --timestamps`: every line starts
