@@ -3,6 +3,7 @@ package wire
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 )
 
 // Repeated keys. JSON.parse keeps the last member of an object with a
@@ -169,17 +170,12 @@ var errOver = &syntaxError{msg: "object has too many keys"}
 // only those are recorded, so nothing recorded is ever dropped again.
 func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 	set := p.keySet(depth)
-	set.reset()
-	ord := int32(0)
-	_, err := p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
-		p.work++
-		*set.slot(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke]))) = ord
-		ord++
-		if len(set.m) > maxRecordEntries {
-			return 0, errOver
-		}
-		return p.skipValue(i)
-	})
+	err := p.lastMembers(open, set, p.skipFast)
+	if err != nil && err != errOver {
+		// The fast skip delimits values by their brackets alone: on bad
+		// syntax, find the exact error the way every other pass does.
+		err = p.lastMembers(open, set, p.skipValue)
+	}
 	if err == errOver {
 		p.tape[idx].over = true
 		return p.skipValue(open)
@@ -187,7 +183,7 @@ func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 	if err != nil {
 		return 0, err
 	}
-	ord = 0
+	ord := int32(0)
 	return p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
 		p.work++
 		k := ord
@@ -197,6 +193,78 @@ func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 		}
 		return p.member(i, idx, modeFull, depth, ks, ke, kesc)
 	})
+}
+
+// lastMembers fills set with the ordinal of the last member of each key
+// of the object at data[open], skipping values with skip.
+func (p *parser) lastMembers(open int, set *keySet, skip func(int) (int, *syntaxError)) *syntaxError {
+	set.reset()
+	ord := int32(0)
+	_, err := p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+		p.work++
+		*set.slot(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke]))) = ord
+		ord++
+		if len(set.m) > maxRecordEntries {
+			return 0, errOver
+		}
+		return skip(i)
+	})
+	return err
+}
+
+// skipFast returns the offset past the value at data[i], found by its
+// brackets and strings alone without checking the rest of its syntax: the
+// prescan's first pass needs only where each member ends, and nested
+// objects are passed over once per level, so this pass is the one whose
+// speed counts. The second pass checks every byte of the object, so bad
+// syntax is still reported.
+func (p *parser) skipFast(i int) (int, *syntaxError) {
+	d := p.data
+	depth := 0
+	for j := i; j < len(d); {
+		if depth > 0 {
+			// Inside a container only quotes and brackets matter: pass
+			// eight bytes at a time while none is one. ORing 0x20 turns
+			// [ and ] into { and }, and nothing else into them.
+			for j+8 <= len(d) {
+				x := binary.LittleEndian.Uint64(d[j:])
+				y := x | 0x2020202020202020
+				if hasZero(x^('"'*lsb))|hasZero(y^('{'*lsb))|hasZero(y^('}'*lsb)) != 0 {
+					break
+				}
+				j += 8
+			}
+			if j >= len(d) {
+				break
+			}
+		}
+		switch d[j] {
+		case '"':
+			end, _, err := p.scanString(j)
+			if err != nil {
+				return 0, err
+			}
+			if j = end; depth == 0 {
+				return j, nil
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return j, nil // a scalar, ended by its container
+			}
+			if depth--; depth == 0 {
+				return j + 1, nil
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return j, nil
+			}
+		}
+		j++
+	}
+	return 0, p.fail(len(d), "unexpected end of input")
 }
 
 // eachMember calls fn for each member of the object at data[open], with
