@@ -36,6 +36,11 @@ var hostileShapes = []struct {
 			return `"messages":[0,0,0,0,0,0,0,0,0],"status":"complete"`
 		}), 1)
 	}},
+	{"values nested in repeats", func(n int) string {
+		// Every level repeats its key, so the second reading of the
+		// record (past recordCap values) reads each level's first pass.
+		return metaLine(`"d":` + strings.Repeat(`{"a":1,"a":`, 29) + `[` + strings.Repeat(`0,`, n) + `0]` + strings.Repeat(`}`, 29))
+	}},
 	{"deep nesting", func(n int) string {
 		return metaLine(`"d":` + strings.Repeat(`{"a":[`, n) + strings.Repeat(`]}`, n))
 	}},
