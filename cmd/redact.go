@@ -181,7 +181,7 @@ func redactValue(b, raw []byte, path string) []byte {
 	}
 	switch raw[0] {
 	case '{', '[':
-		if !redactContainers[path] {
+		if !redactContainers[path] || (path != "" && len(raw) > redactWhole) {
 			return append(b, hiddenJSON(raw)...)
 		}
 		return redactContainer(b, raw, path)
@@ -197,6 +197,12 @@ func redactValue(b, raw []byte, path string) []byte {
 	}
 	return append(b, raw...)
 }
+
+// redactWhole is the size past which a redacted close-up hides a
+// container of the protocol whole, as it hides free text: walking a
+// payload of tens of MB member by member to show its ids and statuses
+// would cost more than they are worth to a person.
+const redactWhole = 1 << 20
 
 // redactShown is how many members of one object or array a redacted
 // close-up shows.

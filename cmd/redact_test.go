@@ -158,3 +158,13 @@ func TestRedactEventCapsMembers(t *testing.T) {
 		t.Errorf("no count of the hidden messages in %.200s…", got[len(got)-200:])
 	}
 }
+
+// A protocol container past redactWhole is hidden whole, the envelope
+// around it still shown.
+func TestRedactEventHidesHugePayload(t *testing.T) {
+	in := `{"eventId":"e1","payload":{"status":"complete","messages":[` + strings.Repeat(`{"id":"m"},`, redactWhole/10) + `{"id":"m"}]}}`
+	got := string(redactEvent([]byte(in)))
+	if !strings.HasPrefix(got, `{"eventId":"e1","payload":"(hidden: `) || len(got) > 200 {
+		t.Fatalf("got %.200s", got)
+	}
+}
