@@ -42,12 +42,11 @@ func (w *Window) hasLine(n int) bool {
 // start, and whether the last decoded event was inside, which the
 // malformed lines after it follow.
 type windowState struct {
-	start    time.Time
-	started  bool
-	inside   bool
-	since    time.Time
-	until    time.Time
-	resolved bool
+	start   time.Time
+	started bool
+	inside  bool
+	since   time.Time
+	until   time.Time
 }
 
 // keep says whether the line l, decoded as ev or err, is in the window.
