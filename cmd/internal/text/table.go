@@ -32,8 +32,8 @@ func NewTable(w io.Writer, cols []Column, widths []int, fitting bool, header fun
 		if c.Right {
 			aligns[i] = tw.AlignRight
 		}
-		// tablewriter hides a column of width 0; not fitting, every
-		// column shows, at least as wide as its name.
+		// A column of width 0 is left out (dropped to fit); not
+		// fitting, every column shows, at least as wide as its name.
 		sizes.Set(i, widths[i])
 		if !fitting {
 			sizes.Set(i, max(widths[i], Width(c.Name)))
