@@ -250,8 +250,9 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // later value is shortened to its column; with width 0 (-o wide, or not
 // a terminal) a later, longer value pushes the next ones, so that every
 // row is whole for grep and cut, and off a terminal the columns are at
-// least the fixed widths they always had. A line number is never shortened, and its column is wide enough
-// for the largest the input can have when its size is known.
+// least the fixed widths they always had. A line number is never
+// shortened, and its column is wide enough for the largest the input can
+// have when its size is known.
 type tableWriter struct {
 	out      *bufio.Writer
 	pal      palette
