@@ -7,6 +7,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -152,7 +153,7 @@ func diffRun(o *diffOptions) error {
 	defer done()
 	human := o.IO.Out
 	if o.Output == "text" {
-		human = fitLines(human, o.IO.FitWidth(false))
+		human = text.FitLines(human, o.IO.FitWidth(false))
 	}
 	out := bufio.NewWriterSize(human, 64<<10)
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -267,7 +268,7 @@ func TestExploreFrames(t *testing.T) {
 			press(m, tt.keys...)
 			got := m.render()
 			for i, l := range strings.Split(got, "\n") {
-				if w := displayWidth(l); w != tt.w {
+				if w := text.Width(l); w != tt.w {
 					t.Errorf("line %d is %d cells wide, want %d: %q", i+1, w, tt.w, l)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/charmbracelet/x/ansi"
@@ -94,7 +95,7 @@ func (m *exploreModel) render() string {
 // fitCells cuts or pads s, which may hold styles, to exactly w cells.
 func fitCells(s string, w int) string {
 	s = ansi.Truncate(s, w, "")
-	if n := ansi.StringWidth(s); n < w {
+	if n := text.Width(s); n < w {
 		s += strings.Repeat(" ", w-n)
 	}
 	return s
@@ -126,7 +127,7 @@ func (m *exploreModel) idWidths(lw int) (int, int) {
 func idWidth(ids func(yield func(string) bool)) int {
 	w := 0
 	for id := range ids {
-		w = max(w, displayWidth(termsafe.String(id)))
+		w = max(w, text.Width(termsafe.String(id)))
 	}
 	return w
 }
@@ -143,10 +144,10 @@ func (m *exploreModel) ids(session, turn string, sw, tw int) string {
 // prefix every listed id shares first (session-alpha as …alpha), then its
 // middle.
 func idCell(id, prefix string, w int) string {
-	if displayWidth(termsafe.String(id)) > w && prefix != "" && len(id) > len(prefix) && strings.HasPrefix(id, prefix) {
+	if text.Width(termsafe.String(id)) > w && prefix != "" && len(id) > len(prefix) && strings.HasPrefix(id, prefix) {
 		id = "…" + id[len(prefix):]
 	}
-	return padCells(shorten(termsafe.String(id), w, fitMiddle), w)
+	return padCells(text.Shorten(termsafe.String(id), w, text.FitMiddle), w)
 }
 
 // sharedPrefix is the prefix all of ids share, cut after its last
@@ -227,7 +228,7 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 		seq = strconv.FormatInt(r.seq, 10)
 	}
 	line := fmt.Sprintf("%s%*d %-*s %s %*s ", mark, colLine, r.line, colKind, kindCell(r.kind),
-		m.ids(r.sessionID, r.turnID, sw, tw), colSeq, shorten(seq, colSeq, fitMiddle))
+		m.ids(r.sessionID, r.turnID, sw, tw), colSeq, text.Shorten(seq, colSeq, text.FitMiddle))
 	if sel {
 		return m.st.selected(fitCells(line+reason, lw))
 	}
@@ -239,7 +240,7 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 }
 
 func padCells(s string, w int) string {
-	if n := displayWidth(s); n < w {
+	if n := text.Width(s); n < w {
 		return s + strings.Repeat(" ", w-n)
 	}
 	return s
@@ -292,7 +293,7 @@ func (m *exploreModel) bottomLine() string {
 	room := m.width - len("?  all keys  q quit")
 	for _, kb := range []key.Binding{k.Down, k.Next, k.Tab, k.Pane, k.Toggle, k.Search, k.Line, k.Session} {
 		h := kb.Help()
-		if room -= displayWidth(h.Key+" "+h.Desc) + 2; room < 0 {
+		if room -= text.Width(h.Key+" "+h.Desc) + 2; room < 0 {
 			break
 		}
 		b.WriteString(m.st.header(h.Key) + " " + h.Desc + "  ")

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -204,7 +205,7 @@ func inspectRun(o *inspectOptions) error {
 		}}
 	human := o.IO.Out
 	if o.Output != "json" && o.Output != "jsonl" {
-		human = fitLines(human, o.IO.FitWidth(o.Output == "wide"))
+		human = text.FitLines(human, o.IO.FitWidth(o.Output == "wide"))
 	}
 	out := bufio.NewWriterSize(human, 64<<10)
 	var rep inspect.Report

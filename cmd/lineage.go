@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -246,7 +247,7 @@ func originFit(n *lineage.Node, idWidth int) string {
 	if idWidth == 0 {
 		return origin(n)
 	}
-	id := func(s string) string { return shorten(termsafe.String(s), idWidth, fitMiddle) }
+	id := func(s string) string { return text.Shorten(termsafe.String(s), idWidth, text.FitMiddle) }
 	s := string(n.Operation)
 	if n.ParentTurnID != "" && (n.Parent == nil || n.Parent.TurnID != n.ParentTurnID) {
 		s += " of " + id(n.ParentTurnID)

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -49,8 +50,8 @@ func (t *treeWriter) write(sessions []*lineage.Session) error {
 		id := termsafe.String(s.SessionID)
 		rest := fmt.Sprintf(": %s (%s), %s", plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
 		if t.width > 0 {
-			id = shorten(id, max(minMiddle, t.width-len("session ")-displayWidth(rest)), fitMiddle)
-			rest = shorten(rest, max(minLast, t.width-len("session ")-displayWidth(id)), fitTail)
+			id = text.Shorten(id, max(text.MinMiddle, t.width-len("session ")-text.Width(rest)), text.FitMiddle)
+			rest = text.Shorten(rest, max(text.MinLast, t.width-len("session ")-text.Width(id)), text.FitTail)
 		}
 		fmt.Fprintf(t.w, "%s %s%s\n", t.pal.Bold("session"), t.pal.Bold(id), rest)
 		t.open = t.open[:0]
@@ -77,10 +78,10 @@ func (t *treeWriter) node(n *lineage.Node, depth int, last bool) {
 	cont := prefix.String() + t.pick(last, t.glyphs.space, t.glyphs.pipe) +
 		t.pick(len(n.Children) > 0, t.glyphs.pipe, t.glyphs.space)
 	if n.HasInput {
-		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim(shorten("input: "+previewLine(n.Input, n.InputCut), t.room(cont), fitTail)))
+		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim(text.Shorten("input: "+previewLine(n.Input, n.InputCut), t.room(cont), text.FitTail)))
 	}
 	if n.Preview != "" {
-		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim(shorten("reply: "+previewLine(n.Preview, n.PreviewCut), t.room(cont), fitTail)))
+		fmt.Fprintf(t.w, "%s%s\n", cont, t.pal.Dim(text.Shorten("reply: "+previewLine(n.Preview, n.PreviewCut), t.room(cont), text.FitTail)))
 	}
 }
 
@@ -88,7 +89,7 @@ func (t *treeWriter) node(n *lineage.Node, depth int, last bool) {
 // terminal, as many as leave 40 cells for the turn.
 func (t *treeWriter) maxIndent() int {
 	if t.width > 0 {
-		return max(1, min(maxTreeIndent, (t.width-40)/displayWidth(t.glyphs.pipe)))
+		return max(1, min(maxTreeIndent, (t.width-40)/text.Width(t.glyphs.pipe)))
 	}
 	return maxTreeIndent
 }
@@ -99,7 +100,7 @@ func (t *treeWriter) room(lead string) int {
 	if t.width <= 0 {
 		return 0
 	}
-	return max(minLast, t.width-displayWidth(lead))
+	return max(text.MinLast, t.width-text.Width(lead))
 }
 
 func (t *treeWriter) pick(cond bool, yes, no string) string {
@@ -123,7 +124,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 		if n.Status == replay.StatusError || n.ErrorCode != "" {
 			status.colour = t.pal.Red
 		}
-		parts := []part{{shorten(termsafe.String(n.TurnID), idWidth, fitMiddle), t.pal.Bold},
+		parts := []part{{text.Shorten(termsafe.String(n.TurnID), idWidth, text.FitMiddle), t.pal.Bold},
 			{originFit(n, idWidth), t.opColour(n.Operation)}, status, {seqRange(n), nil}}
 		if timed {
 			parts = append(parts, part{timing(n), nil})
@@ -142,7 +143,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 	width := func(ps []part) int {
 		w := 2 * (len(ps) - 1)
 		for _, p := range ps {
-			w += displayWidth(p.text)
+			w += text.Width(p.text)
 		}
 		return w
 	}
@@ -151,7 +152,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 		for _, try := range []struct {
 			idWidth       int
 			timed, tokens bool
-		}{{0, true, true}, {minMiddle, true, true}, {minMiddle, false, true}, {minMiddle, false, false}} {
+		}{{0, true, true}, {text.MinMiddle, true, true}, {text.MinMiddle, false, true}, {text.MinMiddle, false, false}} {
 			if parts = build(try.idWidth, try.timed, try.tokens); width(parts) <= room {
 				break
 			}
@@ -162,7 +163,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 			for _, p := range parts {
 				plain = append(plain, p.text)
 			}
-			return shorten(strings.Join(plain, "  "), room, fitTail)
+			return text.Shorten(strings.Join(plain, "  "), room, text.FitTail)
 		}
 	}
 	out := make([]string, len(parts))
@@ -211,10 +212,10 @@ func (t *treeWriter) problems(s *lineage.Session) error {
 		return nil
 	}
 	fmt.Fprintln(t.w)
-	return renderTable(t.w, t.pal, t.width, problemColumns, rows)
+	return text.Render(t.w, t.pal.Bold, t.width, problemColumns, rows)
 }
 
-var problemColumns = []column{{"TURN", false, fitMiddle, 0}, {"PROBLEM", false, fitKeep, 0}, {"DETAIL", false, fitTail, 0}}
+var problemColumns = []text.Column{{Name: "TURN", Fit: text.FitMiddle}, {Name: "PROBLEM"}, {Name: "DETAIL", Fit: text.FitTail}}
 
 // opStyle is the fill and stroke colour of each operation in diagrams.
 var opStyle = map[lineage.Operation][2]string{

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 )
@@ -36,7 +37,7 @@ func compactPositions(ps []inspect.Position, total, width int) string {
 			part += "-" + strconv.Itoa(ps[j-1].Line)
 		}
 		// Keep room for the " (+N)" that ends a cut list.
-		if width > 0 && shown > 0 && displayWidth(b.String())+displayWidth(part)+len(" (+"+strconv.Itoa(total)+")") > width {
+		if width > 0 && shown > 0 && text.Width(b.String())+text.Width(part)+len(" (+"+strconv.Itoa(total)+")") > width {
 			break
 		}
 		b.WriteString(part)

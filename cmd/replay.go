@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -197,8 +198,9 @@ func replayRun(o *replayOptions) error {
 		w = newJSONEvents(out, o.Output, o.Redact)
 	default:
 		width := o.IO.FitWidth(o.Output == "wide")
-		out = bufio.NewWriterSize(fitLines(o.IO.Out, width), 64<<10)
-		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files))
+		out = bufio.NewWriterSize(text.FitLines(o.IO.Out, width), 64<<10)
+		_, size := rd.Progress()
+		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files), size)
 	}
 	matches := newReasonMatches(o.FailOn)
 	var turns nameSet // with --turn, the turns seen, to name them if it is not one

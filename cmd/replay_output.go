@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -243,13 +243,16 @@ func summaryJSON(sum replay.Summary) summaryBody {
 }
 
 // tableWriter streams one row per event, so a live capture shows rows as
-// they arrive. Not on a terminal (width 0, not sized) the columns have the
-// fixed widths they always had, and a longer value pushes the next ones,
-// so that every row is whole for grep and cut. On a terminal the columns
-// are sized from the first maxHeldRows rows (all of them when there are
-// fewer) or, when an input is live (standard input, a pipe), from the rows
-// that arrive before the run first waits for input; with a width every
-// later value is shortened to its column.
+// they arrive. The columns are sized from the first maxHeldRows rows (all
+// of them when there are fewer) or, when an input is live (standard
+// input, a pipe), from the rows that arrive before the run first waits
+// for input. On a terminal with a width the table fits it and every
+// later value is shortened to its column; with width 0 (-o wide, or not
+// a terminal) a later, longer value pushes the next ones, so that every
+// row is whole for grep and cut, and off a terminal the columns are at
+// least the fixed widths they always had. A line number is never
+// shortened, and its column is wide enough for the largest the input can
+// have when its size is known.
 type tableWriter struct {
 	out      *bufio.Writer
 	pal      palette
@@ -257,11 +260,15 @@ type tableWriter struct {
 	redact   bool
 	// width is the terminal's width, 0 for whole values (-o wide, or
 	// not a terminal); sized is set on a terminal.
-	width  int
-	sized  bool
-	live   bool
-	layout *tableLayout
-	held   []heldRow
+	width int
+	sized bool
+	live  bool
+	// lineDigits is the number of digits of the largest line number the
+	// input can have, 0 when its size is not known.
+	lineDigits int
+	table      *text.Table
+	held       []heldRow
+	err        error // a failed write while the run was idle
 }
 
 type heldRow struct {
@@ -273,19 +280,29 @@ type heldRow struct {
 // more, and a small memory.
 const maxHeldRows = 200
 
-func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool, width int, sized, live bool) *tableWriter {
-	return &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact, width: width, sized: sized, live: live}
+// newTableWriter writes replay's table to out. size is the total size
+// of the input in bytes, or -1 when it is not known (standard input): a
+// capture has no more lines than bytes, so its digits bound the line
+// numbers. (A compressed capture may have more lines than its size says;
+// a longer number then pushes the next columns, whole.)
+func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool, width int, sized, live bool, size int64) *tableWriter {
+	w := &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact, width: width, sized: sized, live: live}
+	if size >= 0 {
+		w.lineDigits = len(strconv.FormatInt(max(size, 1), 10))
+	}
+	return w
 }
 
 // replayColumns are the columns of replay's table; fixedWidths are their
-// widths when output is not a terminal.
+// least widths when output is not a terminal.
 var (
-	replayColumns = []column{
-		{"LINE", true, fitPosition, 0}, {"EVENT ID", false, fitMiddle, 0}, {"KIND", false, fitKeep, 1},
-		{"SESSION", false, fitMiddle, 0}, {"TURN", false, fitMiddle, 0}, {"SEQ", true, fitKeep, 0},
+	replayColumns = []text.Column{
+		{Name: "LINE", Right: true, Fit: text.FitPosition}, {Name: "EVENT ID", Fit: text.FitMiddle},
+		{Name: "KIND", Drop: 1}, {Name: "SESSION", Fit: text.FitMiddle}, {Name: "TURN", Fit: text.FitMiddle},
+		{Name: "SEQ", Right: true},
 		// The reason names the verdict, and its colour shows it.
-		{"VERDICT", false, fitKeep, 2}, {"REASON", false, fitKeep, 0},
-		{"DETAIL", false, fitTail, 0},
+		{Name: "VERDICT", Drop: 2}, {Name: "REASON"},
+		{Name: "DETAIL", Fit: text.FitTail},
 	}
 	fixedWidths = []int{6, 18, 10, 16, 14, 6, 8, 15, 0}
 )
@@ -303,48 +320,62 @@ func shortKind(k replay.Kind) string {
 // (Files make the run wait too, between batches; their rows are sized
 // from the same rows whatever the timing.)
 func (w *tableWriter) idle() {
-	if w.live && len(w.held) > 0 {
-		w.settle()
+	if w.live && len(w.held) > 0 && w.err == nil {
+		w.err = w.settle()
 	}
+}
+
+// columnWidths sizes the columns from the held rows, and LINE for the
+// largest line number the input can have.
+func (w *tableWriter) columnWidths() []int {
+	cells := make([][]string, len(w.held), len(w.held)+1)
+	file := ""
+	for i, r := range w.held {
+		cells[i] = r.cells
+		if at := strings.LastIndexByte(r.cells[0], ':'); at >= 0 && text.Width(r.cells[0][:at+1]) > text.Width(file) {
+			file = r.cells[0][:at+1]
+		}
+	}
+	if w.lineDigits > 0 {
+		cells = append(cells, []string{file + strings.Repeat("9", w.lineDigits)})
+	}
+	if w.sized {
+		return text.FitWidths(replayColumns, cells, w.width)
+	}
+	widths := text.NaturalWidths(replayColumns, cells)
+	for i := range widths {
+		widths[i] = max(widths[i], fixedWidths[i])
+	}
+	return widths
 }
 
 // settle decides the column widths, writes the header and the held rows.
-func (w *tableWriter) settle() {
-	if w.layout != nil {
-		return
+func (w *tableWriter) settle() error {
+	if w.table != nil {
+		return nil
 	}
-	l := &tableLayout{cols: replayColumns}
-	if w.sized {
-		cells := make([][]string, len(w.held))
-		for i, r := range w.held {
-			cells[i] = r.cells
-		}
-		l.widths, l.fitting = fitWidths(replayColumns, cells, w.width), w.width > 0
-	} else {
-		l.widths = slices.Clone(fixedWidths)
-		if w.withFile {
-			l.widths[0] = 0 // file:line, left as it is
-		}
+	t, err := text.NewTable(w.out, replayColumns, w.columnWidths(), w.width > 0, w.pal.Bold)
+	if err != nil {
+		return err
 	}
-	w.layout = l
-	names := make([]string, len(replayColumns))
-	for i, c := range replayColumns {
-		names[i] = c.name
-	}
-	w.out.WriteString(l.row(names, func(_ int, s string) string { return w.pal.Bold(s) }))
-	for _, r := range w.held {
-		w.write(r)
-	}
+	w.table = t
+	held := w.held
 	w.held = nil
+	for _, r := range held {
+		if err := w.write(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-func (w *tableWriter) write(r heldRow) {
-	w.out.WriteString(w.layout.row(r.cells, func(i int, s string) string {
-		if replayColumns[i].name == "VERDICT" || replayColumns[i].name == "REASON" {
+func (w *tableWriter) write(r heldRow) error {
+	return w.table.Row(r.cells, func(i int, s string) string {
+		if replayColumns[i].Name == "VERDICT" || replayColumns[i].Name == "REASON" {
 			return r.colour(s)
 		}
 		return s
-	}))
+	})
 }
 
 func (w *tableWriter) event(res *replay.Result) error {
@@ -363,19 +394,16 @@ func (w *tableWriter) event(res *replay.Result) error {
 	} else if res.Err != nil {
 		envelopeCells(cells, shownEnvelope(res.Err.Envelope, w.redact))
 	}
-	colour := reasonColour(w.pal, res.Reason)
-	r := heldRow{cells, colour}
-	switch {
-	case w.layout != nil:
-		w.write(r)
-	case !w.sized:
-		w.settle()
-		w.write(r)
-	default:
-		w.held = append(w.held, r)
-		if len(w.held) >= maxHeldRows {
-			w.settle()
-		}
+	r := heldRow{cells, reasonColour(w.pal, res.Reason)}
+	if w.err != nil {
+		return w.err
+	}
+	if w.table != nil {
+		return w.write(r)
+	}
+	w.held = append(w.held, r)
+	if len(w.held) >= maxHeldRows {
+		return w.settle()
 	}
 	return nil
 }
@@ -455,10 +483,18 @@ func resultDetail(res *replay.Result, redact bool) string {
 }
 
 func (w *tableWriter) summary(sum replay.Summary) error {
-	if len(w.held) > 0 {
-		w.settle()
+	if w.err != nil {
+		return w.err
 	}
-	if w.layout != nil {
+	if len(w.held) > 0 {
+		if err := w.settle(); err != nil {
+			return err
+		}
+	}
+	if w.table != nil {
+		if err := w.table.Close(); err != nil {
+			return err
+		}
 		w.out.WriteByte('\n')
 	}
 	accepted := sum.Counts.Accepted()
@@ -489,12 +525,12 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		}
 		rows = append(rows, row)
 	}
-	return renderTable(w.out, w.pal, w.width, sessionColumns, rows)
+	return text.Render(w.out, w.pal.Bold, w.width, sessionColumns, rows)
 }
 
-var sessionColumns = []column{
-	{"SESSION", false, fitMiddle, 0}, {"EVENTS", false, fitKeep, 0}, {"ACCEPTED", false, fitKeep, 0}, {"INERT", false, fitKeep, 0},
-	{"FINAL SEQ", false, fitKeep, 0}, {"STATUS", false, fitKeep, 0}, {"MESSAGES", false, fitKeep, 0}, {"TURN", false, fitMiddle, 0},
+var sessionColumns = []text.Column{
+	{Name: "SESSION", Fit: text.FitMiddle}, {Name: "EVENTS"}, {Name: "ACCEPTED"}, {Name: "INERT"},
+	{Name: "FINAL SEQ"}, {Name: "STATUS"}, {Name: "MESSAGES"}, {Name: "TURN", Fit: text.FitMiddle},
 }
 
 // formatNote names, for a human summary, the formats the captures were

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -22,7 +25,7 @@ func TestTableWriterStreams(t *testing.T) {
 	var buf bytes.Buffer
 	out := bufio.NewWriter(&buf)
 	w := newTableWriter(out, palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
-		Yellow: func(s string) string { return s }, Red: func(s string) string { return s }}, false, false, 80, true, true)
+		Yellow: func(s string) string { return s }, Red: func(s string) string { return s }}, false, false, 80, true, true, -1)
 	for i, id := range []string{"evt-1", "evt-2"} {
 		if err := w.event(snapshotResult(i+1, id, int64(i+1))); err != nil {
 			t.Fatal(err)
@@ -47,13 +50,129 @@ func TestTableWriterStreams(t *testing.T) {
 		t.Errorf("a later, longer id is not shortened to its column: %q", last)
 	}
 	for _, l := range lines {
-		if w := displayWidth(l); w > 80 {
+		if w := text.Width(l); w > 80 {
 			t.Errorf("line of %d cells: %q", w, l)
 		}
 	}
 	// Columns stay where the first rows put them.
-	at := func(l string) int { return displayWidth(l[:strings.Index(l, "snapshot")]) }
+	at := func(l string) int { return text.Width(l[:strings.Index(l, "snapshot")]) }
 	if i, j := at(lines[1]), at(last); i != j {
 		t.Errorf("KIND moved from cell %d to %d:\n%s", i, j, buf.String())
+	}
+}
+
+var plainPalette = palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
+	Yellow: func(s string) string { return s }, Red: func(s string) string { return s }, Dim: func(s string) string { return s }}
+
+// colourPalette colours as a terminal would, to check that colour codes
+// take no room.
+var colourPalette = palette{Bold: sgr("1"), Green: sgr("32"), Yellow: sgr("33"), Red: sgr("31"), Dim: sgr("2")}
+
+func sgr(code string) func(string) string {
+	return func(s string) string { return "\x1b[" + code + "m" + s + "\x1b[0m" }
+}
+
+// screen lays a line out as a terminal draws it: one string per cell, ""
+// for the second cell of a wide character, colour codes left out.
+func screen(line string) []string {
+	var cells []string
+	for _, r := range ansi.Strip(line) {
+		cells = append(cells, string(r))
+		for range text.Width(string(r)) - 1 {
+			cells = append(cells, "")
+		}
+	}
+	return cells
+}
+
+// assertTableAligned checks the table that out starts with (up to its
+// first blank line): every data line has each column's value starting
+// at the cell where its header word starts (right-aligned columns:
+// ending where it ends), with a blank before it (after it). Columns are
+// measured with the width function on each line.
+func assertTableAligned(t *testing.T, out string, cols []text.Column) {
+	t.Helper()
+	table, _, _ := strings.Cut(out, "\n\n")
+	lines := strings.Split(table, "\n")
+	head := ansi.Strip(lines[0])
+	blank := func(cells []string, i int) bool { return i < 0 || i >= len(cells) || cells[i] == " " }
+	for _, c := range cols {
+		at := strings.Index(head, c.Name)
+		if at < 0 {
+			continue // dropped to fit
+		}
+		start := text.Width(head[:at])
+		end := start + text.Width(c.Name)
+		for n, l := range lines[1:] {
+			cells := screen(l)
+			if c.Right && (blank(cells, end-1) || !blank(cells, end)) {
+				t.Errorf("line %d: %s does not end at cell %d:\n%s", n+2, c.Name, end, table)
+			}
+			if !c.Right && c.Name != "DETAIL" && (blank(cells, start) || !blank(cells, start-1)) {
+				t.Errorf("line %d: %s does not start at cell %d:\n%s", n+2, c.Name, start, table)
+			}
+		}
+	}
+}
+
+// Piped, replay's header words start where their data does, also when a
+// value is longer than the column's usual width (session-reconnect).
+func TestReplayTablePipedAligned(t *testing.T) {
+	ios, out, errOut := testStreams("")
+	if code := run(ios, []string{"replay", "../testdata/reconnect.jsonl"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	assertTableAligned(t, out.String(), replayColumns)
+}
+
+// A fullwidth event id of 10 characters (20 cells) keeps every later
+// column aligned, piped and on a terminal, with colours on.
+func TestTableWriterAlignsWideIDs(t *testing.T) {
+	for _, width := range []int{0, 80, 120} {
+		var buf bytes.Buffer
+		out := bufio.NewWriter(&buf)
+		w := newTableWriter(out, colourPalette, false, false, width, width > 0, false, 4096)
+		for i, id := range []string{"evt-1", "ｅｖｔ－ｆｕｌｌ－０１", "evt-3", "日本語のイベント番号"} {
+			if err := w.event(snapshotResult(i+1, id, int64(i+1))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.summary(replay.Summary{}); err != nil {
+			t.Fatal(err)
+		}
+		out.Flush()
+		if !strings.Contains(buf.String(), "\x1b[") {
+			t.Fatalf("no colour to measure around:\n%s", buf.String())
+		}
+		assertTableAligned(t, buf.String(), replayColumns)
+	}
+}
+
+// Widths fixed from the early rows do not cut a later line number past
+// 9,999: with the input's size known the column is wide enough for it,
+// and without it the number pushes the next columns but is whole.
+func TestTableWriterLongLineNumbers(t *testing.T) {
+	for _, size := range []int64{2 << 20, -1} {
+		var buf bytes.Buffer
+		out := bufio.NewWriter(&buf)
+		w := newTableWriter(out, plainPalette, false, false, 120, true, true, size)
+		for _, line := range []int{26, 1026, 9999} {
+			if err := w.event(snapshotResult(line, "evt-x", 1)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.idle() // the widths are settled
+		if err := w.event(snapshotResult(10026, "evt-x", 2)); err != nil {
+			t.Fatal(err)
+		}
+		out.Flush()
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		last := lines[len(lines)-1]
+		if !strings.HasPrefix(strings.TrimLeft(last, " "), "10026  evt-x ") {
+			t.Errorf("size %d: line 10026 is not printed whole: %q", size, last)
+		}
+		if size > 0 && !strings.HasPrefix(lines[1], "     26 ") {
+			t.Errorf("size %d: LINE is not as wide as the largest line number possible: %q", size, lines[1])
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -46,7 +47,7 @@ func fits(ts *testscript.TestScript, neg bool, args []string) {
 	width, err := strconv.Atoi(args[0])
 	ts.Check(err)
 	for i, line := range strings.Split(ts.ReadFile("stdout"), "\n") {
-		if w := visibleWidth(line); w > width {
+		if w := text.Width(line); w > width {
 			ts.Fatalf("line %d is %d cells wide, over %d: %q", i+1, w, width, line)
 		}
 	}

@@ -1,0 +1,118 @@
+package text
+
+import (
+	"io"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/tw"
+)
+
+// Table is a borderless table streamed row by row through tablewriter,
+// its columns at widths snapctl decided (FitWidths) and ColumnGap cells
+// apart, with a header and no rule under it. With fitting set, each cell
+// is shortened to its width the way its column gives way; else, and for
+// a FitKeep cell (a number) that is wider, a longer cell pushes the next
+// ones rather than lose a character.
+type Table struct {
+	t       *tablewriter.Table
+	out     *cellRenderer
+	cols    []Column
+	widths  []int
+	fitting bool
+}
+
+// NewTable starts a table on w and writes its header, each name through
+// header (bold, say) when header is not nil. A column of width 0 is
+// dropped when fitting.
+func NewTable(w io.Writer, cols []Column, widths []int, fitting bool, header func(string) string) (*Table, error) {
+	aligns := make([]tw.Align, len(cols))
+	sizes := tw.NewMapper[int, int]()
+	for i, c := range cols {
+		aligns[i] = tw.AlignLeft
+		if c.Right {
+			aligns[i] = tw.AlignRight
+		}
+		// A column of width 0 is left out (dropped to fit); not
+		// fitting, every column shows, at least as wide as its name.
+		sizes.Set(i, widths[i])
+		if !fitting {
+			sizes.Set(i, max(widths[i], Width(c.Name)))
+		}
+	}
+	out := &cellRenderer{}
+	t := tablewriter.NewTable(w,
+		tablewriter.WithRenderer(out),
+		tablewriter.WithStreaming(tw.StreamConfig{Enable: true, StrictColumns: true}),
+		tablewriter.WithColumnWidths(sizes),
+		tablewriter.WithPadding(tw.PaddingNone),
+		// Cells come shortened and coloured: tablewriter neither trims,
+		// wraps, cuts nor title-cases them.
+		tablewriter.WithTrimSpace(tw.Off),
+		tablewriter.WithTrimTab(tw.Off),
+		tablewriter.WithTrimLine(tw.Off),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: aligns}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: aligns}),
+	)
+	if err := t.Start(); err != nil {
+		return nil, err
+	}
+	tab := &Table{t: t, out: out, cols: cols, widths: widths, fitting: fitting}
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+		if header != nil {
+			names[i] = header(c.Name)
+		}
+	}
+	t.Header(names)
+	return tab, out.err
+}
+
+// Row writes one row; colour, when not nil, colours cell i after it was
+// shortened.
+func (t *Table) Row(cells []string, colour func(int, string) string) error {
+	row := make([]string, len(t.cols))
+	for i, col := range t.cols {
+		if i < len(cells) {
+			row[i] = cells[i]
+		}
+		if t.fitting {
+			row[i] = Shorten(row[i], t.widths[i], col.Fit)
+		}
+		if colour != nil {
+			row[i] = colour(i, row[i])
+		}
+	}
+	if err := t.t.Append(row); err != nil {
+		return err
+	}
+	return t.out.err
+}
+
+// Close ends the table.
+func (t *Table) Close() error {
+	if err := t.t.Close(); err != nil {
+		return err
+	}
+	return t.out.err
+}
+
+// Render writes rows as a table sized from them (FitWidths): with width
+// > 0 (a terminal) the table fits it, ids shortened in the middle and free
+// text cut; with width 0 every value is whole. Cells must already be
+// terminal-safe.
+func Render(w io.Writer, header func(string) string, width int, cols []Column, rows [][]string) error {
+	t, err := NewTable(w, cols, FitWidths(cols, rows, width), width > 0, header)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := t.Row(r, nil); err != nil {
+			return err
+		}
+	}
+	return t.Close()
+}

@@ -1,0 +1,207 @@
+package text
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+var tableCols = []Column{
+	{Name: "LINE", Right: true, Fit: FitPosition}, {Name: "EVENT ID", Fit: FitMiddle},
+	{Name: "KIND", Drop: 1}, {Name: "SEQ", Right: true}, {Name: "REASON"}, {Name: "DETAIL", Fit: FitTail},
+}
+
+var tableRows = [][]string{
+	{"1", "evt-1", "snapshot", "1", "initial", "reconnect state"},
+	{"2", "ｅｖｔ－ｆｕｌｌ－０２", "snapshot", "2", "advanced", "from 1"},
+	{"13", "evt-turn-2-3", "submit", "10", "non-snapshot", ""},
+	{"14", "日本語のセッション", "snapshot", "3", "stale", "sequence 3 < accepted 10"},
+}
+
+// columnEdges finds each cell of row in line, in order, and says where it
+// starts (left-aligned) or ends (right-aligned), in cells.
+func columnEdges(t *testing.T, line string, row []string, cols []Column) []int {
+	t.Helper()
+	var edges []int
+	at := 0
+	for i, cell := range row {
+		j := strings.Index(line[at:], cell)
+		if j < 0 || cell == "" {
+			edges = append(edges, -1)
+			continue
+		}
+		start := Width(line[:at+j])
+		at += j + len(cell)
+		if cols[i].Right {
+			edges = append(edges, start+Width(cell))
+		} else {
+			edges = append(edges, start)
+		}
+	}
+	return edges
+}
+
+// assertAligned checks that every column of the table starts (or, right-
+// aligned, ends) at the same cell on every line, header included.
+func assertAligned(t *testing.T, out string, cols []Column, rows [][]string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != len(rows)+1 {
+		t.Fatalf("%d lines for %d rows:\n%s", len(lines), len(rows), out)
+	}
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
+	}
+	want := columnEdges(t, lines[0], names, cols)
+	for n, row := range rows {
+		got := columnEdges(t, lines[n+1], row, cols)
+		for i := range cols {
+			if got[i] >= 0 && got[i] != want[i] {
+				t.Errorf("line %d: %s at cell %d, header at %d:\n%s", n+2, cols[i].Name, got[i], want[i], out)
+			}
+		}
+	}
+}
+
+func TestRenderAlignsWideCharacters(t *testing.T) {
+	var b bytes.Buffer
+	if err := Render(&b, nil, 0, tableCols, tableRows); err != nil {
+		t.Fatal(err)
+	}
+	assertAligned(t, b.String(), tableCols, tableRows)
+	if strings.Contains(b.String(), " \n") {
+		t.Errorf("trailing blanks:\n%q", b.String())
+	}
+}
+
+func TestRenderAlignsColours(t *testing.T) {
+	var b bytes.Buffer
+	red := func(s string) string { return "\x1b[31m" + s + "\x1b[0m" }
+	tab, err := NewTable(&b, tableCols, NaturalWidths(tableCols, tableRows), false, red)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range tableRows {
+		if err := tab.Row(r, func(i int, s string) string {
+			if i == 4 {
+				return red(s)
+			}
+			return s
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tab.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "\x1b[31mREASON\x1b[0m") {
+		t.Errorf("the header is not coloured:\n%q", b.String())
+	}
+	assertAligned(t, b.String(), tableCols, tableRows)
+}
+
+// Fitted to a terminal, the fullwidth id is shortened in the middle and
+// every later column stays in place.
+func TestRenderFitsWideCharacters(t *testing.T) {
+	for _, width := range []int{80, 60} {
+		var b bytes.Buffer
+		if err := Render(&b, nil, width, tableCols, tableRows); err != nil {
+			t.Fatal(err)
+		}
+		widths := FitWidths(tableCols, tableRows, width)
+		shown := make([][]string, len(tableRows))
+		for n, r := range tableRows {
+			shown[n] = make([]string, len(r))
+			for i, c := range r {
+				shown[n][i] = Shorten(c, widths[i], tableCols[i].Fit)
+			}
+		}
+		assertAligned(t, b.String(), tableCols, shown)
+		for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if Width(l) > width {
+				t.Errorf("at %d, a line of %d cells: %q", width, Width(l), l)
+			}
+		}
+	}
+}
+
+// Widths fixed from the early rows of a stream do not cut a later, longer
+// number: it is printed whole.
+func TestStreamKeepsLongNumbersWhole(t *testing.T) {
+	var b bytes.Buffer
+	early := [][]string{{"9999", "evt-1", "snapshot", "1", "initial", "reconnect state"}}
+	tab, err := NewTable(&b, tableCols, FitWidths(tableCols, early, 80), true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range append(early, []string{"10026", "evt-2", "snapshot", "12345678", "malformed", "bad-json: unexpected end"}) {
+		if err := tab.Row(r, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tab.Close(); err != nil {
+		t.Fatal(err)
+	}
+	last := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")[2]
+	for _, want := range []string{"10026 ", " 12345678 "} {
+		if !strings.Contains(last, want) {
+			t.Errorf("%q is not printed whole: %q", want, last)
+		}
+	}
+}
+
+// A column of width 0 is dropped from header and rows.
+func TestRenderDropsColumns(t *testing.T) {
+	var b bytes.Buffer
+	if err := Render(&b, nil, 52, tableCols, tableRows); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "KIND") || strings.Contains(b.String(), "submit") {
+		t.Errorf("KIND is not dropped at 52 cells:\n%s", b.String())
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errShort }
+
+var errShort = bytes.ErrTooLarge
+
+func TestRenderReportsWriteErrors(t *testing.T) {
+	if err := Render(failWriter{}, nil, 0, tableCols, tableRows); err != errShort {
+		t.Errorf("Render to a failing writer = %v, want %v", err, errShort)
+	}
+}
+
+// A streamed table holds no rows: the heap after 20,000 rows is what it
+// is after 1,000.
+func TestTableStreamsInConstantMemory(t *testing.T) {
+	heap := func(rows int) uint64 {
+		tab, err := NewTable(io.Discard, tableCols, NaturalWidths(tableCols, tableRows), false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range rows {
+			// Fresh cells, as a stream's are, so that holding them would show.
+			row := append([]string(nil), tableRows[i%len(tableRows)]...)
+			row[1] = strings.Repeat("x", 32)
+			if err := tab.Row(row, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		if err := tab.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return m.HeapAlloc
+	}
+	small, big := heap(1000), heap(20000)
+	if big > small+1<<20 {
+		t.Errorf("heap %d bytes after 1,000 rows, %d after 20,000: the table holds rows", small, big)
+	}
+}

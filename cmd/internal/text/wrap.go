@@ -1,0 +1,88 @@
+package text
+
+import (
+	"io"
+	"strings"
+)
+
+// FitLines returns a writer that wraps every line longer than width, for
+// human text that is not a table (summaries, findings, close-ups, diffs);
+// with width 0 (not a terminal, or -o wide) it returns w, and lines stay
+// whole.
+func FitLines(w io.Writer, width int) io.Writer {
+	if width <= 0 {
+		return w
+	}
+	return &lineWrapper{w: w, width: width}
+}
+
+// lineWrapper wraps lines at spaces, going on with the line's own
+// indentation and two more spaces; a word longer than the room is
+// broken. Escape sequences (colours: capture text is made terminal-safe
+// before) take no room. Whole lines are written at once, so a live
+// stream shows each as it comes.
+type lineWrapper struct {
+	w     io.Writer
+	width int
+	line  []byte
+}
+
+func (l *lineWrapper) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := strings.IndexByte(string(p), '\n')
+		if i < 0 {
+			l.line = append(l.line, p...)
+			break
+		}
+		l.line = append(l.line, p[:i]...)
+		if _, err := io.WriteString(l.w, WrapLine(string(l.line), l.width)); err != nil {
+			return 0, err
+		}
+		l.line = l.line[:0]
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// WrapLine lays s out in lines of at most width cells, each with its
+// newline.
+func WrapLine(s string, width int) string {
+	if Width(s) <= width {
+		return s + "\n"
+	}
+	indent := len(s) - len(strings.TrimLeft(s, " "))
+	cont := strings.Repeat(" ", min(indent+2, width/2))
+	var b strings.Builder
+	cur, curW, empty := s[:indent], indent, true
+	flush := func() {
+		b.WriteString(strings.TrimRight(cur, " "))
+		b.WriteByte('\n')
+		cur, curW, empty = cont, len(cont), true
+	}
+	for _, word := range strings.Split(s[indent:], " ") {
+		ww := Width(word)
+		if !empty && curW+1+ww > width {
+			flush()
+		}
+		if !empty {
+			cur += " "
+			curW++
+		}
+		for curW+ww > width {
+			head, rest := split(word, width-curW)
+			if head == "" {
+				break // not one cell of room: let it overflow rather than loop
+			}
+			cur += head
+			flush()
+			word, ww = rest, Width(rest)
+		}
+		cur += word
+		curW += ww
+		empty = false
+	}
+	b.WriteString(strings.TrimRight(cur, " "))
+	b.WriteByte('\n')
+	return b.String()
+}
