@@ -45,6 +45,12 @@ func TestHelpTopics(t *testing.T) {
 		t.Errorf("help formatz: stdout %q, stderr %q: want one line naming the topics and commands", out, msg)
 	}
 
+	ios, _, errOut = testStreams("")
+	ios.Out = &failingWriter{n: 10}
+	if got := run(ios, []string{"help", "formats"}); got != exitUsage || !strings.HasPrefix(errOut.String(), "snapctl: writing output: ") {
+		t.Errorf("help formats on a full disk: exit %d, stderr %q", got, errOut)
+	}
+
 	ios, out, _ = testStreams("")
 	if got := run(ios, []string{"help", "replay"}); got != exitOK || !strings.Contains(out.String(), "Usage:\n  snapctl replay") {
 		t.Errorf("help replay: exit %d, not replay's help:\n%s", got, out)
