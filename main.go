@@ -1,5 +1,3 @@
-// Command snapctl replays agentskit.chat.turn v1 captures through the
-// snapshot cursor and explains every verdict.
 package main
 
 import (

@@ -33,7 +33,14 @@ into snapctl) that answers the question: a rule by its id
 whole. Several rules may match: each is printed, or listed when there are
 many. Without arguments, every rule is listed with its id.
 
-Exit status: 0 found, 2 nothing matches (the closest ids are named).`,
+Exit status: 0 found, 2 nothing matches (the closest ids are named).
+
+More than three matches are listed by id and title. Nothing matching is
+exit 2, naming the closest ids (one line on standard error):
+
+  $ snapctl explain createdAat
+  snapctl: no rule matches "createdAat"; close matches: message.created-at \
+    (snapctl explain lists every rule)`,
 		Example: `  snapctl explain
   snapctl explain createdAt
   snapctl explain PROTOCOL_UNKNOWN_EVENT

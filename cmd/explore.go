@@ -37,7 +37,96 @@ The view opens at once and fills in as the capture is read; with - it
 follows standard input as it arrives. Only the offset and envelope of each
 line are kept; a line is read again when shown (standard input and
 compressed captures are copied to a temporary file for that). Standard
-output must be a terminal. Exit status: 0 done, 2 bad usage or input.`,
+output must be a terminal. Exit status: 0 done, 2 bad usage or input.
+
+Without a terminal on standard output it exits 2: use replay, diff or
+inspect for output to a file or pipe. On standard input, G stays on the
+newest line as the stream arrives. Findings and the lineage tree appear
+once the input has ended.
+
+Timeline (top line): the listed lines spread over the width. Each cell is
+a bar from ▁ to █, the highest accepted sequence among its lines against
+the highest of all; a cell whose one line is a problem shows its reason's
+letter (m malformed, s stale, d duplicate, f foreign-session, n
+non-snapshot diagnostic); a cell of many lines is coloured by its worst
+problem (letters without colour). The selected line's cell is reversed (^
+without colour). [ and ] move along it; a mouse click on it jumps there.
+
+Event list (left): line, kind (snap, subm, diag, - for a malformed line),
+session (when the capture has several and all are listed), turn, sequence
+and reason, coloured by verdict as in replay (green accepted, yellow
+inert, red malformed). The selected line is reversed and marked >; a line
+toggled off is marked x (X when selected) and shows (off).
+
+Detail tabs (right), for the selected line:
+  1 Event       the line pretty-printed, with its verdict and detail as
+                replay gives them; for a malformed line every problem, with
+                ▶ on the lines holding the offending key (every such key:
+                array indexes are not followed) or ▮ at the byte of a JSON
+                syntax error
+  2 Projection  what the client holds after this line (with --session, the
+                pinned session's, whatever the line): the session's
+                accepted snapshot (the line where it was accepted,
+                sequence, turn, status, usage, error) and its conversation
+                as a chat client shows it (role, status, id, text, tool
+                calls); whether this line changed it, and which snapshot it
+                replaced
+  3 Diff        that projection against the session's previous accepted
+                one, in snapctl diff's words and rules (added, removed with
+                the lineage that explains it, changed, moved; inert lines
+                between them by reason)
+  4 Lineage     the session's tree as snapctl lineage draws it, the
+                selected line's turn marked ▶
+  5 Findings    the inspect findings that list this line
+The Event, Projection and Diff tabs follow the what-if toggles at once;
+Findings and Lineage once recomputed (below), and, for a stream, once the
+input has ended.
+
+What-if: x toggles the selected line off and on. Every verdict after it,
+and so every projection and diff, is recomputed as if the line had never
+arrived: toggle off the snapshot a redelivery was judged against and the
+redelivery becomes the accepted one. w writes the capture without the
+toggled lines (and without lines over --max-line or outside --lines,
+--since and --until) to a new file (NAME.what-if.jsonl by default; an
+existing file is not overwritten). The findings and the lineage tree
+follow too: they are recomputed without the toggled lines in the
+background (the tabs say so while they are), and n/N stop at the lines of
+the new findings.
+
+Keys (? lists them all):
+  j/k, ↓/↑             next / previous line (in the detail pane: scroll)
+  pgdn/pgup (space, ctrl+f/ctrl+b)
+                       a page down / up
+  g/G (home/end)       first / last line; after G a live stream is followed
+  n/N                  next / previous problem: an inert line other than a
+                       submit, or a line a finding lists
+  :                    go to a line number (the first listed line at or
+                       after it)
+  /                    search, from the selected line on, wrapping: an
+                       event, turn or session id, or any text of the line as
+                       written (a message id, message text; a character the
+                       JSON escapes must be typed as its escape)
+  s                    choose the session to list, by id (tab completes,
+                       part of an id will do, empty lists every session)
+  tab                  move the keys between the list and the detail pane
+                       (» shows which)
+  1-5, h/l, ←/→        choose a detail tab
+  x                    toggle the selected line off / on (what-if)
+  w                    write the capture without the toggled lines
+  [/]                  move along the timeline
+  ?                    all keys
+  q, ctrl+c            quit
+
+Capture text is escaped as in every other view (termsafe); --redact hides
+message text, tool-call arguments and previews as the other commands do;
+NO_COLOR or --color never turns colour off. The layout fits 80x24 and up.
+A line over --max-line is not shown.
+
+explore reads NDJSON captures (plain, gzip or zstd, wrapped with
+--event-path too): it re-reads a line from its offset, which the other
+formats do not have, so --format other than auto/ndjson, and --each, are
+refused (exit 2). A capture that auto recognises as another format opens,
+but its Event tab shows the transport's line as stored.`,
 		Example: `  snapctl explore capture.jsonl
   snapctl explore --session session-7f3a capture.jsonl.gz
   curl -N "$URL" | snapctl explore -

@@ -59,7 +59,36 @@ the values and keys they quote, for sharing outside the team.
 ids and replay's reasons, comma-separated, and says on standard error what
 matched.
 
-Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
+Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.
+
+What each finding means and what to do about it: snapctl help findings.
+The -o json document: snapctl help json-contract.
+
+One event up close: --line N shows line N of the one FILE; --event-id ID
+every line with that id (up to 20), including lines that don't decode but
+carry that top-level eventId. For each: the event as indented JSON
+(coloured on a terminal; the raw line, made terminal-safe, when it isn't
+JSON), every decode problem, the cursor's verdict in the context of the
+whole capture, and the findings that name the line (among the first 100
+positions each finding lists). With -o json: {"matches": N, "lines":
+[{"file", "line", "verdict", "reason", "event", "code", "problems":
+[{"path", "message"}], "findings", ...}]}. A blank line, a line past the
+end of the file, or an id no line has is a usage error (exit 2); so are
+--line 0, a negative line and an empty --event-id, never taken for "no
+close-up".
+
+With --redact, the event shows only its envelope and the protocol's own
+fields (ids, roles, statuses, timestamps, usage, lineage, tool names):
+every other value becomes "(hidden: N bytes)", every key the protocol does
+not name "(hidden key N)", and a line that is not JSON is not shown at all
+((line not shown: not JSON, 25 bytes, hidden by --redact); in -o json,
+"raw": "(hidden: 25 bytes)"); problems use the redacted form of the decode
+details (snapctl help reasons), in -o json too. A value at a protocol
+field is kept only when it is a number, a boolean, null or a safe
+identifier, so a malformed id that holds free text is hidden as well. At
+most 1,000 members of one object or array are shown (the rest are
+counted), and a protocol object or array over 1 MiB is hidden whole, so
+the close-up of a huge line stays short and quick.`,
 		Example: `  snapctl inspect capture.jsonl
   snapctl inspect --session session-a -o json capture.jsonl | jq '.findings[].id'
   snapctl inspect --fail-on warning capture.jsonl.gz

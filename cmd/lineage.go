@@ -54,7 +54,26 @@ output:
   cycle             the parent turns loop (cut at the earliest turn)
 
 --redact leaves out every message text and submit input, in every format,
-for sharing outside the team. Exit status: 0 done, 2 bad usage or input.`,
+for sharing outside the team. Exit status: 0 done, 2 bad usage or input.
+
+Previews, in the tree, mermaid and dot formats, are at most 60 characters,
+control characters made visible and … when cut. --turn ID keeps that turn,
+its ancestors and its descendants (exit 2 if no session has it).
+
+Formats:
+  tree     the default; --ascii draws with |-, ` + "`" + `- and |. On a terminal,
+           colour by operation: submit green, retry yellow, edit cyan,
+           regenerate magenta, unknown dim, problems red.
+  mermaid  one flowchart TD block per session, ready to paste into
+           Markdown. Solid arrows are lineage, labelled with the
+           operation; dotted arrows join the trunk. Node ids are generated
+           and labels escaped, so any turn id renders.
+  dot      one Graphviz digraph with a cluster per session.
+  svg      one standalone SVG picture of every session's tree, one under
+           the other, from the same renderer as the report: paste it into
+           any document, or open it in a browser.
+  json     one document, {"sessions": [...]}; jsonl one session per line.
+           See snapctl help json-contract.`,
 		Example: `  snapctl lineage capture.jsonl
   snapctl lineage --session session-7f3a --turn turn-12 capture.jsonl
   snapctl lineage -o mermaid --redact capture.jsonl >> incident-review.md

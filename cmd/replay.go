@@ -51,7 +51,16 @@ non-snapshot. --fail-on says on standard error what matched.
 Without --session, each session named by a valid snapshot gets its own
 cursor. --redact keeps the values and free-form keys of malformed lines
 out of their details ("(value hidden)", "*"), for sharing outside the
-team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.`,
+team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.
+
+Reading standard input, each event's row (or JSON line) is written as soon
+as its line has arrived, so curl -N "$URL" | snapctl replay - follows a
+live session.
+
+More in the help topics: snapctl help reasons (every reason and decode
+code, colours, hints when most lines are malformed), json-contract (the
+-o json and -o jsonl records), formats, flags, partial-captures, each,
+output and exit-status.`,
 		Example: `  snapctl replay testdata/reconnect.jsonl
   snapctl replay --session session-a --only problems capture.jsonl
   snapctl replay -o jsonl capture.jsonl | jq 'select(.reason == "stale")'

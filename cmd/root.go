@@ -118,6 +118,7 @@ what the cursor did with every line and why.`,
 	root.AddCommand(newCmdExplore(ios, nil))
 	root.AddCommand(newCmdMan(root))
 	completeBashAlone(root)
+	addHelpTopics(root, ios)
 	return root
 }
 

@@ -1,0 +1,48 @@
+// Package help holds snapctl's help topics: the reference that is not one
+// command's (capture formats, the JSON contracts, reasons, findings, exit
+// status, hostile input, the environment, …), as plain text fitting 80
+// columns. `snapctl help TOPIC` prints a topic and `snapctl man` writes a
+// page for each, from the same text.
+package help
+
+import (
+	"embed"
+	"path"
+	"strings"
+)
+
+// The text of each topic is one file, topics/NAME.txt: its first line
+// says in a few words what the topic covers, then a blank line, then the
+// text.
+//
+//go:embed topics/*.txt
+var files embed.FS
+
+// Topic is one help topic.
+type Topic struct {
+	Name  string // the word after `snapctl help`
+	Short string // what it covers, in a few words
+	Text  string // the text, ending in a newline
+}
+
+// Topics returns every topic, in the order of their names.
+func Topics() []Topic {
+	entries, err := files.ReadDir("topics")
+	if err != nil {
+		panic(err) // the embedded directory is there: a build without it fails
+	}
+	var topics []Topic
+	for _, e := range entries {
+		data, err := files.ReadFile(path.Join("topics", e.Name()))
+		if err != nil {
+			panic(err)
+		}
+		short, text, _ := strings.Cut(string(data), "\n")
+		topics = append(topics, Topic{
+			Name:  strings.TrimSuffix(e.Name(), ".txt"),
+			Short: strings.TrimSpace(short),
+			Text:  strings.TrimLeft(text, "\n"),
+		})
+	}
+	return topics
+}
