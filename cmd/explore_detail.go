@@ -203,7 +203,8 @@ func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
 	}
 	s := &ev.Snapshot
 	fmt.Fprintf(out, "%s\n", m.pal.Bold(fmt.Sprintf("session %s after %s", termsafe.String(ev.SessionID), m.position(i))))
-	fmt.Fprintf(out, "accepted at %s: sequence %d, turn %s, status %s\n", m.position(a), ev.Sequence, termsafe.String(ev.TurnID), s.Status)
+	fmt.Fprintf(out, "accepted at %s: sequence %d, turn %s, status %s\n", m.position(a), ev.Sequence, termsafe.String(ev.TurnID),
+		shownField("payload.status", string(s.Status), m.redact))
 	switch p := m.x.verdicts[a].prevAcc; {
 	case a != i:
 		fmt.Fprintln(out, m.st.dim("this line changed nothing: the same projection before and after it"))
@@ -214,18 +215,19 @@ func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
 	}
 	fmt.Fprintf(out, "usage: prompt %d, completion %d, total %d\n", s.Usage.PromptTokens, s.Usage.CompletionTokens, s.Usage.TotalTokens)
 	if s.HasError {
-		fmt.Fprintf(out, "error: %s\n", m.pal.Red(termsafe.String(string(s.Error.Code))))
+		fmt.Fprintf(out, "error: %s\n", m.pal.Red(shownField("payload.error.code", string(s.Error.Code), m.redact)))
 	}
 	for _, msg := range s.Messages {
 		fmt.Fprintln(out)
-		fmt.Fprintf(out, "%s %s %s\n", m.pal.Cyan(termsafe.String(msg.Role)), m.pal.Dim(termsafe.String(msg.Status)), m.pal.Dim(termsafe.String(msg.ID)))
+		field := func(name, v string) string { return shownField("payload.messages[]."+name, v, m.redact) }
+		fmt.Fprintf(out, "%s %s %s\n", m.pal.Cyan(field("role", string(msg.Role))), m.pal.Dim(field("status", string(msg.Status))), m.pal.Dim(field("id", msg.ID)))
 		m.text(out, msg.Content)
 		for _, tc := range msg.ToolCalls {
 			args := string(tc.Args)
 			if m.redact {
 				args = "…"
 			}
-			fmt.Fprintf(out, "  ⚙ %s(%s) %s\n", termsafe.String(tc.Name), termsafe.Line(args, 200), termsafe.String(string(tc.Status)))
+			fmt.Fprintf(out, "  ⚙ %s(%s) %s\n", field("toolCalls[].name", tc.Name), termsafe.Line(args, 200), field("toolCalls[].status", string(tc.Status)))
 		}
 	}
 }

@@ -3,6 +3,8 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,12 +13,14 @@ import (
 // message content and parts text, tool call argument keys and values,
 // results and errors, metadata keys and values, a snapshot's error and a
 // diagnostic's message, submit input, and a malformed line's quoted
-// value and object key. Ids are not secret, and carry no marker.
+// value and object key, a tool call's name (shown only when it is a safe
+// identifier, which the marker with its space is not). Ids are not
+// secret, and carry no marker.
 func secretCapture(tag string) string {
 	msg := func(n int) string {
 		return fmt.Sprintf(`{"id":"m1","role":"assistant","content":"the %[2]scontent%[1]d is here","status":"complete",`+
 			`"createdAt":"2026-07-11T03:00:00.000Z","parts":[{"type":"text","text":"%[2]sparts%[1]d"}],`+
-			`"toolCalls":[{"id":"tc1","name":"lookup","args":{"%[2]sargkey%[1]d":"%[2]sargvalue%[1]d"},"status":"complete",`+
+			`"toolCalls":[{"id":"tc1","name":"%[2]stoolname%[1]d call","args":{"%[2]sargkey%[1]d":"%[2]sargvalue%[1]d"},"status":"complete",`+
 			`"result":"%[2]sresult%[1]d","error":"%[2]stoolerror%[1]d"}],"metadata":{"%[2]smetakey%[1]d":{"k":"%[2]smetavalue%[1]d"}}}`, n, tag)
 	}
 	env := func(id string, seq int, event, payload string) string {
@@ -73,7 +77,7 @@ func TestRedactHidesEverySecret(t *testing.T) {
 	capture := secretCapture(tag)
 	lines := strings.Count(capture, "\n")
 	markers := []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
-		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role"}
+		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
 	seen := map[string]bool{}
 	for _, args := range everyOutput(lines) {
 		name := strings.Join(args, " ")
@@ -166,5 +170,58 @@ func TestRedactEventHidesHugePayload(t *testing.T) {
 	got := string(redactEvent([]byte(in)))
 	if !strings.HasPrefix(got, `{"eventId":"e1","payload":"(hidden: `) || len(got) > 200 {
 		t.Fatalf("got %.200s", got)
+	}
+}
+
+// TestExploreRedactHidesEverySecret is TestRedactHidesEverySecret for the
+// explorer: every tab of every line, with the line toggled off and back
+// (what-if), the list, the timeline and the help screen.
+func TestExploreRedactHidesEverySecret(t *testing.T) {
+	const tag = "SeCrEt"
+	file := filepath.Join(t.TempDir(), "secret.jsonl")
+	if err := os.WriteFile(file, []byte(secretCapture(tag)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	markers := []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
+		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
+	seen := map[string]bool{}
+	for _, redact := range []bool{false, true} {
+		m := newTestExplorer(t, 160, 50, "", file)
+		m.redact = redact
+		var screens []string
+		look := func(what string) {
+			screens = append(screens, what+"\n"+m.render()+"\n"+strings.Join(m.detailLines(m.selected(), m.detailWidth()), "\n"))
+		}
+		for i := range m.x.rows {
+			m.selectRow(i)
+			for tab := range tabCount {
+				m.tab = tab
+				m.refresh()
+				look(fmt.Sprintf("line %d tab %s", m.x.rows[i].line, tabNames[tab]))
+				press(m, "x")
+				look(fmt.Sprintf("line %d tab %s toggled off", m.x.rows[i].line, tabNames[tab]))
+				press(m, "x")
+			}
+		}
+		press(m, "?")
+		look("help")
+		for _, s := range screens {
+			if redact {
+				if i := strings.Index(s, tag); i >= 0 {
+					t.Errorf("explore --redact, %s, leaks %q", s[:strings.IndexByte(s, '\n')], s[i:min(len(s), i+len(tag)+14)])
+				}
+				continue
+			}
+			for _, mk := range markers {
+				if strings.Contains(s, tag+mk) {
+					seen[mk] = true
+				}
+			}
+		}
+	}
+	for _, mk := range markers {
+		if !seen[mk] {
+			t.Errorf("marker %s%s shows in no screen without --redact: the test cannot see it leak", tag, mk)
+		}
 	}
 }
