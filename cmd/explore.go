@@ -35,9 +35,10 @@ key.
 
 The view opens at once and fills in as the capture is read; with - it
 follows standard input as it arrives. Only the offset and envelope of each
-line are kept; a line is read again when shown (standard input and
-compressed captures are copied to a temporary file for that). Standard
-output must be a terminal. Exit status: 0 done, 2 bad usage or input.`,
+line are kept, in 40 bytes; a line is read again when shown (standard
+input and compressed captures are copied to a temporary file for that, of
+at most 4 GiB: past it, reading stops and the status line says so).
+Standard output must be a terminal. Exit status: 0 done, 2 bad usage or input.`,
 		Example: `  snapctl explore capture.jsonl
   snapctl explore --session session-7f3a capture.jsonl.gz
   curl -N "$URL" | snapctl explore -

@@ -6,40 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/replay"
 )
-
-// exploreRow is what the explorer keeps of one line: where to read it
-// again and its envelope, never its bytes, so that a 300 MB capture costs
-// a few hundred bytes a line.
-type exploreRow struct {
-	file    int // index in exploreIndex.files
-	line    int
-	off     int64 // in the file, or in the spool for a file kept there
-	size    int64
-	tooLong bool
-
-	kind                       replay.Kind
-	eventID, sessionID, turnID string
-	seq                        int64
-	// err is the first problem of a malformed line.
-	err *replay.DecodeError
-}
-
-// exploreVerdict is the cursor's verdict on one row, for the lines in play.
-type exploreVerdict struct {
-	reason    replay.Reason
-	prev, gap int64
-	// acc is the index of the row holding the session's accepted
-	// projection after this row (-1 when none), and for an accepted row
-	// prevAcc is the one before it: the checkpoints that make the
-	// Projection and Diff tabs one lookup away.
-	acc, prevAcc int
-}
 
 // exploreFile is one capture: its name, and the spool its lines were
 // copied to when they cannot be read again at their offset (standard
@@ -50,21 +23,28 @@ type exploreFile struct {
 }
 
 // exploreIndex is the capture as the explorer holds it: a row per line,
-// the verdicts of the lines in play (all but the toggled ones), and the
-// report and lineage of the capture as read.
+// with the verdict of the lines in play (all but the toggled ones), the
+// tables the rows' ids point into, and the report and lineage of the
+// capture as read.
 type exploreIndex struct {
 	files []exploreFile
-	rows  []exploreRow
+	rows  exploreRows
 	opts  replay.Options
+	ids   []string // sessions in order of first appearance
+	turns []string // the turn ids the rows name, as far as exploreMaxTurns
 
-	off      []bool // toggled off, by row
-	verdicts []exploreVerdict
+	// run and last are the cursors after the first done rows, so that
+	// rows that arrive are judged without judging the others again; last
+	// is the row each cursor accepted last, by session (0 when pinned).
+	run  *replay.Runner
+	last map[uint32]int32
+	done int
+	offs int // rows toggled off
 
 	// findings and sessions are those of the lines in play, orig* those
 	// of the capture as read.
 	findings, origFindings []inspect.Finding
 	sessions, origSessions []*lineage.Session
-	ids                    []string // sessions in order of first appearance
 
 	spool *os.File
 	open  map[int]*os.File
@@ -98,16 +78,26 @@ func needsSpool(name string) bool {
 // and the lineage builder, and only its envelope and offset are kept. It
 // runs on one goroutine, apart from the model when the input is live.
 type exploreIndexer struct {
-	run     *replay.Runner
-	in      *inspect.Inspector
-	lb      *lineage.Builder
-	fileIdx map[string]int
-	files   []exploreFile
-	spool   *os.File
-	off     int64
-	seen    map[string]bool
+	run      *replay.Runner
+	in       *inspect.Inspector
+	lb       *lineage.Builder
+	fileIdx  map[string]int
+	files    []exploreFile
+	spool    *os.File
+	off      int64
+	spoolMax int64 // exploreSpoolMax but in tests
+	rows     int
+	sessions map[string]uint32
+	turns    map[string]uint32
 	// observe, when set, sees every result too (the hint's Sniffer).
 	observe func(*replay.Result)
+}
+
+// exploreNews is what a row brings into the index's tables: the session
+// and turn it names first, if any, and the file it is the first line of.
+type exploreNews struct {
+	session, turn string
+	file          *exploreFile
 }
 
 func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
@@ -119,60 +109,126 @@ func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
 	return &exploreIndexer{run: run,
 		in:      inspect.New(inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath}),
 		lb:      lineage.NewBuilder(opts.Session),
-		fileIdx: map[string]int{}, seen: map[string]bool{}}, nil
+		fileIdx: map[string]int{}, sessions: map[string]uint32{}, turns: map[string]uint32{}, spoolMax: exploreSpoolMax}, nil
 }
 
-// step indexes one line; it reports the session the line names first, if
-// any, and a file it is the first line of.
-func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, newID string, newFile *exploreFile, err error) {
+// step indexes one line.
+func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews, err error) {
 	fi, ok := ix.fileIdx[l.File]
 	if !ok {
+		if len(ix.files) == exploreMaxFiles {
+			return row, news, errExploreTooBig
+		}
 		fi = len(ix.files)
 		ix.fileIdx[l.File] = fi
 		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File)})
-		newFile = &ix.files[fi]
+		news.file = &ix.files[fi]
 	}
-	row = exploreRow{file: fi, line: l.Num, off: l.Off, size: int64(len(l.Data)), tooLong: l.TooLong}
+	if ix.rows == exploreMaxRows || l.Num > math.MaxUint32 {
+		return row, news, errExploreTooBig
+	}
+	row = exploreRow{file: uint16(fi), line: uint32(l.Num), off: l.Off, size: uint32(len(l.Data)), link: -1}
+	if l.TooLong {
+		row.flags |= rowTooLong
+		row.size = uint32(min(l.Len, math.MaxUint32))
+	}
 	if ix.files[fi].spool && !l.TooLong {
-		if ix.spool == nil {
-			if ix.spool, err = os.CreateTemp("", "snapctl-explore-*"); err != nil {
-				return row, "", nil, fmt.Errorf("spooling the capture: %w", err)
-			}
-			os.Remove(ix.spool.Name()) // gone once closed
+		if err := ix.spoolLine(l.Data); err != nil {
+			return row, news, err
 		}
-		// Written through at once: the model may read it as soon as
-		// the row is handed over.
-		if _, err := ix.spool.Write(l.Data); err != nil {
-			return row, "", nil, fmt.Errorf("spooling the capture: %w", err)
-		}
-		row.off = ix.off
-		ix.off += int64(len(l.Data))
+		row.off = ix.off - int64(len(l.Data))
 	}
 	res := ix.run.Step(l)
 	if res.Reason == "" {
 		// Outside --lines, --since or --until: as if never read.
-		return row, "", newFile, errOutsideWindow
+		return row, news, errOutsideWindow
 	}
+	ix.rows++
 	if ev := res.Event; ev != nil {
-		row.kind, row.eventID, row.sessionID, row.turnID, row.seq = ev.Kind, ev.EventID, ev.SessionID, ev.TurnID, ev.Sequence
-		if !ix.seen[ev.SessionID] {
-			ix.seen[ev.SessionID] = true
-			newID = ev.SessionID
-		}
+		row.flags |= kindCode(ev.Kind)
+		row.seq = ev.Sequence
+		row.session, news.session = intern(ix.sessions, ev.SessionID, math.MaxUint32-1)
+		row.turn, news.turn = ix.turn(ev.TurnID)
 	} else {
-		row.err = firstProblem(res.Err)
+		row.flags |= rowMalformed
 	}
 	ix.in.Observe(&res)
 	ix.lb.Add(&res)
 	if ix.observe != nil {
 		ix.observe(&res)
 	}
-	return row, newID, newFile, nil
+	return row, news, nil
+}
+
+// spoolLine copies a line that cannot be read again where it is to the
+// spool, within exploreSpoolMax.
+func (ix *exploreIndexer) spoolLine(data []byte) error {
+	if ix.off+int64(len(data)) > ix.spoolMax {
+		return fmt.Errorf("explore copies standard input and compressed captures to a temporary file to show their lines again, and stops at %s: decompress the capture to a file and explore that", byteSize(ix.spoolMax))
+	}
+	if ix.spool == nil {
+		var err error
+		if ix.spool, err = os.CreateTemp("", "snapctl-explore-*"); err != nil {
+			return fmt.Errorf("spooling the capture: %w", err)
+		}
+		os.Remove(ix.spool.Name()) // gone once closed
+	}
+	// Written through at once: the model may read it as soon as the row
+	// is handed over.
+	if _, err := ix.spool.Write(data); err != nil {
+		return fmt.Errorf("spooling the capture: %w", err)
+	}
+	ix.off += int64(len(data))
+	return nil
+}
+
+// turn is the table index of a turn id: a new one is listed while the
+// table has room and the id is short, otherwise the row says
+// turnUnlisted and the id is read from its line when shown.
+func (ix *exploreIndexer) turn(id string) (uint32, string) {
+	if id == "" {
+		return 0, ""
+	}
+	if t, ok := ix.turns[id]; ok {
+		return t, ""
+	}
+	if len(ix.turns) == exploreMaxTurns || len(id) > exploreMaxTurnLen {
+		return turnUnlisted, ""
+	}
+	return intern(ix.turns, id, exploreMaxTurns)
+}
+
+// intern is the 1-based index of id in table, and id itself when it is
+// new there.
+func intern(table map[string]uint32, id string, most int) (uint32, string) {
+	if id == "" {
+		return 0, ""
+	}
+	if n, ok := table[id]; ok {
+		return n, ""
+	}
+	if len(table) >= most {
+		return turnUnlisted, ""
+	}
+	n := uint32(len(table) + 1)
+	table[id] = n
+	return n, id
 }
 
 // errOutsideWindow is a line the window leaves out: step returns it
 // instead of a row.
 var errOutsideWindow = errors.New("outside the window")
+
+// add appends a row and what it brings to the tables.
+func (x *exploreIndex) add(r exploreRow, news exploreNews) {
+	if news.session != "" {
+		x.ids = append(x.ids, news.session)
+	}
+	if news.turn != "" {
+		x.turns = append(x.turns, news.turn)
+	}
+	x.rows.add(r)
+}
 
 // buildExploreIndex reads the captures to their end before returning.
 func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, error) {
@@ -189,23 +245,22 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 		if err != nil {
 			return nil, err
 		}
-		row, id, _, err := ix.step(l)
+		row, news, err := ix.step(l)
 		if errors.Is(err, errOutsideWindow) {
 			continue
 		}
 		if err != nil {
+			if ix.spool != nil {
+				ix.spool.Close()
+			}
 			return nil, err
 		}
-		if id != "" {
-			x.ids = append(x.ids, id)
-		}
-		x.rows = append(x.rows, row)
+		x.add(row, news)
 	}
 	x.files, x.spool = ix.files, ix.spool
 	x.findings = ix.in.Report(ix.run.Summary(rd.Stats())).Findings
 	x.sessions = ix.lb.Sessions()
 	x.origFindings, x.origSessions = x.findings, x.sessions
-	x.off = make([]bool, len(x.rows))
 	x.recompute()
 	return x, nil
 }
@@ -222,82 +277,201 @@ func firstProblem(e *replay.DecodeError) *replay.DecodeError {
 	return &c
 }
 
-// recompute runs the lines in play through a fresh cursor, from the
+// recompute runs the lines in play through fresh cursors, from the
 // envelopes kept: the rows toggled off are as if they had never arrived.
 func (x *exploreIndex) recompute() {
-	run, _ := replay.NewRunner(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine})
-	if len(x.verdicts) != len(x.rows) {
-		x.verdicts = make([]exploreVerdict, len(x.rows))
+	x.run, _ = replay.NewRunner(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine})
+	x.last, x.done = map[uint32]int32{}, 0
+	x.extend()
+}
+
+// extend judges the rows that arrived since the last call, from the
+// cursors as the rows before them left them.
+func (x *exploreIndex) extend() {
+	if x.run == nil {
+		x.recompute()
+		return
 	}
-	last := map[string]int{}
+	bad := &replay.DecodeError{} // the cursor needs only to know it is one
 	var ev replay.Event
-	for i := range x.rows {
-		r := &x.rows[i]
-		v := &x.verdicts[i]
-		*v = exploreVerdict{acc: -1, prevAcc: -1}
+	for ; x.done < x.rows.len(); x.done++ {
+		i := x.done
+		r := x.rows.at(i)
 		// With a pinned session, the client holds its projection
 		// whatever the line.
-		sid := r.sessionID
+		key := r.session
 		if x.opts.Session != "" {
-			sid = x.opts.Session
+			key = 0
 		}
-		if a, ok := last[sid]; ok {
-			v.acc = a
+		acc, ok := x.last[key]
+		if !ok {
+			acc = -1
 		}
-		if x.off[i] {
+		r.link, r.reason = acc, 0
+		if r.flags&rowOff != 0 {
 			continue
 		}
 		var res replay.Result
-		if r.err != nil || r.kind == "" {
-			res = run.Apply(x.name(r), r.line, nil, r.err)
+		if r.malformed() || r.kind() == "" {
+			res = x.run.Apply(x.name(r), int(r.line), nil, bad)
 		} else {
-			ev = replay.Event{Kind: r.kind, EventID: r.eventID, SessionID: r.sessionID, TurnID: r.turnID, Sequence: r.seq}
-			res = run.Apply(x.name(r), r.line, &ev, nil)
+			ev = replay.Event{Kind: r.kind(), SessionID: x.sessionID(r), Sequence: r.seq}
+			res = x.run.Apply(x.name(r), int(r.line), &ev, nil)
 		}
-		v.reason, v.prev, v.gap = res.Reason, res.Prev, res.Gap
+		r.reason = reasonCode(res.Reason)
 		if res.Verdict() == replay.Accepted {
-			v.prevAcc = v.acc
-			v.acc = i
-			last[sid] = i
+			x.last[key] = int32(i)
 		}
 	}
 }
 
 // toggle turns row i off or back on and recomputes every verdict.
 func (x *exploreIndex) toggle(i int) {
-	x.off[i] = !x.off[i]
+	r := x.rows.at(i)
+	r.flags ^= rowOff
+	if r.flags&rowOff != 0 {
+		x.offs++
+	} else {
+		x.offs--
+	}
 	x.recompute()
 }
 
+func (x *exploreIndex) len() int                  { return x.rows.len() }
+func (x *exploreIndex) row(i int) *exploreRow     { return x.rows.at(i) }
+func (x *exploreIndex) isOff(i int) bool          { return x.rows.at(i).flags&rowOff != 0 }
 func (x *exploreIndex) name(r *exploreRow) string { return x.files[r.file].name }
+func (x *exploreIndex) line(i int) int            { return int(x.rows.at(i).line) }
+
+// reason is row i's reason among the lines in play, "" when it is off.
+func (x *exploreIndex) reason(i int) replay.Reason {
+	if c := x.rows.at(i).reason; c > 0 {
+		return replay.Reasons[c-1]
+	}
+	return ""
+}
+
+// acc is the row holding the projection of row i's session after it, -1
+// when there is none yet.
+func (x *exploreIndex) acc(i int) int {
+	if x.reason(i).Verdict() == replay.Accepted {
+		return i
+	}
+	return int(x.rows.at(i).link)
+}
+
+// prevAcc is, for an accepted row, the row its cursor accepted before
+// it; -1 for any other, or for a first snapshot.
+func (x *exploreIndex) prevAcc(i int) int {
+	if x.reason(i).Verdict() == replay.Accepted {
+		return int(x.rows.at(i).link)
+	}
+	return -1
+}
+
+// sessionID is the session row r names, "" for none.
+func (x *exploreIndex) sessionID(r *exploreRow) string {
+	if r.session == 0 {
+		return ""
+	}
+	return x.ids[r.session-1]
+}
+
+// listedTurn is the turn row r names from the table, and false when the
+// table has no room for it: turnID reads it from the line.
+func (x *exploreIndex) listedTurn(r *exploreRow) (string, bool) {
+	switch r.turn {
+	case 0:
+		return "", true
+	case turnUnlisted:
+		return "", false
+	}
+	return x.turns[r.turn-1], true
+}
+
+// turnID is the turn row i names.
+func (x *exploreIndex) turnID(i int) string {
+	if t, ok := x.listedTurn(x.rows.at(i)); ok {
+		return t
+	}
+	if ev, _, _ := x.decode(i); ev != nil {
+		return ev.TurnID
+	}
+	return ""
+}
+
+// result is row i's verdict among the lines in play, as replay would
+// report it (the event with its envelope only).
+func (x *exploreIndex) result(i int) *replay.Result {
+	r := x.rows.at(i)
+	res := &replay.Result{File: x.name(r), Line: int(r.line), Reason: x.reason(i)}
+	if r.malformed() {
+		res.Err = x.decodeError(i)
+		return res
+	}
+	res.Event = &replay.Event{Kind: r.kind(), SessionID: x.sessionID(r), TurnID: x.turnID(i), Sequence: r.seq}
+	// The cursor's accepted sequence before the row, which the index
+	// does not keep: that of the row it accepted last.
+	switch prev := x.prevAcc(i); res.Reason {
+	case replay.ReasonAdvanced:
+		res.Prev = x.rows.at(prev).seq
+		res.Gap = r.seq - res.Prev - 1
+	case replay.ReasonStale, replay.ReasonDuplicate:
+		res.Prev = x.rows.at(x.acc(i)).seq
+	}
+	return res
+}
+
+// decodeError is the first problem of malformed row i, found again as
+// the indexer found it: from the line read again, or its length.
+func (x *exploreIndex) decodeError(i int) *replay.DecodeError {
+	r := x.rows.at(i)
+	l := replay.Line{File: x.name(r), Num: int(r.line), Off: r.off, TooLong: r.tooLong(), Len: int64(r.size)}
+	if !l.TooLong {
+		raw, err := x.raw(r)
+		if err != nil {
+			return &replay.DecodeError{}
+		}
+		l.Data = raw
+	}
+	run, err := replay.NewRunner(replay.Options{MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath, Messages: true, Hash: true})
+	if err != nil {
+		return &replay.DecodeError{}
+	}
+	if e := run.Step(l).Err; e != nil {
+		return firstProblem(e)
+	}
+	return &replay.DecodeError{}
+}
 
 // raw reads row r's line again: from its file at its offset, or from the
 // spool. A line over --max-line was never held and is not read.
 func (x *exploreIndex) raw(r *exploreRow) ([]byte, error) {
-	if r.tooLong {
+	if r.tooLong() {
 		return nil, nil
 	}
 	f := x.spool
-	if !x.files[r.file].spool {
+	fi := int(r.file)
+	if !x.files[fi].spool {
 		var ok bool
-		if f, ok = x.open[r.file]; !ok {
+		if f, ok = x.open[fi]; !ok {
 			var err error
-			if f, err = os.Open(x.files[r.file].name); err != nil {
+			if f, err = os.Open(x.files[fi].name); err != nil {
 				return nil, err
 			}
-			x.open[r.file] = f
+			x.open[fi] = f
 		}
 	}
 	b := make([]byte, r.size)
 	if _, err := f.ReadAt(b, r.off); err != nil {
-		return nil, fmt.Errorf("reading %s line %d again: %w", x.files[r.file].name, r.line, err)
+		return nil, fmt.Errorf("reading %s line %d again: %w", x.files[fi].name, r.line, err)
 	}
 	return b, nil
 }
 
 // decode reads row i again and decodes it with its messages.
 func (x *exploreIndex) decode(i int) (*replay.Event, []byte, error) {
-	raw, err := x.raw(&x.rows[i])
+	raw, err := x.raw(x.rows.at(i))
 	if err != nil || raw == nil {
 		return nil, raw, err
 	}
@@ -313,11 +487,12 @@ func (x *exploreIndex) decode(i int) (*replay.Event, []byte, error) {
 func (x *exploreIndex) writeKept(w io.Writer) (int, error) {
 	bw := bufio.NewWriter(w)
 	n := 0
-	for i := range x.rows {
-		if x.off[i] || x.rows[i].tooLong {
+	for i := range x.len() {
+		r := x.rows.at(i)
+		if r.flags&rowOff != 0 || r.tooLong() {
 			continue
 		}
-		raw, err := x.raw(&x.rows[i])
+		raw, err := x.raw(r)
 		if err != nil {
 			return n, err
 		}
@@ -339,14 +514,14 @@ func (x *exploreIndex) close() {
 }
 
 // find is the place in view, after p and wrapping, of the next row whose
-// event, turn or session id is q, or whose line holds q: a message id or
-// text, found by reading lines again one at a time.
-func (x *exploreIndex) find(view []int, p int, q string) (int, bool) {
+// turn or session id is q, or whose line holds q: an event or message
+// id, or text, found by reading lines again one at a time.
+func (x *exploreIndex) find(view []int32, p int, q string) (int, bool) {
 	needle := []byte(q)
 	for k := 1; k <= len(view); k++ {
 		at := (p + k) % len(view)
-		r := &x.rows[view[at]]
-		if r.eventID == q || r.turnID == q || r.sessionID == q {
+		r := x.rows.at(int(view[at]))
+		if t, _ := x.listedTurn(r); t == q || x.sessionID(r) == q {
 			return at, true
 		}
 		if raw, err := x.raw(r); err == nil && bytes.Contains(raw, needle) {

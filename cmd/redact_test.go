@@ -76,9 +76,7 @@ func TestRedactHidesEverySecret(t *testing.T) {
 	const tag = "SeCrEt"
 	capture := secretCapture(tag)
 	lines := strings.Count(capture, "\n")
-	markers := []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
-		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
-	seen := map[string]bool{}
+	c := newCanary(t, tag)
 	for _, args := range everyOutput(lines) {
 		name := strings.Join(args, " ")
 		for _, redact := range []bool{false, true} {
@@ -91,23 +89,49 @@ func TestRedactHidesEverySecret(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("%s: exit %d: %s", strings.Join(a, " "), code, errOut.String())
 			}
-			all := out.String() + errOut.String()
-			if redact {
-				if i := strings.Index(all, tag); i >= 0 {
-					t.Errorf("%s --redact leaks %q", name, all[i:min(len(all), i+len(tag)+14)])
-				}
-				continue
-			}
-			for _, m := range markers {
-				if strings.Contains(all, tag+m) {
-					seen[m] = true
-				}
-			}
+			c.check(name, out.String()+errOut.String(), redact)
 		}
 	}
-	for _, m := range markers {
-		if !seen[m] {
-			t.Errorf("marker %s%s shows in no output without --redact: the test cannot see it leak", tag, m)
+	c.done()
+}
+
+// secretMarkers follow the tag in every secret place of secretCapture.
+var secretMarkers = []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
+	"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
+
+// canary searches outputs of secretCapture(tag): with --redact none may
+// hold the tag; without, every marker must show in one of them, so that
+// the search can fail.
+type canary struct {
+	t    *testing.T
+	tag  string
+	seen map[string]bool
+}
+
+func newCanary(t *testing.T, tag string) *canary {
+	return &canary{t: t, tag: tag, seen: map[string]bool{}}
+}
+
+func (c *canary) check(name, out string, redact bool) {
+	c.t.Helper()
+	if redact {
+		if i := strings.Index(out, c.tag); i >= 0 {
+			c.t.Errorf("%s --redact leaks %q", name, out[i:min(len(out), i+len(c.tag)+14)])
+		}
+		return
+	}
+	for _, m := range secretMarkers {
+		if strings.Contains(out, c.tag+m) {
+			c.seen[m] = true
+		}
+	}
+}
+
+func (c *canary) done() {
+	c.t.Helper()
+	for _, m := range secretMarkers {
+		if !c.seen[m] {
+			c.t.Errorf("marker %s%s shows nowhere without --redact: the test cannot see it leak", c.tag, m)
 		}
 	}
 }
@@ -182,46 +206,26 @@ func TestExploreRedactHidesEverySecret(t *testing.T) {
 	if err := os.WriteFile(file, []byte(secretCapture(tag)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	markers := []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
-		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
-	seen := map[string]bool{}
+	c := newCanary(t, tag)
 	for _, redact := range []bool{false, true} {
 		m := newTestExplorer(t, 160, 50, "", file)
 		m.redact = redact
-		var screens []string
 		look := func(what string) {
-			screens = append(screens, what+"\n"+m.render()+"\n"+strings.Join(m.detailLines(m.selected(), m.detailWidth()), "\n"))
+			c.check("explore, "+what+",", m.render()+"\n"+strings.Join(m.detailLines(m.selected(), m.detailWidth()), "\n"), redact)
 		}
-		for i := range m.x.rows {
+		for i := range m.x.len() {
 			m.selectRow(i)
 			for tab := range tabCount {
 				m.tab = tab
 				m.refresh()
-				look(fmt.Sprintf("line %d tab %s", m.x.rows[i].line, tabNames[tab]))
+				look(fmt.Sprintf("line %d tab %s", m.x.line(i), tabNames[tab]))
 				press(m, "x")
-				look(fmt.Sprintf("line %d tab %s toggled off", m.x.rows[i].line, tabNames[tab]))
+				look(fmt.Sprintf("line %d tab %s toggled off", m.x.line(i), tabNames[tab]))
 				press(m, "x")
 			}
 		}
 		press(m, "?")
 		look("help")
-		for _, s := range screens {
-			if redact {
-				if i := strings.Index(s, tag); i >= 0 {
-					t.Errorf("explore --redact, %s, leaks %q", s[:strings.IndexByte(s, '\n')], s[i:min(len(s), i+len(tag)+14)])
-				}
-				continue
-			}
-			for _, mk := range markers {
-				if strings.Contains(s, tag+mk) {
-					seen[mk] = true
-				}
-			}
-		}
 	}
-	for _, mk := range markers {
-		if !seen[mk] {
-			t.Errorf("marker %s%s shows in no screen without --redact: the test cannot see it leak", tag, mk)
-		}
-	}
+	c.done()
 }
