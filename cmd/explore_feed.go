@@ -98,7 +98,8 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.rows) > 0 {
+	x.live = !f.done
+	if len(f.rows) > 0 || (f.done && x.run != nil) {
 		for k := range f.rows {
 			x.add(f.rows[k], f.news[k])
 		}

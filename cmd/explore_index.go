@@ -34,11 +34,14 @@ type exploreIndex struct {
 	turns []string // the turn ids the rows name, as far as exploreMaxTurns
 
 	// run and last are the cursors after the first done rows, so that
-	// rows that arrive are judged without judging the others again; last
-	// is the row each cursor accepted last, by session (0 when pinned).
+	// rows that arrive from a live stream are judged without judging the
+	// others again; last is the row each cursor accepted last, by session
+	// (0 when pinned). Once no more rows can come (live is false), they
+	// are dropped: a runner holds a few hundred bytes a session.
 	run  *replay.Runner
 	last map[uint32]int32
 	done int
+	live bool
 	offs int // rows toggled off
 
 	// findings and sessions are those of the lines in play, orig* those
@@ -292,6 +295,11 @@ func (x *exploreIndex) extend() {
 		x.recompute()
 		return
 	}
+	defer func() {
+		if !x.live {
+			x.run, x.last = nil, nil
+		}
+	}()
 	bad := &replay.DecodeError{} // the cursor needs only to know it is one
 	var ev replay.Event
 	for ; x.done < x.rows.len(); x.done++ {
