@@ -106,3 +106,110 @@ func (rs *exploreRows) add(r exploreRow) {
 	rs.chunks[rs.n/rowChunk][rs.n%rowChunk] = r
 	rs.n++
 }
+
+func (x *exploreIndex) len() int                  { return x.rows.len() }
+func (x *exploreIndex) row(i int) *exploreRow     { return x.rows.at(i) }
+func (x *exploreIndex) isOff(i int) bool          { return x.rows.at(i).flags&rowOff != 0 }
+func (x *exploreIndex) name(r *exploreRow) string { return x.files[r.file].name }
+func (x *exploreIndex) line(i int) int            { return int(x.rows.at(i).line) }
+
+// reason is row i's reason among the lines in play, "" when it is off.
+func (x *exploreIndex) reason(i int) replay.Reason {
+	if c := x.rows.at(i).reason; c > 0 {
+		return replay.Reasons[c-1]
+	}
+	return ""
+}
+
+// acc is the row holding the projection of row i's session after it, -1
+// when there is none yet.
+func (x *exploreIndex) acc(i int) int {
+	if x.reason(i).Verdict() == replay.Accepted {
+		return i
+	}
+	return int(x.rows.at(i).link)
+}
+
+// prevAcc is, for an accepted row, the row its cursor accepted before
+// it; -1 for any other, or for a first snapshot.
+func (x *exploreIndex) prevAcc(i int) int {
+	if x.reason(i).Verdict() == replay.Accepted {
+		return int(x.rows.at(i).link)
+	}
+	return -1
+}
+
+// sessionID is the session row r names, "" for none.
+func (x *exploreIndex) sessionID(r *exploreRow) string {
+	if r.session == 0 {
+		return ""
+	}
+	return x.ids[r.session-1]
+}
+
+// listedTurn is the turn row r names from the table, and false when the
+// table has no room for it: turnID reads it from the line.
+func (x *exploreIndex) listedTurn(r *exploreRow) (string, bool) {
+	switch r.turn {
+	case 0:
+		return "", true
+	case turnUnlisted:
+		return "", false
+	}
+	return x.turns[r.turn-1], true
+}
+
+// turnID is the turn row i names.
+func (x *exploreIndex) turnID(i int) string {
+	if t, ok := x.listedTurn(x.rows.at(i)); ok {
+		return t
+	}
+	if ev, _, _ := x.decode(i); ev != nil {
+		return ev.TurnID
+	}
+	return ""
+}
+
+// result is row i's verdict among the lines in play, as replay would
+// report it (the event with its envelope only).
+func (x *exploreIndex) result(i int) *replay.Result {
+	r := x.rows.at(i)
+	res := &replay.Result{File: x.name(r), Line: int(r.line), Reason: x.reason(i)}
+	if r.malformed() {
+		res.Err = x.decodeError(i)
+		return res
+	}
+	res.Event = &replay.Event{Kind: r.kind(), SessionID: x.sessionID(r), TurnID: x.turnID(i), Sequence: r.seq}
+	// The cursor's accepted sequence before the row, which the index
+	// does not keep: that of the row it accepted last.
+	switch prev := x.prevAcc(i); res.Reason {
+	case replay.ReasonAdvanced:
+		res.Prev = x.rows.at(prev).seq
+		res.Gap = r.seq - res.Prev - 1
+	case replay.ReasonStale, replay.ReasonDuplicate:
+		res.Prev = x.rows.at(x.acc(i)).seq
+	}
+	return res
+}
+
+// decodeError is the first problem of malformed row i, found again as
+// the indexer found it: from the line read again, or its length.
+func (x *exploreIndex) decodeError(i int) *replay.DecodeError {
+	r := x.rows.at(i)
+	l := replay.Line{File: x.name(r), Num: int(r.line), Off: r.off, TooLong: r.tooLong(), Len: int64(r.size)}
+	if !l.TooLong {
+		raw, err := x.raw(r)
+		if err != nil {
+			return &replay.DecodeError{}
+		}
+		l.Data = raw
+	}
+	run, err := replay.NewRunner(replay.Options{MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath, Messages: true, Hash: true})
+	if err != nil {
+		return &replay.DecodeError{}
+	}
+	if e := run.Step(l).Err; e != nil {
+		return firstProblem(e)
+	}
+	return &replay.DecodeError{}
+}

@@ -597,3 +597,48 @@ func TestExploreSpoolBound(t *testing.T) {
 		t.Errorf("spooled %d bytes, over the bound of %d", st.Size(), bound)
 	}
 }
+
+// TestExploreTurnTableBound checks that past the table's room a row's
+// turn is read from its line, and is the same.
+func TestExploreTurnTableBound(t *testing.T) {
+	rd, err := replay.Open([]string{filepath.Join("..", "testdata", "lineage-operations.jsonl")}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	ix, err := newExploreIndexer(replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix.maxTurns = 2
+	x := &exploreIndex{open: map[int]*os.File{}}
+	defer x.close()
+	for {
+		l, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		row, news, err := ix.step(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.add(row, news)
+	}
+	x.files = ix.files
+	unlisted := 0
+	for i := range x.len() {
+		if _, ok := x.listedTurn(x.row(i)); !ok {
+			unlisted++
+		}
+		want := ""
+		if ev, _, _ := x.decode(i); ev != nil {
+			want = ev.TurnID
+		}
+		if got := x.turnID(i); got != want {
+			t.Errorf("line %d: turn %q, the line says %q", x.line(i), got, want)
+		}
+	}
+	if len(x.turns) != 2 || unlisted == 0 {
+		t.Errorf("%d turns listed, %d rows read from their line; want 2 and some", len(x.turns), unlisted)
+	}
+}
