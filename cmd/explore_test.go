@@ -567,15 +567,7 @@ func TestExploreSpoolBound(t *testing.T) {
 	if err := os.WriteFile(name, gzipBomb(t, data, 0), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rd, err := replay.Open([]string{name}, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	ix, err := newExploreIndexer(replay.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd, ix := testIndexer(t, name)
 	const bound = 1000
 	ix.spoolMax = bound
 	for {
@@ -601,15 +593,7 @@ func TestExploreSpoolBound(t *testing.T) {
 // TestExploreTurnTableBound checks that past the table's room a row's
 // turn is read from its line, and is the same.
 func TestExploreTurnTableBound(t *testing.T) {
-	rd, err := replay.Open([]string{filepath.Join("..", "testdata", "lineage-operations.jsonl")}, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	ix, err := newExploreIndexer(replay.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rd, ix := testIndexer(t, filepath.Join("..", "testdata", "lineage-operations.jsonl"))
 	ix.maxTurns = 2
 	x := &exploreIndex{open: map[int]*os.File{}}
 	defer x.close()
@@ -641,4 +625,20 @@ func TestExploreTurnTableBound(t *testing.T) {
 	if len(x.turns) != 2 || unlisted == 0 {
 		t.Errorf("%d turns listed, %d rows read from their line; want 2 and some", len(x.turns), unlisted)
 	}
+}
+
+// testIndexer is a reader of file and an indexer to step its lines
+// through, for tests that change the indexer's bounds.
+func testIndexer(t *testing.T, file string) (*replay.Reader, *exploreIndexer) {
+	t.Helper()
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rd.Close() })
+	ix, err := newExploreIndexer(replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rd, ix
 }
