@@ -1,8 +1,8 @@
 package cmd
 
 import (
-	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -12,15 +12,16 @@ import (
 )
 
 // Completion reads the captures named on the command line for at most
-// completionTime and completionBytes, and offers at most completionMax
-// values: a shell waits for it.
+// completionTime and completionBytes (as stored, and again after
+// decompression, every pass over a HAR counted), holds no line over
+// completionMaxLine, and offers at most completionMax values: a shell
+// waits for it.
 const (
-	completionTime  = 500 * time.Millisecond
-	completionBytes = 64 << 20
-	completionMax   = 500
+	completionTime    = 500 * time.Millisecond
+	completionBytes   = 16 << 20
+	completionMaxLine = 8 << 20
+	completionMax     = 500
 )
-
-var errEnough = errors.New("read enough to complete")
 
 // registerIDCompletion completes the --session and --turn flags c has.
 func registerIDCompletion(c *cobra.Command) {
@@ -35,56 +36,72 @@ func registerIDCompletion(c *cobra.Command) {
 // idCompletion completes --session or --turn (turns) from the captures
 // named on the command line: every session (or turn, of the --session
 // given, if any) of a decoded line, in the order they first appear, with
-// their number of events. Standard input is never read.
+// their number of events.
 func idCompletion(turns bool) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		files := slices.DeleteFunc(slices.Clone(args), func(f string) bool { return f == replay.StdinName })
-		if len(files) == 0 {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		session, _ := c.Flags().GetString("session")
-		eventPath, _ := c.Flags().GetString("event-path")
-		rd, err := replay.Open(files, nil, replay.DefaultMaxLine)
-		if err != nil {
-			return nil, cobra.ShellCompDirectiveNoFileComp
-		}
-		defer rd.Close()
-		deadline := time.Now().Add(completionTime)
-		var order []string
-		counts := map[string]int{}
-		read := 0
-		// KeepRaw decodes on this goroutine, line by line, and tells the
-		// size of each.
-		_, _ = replay.Run(rd, replay.Options{EventPath: eventPath, KeepRaw: true}, func(res *replay.Result) error {
-			if read += len(res.Raw) + 1; read > completionBytes || time.Now().After(deadline) {
-				return errEnough
-			}
-			ev := res.Event
-			if ev == nil {
-				return nil
-			}
-			id := ev.SessionID
-			if turns {
-				if id = ev.TurnID; session != "" && ev.SessionID != session {
-					return nil
-				}
-			}
-			if id == "" || !strings.HasPrefix(id, prefix) {
-				return nil
-			}
-			if counts[id] == 0 {
-				if len(order) == completionMax {
-					return nil
-				}
-				order = append(order, id)
-			}
-			counts[id]++
-			return nil
-		})
-		out := make([]string, len(order))
-		for i, id := range order {
-			out[i] = fmt.Sprintf("%s\t%s", id, plural(counts[id], "event"))
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
+		q := idQuery{turns: turns, prefix: prefix}
+		q.session, _ = c.Flags().GetString("session")
+		q.eventPath, _ = c.Flags().GetString("event-path")
+		budget := replay.Budget{Bytes: completionBytes, Deadline: time.Now().Add(completionTime)}
+		ids, _ := completeIDs(args, q, budget)
+		return ids, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// idQuery is what an id completion looks for.
+type idQuery struct {
+	turns                      bool
+	session, eventPath, prefix string
+}
+
+// completeIDs reads, within budget, the regular files among names:
+// standard input, fifos and devices are never opened, since a shell
+// cannot wait for their writer, and /dev/zero never ends. It returns the
+// ids found with their counts, and what the reader read.
+func completeIDs(names []string, q idQuery, budget replay.Budget) ([]string, replay.Stats) {
+	files := slices.DeleteFunc(slices.Clone(names), func(f string) bool {
+		fi, err := os.Stat(f)
+		return f == replay.StdinName || err != nil || !fi.Mode().IsRegular()
+	})
+	if len(files) == 0 {
+		return nil, replay.Stats{}
+	}
+	rd, err := replay.Open(files, nil, completionMaxLine)
+	if err != nil {
+		return nil, replay.Stats{}
+	}
+	defer rd.Close()
+	rd.SetBudget(budget)
+	var order []string
+	counts := map[string]int{}
+	// KeepRaw decodes on this goroutine, so that the budget is checked
+	// between two reads of it.
+	_, _ = replay.Run(rd, replay.Options{EventPath: q.eventPath, KeepRaw: true, MaxLine: completionMaxLine}, func(res *replay.Result) error {
+		ev := res.Event
+		if ev == nil {
+			return nil
+		}
+		id := ev.SessionID
+		if q.turns {
+			if id = ev.TurnID; q.session != "" && ev.SessionID != q.session {
+				return nil
+			}
+		}
+		if id == "" || !strings.HasPrefix(id, q.prefix) {
+			return nil
+		}
+		if counts[id] == 0 {
+			if len(order) == completionMax {
+				return nil
+			}
+			order = append(order, id)
+		}
+		counts[id]++
+		return nil
+	})
+	out := make([]string, len(order))
+	for i, id := range order {
+		out[i] = fmt.Sprintf("%s\t%s", id, plural(counts[id], "event"))
+	}
+	return out, rd.Stats()
 }

@@ -308,17 +308,17 @@ func (w *pairTextWriter) toolCalls(prefix string, c *diff.MessageChange) {
 		id := termsafe.String(tc.ID)
 		switch tc.Kind {
 		case diff.Added:
-			w.line('~', fmt.Sprintf("%s+ %s %s (%s)", prefix, id, termsafe.String(tc.New.Name), tc.New.Status))
+			w.line('~', fmt.Sprintf("%s+ %s %s (%s)", prefix, id, w.toolName(tc.New.Name), tc.New.Status))
 			continue
 		case diff.Removed:
-			w.line('~', fmt.Sprintf("%s- %s %s (%s)", prefix, id, termsafe.String(tc.Old.Name), tc.Old.Status))
+			w.line('~', fmt.Sprintf("%s- %s %s (%s)", prefix, id, w.toolName(tc.Old.Name), tc.Old.Status))
 			continue
 		}
 		for _, f := range tc.Fields {
 			head := prefix + id + " " + f + ": "
 			switch f {
 			case "name":
-				w.line('~', head+termsafe.String(tc.Old.Name)+" → "+termsafe.String(tc.New.Name))
+				w.line('~', head+w.toolName(tc.Old.Name)+" → "+w.toolName(tc.New.Name))
 			case "status":
 				w.line('~', head+tc.Old.Status+" → "+tc.New.Status)
 			case "args":
@@ -332,6 +332,12 @@ func (w *pairTextWriter) toolCalls(prefix string, c *diff.MessageChange) {
 			}
 		}
 	}
+}
+
+// toolName is a tool call's name, free text that --redact shows only
+// when it is a safe identifier.
+func (w *pairTextWriter) toolName(s string) string {
+	return shownField("payload.messages[].toolCalls[].name", s, w.redact)
 }
 
 func toolCallsPresence(has bool) string {

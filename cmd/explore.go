@@ -35,9 +35,10 @@ key.
 
 The view opens at once and fills in as the capture is read; with - it
 follows standard input as it arrives. Only the offset and envelope of each
-line are kept; a line is read again when shown (standard input and
-compressed captures are copied to a temporary file for that). Standard
-output must be a terminal. Exit status: 0 done, 2 bad usage or input.
+line are kept, in 40 bytes; a line is read again when shown (standard
+input and compressed captures are copied to a temporary file for that, of
+at most 4 GiB: past it, reading stops and the status line says so).
+Standard output must be a terminal. Exit status: 0 done, 2 bad usage or input.
 
 Without a terminal on standard output it exits 2: use replay, diff or
 inspect for output to a file or pipe. On standard input, G stays on the
@@ -118,8 +119,10 @@ Keys (? lists them all):
   q, ctrl+c            quit
 
 Capture text is escaped as in every other view (termsafe); --redact hides
-message text, tool-call arguments and previews as the other commands do;
-NO_COLOR or --color never turns colour off. The layout fits 80x24 and up.
+message text, tool-call arguments and previews as the other commands do,
+and shows a tool call's name, a role, a status or a message id only where
+inspect --redact would (a safe identifier, a valid enum), its size
+otherwise; NO_COLOR or --color never turns colour off. The layout fits 80x24 and up.
 A line over --max-line is not shown.
 
 explore reads NDJSON captures (plain, gzip or zstd, wrapped with
@@ -164,7 +167,10 @@ but its Event tab shows the transport's line as stored.`,
 // exploreRun opens the view at once and indexes the captures behind it,
 // then runs until q.
 func exploreRun(o *exploreOptions) error {
-	relaxGC()
+	// Unlike the other commands, no relaxGC: the index is most of what
+	// stays live, and holds no pointer, so the default collector costs
+	// little and keeps the peak near twice the index rather than three
+	// times.
 	// Streaming: no progress line on a terminal the view is drawn on.
 	rd, done, err := o.read(o.IO, true)
 	if err != nil {

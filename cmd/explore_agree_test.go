@@ -47,16 +47,16 @@ func TestExploreAgreesWithReplay(t *testing.T) {
 			m := newTestExplorer(t, 80, 24, session, abs)
 			name := filepath.Base(file) + "/" + session
 			want := replayReasons(t, []string{abs}, nil, session)
-			if len(want) != len(m.x.rows) {
-				t.Fatalf("%s: %d rows, replay has %d", name, len(m.x.rows), len(want))
+			if len(want) != m.x.len() {
+				t.Fatalf("%s: %d rows, replay has %d", name, m.x.len(), len(want))
 			}
 			for i, r := range want {
-				if got := m.x.verdicts[i].reason; got != r {
-					t.Errorf("%s: line %d: %s, replay says %s", name, m.x.rows[i].line, got, r)
+				if got := m.x.reason(i); got != r {
+					t.Errorf("%s: line %d: %s, replay says %s", name, m.x.line(i), got, r)
 				}
 			}
-			for k := range m.x.rows {
-				if m.x.rows[k].tooLong {
+			for k := range m.x.len() {
+				if m.x.row(k).tooLong() {
 					continue
 				}
 				m.x.toggle(k)
@@ -66,13 +66,13 @@ func TestExploreAgreesWithReplay(t *testing.T) {
 				}
 				want := replayReasons(t, []string{replay.StdinName}, kept.Bytes(), session)
 				var got []replay.Reason
-				for i := range m.x.rows {
-					if !m.x.off[i] && !m.x.rows[i].tooLong {
-						got = append(got, m.x.verdicts[i].reason)
+				for i := range m.x.len() {
+					if !m.x.isOff(i) && !m.x.row(i).tooLong() {
+						got = append(got, m.x.reason(i))
 					}
 				}
 				if strings.Join(reasonStrings(got), " ") != strings.Join(reasonStrings(want), " ") {
-					t.Errorf("%s without line %d:\n got %v\nwant %v", name, m.x.rows[k].line, got, want)
+					t.Errorf("%s without line %d:\n got %v\nwant %v", name, m.x.line(k), got, want)
 				}
 				m.x.toggle(k)
 			}
@@ -112,15 +112,15 @@ func TestExploreDiffAgreesWithDiff(t *testing.T) {
 			}
 			m := newTestExplorer(t, 500, 100, session, abs)
 			press(m, "3")
-			for i := range m.x.rows {
-				if m.x.verdicts[i].reason.Verdict() != replay.Accepted || m.x.verdicts[i].prevAcc < 0 {
+			for i := range m.x.len() {
+				if m.x.reason(i).Verdict() != replay.Accepted || m.x.prevAcc(i) < 0 {
 					continue
 				}
 				m.selectRow(i)
 				m.refresh()
 				got := strings.TrimPrefix(strings.TrimSpace(strings.Join(m.lines, "\n")), "@@ ")
 				if !want[got] {
-					t.Errorf("%s %s line %d: the Diff tab says\n%s\nwhich is not a pair of snapctl diff:\n%s", filepath.Base(file), session, m.x.rows[i].line, got, out)
+					t.Errorf("%s %s line %d: the Diff tab says\n%s\nwhich is not a pair of snapctl diff:\n%s", filepath.Base(file), session, m.x.line(i), got, out)
 				}
 			}
 		}
@@ -155,8 +155,8 @@ func TestExploreWindow(t *testing.T) {
 	}
 	defer x.close()
 	var got []string
-	for i := range x.rows {
-		got = append(got, fmt.Sprintf("%d %s", x.rows[i].line, x.verdicts[i].reason))
+	for i := range x.len() {
+		got = append(got, fmt.Sprintf("%d %s", x.line(i), x.reason(i)))
 	}
 	if strings.Join(got, ", ") != strings.Join(want, ", ") {
 		t.Errorf("explore keeps\n%v\nreplay keeps\n%v", got, want)

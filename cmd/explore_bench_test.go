@@ -2,10 +2,12 @@ package cmd
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
 
+	"github.com/agentskit/snapctl/internal/hostile"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -40,7 +42,7 @@ func BenchmarkExploreIndex(b *testing.B) {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		heap = max(heap, ms.HeapAlloc)
-		b.ReportMetric(float64(len(x.rows)), "rows")
+		b.ReportMetric(float64(x.len()), "rows")
 		runtime.KeepAlive(x)
 		x.close()
 	}
@@ -65,8 +67,53 @@ func BenchmarkExploreToggle(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer x.close()
-	b.ReportMetric(float64(len(x.rows)), "rows")
+	b.ReportMetric(float64(x.len()), "rows")
 	for b.Loop() {
-		x.toggle(len(x.rows) / 2)
+		x.toggle(x.len() / 2)
 	}
 }
+
+// TestExploreBytesPerLine measures what the explorer keeps per line, its
+// index and its list, on generated captures of two sizes: at most
+// exploreLineBudget bytes a line at each, however long the lines and
+// their ids (every event id is distinct, and none is kept).
+func TestExploreBytesPerLine(t *testing.T) {
+	for _, k := range []int{2000, 8000} {
+		const sessions = 8
+		lines := sessions * k
+		name := filepath.Join(t.TempDir(), "capture.jsonl")
+		f, err := os.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := hostile.WriteSessions(f, sessions, k, 64); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		ios, _, _ := testStreams("")
+		var x *exploreIndex
+		kept := hostile.Retained(func() any {
+			rd, err := replay.Open([]string{name}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			if x, err = buildExploreIndex(rd, replay.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			return newExploreModel(x, ios.palette(), false)
+		})
+		x.close()
+		if x.len() != lines {
+			t.Fatalf("%d rows, want %d", x.len(), lines)
+		}
+		perLine := float64(kept) / float64(lines)
+		t.Logf("%d lines: %d bytes kept, %.1f a line", lines, kept, perLine)
+		if perLine > exploreLineBudget {
+			t.Errorf("%d lines: %.1f bytes kept a line, over %d", lines, perLine, exploreLineBudget)
+		}
+	}
+}
+
+// exploreLineBudget is the most the explorer may keep per line.
+const exploreLineBudget = 64

@@ -44,28 +44,18 @@ func (m *exploreModel) detailLines(i, w int) []string {
 
 // position names row i's line, with its file when there are several.
 func (m *exploreModel) position(i int) string {
-	r := &m.x.rows[i]
+	r := m.x.row(i)
 	if len(m.x.files) > 1 {
 		return fmt.Sprintf("%s:%d", termsafe.String(m.x.name(r)), r.line)
 	}
 	return fmt.Sprintf("line %d", r.line)
 }
 
-// result is row i's verdict in the in-play run, as replay would report it.
-func (m *exploreModel) result(i int) *replay.Result {
-	r, v := &m.x.rows[i], &m.x.verdicts[i]
-	res := &replay.Result{File: m.x.name(r), Line: r.line, Err: r.err, Reason: v.reason, Prev: v.prev, Gap: v.gap}
-	if r.err == nil {
-		res.Event = &replay.Event{Kind: r.kind, EventID: r.eventID, SessionID: r.sessionID, TurnID: r.turnID, Sequence: r.seq}
-	}
-	return res
-}
-
 func (m *exploreModel) verdictLine(i int) string {
-	if m.x.off[i] {
+	if m.x.isOff(i) {
 		return m.st.dim("toggled off (x): the cursor never sees this line")
 	}
-	res := m.result(i)
+	res := m.x.result(i)
 	s := m.reasonColour(res.Reason)(fmt.Sprintf("%s (%s)", res.Verdict(), res.Reason))
 	if d := resultDetail(res, m.redact); d != "" {
 		s += ": " + d
@@ -74,24 +64,24 @@ func (m *exploreModel) verdictLine(i int) string {
 }
 
 func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
-	r := &m.x.rows[i]
+	r := m.x.row(i)
 	head := m.position(i)
-	if r.kind != "" {
-		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", r.kind,
-			termsafe.String(r.eventID), termsafe.String(r.sessionID), termsafe.String(r.turnID), r.seq)
+	ev, raw, err := m.x.decode(i)
+	if ev != nil {
+		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", ev.Kind,
+			termsafe.String(ev.EventID), termsafe.String(ev.SessionID), termsafe.String(ev.TurnID), ev.Sequence)
 	}
 	fmt.Fprintln(out, m.pal.Bold(head))
 	fmt.Fprintln(out, "verdict: "+m.verdictLine(i))
-	raw, err := m.x.raw(r)
 	switch {
 	case err != nil:
 		fmt.Fprintln(out, m.pal.Red(termsafe.String(err.Error())))
 		return
-	case r.tooLong:
+	case r.tooLong():
 		fmt.Fprintln(out, m.pal.Dim("(line not shown: longer than --max-line)"))
 		return
 	}
-	if r.err != nil {
+	if r.malformed() {
 		m.malformed(out, raw)
 		return
 	}
@@ -180,14 +170,14 @@ func lastPathKey(path string) string {
 // projectionRow is the accepted row whose projection the client holds
 // after row i: that of row i's session.
 func (m *exploreModel) projectionRow(i int) (int, string) {
-	r := &m.x.rows[i]
-	if a := m.x.verdicts[i].acc; a >= 0 {
+	if a := m.x.acc(i); a >= 0 {
 		return a, ""
 	}
-	if r.sessionID == "" {
+	s := m.x.sessionID(m.x.row(i))
+	if s == "" {
 		return -1, "a malformed line names no session: no projection (pin one with --session)"
 	}
-	return -1, "session " + termsafe.String(r.sessionID) + " has no accepted snapshot yet at this line"
+	return -1, "session " + termsafe.String(s) + " has no accepted snapshot yet at this line"
 }
 
 func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
@@ -203,29 +193,31 @@ func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
 	}
 	s := &ev.Snapshot
 	fmt.Fprintf(out, "%s\n", m.pal.Bold(fmt.Sprintf("session %s after %s", termsafe.String(ev.SessionID), m.position(i))))
-	fmt.Fprintf(out, "accepted at %s: sequence %d, turn %s, status %s\n", m.position(a), ev.Sequence, termsafe.String(ev.TurnID), s.Status)
-	switch p := m.x.verdicts[a].prevAcc; {
+	fmt.Fprintf(out, "accepted at %s: sequence %d, turn %s, status %s\n", m.position(a), ev.Sequence, termsafe.String(ev.TurnID),
+		shownField("payload.status", string(s.Status), m.redact))
+	switch p := m.x.prevAcc(a); {
 	case a != i:
 		fmt.Fprintln(out, m.st.dim("this line changed nothing: the same projection before and after it"))
 	case p >= 0:
-		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("before this line: sequence %d of %s (3 Diff shows the change)", m.x.rows[p].seq, m.position(p))))
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("before this line: sequence %d of %s (3 Diff shows the change)", m.x.row(p).seq, m.position(p))))
 	default:
 		fmt.Fprintln(out, m.st.dim("before this line: nothing (the session's first accepted snapshot)"))
 	}
 	fmt.Fprintf(out, "usage: prompt %d, completion %d, total %d\n", s.Usage.PromptTokens, s.Usage.CompletionTokens, s.Usage.TotalTokens)
 	if s.HasError {
-		fmt.Fprintf(out, "error: %s\n", m.pal.Red(termsafe.String(string(s.Error.Code))))
+		fmt.Fprintf(out, "error: %s\n", m.pal.Red(shownField("payload.error.code", string(s.Error.Code), m.redact)))
 	}
 	for _, msg := range s.Messages {
 		fmt.Fprintln(out)
-		fmt.Fprintf(out, "%s %s %s\n", m.pal.Cyan(termsafe.String(msg.Role)), m.pal.Dim(termsafe.String(msg.Status)), m.pal.Dim(termsafe.String(msg.ID)))
+		field := func(name, v string) string { return shownField("payload.messages[]."+name, v, m.redact) }
+		fmt.Fprintf(out, "%s %s %s\n", m.pal.Cyan(field("role", string(msg.Role))), m.pal.Dim(field("status", string(msg.Status))), m.pal.Dim(field("id", msg.ID)))
 		m.text(out, msg.Content)
 		for _, tc := range msg.ToolCalls {
 			args := string(tc.Args)
 			if m.redact {
 				args = "…"
 			}
-			fmt.Fprintf(out, "  ⚙ %s(%s) %s\n", termsafe.String(tc.Name), termsafe.Line(args, 200), termsafe.String(string(tc.Status)))
+			fmt.Fprintf(out, "  ⚙ %s(%s) %s\n", field("toolCalls[].name", tc.Name), termsafe.Line(args, 200), field("toolCalls[].status", string(tc.Status)))
 		}
 	}
 }
@@ -251,7 +243,7 @@ func (m *exploreModel) diffTab(out *bufio.Writer, i int) {
 		fmt.Fprintln(out, why)
 		return
 	}
-	p := m.x.verdicts[a].prevAcc
+	p := m.x.prevAcc(a)
 	if p < 0 {
 		fmt.Fprintf(out, "%s is the session's first accepted snapshot: nothing to compare\n", m.position(a))
 		return
@@ -262,8 +254,8 @@ func (m *exploreModel) diffTab(out *bufio.Writer, i int) {
 		fmt.Fprintln(out, m.pal.Red("cannot read the accepted lines again"))
 		return
 	}
-	old := diff.ProjectionOf(&replay.Result{File: m.x.name(&m.x.rows[p]), Line: m.x.rows[p].line, Event: oldEv})
-	cur := diff.ProjectionOf(&replay.Result{File: m.x.name(&m.x.rows[a]), Line: m.x.rows[a].line, Event: newEv})
+	old := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(p)), Line: m.x.line(p), Event: oldEv})
+	cur := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(a)), Line: m.x.line(a), Event: newEv})
 	pd := diff.Compare(old, cur)
 	pd.Explain(old.Messages, cur.Lineage)
 	pd.Inert = m.inertBetween(p, a)
@@ -276,15 +268,15 @@ func (m *exploreModel) diffTab(out *bufio.Writer, i int) {
 // malformed line, and the inert events of that session, or of any
 // session when one is pinned.
 func (m *exploreModel) inertBetween(from, to int) map[replay.Reason]int {
-	s := m.x.rows[to].sessionID
+	s := m.x.row(to).session
 	n := map[replay.Reason]int{}
 	for i := from + 1; i < to; i++ {
-		v := &m.x.verdicts[i]
-		if m.x.off[i] || v.reason.Verdict() != replay.Inert {
+		reason := m.x.reason(i)
+		if m.x.isOff(i) || reason.Verdict() != replay.Inert {
 			continue
 		}
-		if v.reason == replay.ReasonMalformed || m.x.opts.Session != "" || m.x.rows[i].sessionID == s {
-			n[v.reason]++
+		if reason == replay.ReasonMalformed || m.x.opts.Session != "" || m.x.row(i).session == s {
+			n[reason]++
 		}
 	}
 	return n
@@ -304,10 +296,10 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		fmt.Fprintln(out, "the lineage is drawn once the input ends")
 		return
 	}
-	r := &m.x.rows[i]
+	id := m.x.sessionID(m.x.row(i))
 	var sel []*lineage.Session
 	for _, s := range m.x.sessions {
-		if s.SessionID == r.sessionID {
+		if s.SessionID == id {
 			sel = append(sel, s)
 		}
 	}
@@ -321,7 +313,7 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 	var b bytes.Buffer
 	t := &treeWriter{w: &b, pal: m.pal, glyphs: unicodeGlyphs, width: w - 2}
 	t.write(sel)
-	turn := termsafe.String(r.turnID)
+	turn := termsafe.String(m.x.turnID(i))
 	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		if turn != "" && strings.Contains(ansi.Strip(l), " "+turn+" ") || strings.HasSuffix(ansi.Strip(l), " "+turn) {
 			fmt.Fprintln(out, m.st.selected("▶ "+ansi.Strip(l)))
@@ -348,10 +340,10 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 		fmt.Fprintln(out, "findings are known once the input ends")
 		return
 	}
-	r := &m.x.rows[i]
+	r := m.x.row(i)
 	n := 0
 	for _, f := range m.x.findings {
-		if !f.Names(m.x.name(r), r.line) {
+		if !f.Names(m.x.name(r), int(r.line)) {
 			continue
 		}
 		n++

@@ -20,7 +20,7 @@ import (
 type exploreFeed struct {
 	mu    sync.Mutex
 	rows  []exploreRow
-	ids   []string
+	news  []exploreNews
 	files []exploreFile
 	spool *os.File
 	// done is set once the input ended (err says how, if badly), with
@@ -57,15 +57,14 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 				break
 			}
 			var row exploreRow
-			var id string
-			var nf *exploreFile
+			var news exploreNews
 			if err == nil {
-				row, id, nf, err = ix.step(l)
+				row, news, err = ix.step(l)
 			}
 			if errors.Is(err, errOutsideWindow) {
 				f.mu.Lock()
-				if nf != nil {
-					f.files = append(f.files, *nf)
+				if news.file != nil {
+					f.files = append(f.files, *news.file)
 				}
 				f.mu.Unlock()
 				continue
@@ -77,12 +76,11 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 				return
 			}
 			f.rows = append(f.rows, row)
-			if id != "" {
-				f.ids = append(f.ids, id)
+			if news.file != nil {
+				f.files = append(f.files, *news.file)
+				news.file = nil
 			}
-			if nf != nil {
-				f.files = append(f.files, *nf)
-			}
+			f.news = append(f.news, news)
 			f.spool = ix.spool
 			f.mu.Unlock()
 		}
@@ -95,20 +93,21 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 	return f, nil
 }
 
-// take moves the rows that arrived into x and recomputes the verdicts;
+// take moves the rows that arrived into x and judges them;
 // it reports whether any did and whether the input has ended.
 func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.rows) > 0 {
-		x.rows = append(x.rows, f.rows...)
-		x.off = append(x.off, make([]bool, len(f.rows))...)
-		x.ids = append(x.ids, f.ids...)
+	x.live = !f.done
+	if len(f.rows) > 0 || (f.done && x.run != nil) {
+		for k := range f.rows {
+			x.add(f.rows[k], f.news[k])
+		}
 		x.files = append(x.files, f.files...)
 		x.spool = f.spool
-		f.rows, f.ids, f.files = f.rows[:0], f.ids[:0], f.files[:0]
+		f.rows, f.news, f.files = f.rows[:0], f.news[:0], f.files[:0]
 		changed = true
-		x.recompute()
+		x.extend()
 	}
 	if f.done {
 		x.findings, x.sessions = f.findings, f.sessions

@@ -13,34 +13,6 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
-// exploreRow is what the explorer keeps of one line: where to read it
-// again and its envelope, never its bytes, so that a 300 MB capture costs
-// a few hundred bytes a line.
-type exploreRow struct {
-	file    int // index in exploreIndex.files
-	line    int
-	off     int64 // in the file, or in the spool for a file kept there
-	size    int64
-	tooLong bool
-
-	kind                       replay.Kind
-	eventID, sessionID, turnID string
-	seq                        int64
-	// err is the first problem of a malformed line.
-	err *replay.DecodeError
-}
-
-// exploreVerdict is the cursor's verdict on one row, for the lines in play.
-type exploreVerdict struct {
-	reason    replay.Reason
-	prev, gap int64
-	// acc is the index of the row holding the session's accepted
-	// projection after this row (-1 when none), and for an accepted row
-	// prevAcc is the one before it: the checkpoints that make the
-	// Projection and Diff tabs one lookup away.
-	acc, prevAcc int
-}
-
 // exploreFile is one capture: its name, and the spool its lines were
 // copied to when they cannot be read again at their offset (standard
 // input, gzip, zstd).
@@ -50,21 +22,31 @@ type exploreFile struct {
 }
 
 // exploreIndex is the capture as the explorer holds it: a row per line,
-// the verdicts of the lines in play (all but the toggled ones), and the
-// report and lineage of the capture as read.
+// with the verdict of the lines in play (all but the toggled ones), the
+// tables the rows' ids point into, and the report and lineage of the
+// capture as read.
 type exploreIndex struct {
 	files []exploreFile
-	rows  []exploreRow
+	rows  exploreRows
 	opts  replay.Options
+	ids   []string // sessions in order of first appearance
+	turns []string // the turn ids the rows name, as far as exploreMaxTurns
 
-	off      []bool // toggled off, by row
-	verdicts []exploreVerdict
+	// run and last are the cursors after the first done rows, so that
+	// rows that arrive from a live stream are judged without judging the
+	// others again; last is the row each cursor accepted last, by session
+	// (0 when pinned). Once no more rows can come (live is false), they
+	// are dropped: a runner holds a few hundred bytes a session.
+	run  *replay.Runner
+	last map[uint32]int32
+	done int
+	live bool
+	offs int // rows toggled off
 
 	// findings and sessions are those of the lines in play, orig* those
 	// of the capture as read.
 	findings, origFindings []inspect.Finding
 	sessions, origSessions []*lineage.Session
-	ids                    []string // sessions in order of first appearance
 
 	spool *os.File
 	open  map[int]*os.File
@@ -93,86 +75,16 @@ func needsSpool(name string) bool {
 	return compressedMagic(head[:n])
 }
 
-// exploreIndexer turns lines into rows, once each: every line is decoded
-// with its messages, run through the cursor, and shown to the inspector
-// and the lineage builder, and only its envelope and offset are kept. It
-// runs on one goroutine, apart from the model when the input is live.
-type exploreIndexer struct {
-	run     *replay.Runner
-	in      *inspect.Inspector
-	lb      *lineage.Builder
-	fileIdx map[string]int
-	files   []exploreFile
-	spool   *os.File
-	off     int64
-	seen    map[string]bool
-	// observe, when set, sees every result too (the hint's Sniffer).
-	observe func(*replay.Result)
+// add appends a row and what it brings to the tables.
+func (x *exploreIndex) add(r exploreRow, news exploreNews) {
+	if news.session != "" {
+		x.ids = append(x.ids, news.session)
+	}
+	if news.turn != "" {
+		x.turns = append(x.turns, news.turn)
+	}
+	x.rows.add(r)
 }
-
-func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
-	opts.Messages, opts.Hash = true, true
-	run, err := replay.NewRunner(opts)
-	if err != nil {
-		return nil, err
-	}
-	return &exploreIndexer{run: run,
-		in:      inspect.New(inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath}),
-		lb:      lineage.NewBuilder(opts.Session),
-		fileIdx: map[string]int{}, seen: map[string]bool{}}, nil
-}
-
-// step indexes one line; it reports the session the line names first, if
-// any, and a file it is the first line of.
-func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, newID string, newFile *exploreFile, err error) {
-	fi, ok := ix.fileIdx[l.File]
-	if !ok {
-		fi = len(ix.files)
-		ix.fileIdx[l.File] = fi
-		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File)})
-		newFile = &ix.files[fi]
-	}
-	row = exploreRow{file: fi, line: l.Num, off: l.Off, size: int64(len(l.Data)), tooLong: l.TooLong}
-	if ix.files[fi].spool && !l.TooLong {
-		if ix.spool == nil {
-			if ix.spool, err = os.CreateTemp("", "snapctl-explore-*"); err != nil {
-				return row, "", nil, fmt.Errorf("spooling the capture: %w", err)
-			}
-			os.Remove(ix.spool.Name()) // gone once closed
-		}
-		// Written through at once: the model may read it as soon as
-		// the row is handed over.
-		if _, err := ix.spool.Write(l.Data); err != nil {
-			return row, "", nil, fmt.Errorf("spooling the capture: %w", err)
-		}
-		row.off = ix.off
-		ix.off += int64(len(l.Data))
-	}
-	res := ix.run.Step(l)
-	if res.Reason == "" {
-		// Outside --lines, --since or --until: as if never read.
-		return row, "", newFile, errOutsideWindow
-	}
-	if ev := res.Event; ev != nil {
-		row.kind, row.eventID, row.sessionID, row.turnID, row.seq = ev.Kind, ev.EventID, ev.SessionID, ev.TurnID, ev.Sequence
-		if !ix.seen[ev.SessionID] {
-			ix.seen[ev.SessionID] = true
-			newID = ev.SessionID
-		}
-	} else {
-		row.err = firstProblem(res.Err)
-	}
-	ix.in.Observe(&res)
-	ix.lb.Add(&res)
-	if ix.observe != nil {
-		ix.observe(&res)
-	}
-	return row, newID, newFile, nil
-}
-
-// errOutsideWindow is a line the window leaves out: step returns it
-// instead of a row.
-var errOutsideWindow = errors.New("outside the window")
 
 // buildExploreIndex reads the captures to their end before returning.
 func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, error) {
@@ -189,23 +101,22 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 		if err != nil {
 			return nil, err
 		}
-		row, id, _, err := ix.step(l)
+		row, news, err := ix.step(l)
 		if errors.Is(err, errOutsideWindow) {
 			continue
 		}
 		if err != nil {
+			if ix.spool != nil {
+				ix.spool.Close()
+			}
 			return nil, err
 		}
-		if id != "" {
-			x.ids = append(x.ids, id)
-		}
-		x.rows = append(x.rows, row)
+		x.add(row, news)
 	}
 	x.files, x.spool = ix.files, ix.spool
 	x.findings = ix.in.Report(ix.run.Summary(rd.Stats())).Findings
 	x.sessions = ix.lb.Sessions()
 	x.origFindings, x.origSessions = x.findings, x.sessions
-	x.off = make([]bool, len(x.rows))
 	x.recompute()
 	return x, nil
 }
@@ -222,82 +133,99 @@ func firstProblem(e *replay.DecodeError) *replay.DecodeError {
 	return &c
 }
 
-// recompute runs the lines in play through a fresh cursor, from the
+// recompute runs the lines in play through fresh cursors, from the
 // envelopes kept: the rows toggled off are as if they had never arrived.
 func (x *exploreIndex) recompute() {
-	run, _ := replay.NewRunner(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine})
-	if len(x.verdicts) != len(x.rows) {
-		x.verdicts = make([]exploreVerdict, len(x.rows))
+	x.run, _ = replay.NewRunner(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine})
+	x.last, x.done = map[uint32]int32{}, 0
+	x.extend()
+}
+
+// extend judges the rows that arrived since the last call, from the
+// cursors as the rows before them left them.
+func (x *exploreIndex) extend() {
+	if x.run == nil {
+		x.recompute()
+		return
 	}
-	last := map[string]int{}
+	defer func() {
+		if !x.live {
+			x.run, x.last = nil, nil
+		}
+	}()
+	bad := &replay.DecodeError{} // the cursor needs only to know it is one
 	var ev replay.Event
-	for i := range x.rows {
-		r := &x.rows[i]
-		v := &x.verdicts[i]
-		*v = exploreVerdict{acc: -1, prevAcc: -1}
+	for ; x.done < x.rows.len(); x.done++ {
+		i := x.done
+		r := x.rows.at(i)
 		// With a pinned session, the client holds its projection
 		// whatever the line.
-		sid := r.sessionID
+		key := r.session
 		if x.opts.Session != "" {
-			sid = x.opts.Session
+			key = 0
 		}
-		if a, ok := last[sid]; ok {
-			v.acc = a
+		acc, ok := x.last[key]
+		if !ok {
+			acc = -1
 		}
-		if x.off[i] {
+		r.link, r.reason = acc, 0
+		if r.flags&rowOff != 0 {
 			continue
 		}
 		var res replay.Result
-		if r.err != nil || r.kind == "" {
-			res = run.Apply(x.name(r), r.line, nil, r.err)
+		if r.malformed() || r.kind() == "" {
+			res = x.run.Apply(x.name(r), int(r.line), nil, bad)
 		} else {
-			ev = replay.Event{Kind: r.kind, EventID: r.eventID, SessionID: r.sessionID, TurnID: r.turnID, Sequence: r.seq}
-			res = run.Apply(x.name(r), r.line, &ev, nil)
+			ev = replay.Event{Kind: r.kind(), SessionID: x.sessionID(r), Sequence: r.seq}
+			res = x.run.Apply(x.name(r), int(r.line), &ev, nil)
 		}
-		v.reason, v.prev, v.gap = res.Reason, res.Prev, res.Gap
+		r.reason = reasonCode(res.Reason)
 		if res.Verdict() == replay.Accepted {
-			v.prevAcc = v.acc
-			v.acc = i
-			last[sid] = i
+			x.last[key] = int32(i)
 		}
 	}
 }
 
 // toggle turns row i off or back on and recomputes every verdict.
 func (x *exploreIndex) toggle(i int) {
-	x.off[i] = !x.off[i]
+	r := x.rows.at(i)
+	r.flags ^= rowOff
+	if r.flags&rowOff != 0 {
+		x.offs++
+	} else {
+		x.offs--
+	}
 	x.recompute()
 }
-
-func (x *exploreIndex) name(r *exploreRow) string { return x.files[r.file].name }
 
 // raw reads row r's line again: from its file at its offset, or from the
 // spool. A line over --max-line was never held and is not read.
 func (x *exploreIndex) raw(r *exploreRow) ([]byte, error) {
-	if r.tooLong {
+	if r.tooLong() {
 		return nil, nil
 	}
 	f := x.spool
-	if !x.files[r.file].spool {
+	fi := int(r.file)
+	if !x.files[fi].spool {
 		var ok bool
-		if f, ok = x.open[r.file]; !ok {
+		if f, ok = x.open[fi]; !ok {
 			var err error
-			if f, err = os.Open(x.files[r.file].name); err != nil {
+			if f, err = os.Open(x.files[fi].name); err != nil {
 				return nil, err
 			}
-			x.open[r.file] = f
+			x.open[fi] = f
 		}
 	}
 	b := make([]byte, r.size)
 	if _, err := f.ReadAt(b, r.off); err != nil {
-		return nil, fmt.Errorf("reading %s line %d again: %w", x.files[r.file].name, r.line, err)
+		return nil, fmt.Errorf("reading %s line %d again: %w", x.files[fi].name, r.line, err)
 	}
 	return b, nil
 }
 
 // decode reads row i again and decodes it with its messages.
 func (x *exploreIndex) decode(i int) (*replay.Event, []byte, error) {
-	raw, err := x.raw(&x.rows[i])
+	raw, err := x.raw(x.rows.at(i))
 	if err != nil || raw == nil {
 		return nil, raw, err
 	}
@@ -313,11 +241,12 @@ func (x *exploreIndex) decode(i int) (*replay.Event, []byte, error) {
 func (x *exploreIndex) writeKept(w io.Writer) (int, error) {
 	bw := bufio.NewWriter(w)
 	n := 0
-	for i := range x.rows {
-		if x.off[i] || x.rows[i].tooLong {
+	for i := range x.len() {
+		r := x.rows.at(i)
+		if r.flags&rowOff != 0 || r.tooLong() {
 			continue
 		}
-		raw, err := x.raw(&x.rows[i])
+		raw, err := x.raw(r)
 		if err != nil {
 			return n, err
 		}
@@ -339,14 +268,14 @@ func (x *exploreIndex) close() {
 }
 
 // find is the place in view, after p and wrapping, of the next row whose
-// event, turn or session id is q, or whose line holds q: a message id or
-// text, found by reading lines again one at a time.
-func (x *exploreIndex) find(view []int, p int, q string) (int, bool) {
+// turn or session id is q, or whose line holds q: an event or message
+// id, or text, found by reading lines again one at a time.
+func (x *exploreIndex) find(view []int32, p int, q string) (int, bool) {
 	needle := []byte(q)
 	for k := 1; k <= len(view); k++ {
 		at := (p + k) % len(view)
-		r := &x.rows[view[at]]
-		if r.eventID == q || r.turnID == q || r.sessionID == q {
+		r := x.rows.at(int(view[at]))
+		if t, _ := x.listedTurn(r); t == q || x.sessionID(r) == q {
 			return at, true
 		}
 		if raw, err := x.raw(r); err == nil && bytes.Contains(raw, needle) {

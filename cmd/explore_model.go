@@ -49,7 +49,7 @@ type exploreModel struct {
 	// pos is the selected place in it and top the first row on screen.
 	// sessionPrefix and turnPrefix are what the listed ids share, left
 	// out where an id does not fit.
-	view                      []int
+	view                      []int32
 	sessionPrefix, turnPrefix string
 	turnWidth                 int
 	pos                       int
@@ -88,29 +88,38 @@ func newExploreModel(x *exploreIndex, pal palette, redact bool) *exploreModel {
 	return m
 }
 
-// findProblems notes the rows the findings list, for n and N.
+// findProblems notes the rows the findings list, for n and N: one pass
+// over the rows, with a table of the findings' positions only.
 func (m *exploreModel) findProblems() {
 	x := m.x
 	m.problems = map[int]bool{}
-	at := map[inspectPos]int{}
-	for i := range x.rows {
-		at[inspectPos{x.rows[i].file, x.rows[i].line}] = i
-	}
-	fileIdx := map[string]int{}
+	fileIdx := map[string]uint16{}
 	for i, f := range x.files {
-		fileIdx[f.name] = i
+		fileIdx[f.name] = uint16(i)
 	}
+	cited := map[inspectPos]bool{}
 	for _, f := range x.findings {
 		for _, p := range f.Positions {
-			if i, ok := at[inspectPos{fileIdx[p.File], p.Line}]; ok {
-				m.problems[i] = true
+			if fi, ok := fileIdx[p.File]; ok && p.Line > 0 {
+				cited[inspectPos{fi, uint32(p.Line)}] = true
 			}
+		}
+	}
+	if len(cited) == 0 {
+		return
+	}
+	for i := range x.len() {
+		if r := x.row(i); cited[inspectPos{r.file, r.line}] {
+			m.problems[i] = true
 		}
 	}
 }
 
 // inspectPos is a line of one of the captures.
-type inspectPos struct{ file, line int }
+type inspectPos struct {
+	file uint16
+	line uint32
+}
 
 // Init starts taking rows from the feed, when the capture is still being
 // read.
@@ -140,7 +149,7 @@ func (m *exploreModel) takeFeed() tea.Cmd {
 		cmd := m.whatIf()
 		return cmd
 	}
-	m.status = fmt.Sprintf("read %s", plural(len(m.x.rows), "event"))
+	m.status = fmt.Sprintf("read %s", plural(m.x.len(), "event"))
 	if err != nil {
 		m.status = "stopped reading: " + termsafe.String(err.Error())
 	}
@@ -271,7 +280,7 @@ func (m *exploreModel) selected() int {
 	if len(m.view) == 0 {
 		return -1
 	}
-	return m.view[m.pos]
+	return int(m.view[m.pos])
 }
 
 // move moves the selection by d rows, within the list.
@@ -287,7 +296,7 @@ func (m *exploreModel) setPos(p int) {
 // selectRow selects row i of x.rows if it is in the list.
 func (m *exploreModel) selectRow(i int) bool {
 	for p, r := range m.view {
-		if r == i {
+		if int(r) == i {
 			m.setPos(p)
 			return true
 		}
@@ -300,21 +309,22 @@ func (m *exploreModel) selectRow(i int) bool {
 func (m *exploreModel) setView() {
 	cur := m.selected()
 	m.view = m.view[:0]
-	for i := range m.x.rows {
-		if m.session == 0 || m.x.rows[i].sessionID == m.x.ids[m.session-1] {
-			m.view = append(m.view, i)
+	for i := range m.x.len() {
+		if m.session == 0 || int(m.x.row(i).session) == m.session {
+			m.view = append(m.view, int32(i))
 		}
 	}
 	m.sessionPrefix = sharedPrefix(func(yield func(string) bool) {
 		for _, i := range m.view {
-			if !yield(m.x.rows[i].sessionID) {
+			if !yield(m.x.sessionID(m.x.row(int(i)))) {
 				return
 			}
 		}
 	})
+	// Only the turns of the table: one read from its line is left out.
 	turns := func(yield func(string) bool) {
 		for _, i := range m.view {
-			if !yield(m.x.rows[i].turnID) {
+			if t, ok := m.x.listedTurn(m.x.row(int(i))); ok && !yield(t) {
 				return
 			}
 		}
@@ -325,7 +335,7 @@ func (m *exploreModel) setView() {
 	if cur >= 0 && !m.selectRow(cur) {
 		// The nearest row after it, else the last.
 		for p, r := range m.view {
-			if r >= cur {
+			if int(r) >= cur {
 				m.setPos(p)
 				return
 			}
@@ -340,14 +350,13 @@ func (m *exploreModel) problem(i int) bool {
 	if m.problems[i] {
 		return true
 	}
-	r, v := &m.x.rows[i], &m.x.verdicts[i]
-	return !m.x.off[i] && v.reason.Verdict() == replay.Inert && r.kind != replay.KindSubmit
+	return !m.x.isOff(i) && m.x.reason(i).Verdict() == replay.Inert && m.x.row(i).kind() != replay.KindSubmit
 }
 
 // nextProblem selects the next (d=1) or previous (d=-1) problem row.
 func (m *exploreModel) nextProblem(d int) {
 	for p := m.pos + d; p >= 0 && p < len(m.view); p += d {
-		if m.problem(m.view[p]) {
+		if m.problem(int(m.view[p])) {
 			m.setPos(p)
 			return
 		}
@@ -367,23 +376,15 @@ func (m *exploreModel) toggle() tea.Cmd {
 	}
 	m.x.toggle(i)
 	verb := "on"
-	if m.x.off[i] {
+	if m.x.isOff(i) {
 		verb = "off"
 	}
-	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.rows[i].line, verb, plural(m.toggled(), "line"))
+	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.line(i), verb, plural(m.toggled(), "line"))
 	return m.whatIf()
 }
 
 // toggled counts the lines toggled off.
-func (m *exploreModel) toggled() int {
-	n := 0
-	for _, off := range m.x.off {
-		if off {
-			n++
-		}
-	}
-	return n
-}
+func (m *exploreModel) toggled() int { return m.x.offs }
 
 // whatIf starts recomputing the findings and tree without the toggled
 // lines, or restores those of the capture when none is toggled. A

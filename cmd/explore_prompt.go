@@ -66,7 +66,7 @@ func (m *exploreModel) answer(k promptKind, v string) {
 // gotoLine selects the first listed row at or after line n.
 func (m *exploreModel) gotoLine(n int) {
 	for p, i := range m.view {
-		if m.x.rows[i].line >= n {
+		if m.x.line(int(i)) >= n {
 			m.setPos(p)
 			return
 		}

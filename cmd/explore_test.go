@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,7 +75,7 @@ func typeText(m *exploreModel, s string) {
 	}
 }
 
-func (m *exploreModel) selectedLine() int { return m.x.rows[m.selected()].line }
+func (m *exploreModel) selectedLine() int { return m.x.line(m.selected()) }
 
 func TestExploreNavigation(t *testing.T) {
 	tests := []struct {
@@ -137,7 +138,7 @@ func TestExploreWhatIf(t *testing.T) {
 	m := newTestExplorer(t, 120, 40, "", "explore-sessions.jsonl")
 	press(m, "n")
 	stale := m.selected()
-	if r := m.x.verdicts[stale].reason; r != replay.ReasonStale {
+	if r := m.x.reason(stale); r != replay.ReasonStale {
 		t.Fatalf("n stopped at line %d, %s, want the first stale line", m.selectedLine(), r)
 	}
 	press(m, "2")
@@ -147,25 +148,28 @@ func TestExploreWhatIf(t *testing.T) {
 	}
 	// The stale line itself toggled off: marked, and nothing downstream
 	// changes, as the cursor had refused it.
-	before := append([]exploreVerdict(nil), m.x.verdicts...)
+	var before []replay.Reason
+	for i := range m.x.len() {
+		before = append(before, m.x.reason(i))
+	}
 	press(m, "x")
-	if !m.x.off[stale] || !strings.Contains(m.render(), "X   19 snap") {
+	if !m.x.isOff(stale) || !strings.Contains(m.render(), "X   19 snap") {
 		t.Errorf("the toggled stale line is not marked:\n%s", m.render())
 	}
 	for i := range before {
-		if i != stale && before[i].reason != m.x.verdicts[i].reason {
-			t.Errorf("line %d went from %s to %s", m.x.rows[i].line, before[i].reason, m.x.verdicts[i].reason)
+		if i != stale && before[i] != m.x.reason(i) {
+			t.Errorf("line %d went from %s to %s", m.x.line(i), before[i], m.x.reason(i))
 		}
 	}
 	press(m, "x")
 	// Toggle off session alpha's snapshot of sequence 6 (line 16): its
 	// redelivery on line 28 becomes the accepted one.
 	press(m, ":", "1", "6", "enter", "x")
-	if m.x.verdicts[m.selected()].reason != "" {
+	if m.x.reason(m.selected()) != "" {
 		t.Errorf("a toggled line keeps a verdict")
 	}
 	press(m, ":", "2", "8", "enter")
-	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonAdvanced {
+	if got := m.x.reason(m.selected()); got != replay.ReasonAdvanced {
 		t.Errorf("line 28 after toggling line 16 off: %s, want advanced", got)
 	}
 	if !strings.Contains(strings.Join(m.lines, "\n"), "accepted at line 28: sequence 6") {
@@ -173,7 +177,7 @@ func TestExploreWhatIf(t *testing.T) {
 	}
 	// Other sessions are untouched.
 	press(m, ":", "2", "9", "enter")
-	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonDuplicate {
+	if got := m.x.reason(m.selected()); got != replay.ReasonDuplicate {
 		t.Errorf("line 29 (session beta): %s, want duplicate", got)
 	}
 	// A message found by its id, in the 3-session capture.
@@ -185,7 +189,7 @@ func TestExploreWhatIf(t *testing.T) {
 	}
 	// Toggling back restores every verdict.
 	press(m, ":", "1", "6", "enter", "x", ":", "2", "8", "enter")
-	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonDuplicate {
+	if got := m.x.reason(m.selected()); got != replay.ReasonDuplicate {
 		t.Errorf("line 28 after toggling line 16 back on: %s, want duplicate", got)
 	}
 }
@@ -314,7 +318,7 @@ func TestExploreProgram(t *testing.T) {
 			if got := final.selectedLine(); got != 20 {
 				t.Errorf("selected line %d, want 20", got)
 			}
-			if !final.x.off[final.selected()] {
+			if !final.x.isOff(final.selected()) {
 				t.Errorf("line 20 is not toggled off")
 			}
 			compareGolden(t, fmt.Sprintf("program-%dx%d", size[0], size[1]), final.render())
@@ -360,9 +364,9 @@ func TestExploreFollowsStream(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	waitRows := func(n int) {
 		t.Helper()
-		for deadline := time.Now().Add(5 * time.Second); len(m.x.rows) < n; {
+		for deadline := time.Now().Add(5 * time.Second); m.x.len() < n; {
 			if time.Now().After(deadline) {
-				t.Fatalf("%d rows after 5s, want %d", len(m.x.rows), n)
+				t.Fatalf("%d rows after 5s, want %d", m.x.len(), n)
 			}
 			time.Sleep(5 * time.Millisecond)
 			m.Update(exploreTickMsg{})
@@ -454,7 +458,7 @@ func TestExploreMouse(t *testing.T) {
 func TestExplorePinnedProjection(t *testing.T) {
 	m := newTestExplorer(t, 120, 40, "session-beta", "explore-sessions.jsonl")
 	press(m, ":", "1", "9", "enter", "2") // session alpha's stale line: foreign here
-	if got := m.x.verdicts[m.selected()].reason; got != replay.ReasonForeignSession {
+	if got := m.x.reason(m.selected()); got != replay.ReasonForeignSession {
 		t.Fatalf("line 19 is %s, want foreign-session", got)
 	}
 	if text := strings.Join(m.lines, "\n"); !strings.Contains(text, "session session-beta after line 19") ||
@@ -467,7 +471,7 @@ func TestExplorePinnedProjection(t *testing.T) {
 // redelivery toggled off is no longer a stale line of any finding.
 func TestExploreWhatIfFindings(t *testing.T) {
 	m := newTestExplorer(t, 120, 40, "", "reconnect.jsonl")
-	names := func() bool { return m.x.findings[0].Names(m.x.name(&m.x.rows[6]), 8) }
+	names := func() bool { return m.x.findings[0].Names(m.x.name(m.x.row(6)), 8) }
 	if len(m.x.findings) != 1 || !names() {
 		t.Fatalf("findings of the capture: %+v", m.x.findings)
 	}
@@ -480,10 +484,10 @@ func TestExploreWhatIfFindings(t *testing.T) {
 		t.Errorf("findings without the redeliveries: %+v", m.x.findings)
 	}
 	press(m, "x")
-	if len(m.x.findings) != 1 || m.x.findings[0].Names(m.x.name(&m.x.rows[6]), 8) {
+	if len(m.x.findings) != 1 || m.x.findings[0].Names(m.x.name(m.x.row(6)), 8) {
 		t.Errorf("findings with line 11 back: %+v", m.x.findings)
 	}
-	if !m.x.findings[0].Names(m.x.name(&m.x.rows[9]), 11) {
+	if !m.x.findings[0].Names(m.x.name(m.x.row(9)), 11) {
 		t.Errorf("the finding does not name line 11 of the capture: %+v", m.x.findings[0].Positions)
 	}
 	press(m, ":", "8", "enter", "x", ":", "9", "enter", "x", ":", "1", "0", "enter", "x")
@@ -550,4 +554,92 @@ func TestSharedPrefix(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestExploreSpoolBound checks that the copy of a compressed capture
+// stops at its bound with a message that says what to do, having written
+// no more than the bound.
+func TestExploreSpoolBound(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "reconnect.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "reconnect.jsonl.gz")
+	if err := os.WriteFile(name, gzipBomb(t, data, 0), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rd, ix := testIndexer(t, name)
+	const bound = 1000
+	ix.spoolMax = bound
+	for {
+		l, rerr := rd.Next()
+		if errors.Is(rerr, io.EOF) {
+			break
+		}
+		if _, _, err = ix.step(l); err != nil && !errors.Is(err, errOutsideWindow) {
+			break
+		}
+	}
+	if ix.spool != nil {
+		defer ix.spool.Close()
+	}
+	if err == nil || !strings.Contains(err.Error(), "stops at 1000 bytes: decompress the capture") {
+		t.Fatalf("spooling %d bytes with a bound of %d: %v", len(data), bound, err)
+	}
+	if st, _ := ix.spool.Stat(); st.Size() > bound || ix.off > bound {
+		t.Errorf("spooled %d bytes, over the bound of %d", st.Size(), bound)
+	}
+}
+
+// TestExploreTurnTableBound checks that past the table's room a row's
+// turn is read from its line, and is the same.
+func TestExploreTurnTableBound(t *testing.T) {
+	rd, ix := testIndexer(t, filepath.Join("..", "testdata", "lineage-operations.jsonl"))
+	ix.maxTurns = 2
+	x := &exploreIndex{open: map[int]*os.File{}}
+	defer x.close()
+	for {
+		l, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		row, news, err := ix.step(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.add(row, news)
+	}
+	x.files = ix.files
+	unlisted := 0
+	for i := range x.len() {
+		if _, ok := x.listedTurn(x.row(i)); !ok {
+			unlisted++
+		}
+		want := ""
+		if ev, _, _ := x.decode(i); ev != nil {
+			want = ev.TurnID
+		}
+		if got := x.turnID(i); got != want {
+			t.Errorf("line %d: turn %q, the line says %q", x.line(i), got, want)
+		}
+	}
+	if len(x.turns) != 2 || unlisted == 0 {
+		t.Errorf("%d turns listed, %d rows read from their line; want 2 and some", len(x.turns), unlisted)
+	}
+}
+
+// testIndexer is a reader of file and an indexer to step its lines
+// through, for tests that change the indexer's bounds.
+func testIndexer(t *testing.T, file string) (*replay.Reader, *exploreIndexer) {
+	t.Helper()
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rd.Close() })
+	ix, err := newExploreIndexer(replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rd, ix
 }

@@ -45,8 +45,8 @@ func (m *exploreModel) timeline() string {
 	}
 	var top int64
 	for _, i := range m.view {
-		if m.x.verdicts[i].reason.Verdict() == replay.Accepted {
-			top = max(top, m.x.rows[i].seq)
+		if m.x.reason(int(i)).Verdict() == replay.Accepted {
+			top = max(top, m.x.row(int(i)).seq)
 		}
 	}
 	w, cur := m.cells(), m.cellOf(m.pos)
@@ -74,17 +74,17 @@ func (m *exploreModel) cell(c, w int, top int64) (string, func(string) string) {
 	var seq int64 = -1
 	worst := replay.Reason("")
 	for p := lo; p < hi; p++ {
-		i := m.view[p]
-		v := &m.x.verdicts[i]
+		i := int(m.view[p])
+		reason := m.x.reason(i)
 		switch {
-		case m.x.off[i]:
+		case m.x.isOff(i):
 			continue
-		case m.problem(i) && v.reason.Verdict() == replay.Inert:
-			if worst == "" || v.reason == replay.ReasonMalformed {
-				worst = v.reason
+		case m.problem(i) && reason.Verdict() == replay.Inert:
+			if worst == "" || reason == replay.ReasonMalformed {
+				worst = reason
 			}
-		case v.reason.Verdict() == replay.Accepted:
-			seq = max(seq, m.x.rows[i].seq)
+		case reason.Verdict() == replay.Accepted:
+			seq = max(seq, m.x.row(i).seq)
 		}
 	}
 	coloured := m.st.dim("x") != "x"

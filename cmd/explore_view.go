@@ -191,7 +191,7 @@ func (m *exploreModel) listLines(lw, h int) []string {
 	sw, tw := m.idWidths(lw)
 	for i := 0; i < h && m.top+i < len(m.view); i++ {
 		p := m.top + i
-		lines[i] = m.listRow(m.view[p], sw, tw, lw, p == m.pos)
+		lines[i] = m.listRow(int(m.view[p]), sw, tw, lw, p == m.pos)
 	}
 	return lines
 }
@@ -210,30 +210,30 @@ func kindCell(k replay.Kind) string {
 }
 
 func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
-	r, v := &m.x.rows[i], &m.x.verdicts[i]
+	r, why := m.x.row(i), m.x.reason(i)
 	// The mark shows the selection without colour too: > selected, x
 	// toggled off, X both.
-	mark, reason := " ", string(v.reason)
+	mark, reason := " ", string(why)
 	if sel {
 		mark = ">"
 	}
-	if m.x.off[i] {
+	if m.x.isOff(i) {
 		mark, reason = "x", "(off)"
 		if sel {
 			mark = "X"
 		}
 	}
 	seq := "-"
-	if r.kind != "" {
+	if r.kind() != "" {
 		seq = strconv.FormatInt(r.seq, 10)
 	}
-	line := fmt.Sprintf("%s%*d %-*s %s %*s ", mark, colLine, r.line, colKind, kindCell(r.kind),
-		m.ids(r.sessionID, r.turnID, sw, tw), colSeq, text.Shorten(seq, colSeq, text.FitMiddle))
+	line := fmt.Sprintf("%s%*d %-*s %s %*s ", mark, colLine, r.line, colKind, kindCell(r.kind()),
+		m.ids(m.x.sessionID(r), m.x.turnID(i), sw, tw), colSeq, text.Shorten(seq, colSeq, text.FitMiddle))
 	if sel {
 		return m.st.selected(fitCells(line+reason, lw))
 	}
-	colour := m.reasonColour(v.reason)
-	if m.x.off[i] {
+	colour := m.reasonColour(why)
+	if m.x.isOff(i) {
 		colour = m.st.dim
 	}
 	return line + colour(reason)

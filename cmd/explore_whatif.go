@@ -29,13 +29,15 @@ type exploreWhatIfMsg struct {
 // It works on its own copy of what it reads: the rows to keep and a reader
 // of its own over the same files.
 func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
-	var kept []exploreRow
-	for i := range x.rows {
-		if !x.off[i] && !x.rows[i].tooLong {
-			kept = append(kept, x.rows[i])
+	var kept []int32
+	for i := range x.len() {
+		if r := x.row(i); r.flags&rowOff == 0 && !r.tooLong() {
+			kept = append(kept, int32(i))
 		}
 	}
-	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), spool: x.spool, opts: x.opts, open: map[int]*os.File{}}
+	// The rows are shared: the goroutine reads where each line is, which
+	// never changes, while the model changes verdicts and toggles.
+	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, spool: x.spool, opts: x.opts, open: map[int]*os.File{}}
 	return func() tea.Msg {
 		defer func() {
 			for _, f := range src.open {
@@ -51,11 +53,11 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 // inspectRows runs the given rows, read again, through inspect and
 // lineage as one capture, and names the lines of its findings as the
 // rows do.
-func (x *exploreIndex) inspectRows(rows []exploreRow) ([]inspect.Finding, []*lineage.Session, error) {
+func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.Session, error) {
 	pr, pw := io.Pipe()
 	go func() {
-		for i := range rows {
-			raw, err := x.raw(&rows[i])
+		for _, i := range rows {
+			raw, err := x.raw(x.row(int(i)))
 			if err == nil {
 				_, err = pw.Write(append(raw, '\n'))
 			}
@@ -90,8 +92,8 @@ func (x *exploreIndex) inspectRows(rows []exploreRow) ([]inspect.Finding, []*lin
 		for p, at := range findings[f].Positions {
 			// Line n of the kept lines is rows[n-1].
 			if at.Line >= 1 && at.Line <= len(rows) {
-				r := &rows[at.Line-1]
-				findings[f].Positions[p] = inspect.Position{File: x.files[r.file].name, Line: r.line}
+				r := x.row(int(rows[at.Line-1]))
+				findings[f].Positions[p] = inspect.Position{File: x.files[r.file].name, Line: int(r.line)}
 			}
 		}
 	}

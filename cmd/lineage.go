@@ -71,7 +71,9 @@ Formats:
   dot      one Graphviz digraph with a cluster per session.
   svg      one standalone SVG picture of every session's tree, one under
            the other, from the same renderer as the report: paste it into
-           any document, or open it in a browser.
+           any document, or open it in a browser. It holds no script,
+           handler, link or external reference (see snapctl help
+           hostile-input).
   json     one document, {"sessions": [...]}; jsonl one session per line.
            See snapctl help json-contract.`,
 		Example: `  snapctl lineage capture.jsonl

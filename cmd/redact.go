@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/pflag"
 )
@@ -151,6 +152,16 @@ func shownString(path, s string) bool {
 		return s != "" && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
 	}
 	return replay.IsSafeIdentifier(s)
+}
+
+// shownField is the string field s at path of a decoded event as a view
+// prints it: escaped for a terminal, and with redact its size instead
+// when redactEvent would hide it (a tool call's name that is free text).
+func shownField(path, s string, redact bool) string {
+	if redact && !shownString(path, s) {
+		return "(hidden: " + plural(len(s), "byte") + ")"
+	}
+	return termsafe.String(s)
 }
 
 func setOf(items ...string) map[string]bool {

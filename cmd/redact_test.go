@@ -3,6 +3,8 @@ package cmd
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -11,12 +13,14 @@ import (
 // message content and parts text, tool call argument keys and values,
 // results and errors, metadata keys and values, a snapshot's error and a
 // diagnostic's message, submit input, and a malformed line's quoted
-// value and object key. Ids are not secret, and carry no marker.
+// value and object key, a tool call's name (shown only when it is a safe
+// identifier, which the marker with its space is not). Ids are not
+// secret, and carry no marker.
 func secretCapture(tag string) string {
 	msg := func(n int) string {
 		return fmt.Sprintf(`{"id":"m1","role":"assistant","content":"the %[2]scontent%[1]d is here","status":"complete",`+
 			`"createdAt":"2026-07-11T03:00:00.000Z","parts":[{"type":"text","text":"%[2]sparts%[1]d"}],`+
-			`"toolCalls":[{"id":"tc1","name":"lookup","args":{"%[2]sargkey%[1]d":"%[2]sargvalue%[1]d"},"status":"complete",`+
+			`"toolCalls":[{"id":"tc1","name":"%[2]stoolname%[1]d call","args":{"%[2]sargkey%[1]d":"%[2]sargvalue%[1]d"},"status":"complete",`+
 			`"result":"%[2]sresult%[1]d","error":"%[2]stoolerror%[1]d"}],"metadata":{"%[2]smetakey%[1]d":{"k":"%[2]smetavalue%[1]d"}}}`, n, tag)
 	}
 	env := func(id string, seq int, event, payload string) string {
@@ -72,9 +76,7 @@ func TestRedactHidesEverySecret(t *testing.T) {
 	const tag = "SeCrEt"
 	capture := secretCapture(tag)
 	lines := strings.Count(capture, "\n")
-	markers := []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
-		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role"}
-	seen := map[string]bool{}
+	c := newCanary(t, tag)
 	for _, args := range everyOutput(lines) {
 		name := strings.Join(args, " ")
 		for _, redact := range []bool{false, true} {
@@ -87,23 +89,49 @@ func TestRedactHidesEverySecret(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("%s: exit %d: %s", strings.Join(a, " "), code, errOut.String())
 			}
-			all := out.String() + errOut.String()
-			if redact {
-				if i := strings.Index(all, tag); i >= 0 {
-					t.Errorf("%s --redact leaks %q", name, all[i:min(len(all), i+len(tag)+14)])
-				}
-				continue
-			}
-			for _, m := range markers {
-				if strings.Contains(all, tag+m) {
-					seen[m] = true
-				}
-			}
+			c.check(name, out.String()+errOut.String(), redact)
 		}
 	}
-	for _, m := range markers {
-		if !seen[m] {
-			t.Errorf("marker %s%s shows in no output without --redact: the test cannot see it leak", tag, m)
+	c.done()
+}
+
+// secretMarkers follow the tag in every secret place of secretCapture.
+var secretMarkers = []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
+	"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
+
+// canary searches outputs of secretCapture(tag): with --redact none may
+// hold the tag; without, every marker must show in one of them, so that
+// the search can fail.
+type canary struct {
+	t    *testing.T
+	tag  string
+	seen map[string]bool
+}
+
+func newCanary(t *testing.T, tag string) *canary {
+	return &canary{t: t, tag: tag, seen: map[string]bool{}}
+}
+
+func (c *canary) check(name, out string, redact bool) {
+	c.t.Helper()
+	if redact {
+		if i := strings.Index(out, c.tag); i >= 0 {
+			c.t.Errorf("%s --redact leaks %q", name, out[i:min(len(out), i+len(c.tag)+14)])
+		}
+		return
+	}
+	for _, m := range secretMarkers {
+		if strings.Contains(out, c.tag+m) {
+			c.seen[m] = true
+		}
+	}
+}
+
+func (c *canary) done() {
+	c.t.Helper()
+	for _, m := range secretMarkers {
+		if !c.seen[m] {
+			c.t.Errorf("marker %s%s shows nowhere without --redact: the test cannot see it leak", c.tag, m)
 		}
 	}
 }
@@ -167,4 +195,37 @@ func TestRedactEventHidesHugePayload(t *testing.T) {
 	if !strings.HasPrefix(got, `{"eventId":"e1","payload":"(hidden: `) || len(got) > 200 {
 		t.Fatalf("got %.200s", got)
 	}
+}
+
+// TestExploreRedactHidesEverySecret is TestRedactHidesEverySecret for the
+// explorer: every tab of every line, with the line toggled off and back
+// (what-if), the list, the timeline and the help screen.
+func TestExploreRedactHidesEverySecret(t *testing.T) {
+	const tag = "SeCrEt"
+	file := filepath.Join(t.TempDir(), "secret.jsonl")
+	if err := os.WriteFile(file, []byte(secretCapture(tag)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := newCanary(t, tag)
+	for _, redact := range []bool{false, true} {
+		m := newTestExplorer(t, 160, 50, "", file)
+		m.redact = redact
+		look := func(what string) {
+			c.check("explore, "+what+",", m.render()+"\n"+strings.Join(m.detailLines(m.selected(), m.detailWidth()), "\n"), redact)
+		}
+		for i := range m.x.len() {
+			m.selectRow(i)
+			for tab := range tabCount {
+				m.tab = tab
+				m.refresh()
+				look(fmt.Sprintf("line %d tab %s", m.x.line(i), tabNames[tab]))
+				press(m, "x")
+				look(fmt.Sprintf("line %d tab %s toggled off", m.x.line(i), tabNames[tab]))
+				press(m, "x")
+			}
+		}
+		press(m, "?")
+		look("help")
+	}
+	c.done()
 }

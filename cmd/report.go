@@ -63,7 +63,9 @@ written) or damaged input (the report is written, with a banner saying
 where the input stopped). Nothing is printed when the report is written.
 
 The page reads the same with scripts off, and prints (filters and switches
-are hidden on paper; every table prints whole). In detail, top to bottom:
+are hidden on paper; every table prints whole). Its first element is a
+Content-Security-Policy that forbids script, connections and any load from
+outside the page (see snapctl help hostile-input). In detail, top to bottom:
   - a header: each capture with its size as stored and its SHA-256
     (standard input is hashed as it is read), when the report was
     generated (UTC), the snapctl version (as --version prints it), the

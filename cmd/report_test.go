@@ -42,11 +42,13 @@ func runReport(t *testing.T, files []string, edit func(*reportOptions)) string {
 var htmlVoid = map[string]bool{"meta": true, "input": true, "br": true, "hr": true, "link": true, "img": true, "wbr": true}
 
 // checkPage checks that a page is well formed (every element closed, in
-// order) and self-contained: no script, no resource or link off the page.
+// order) and self-contained: its Content-Security-Policy first in <head>,
+// no script, no event handler, no resource or link off the page.
 func checkPage(t *testing.T, page string) {
 	t.Helper()
 	z := html.NewTokenizer(strings.NewReader(page))
 	var open []string
+	inHead, cspFirst := false, false
 	for {
 		tt := z.Next()
 		if tt == html.ErrorToken {
@@ -58,19 +60,30 @@ func checkPage(t *testing.T, page string) {
 		tok := z.Token()
 		switch tt {
 		case html.StartTagToken, html.SelfClosingTagToken:
-			if tok.Data == "script" || tok.Data == "iframe" || tok.Data == "object" || tok.Data == "link" || tok.Data == "img" {
+			if inHead {
+				inHead = false
+				cspFirst = tok.Data == "meta" && attr(tok, "http-equiv") == "Content-Security-Policy" && attr(tok, "content") == reportCSP
+			}
+			inHead = tok.Data == "head"
+			if tok.Data == "script" || tok.Data == "iframe" || tok.Data == "object" || tok.Data == "embed" || tok.Data == "link" || tok.Data == "img" || tok.Data == "base" || tok.Data == "form" {
 				t.Errorf("page has a <%s> element", tok.Data)
 			}
 			for _, a := range tok.Attr {
 				switch {
 				case a.Key == "src" || strings.HasPrefix(a.Key, "on"):
 					t.Errorf("<%s> has attribute %s=%q", tok.Data, a.Key, a.Val)
-				case a.Key == "href" && !strings.HasPrefix(a.Val, "#"):
+				case (a.Key == "href" || a.Key == "xlink:href") && !strings.HasPrefix(a.Val, "#"):
 					t.Errorf("<%s> links off the page: %q", tok.Data, a.Val)
+				case a.Key == "style" && loadsSomething(a.Val):
+					t.Errorf("<%s> style loads something: %q", tok.Data, a.Val)
 				}
 			}
 			if tt == html.StartTagToken && !htmlVoid[tok.Data] {
 				open = append(open, tok.Data)
+			}
+		case html.TextToken:
+			if len(open) > 0 && open[len(open)-1] == "style" && loadsSomething(tok.Data) {
+				t.Error("the style loads something")
 			}
 		case html.EndTagToken:
 			if len(open) == 0 || open[len(open)-1] != tok.Data {
@@ -82,9 +95,24 @@ func checkPage(t *testing.T, page string) {
 	if len(open) > 0 {
 		t.Errorf("elements left open: %v", open)
 	}
-	if strings.Contains(page, "url(") || strings.Contains(page, "@import") {
-		t.Error("the style loads something")
+	if !cspFirst {
+		t.Errorf("the first element of <head> is not the Content-Security-Policy %q", reportCSP)
 	}
+}
+
+// loadsSomething tells whether CSS text fetches a resource.
+func loadsSomething(css string) bool {
+	return strings.Contains(css, "url(") || strings.Contains(css, "@import")
+}
+
+// attr is the value of tok's attribute key, "" when it has none.
+func attr(tok html.Token, key string) string {
+	for _, a := range tok.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
 }
 
 func TestReportSamples(t *testing.T) {
@@ -151,6 +179,7 @@ const reportHostile = `{"protocol":"agentskit.chat.turn","version":1,"eventId":"
 {"protocol":"agentskit.chat.turn","version":1,"eventId":"e2","sessionId":"s1","turnId":"t1","sequence":2,"emittedAt":"2026-07-11T03:00:01.000Z","event":"server.turn.snapshot","payload":{"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[{"id":"m1","role":"user","content":"<script>alert(1)</script>","status":"complete","createdAt":"2026-07-11T03:00:01.000Z"}],"lineage":{"operation":"submit"}}}
 {"protocol":"agentskit.chat.turn","version":1,"eventId":"e3","sessionId":"s1","turnId":"t1","sequence":3,"emittedAt":"2026-07-11T03:00:02.000Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":2,"totalTokens":3},"messages":[{"id":"m1","role":"user","content":"<script>alert(1)</script>","status":"complete","createdAt":"2026-07-11T03:00:01.000Z"},{"id":"m2","role":"assistant","content":"</title></svg><img src=x onerror=alert(2)>\u001b[31m","status":"complete","createdAt":"2026-07-11T03:00:02.000Z"}],"lineage":{"operation":"submit"}}}
 {"protocol":"<script>alert(3)</script>","version":1}
+{"protocol":"agentskit.chat.turn","version":1,"eventId":"e4\"><svg onload=go(5)>","sessionId":"s1","turnId":"t2\" onmouseover=\"go(6)","sequence":4,"emittedAt":"2026-07-11T03:00:03.000Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":2,"totalTokens":3},"messages":[{"id":"m3\"><a href=\"https://evil.example/\">","role":"assistant","content":"<style>@import url(https://evil.example/a.css)</style><a href=\"javascript:alert(4)\">x</a><image href=\"https://evil.example/p.png\"/>","status":"complete","createdAt":"2026-07-11T03:00:03.000Z"}],"lineage":{"operation":"submit"}}}
 {"protocol":"agentskit.chat.turn","version":1,"eventId":"e2","sessionId":"s1","turnId":"t1","sequence":2,"emittedAt":"2026-07-11T03:00:01.000Z","event":"server.turn.snapshot","payload":{"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[{"id":"m1","role":"user","content":"<script>alert(1)</script>","status":"complete","createdAt":"2026-07-11T03:00:01.000Z"}],"lineage":{"operation":"submit"}}}
 `
 
@@ -160,7 +189,7 @@ func TestReportHostileText(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := runReport(t, []string{name}, nil)
-	for _, bad := range []string{"<script", "<img", "<b>hostile", "\x1b"} {
+	for _, bad := range []string{"<script", "<img", "<b>hostile", "\x1b", "<style>@import", "<a href=\"javascript", "<a href=\"https", "<svg onload", "<image"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("page holds %q", bad)
 		}
@@ -241,20 +270,68 @@ func TestLineageSVGWellFormed(t *testing.T) {
 			if err := lineageRun(o); err != nil {
 				t.Fatal(err)
 			}
-			d := xml.NewDecoder(bytes.NewReader(out.Bytes()))
-			for {
-				_, err := d.Token()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatalf("not well-formed XML: %v", err)
-				}
-			}
+			checkSVG(t, out.Bytes())
 			if !strings.Contains(out.String(), `<svg xmlns="http://www.w3.org/2000/svg"`) {
 				t.Error("no SVG root")
 			}
 		})
+	}
+}
+
+// TestLineageSVGHostile checks that the standalone SVG, which has no
+// Content-Security-Policy of its own, holds no script, event handler or
+// reference off the picture whatever the capture's ids and texts say.
+func TestLineageSVGHostile(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "hostile.jsonl")
+	if err := os.WriteFile(name, []byte(reportHostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios, out, _ := testStreams("")
+	o := &lineageOptions{IO: ios, Output: "svg"}
+	o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
+	if err := lineageRun(o); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "alert(") {
+		t.Fatal("the picture quotes none of the hostile text: the test proves nothing")
+	}
+	checkSVG(t, out.Bytes())
+}
+
+// checkSVG checks that a picture is well-formed XML holding no script,
+// event handler, link or reference off the picture, and no style that
+// loads anything.
+func checkSVG(t *testing.T, svg []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(svg))
+	var in []string
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.EndElement:
+			in = in[:len(in)-1]
+		case xml.StartElement:
+			in = append(in, tok.Name.Local)
+			switch tok.Name.Local {
+			case "script", "foreignObject", "image", "use", "a", "iframe", "feImage":
+				t.Errorf("the picture has a <%s> element", tok.Name.Local)
+			}
+			for _, a := range tok.Attr {
+				if strings.HasPrefix(a.Name.Local, "on") || a.Name.Local == "href" || a.Name.Local == "src" {
+					t.Errorf("<%s> has attribute %s=%q", tok.Name.Local, a.Name.Local, a.Value)
+				}
+			}
+		case xml.CharData:
+			if len(in) > 0 && in[len(in)-1] == "style" && loadsSomething(string(tok)) {
+				t.Errorf("the picture's style loads something: %q", tok)
+			}
+		}
 	}
 }
 

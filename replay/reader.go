@@ -63,6 +63,9 @@ type Stats struct {
 	// Formats lists the formats of the captures read, each once, in the
 	// order they were first met.
 	Formats []Format
+	// Stopped is set when the reader's Budget ended the reading before
+	// the captures' end.
+	Stopped bool
 }
 
 // Complete reports whether every capture was read to its end.
@@ -101,6 +104,7 @@ type Reader struct {
 	stats    Stats
 	warnings []error
 	raw      atomic.Int64
+	budget   *budget // nil: read everything
 
 	// mu guards what Close, Err and Warnings touch, since they may be
 	// called while Run's reading goroutine is still going.
@@ -179,7 +183,11 @@ func (r *Reader) isClosed() bool {
 }
 
 // Stats returns the counts so far.
-func (r *Reader) Stats() Stats { return r.stats }
+func (r *Reader) Stats() Stats {
+	s := r.stats
+	s.Stopped = r.budget != nil && r.budget.spent
+	return s
+}
 
 // Err returns the damage the reader met, nil when every capture was read
 // to its end. When several captures were damaged, it names the first and
@@ -230,7 +238,7 @@ func (r *Reader) nextSource() bool {
 		}
 		s := r.sources[r.cur]
 		r.stats.Files++
-		st, err := openStream(s, r.stdin, &r.raw)
+		st, err := openStream(s, r.stdin, &r.raw, r.budget)
 		if err != nil {
 			d, ok := err.(*DamageError)
 			if !ok {

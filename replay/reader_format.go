@@ -48,7 +48,7 @@ func (r *Reader) startFormat() {
 		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats)
 		if src := r.sources[r.cur]; !src.stdin && src.size >= 0 {
 			r.har.sortEntries(opener{open: func(offset int64) (io.Reader, func(), error) {
-				return reopen(src, offset)
+				return reopen(src, offset, r.budget)
 			}, seekable: r.src.format == ""})
 		}
 	}
@@ -94,7 +94,7 @@ func (in harInput) Read(p []byte) (int, error) {
 // reopen opens a capture again for another pass over a HAR document, at
 // offset of its decompressed text (past 0 only for a capture stored
 // plain). Its bytes do not count as progress: they were read before.
-func reopen(src source, offset int64) (io.Reader, func(), error) {
+func reopen(src source, offset int64, b *budget) (io.Reader, func(), error) {
 	var n atomic.Int64
 	if offset > 0 {
 		f, err := os.Open(src.name)
@@ -105,9 +105,9 @@ func reopen(src source, offset int64) (io.Reader, func(), error) {
 			f.Close()
 			return nil, nil, err
 		}
-		return f, func() { f.Close() }, nil
+		return within(f, b, false), func() { f.Close() }, nil
 	}
-	st, err := openStream(src, nil, &n)
+	st, err := openStream(src, nil, &n, b)
 	if err != nil {
 		return nil, nil, err
 	}

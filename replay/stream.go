@@ -65,10 +65,12 @@ type stream struct {
 	in     io.ReadCloser // br, or a decoder reading br
 	format string        // "gzip", "zstd" or "" for plain lines
 	out    int64         // bytes of lines delivered
+	budget *budget       // the reader's, if any
 }
 
-// openStream opens s and recognises its format.
-func openStream(s source, stdin io.Reader, total *atomic.Int64) (*stream, error) {
+// openStream opens s and recognises its format; b, when set, bounds what
+// is read of it.
+func openStream(s source, stdin io.Reader, total *atomic.Int64, b *budget) (*stream, error) {
 	var in io.Reader = stdin
 	var f *os.File
 	if !s.stdin {
@@ -78,7 +80,7 @@ func openStream(s source, stdin io.Reader, total *atomic.Int64) (*stream, error)
 		}
 		in = f
 	}
-	st := &stream{src: s, file: f, raw: &rawReader{r: in, total: total, keep: true}}
+	st := &stream{src: s, file: f, raw: &rawReader{r: within(in, b, true), total: total, keep: true}, budget: b}
 	st.br = bufio.NewReaderSize(st.raw, 64<<10)
 	var err error
 	st.in, st.format, err = decompress(st.br, st.pos)
@@ -137,7 +139,7 @@ func (s *stream) rewind() bool {
 // Read reads lines' bytes. An error other than io.EOF is returned as a
 // *DamageError, with any bytes delivered before it.
 func (s *stream) Read(p []byte) (int, error) {
-	n, err := s.in.Read(p)
+	n, err := within(s.in, s.budget, false).Read(p)
 	s.out += int64(n)
 	if n > 0 && s.format != "" && s.raw.keep {
 		s.raw.stopKeeping()

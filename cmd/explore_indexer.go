@@ -1,0 +1,153 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// exploreIndexer turns lines into rows, once each: every line is decoded
+// with its messages, run through the cursor, and shown to the inspector
+// and the lineage builder, and only its envelope and offset are kept. It
+// runs on one goroutine, apart from the model when the input is live.
+type exploreIndexer struct {
+	run      *replay.Runner
+	in       *inspect.Inspector
+	lb       *lineage.Builder
+	fileIdx  map[string]int
+	files    []exploreFile
+	spool    *os.File
+	off      int64
+	spoolMax int64 // exploreSpoolMax but in tests
+	maxTurns int   // exploreMaxTurns but in tests
+	rows     int
+	sessions map[string]uint32
+	turns    map[string]uint32
+	// observe, when set, sees every result too (the hint's Sniffer).
+	observe func(*replay.Result)
+}
+
+// exploreNews is what a row brings into the index's tables: the session
+// and turn it names first, if any, and the file it is the first line of.
+type exploreNews struct {
+	session, turn string
+	file          *exploreFile
+}
+
+func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
+	opts.Messages, opts.Hash = true, true
+	run, err := replay.NewRunner(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &exploreIndexer{run: run,
+		in:      inspect.New(inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath}),
+		lb:      lineage.NewBuilder(opts.Session),
+		fileIdx: map[string]int{}, sessions: map[string]uint32{}, turns: map[string]uint32{}, spoolMax: exploreSpoolMax, maxTurns: exploreMaxTurns}, nil
+}
+
+// step indexes one line.
+func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews, err error) {
+	fi, ok := ix.fileIdx[l.File]
+	if !ok {
+		if len(ix.files) == exploreMaxFiles {
+			return row, news, errExploreTooBig
+		}
+		fi = len(ix.files)
+		ix.fileIdx[l.File] = fi
+		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File)})
+		news.file = &ix.files[fi]
+	}
+	if ix.rows == exploreMaxRows || l.Num > math.MaxUint32 {
+		return row, news, errExploreTooBig
+	}
+	row = exploreRow{file: uint16(fi), line: uint32(l.Num), off: l.Off, size: uint32(len(l.Data)), link: -1}
+	if l.TooLong {
+		row.flags |= rowTooLong
+		row.size = uint32(min(l.Len, math.MaxUint32))
+	}
+	if ix.files[fi].spool && !l.TooLong {
+		if err := ix.spoolLine(l.Data); err != nil {
+			return row, news, err
+		}
+		row.off = ix.off - int64(len(l.Data))
+	}
+	res := ix.run.Step(l)
+	if res.Reason == "" {
+		// Outside --lines, --since or --until: as if never read.
+		return row, news, errOutsideWindow
+	}
+	ix.rows++
+	if ev := res.Event; ev != nil {
+		row.flags |= kindCode(ev.Kind)
+		row.seq = ev.Sequence
+		row.session, news.session = intern(ix.sessions, ev.SessionID, math.MaxUint32-1)
+		row.turn, news.turn = ix.turn(ev.TurnID)
+	} else {
+		row.flags |= rowMalformed
+	}
+	ix.in.Observe(&res)
+	ix.lb.Add(&res)
+	if ix.observe != nil {
+		ix.observe(&res)
+	}
+	return row, news, nil
+}
+
+// spoolLine copies a line that cannot be read again where it is to the
+// spool, within exploreSpoolMax.
+func (ix *exploreIndexer) spoolLine(data []byte) error {
+	if ix.off+int64(len(data)) > ix.spoolMax {
+		return fmt.Errorf("explore copies standard input and compressed captures to a temporary file to show their lines again, and stops at %s: decompress the capture to a file and explore that", byteSize(ix.spoolMax))
+	}
+	if ix.spool == nil {
+		var err error
+		if ix.spool, err = os.CreateTemp("", "snapctl-explore-*"); err != nil {
+			return fmt.Errorf("spooling the capture: %w", err)
+		}
+		os.Remove(ix.spool.Name()) // gone once closed
+	}
+	// Written through at once: the model may read it as soon as the row
+	// is handed over.
+	if _, err := ix.spool.Write(data); err != nil {
+		return fmt.Errorf("spooling the capture: %w", err)
+	}
+	ix.off += int64(len(data))
+	return nil
+}
+
+// turn is the table index of a turn id: a new one is listed while the
+// table has room (maxTurns) and the id is short, otherwise the row says
+// turnUnlisted and the id is read from its line when shown.
+func (ix *exploreIndexer) turn(id string) (uint32, string) {
+	if len(id) > exploreMaxTurnLen {
+		return turnUnlisted, ""
+	}
+	return intern(ix.turns, id, ix.maxTurns)
+}
+
+// intern is the 1-based index of id in table, and id itself when it is
+// new there; turnUnlisted when the table already holds most ids.
+func intern(table map[string]uint32, id string, most int) (uint32, string) {
+	if id == "" {
+		return 0, ""
+	}
+	if n, ok := table[id]; ok {
+		return n, ""
+	}
+	if len(table) >= most {
+		return turnUnlisted, ""
+	}
+	n := uint32(len(table) + 1)
+	table[id] = n
+	return n, id
+}
+
+// errOutsideWindow is a line the window leaves out: step returns it
+// instead of a row.
+var errOutsideWindow = errors.New("outside the window")
