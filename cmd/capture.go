@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -147,8 +148,18 @@ func (c *captureFlags) budget(n int) { limitMemory(c.MaxLine, n) }
 // shows progress while they are read (see startProgress; streaming is for
 // commands that write rows as they go). done stops the progress line and
 // closes the captures.
+//
+// When the run stops before its end (see stop.go), the reader stops at
+// once, even while it waits on a quiet standard input, and the capture
+// it was reading counts as damaged by the cause.
 func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, done func(), err error) {
-	rd, err = replay.Open(c.Files, ios.In, c.MaxLine)
+	in := ios.In
+	var stdin *stoppableReader
+	if in != nil && ios.ctx != nil {
+		stdin = newStoppableReader(in)
+		in = stdin
+	}
+	rd, err = replay.Open(c.Files, in, c.MaxLine)
 	if err != nil {
 		return nil, nil, &usageError{err}
 	}
@@ -158,8 +169,17 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 	rd.SetURLFilter(c.URL)
 	limitMemory(c.MaxLine, 0)
 	c.rd = rd
+	unhook := func() bool { return true }
+	if ios.ctx != nil {
+		unhook = context.AfterFunc(ios.ctx, func() {
+			rd.Stop(ios.stopped())
+			if stdin != nil {
+				stdin.release() // after Stop: the failed read is the stop
+			}
+		})
+	}
 	stop := startProgress(ios, rd, streaming)
-	return rd, func() { stop(); rd.Close() }, nil
+	return rd, func() { unhook(); stop(); rd.Close() }, nil
 }
 
 // finish reports, once a command has written its output, what the reader
@@ -169,6 +189,9 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 func (c *captureFlags) finish(ios *iostreams, err error) error {
 	if c.rd == nil {
 		return err
+	}
+	if ios.outputGone() {
+		return err // nobody sees the output: the rest is noise
 	}
 	for _, w := range c.rd.Warnings() {
 		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))

@@ -74,7 +74,14 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 	}
 	go func() {
 		for i, file := range files {
-			slots <- struct{}{}
+			if !ios.acquire(slots) {
+				// Stopped: the captures not begun are not read.
+				for _, r := range results[i:] {
+					r.err = errNotRead
+					close(r.done)
+				}
+				return
+			}
 			go func(r *eachResult, file string) {
 				defer close(r.done)
 				sub := *ios
@@ -87,6 +94,9 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 	var werr error
 	for i, r := range results {
 		<-r.done
+		if r.err == errNotRead {
+			break
+		}
 		if headings && werr == nil {
 			sep := ""
 			if i > 0 {
@@ -96,6 +106,9 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 		}
 		if werr == nil {
 			_, werr = r.out.WriteTo(ios.Out)
+		}
+		if werr != nil {
+			break // the output is gone: stop, with its error alone
 		}
 		r.errOut.WriteTo(ios.ErrOut)
 		switch {
@@ -118,6 +131,30 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 		return errMatched
 	}
 	return nil
+}
+
+// errNotRead marks the captures runEach did not begin before the run
+// was stopped.
+var errNotRead = errors.New("not read")
+
+// acquire takes one of slots, waiting for it, unless the run is stopped
+// first; it reports whether it took one.
+func (s *iostreams) acquire(slots chan struct{}) bool {
+	var stopped <-chan struct{}
+	if s.ctx != nil {
+		stopped = s.ctx.Done()
+	}
+	select {
+	case <-stopped:
+		return false
+	default:
+	}
+	select {
+	case slots <- struct{}{}:
+		return true
+	case <-stopped:
+		return false
+	}
 }
 
 // writeEachRow writes inspect --each -o jsonl's row for one capture:
