@@ -28,8 +28,10 @@ type captureFlags struct {
 	win       windowFlags
 	window    *replay.Window
 	// Each makes every capture (every file under a directory argument)
-	// its own run: see runEach.
-	Each bool
+	// its own run: see runEach. unreadable are the directories under an
+	// argument that could not be read, each with its error.
+	Each       bool
+	unreadable map[string]error
 
 	rd inputReport // set by read, for finish
 	// sniff looks at malformed lines, for finish's hint; every command's
@@ -97,8 +99,8 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 	if err := resolveFiles(ios, &c.Files); err != nil || !c.Each {
 		return err
 	}
-	c.Files, err = expandEach(c.Files)
-	return err
+	c.Files, c.unreadable = expandEach(c.Files)
+	return nil
 }
 
 // eachCapture runs run for every capture on its own under --each, and
@@ -108,7 +110,12 @@ func (c *captureFlags) eachCapture(ios *iostreams, human bool, run func(sub *ios
 	if !c.Each {
 		return false, nil
 	}
-	return true, runEach(ios, c.Files, human, run)
+	return true, runEach(ios, c.Files, human, func(sub *iostreams, file string) error {
+		if err := c.unreadable[file]; err != nil {
+			return &usageError{err}
+		}
+		return run(sub, file)
+	})
 }
 
 // plainPath reports whether p is a plain gjson path: keys and array

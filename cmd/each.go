@@ -18,29 +18,31 @@ import (
 
 // expandEach turns the FILE arguments of --each into captures: a
 // directory stands for every regular file under it, recursively, in
-// lexical order; anything else is itself.
-func expandEach(args []string) ([]string, error) {
-	var out []string
+// lexical order; anything else is itself. A directory under it that
+// cannot be read is a capture too, in its place, with its error in
+// unreadable: it fails alone, and the others are still read.
+func expandEach(args []string) (files []string, unreadable map[string]error) {
 	for _, a := range args {
 		fi, err := os.Stat(a)
 		if a == replay.StdinName || err != nil || !fi.IsDir() {
-			out = append(out, a) // the reader reports what is wrong with it
+			files = append(files, a) // the reader reports what is wrong with it
 			continue
 		}
-		err = filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
+		filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				if unreadable == nil {
+					unreadable = map[string]error{}
+				}
+				files = append(files, path)
+				unreadable[path] = &replay.InputError{Name: path, Err: err}
+			case d.Type().IsRegular():
+				files = append(files, path)
 			}
-			if d.Type().IsRegular() {
-				out = append(out, path)
-			}
-			return nil
+			return nil // go on with the rest
 		})
-		if err != nil {
-			return nil, &usageError{err}
-		}
 	}
-	return out, nil
+	return files, unreadable
 }
 
 // eachError is the captures that failed under --each, each already
