@@ -28,8 +28,8 @@ type captureFlags struct {
 	win       windowFlags
 	window    *replay.Window
 	// Each makes every capture (every file under a directory argument)
-	// its own run: see runEach. unreadable are the directories under an
-	// argument that could not be read, each with its error.
+	// its own run: see runEach. unreadable holds the directories under
+	// an argument that could not be listed, each with its error.
 	Each       bool
 	unreadable map[string]error
 

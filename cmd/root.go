@@ -223,7 +223,9 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	if err != nil {
 		e.err = err
-		e.failed(&writeError{err})
+		if e.failed != nil {
+			e.failed(&writeError{err})
+		}
 	}
 	return n, err
 }
