@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -27,8 +28,10 @@ type captureFlags struct {
 	win       windowFlags
 	window    *replay.Window
 	// Each makes every capture (every file under a directory argument)
-	// its own run: see runEach.
-	Each bool
+	// its own run: see runEach. unreadable holds the directories under
+	// an argument that could not be listed, each with its error.
+	Each       bool
+	unreadable map[string]error
 
 	rd inputReport // set by read, for finish
 	// sniff looks at malformed lines, for finish's hint; every command's
@@ -96,8 +99,8 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 	if err := resolveFiles(ios, &c.Files); err != nil || !c.Each {
 		return err
 	}
-	c.Files, err = expandEach(c.Files)
-	return err
+	c.Files, c.unreadable = expandEach(c.Files)
+	return nil
 }
 
 // eachCapture runs run for every capture on its own under --each, and
@@ -107,7 +110,12 @@ func (c *captureFlags) eachCapture(ios *iostreams, human bool, run func(sub *ios
 	if !c.Each {
 		return false, nil
 	}
-	return true, runEach(ios, c.Files, human, run)
+	return true, runEach(ios, c.Files, human, func(sub *iostreams, file string) error {
+		if err := c.unreadable[file]; err != nil {
+			return &usageError{err}
+		}
+		return run(sub, file)
+	})
 }
 
 // plainPath reports whether p is a plain gjson path: keys and array
@@ -147,8 +155,18 @@ func (c *captureFlags) budget(n int) { limitMemory(c.MaxLine, n) }
 // shows progress while they are read (see startProgress; streaming is for
 // commands that write rows as they go). done stops the progress line and
 // closes the captures.
+//
+// When the run stops before its end (see stop.go), the reader stops at
+// once, even while it waits on a quiet standard input, and the capture
+// it was reading counts as damaged by the cause.
 func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, done func(), err error) {
-	rd, err = replay.Open(c.Files, ios.In, c.MaxLine)
+	in := ios.In
+	var stdin *stoppableReader
+	if in != nil && ios.ctx != nil {
+		stdin = newStoppableReader(in)
+		in = stdin
+	}
+	rd, err = replay.Open(c.Files, in, c.MaxLine)
 	if err != nil {
 		return nil, nil, &usageError{err}
 	}
@@ -158,8 +176,17 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 	rd.SetURLFilter(c.URL)
 	limitMemory(c.MaxLine, 0)
 	c.rd = rd
+	unhook := func() bool { return true }
+	if ios.ctx != nil {
+		unhook = context.AfterFunc(ios.ctx, func() {
+			rd.Stop(ios.stopped())
+			if stdin != nil {
+				stdin.release() // after Stop: the failed read is the stop
+			}
+		})
+	}
 	stop := startProgress(ios, rd, streaming)
-	return rd, func() { stop(); rd.Close() }, nil
+	return rd, func() { unhook(); stop(); rd.Close() }, nil
 }
 
 // finish reports, once a command has written its output, what the reader
@@ -169,6 +196,9 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 func (c *captureFlags) finish(ios *iostreams, err error) error {
 	if c.rd == nil {
 		return err
+	}
+	if ios.outputGone() {
+		return err // nobody sees the output: the rest is noise
 	}
 	for _, w := range c.rd.Warnings() {
 		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))

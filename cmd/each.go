@@ -18,29 +18,31 @@ import (
 
 // expandEach turns the FILE arguments of --each into captures: a
 // directory stands for every regular file under it, recursively, in
-// lexical order; anything else is itself.
-func expandEach(args []string) ([]string, error) {
-	var out []string
+// lexical order; anything else is itself. A directory under it that
+// cannot be read is a capture too, in its place, with its error in
+// unreadable: it fails alone, and the others are still read.
+func expandEach(args []string) (files []string, unreadable map[string]error) {
 	for _, a := range args {
 		fi, err := os.Stat(a)
 		if a == replay.StdinName || err != nil || !fi.IsDir() {
-			out = append(out, a) // the reader reports what is wrong with it
+			files = append(files, a) // the reader reports what is wrong with it
 			continue
 		}
-		err = filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
+		filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				if unreadable == nil {
+					unreadable = map[string]error{}
+				}
+				files = append(files, path)
+				unreadable[path] = &replay.InputError{Name: path, Err: err}
+			case d.Type().IsRegular():
+				files = append(files, path)
 			}
-			if d.Type().IsRegular() {
-				out = append(out, path)
-			}
-			return nil
+			return nil // go on with the rest
 		})
-		if err != nil {
-			return nil, &usageError{err}
-		}
 	}
-	return out, nil
+	return files, unreadable
 }
 
 // eachError is the captures that failed under --each, each already
@@ -74,7 +76,14 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 	}
 	go func() {
 		for i, file := range files {
-			slots <- struct{}{}
+			if !ios.acquire(slots) {
+				// Stopped: the captures not begun are not read.
+				for _, r := range results[i:] {
+					r.err = errNotRead
+					close(r.done)
+				}
+				return
+			}
 			go func(r *eachResult, file string) {
 				defer close(r.done)
 				sub := *ios
@@ -87,6 +96,9 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 	var werr error
 	for i, r := range results {
 		<-r.done
+		if r.err == errNotRead {
+			break
+		}
 		if headings && werr == nil {
 			sep := ""
 			if i > 0 {
@@ -96,6 +108,9 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 		}
 		if werr == nil {
 			_, werr = r.out.WriteTo(ios.Out)
+		}
+		if werr != nil {
+			break // the output is gone: stop, with its error alone
 		}
 		r.errOut.WriteTo(ios.ErrOut)
 		switch {
@@ -118,6 +133,30 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 		return errMatched
 	}
 	return nil
+}
+
+// errNotRead marks the captures runEach did not begin before the run
+// was stopped.
+var errNotRead = errors.New("not read")
+
+// acquire takes one of slots, waiting for it, unless the run is stopped
+// first; it reports whether it took one.
+func (s *iostreams) acquire(slots chan struct{}) bool {
+	var stopped <-chan struct{}
+	if s.ctx != nil {
+		stopped = s.ctx.Done()
+	}
+	select {
+	case <-stopped:
+		return false
+	default:
+	}
+	select {
+	case slots <- struct{}{}:
+		return true
+	case <-stopped:
+		return false
+	}
 }
 
 // writeEachRow writes inspect --each -o jsonl's row for one capture:

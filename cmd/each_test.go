@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -78,13 +80,87 @@ func TestExpandEach(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := expandEach([]string{"-", dir, "missing.jsonl"})
-	if err != nil {
-		t.Fatal(err)
+	got, unreadable := expandEach([]string{"-", dir, "missing.jsonl"})
+	if unreadable != nil {
+		t.Fatal(unreadable)
 	}
 	want := []string{"-", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b/1.jsonl"), filepath.Join(dir, "b/2.jsonl.gz"),
 		filepath.Join(dir, "c/d/e.har"), "missing.jsonl"}
 	if !slices.Equal(got, want) {
 		t.Errorf("expandEach = %q, want %q", got, want)
+	}
+}
+
+// TestEachUnreadableEntries: under --each, a directory under the
+// argument that cannot be read, and a file in it that cannot be opened,
+// each fail alone with one line naming it; the other captures are read
+// and shown, and the exit status is 2. Tests run as root, whom no
+// permission stops, so the entries are made unreadable by a path over
+// PATH_MAX (4096 bytes on Linux): the tree is made one level at a time
+// through os.Root, below the limit.
+func TestEachUnreadableEntries(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("relies on Linux's PATH_MAX")
+	}
+	dir := t.TempDir()
+	capture, err := os.ReadFile("../testdata/reconnect.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.jsonl", "z.jsonl"} {
+		if err := os.WriteFile(filepath.Join(dir, name), capture, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	level := strings.Repeat("d", 240)
+	r, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := dir
+	for len(path)+1+len(level) < 4096 {
+		if err := r.Mkdir(level, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		next, err := r.OpenRoot(level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		r, path = next, filepath.Join(path, level)
+	}
+	// path is the deepest directory that can be read: what is in it is
+	// over the limit.
+	if err := r.Mkdir(level, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteFile(level+".jsonl", capture, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	badDir, badFile := filepath.Join(path, level), filepath.Join(path, level+".jsonl")
+
+	ios, out, errOut := testStreams("")
+	if got := run(ios, []string{"inspect", "--each", "-o", "jsonl", dir}); got != exitUsage {
+		t.Errorf("exit %d, want %d", got, exitUsage)
+	}
+	var files []string
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var row struct{ File string }
+		if err := json.Unmarshal([]byte(l), &row); err != nil {
+			t.Fatalf("row %q: %v", l, err)
+		}
+		files = append(files, row.File)
+	}
+	if want := []string{filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "z.jsonl")}; !slices.Equal(files, want) {
+		t.Errorf("rows for %q, want %q", files, want)
+	}
+	want := []string{
+		"snapctl: " + badDir + ": file name too long",
+		"snapctl: " + badFile + ": file name too long",
+		"snapctl: 2 of 4 captures failed (see above)",
+	}
+	if got := strings.Split(strings.TrimSuffix(errOut.String(), "\n"), "\n"); !slices.Equal(got, want) {
+		t.Errorf("stderr:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"strconv"
@@ -40,6 +41,11 @@ type iostreams struct {
 	// jq, with --jq, filters what is written to Out; it must be closed
 	// once the command is done.
 	jq *jqWriter
+
+	// ctx ends when the run must stop before its end, and stop ends it
+	// with the cause (see stop.go); nil until run sets them.
+	ctx  context.Context
+	stop context.CancelCauseFunc
 }
 
 // defaultColumns is the width assumed of a terminal that does not say.

@@ -80,13 +80,25 @@ func (j *jqWriter) close() error {
 	return err
 }
 
+// run runs the expression on each JSON value of doc: one, or with --each
+// one document per capture.
 func (j *jqWriter) run(doc []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return fmt.Errorf("--jq: reading the output: %w", err)
+	for {
+		var v any
+		if err := dec.Decode(&v); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("--jq: reading the output: %w", err)
+		}
+		if err := j.runOn(v); err != nil {
+			return err
+		}
 	}
+}
+
+func (j *jqWriter) runOn(v any) error {
 	style := jsonDocument
 	if j.lines {
 		style = jsonLines

@@ -99,7 +99,7 @@ func (s *iostreams) startPager(cmdline string) error {
 		return err
 	}
 	s.pager = &pager{cmd: cmd, in: in}
-	s.Out = &pagerWriter{w: in}
+	s.Out = &pagerWriter{w: in, quit: s.stop}
 	return nil
 }
 
@@ -114,13 +114,19 @@ func (s *iostreams) stopPager() {
 }
 
 // pagerWriter writes to a pager; once the pager is gone, a write fails
-// with errPagerQuit.
-type pagerWriter struct{ w io.Writer }
+// with errPagerQuit, and quit, when set, stops the run: nobody reads on.
+type pagerWriter struct {
+	w    io.Writer
+	quit func(error)
+}
 
 func (p *pagerWriter) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
 	if err != nil && (errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)) {
 		err = errPagerQuit
+	}
+	if err != nil && p.quit != nil {
+		p.quit(&writeError{err})
 	}
 	return n, err
 }

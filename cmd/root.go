@@ -3,6 +3,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
 
@@ -126,11 +128,16 @@ what the cursor did with every line and why.`,
 // status.
 func Execute() int {
 	ios := systemStreams()
+	ios.ctx, ios.stop = context.WithCancelCause(context.Background())
+	defer stopOnSignals(ios)()
 	return run(ios, os.Args[1:])
 }
 
 func run(ios *iostreams, args []string) int {
-	out := &errWriter{w: ios.Out}
+	if ios.ctx == nil {
+		ios.ctx, ios.stop = context.WithCancelCause(context.Background())
+	}
+	out := &errWriter{w: ios.Out, failed: ios.stop}
 	ios.Out = out
 	root := newRootCmd(ios)
 	root.SetArgs(args)
@@ -146,10 +153,21 @@ func run(ios *iostreams, args []string) int {
 	if errors.Is(err, errPagerQuit) {
 		err = nil // the user quit the pager before the end
 	}
-	if out.err != nil {
+	var sig *signalError
+	switch stop := ios.stopped(); {
+	case errors.As(stop, &sig):
+		// A signal outweighs everything; the error that says where the
+		// reading stopped is kept.
+		var d *replay.DamageError
+		if !errors.As(err, &d) || !d.Stopped {
+			err = sig
+		}
+	case out.err != nil && brokenPipe(out.err):
+		return exitPipe // | head: nothing to say
+	case out.err != nil:
 		// Lost output outweighs a --fail-on match or any later error;
 		// help, version and completion ignore write errors themselves.
-		err = fmt.Errorf("writing output: %w", out.err)
+		err = &writeError{out.err}
 	}
 	var fm *failOnMatch
 	if errors.As(err, &fm) {
@@ -160,6 +178,9 @@ func run(ios *iostreams, args []string) int {
 	if err != nil && !errors.Is(err, errMatched) {
 		msg := strings.ReplaceAll(termsafe.String(err.Error()), "\n", " ")
 		fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", msg)
+	}
+	if sig != nil {
+		return 128 + int(sig.sig)
 	}
 	return exitStatus(err)
 }
@@ -188,10 +209,12 @@ func setupJQ(c *cobra.Command, ios *iostreams, expr string) error {
 
 // errWriter remembers the first error of the writer it wraps and fails
 // every write after it, so that a command whose output was lost exits
-// non-zero even where the writing code (cobra's help) ignores errors.
+// non-zero even where the writing code (cobra's help) ignores errors;
+// failed is told of that error, to stop the run at once.
 type errWriter struct {
-	w   io.Writer
-	err error
+	w      io.Writer
+	err    error
+	failed context.CancelCauseFunc
 }
 
 func (e *errWriter) Write(p []byte) (int, error) {
@@ -201,6 +224,9 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	n, err := e.w.Write(p)
 	if err != nil {
 		e.err = err
+		if e.failed != nil {
+			e.failed(&writeError{err})
+		}
 	}
 	return n, err
 }

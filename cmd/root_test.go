@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -29,10 +31,18 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 func TestWriteErrorsExitNonZero(t *testing.T) {
 	capture := hostileCapture("text", []byte("{"))
 	cases := [][]string{
-		{"--help"}, {"replay", "--help"}, {"inspect", "-h"}, {"--version"}, {"completion", "bash"},
+		{"--help"}, {"replay", "--help"}, {"inspect", "-h"}, {"explore", "--help"}, {"man", "--help"}, {"--version"},
+		{"completion", "bash"}, {"completion", "zsh"}, {"completion", "fish"},
+		{"explain"}, {"explain", "stale"},
 		{"replay", "-"}, {"replay", "-o", "json", "-"}, {"replay", "--fail-on", "malformed", "-"},
+		{"replay", "-o", "jsonl", "--jq", ".line", "-"}, {"replay", "-o", "json", "--jq", ".summary", "-"},
+		{"replay", "--each", "-"}, {"replay", "--each", "-o", "json", "-"},
 		{"inspect", "-"}, {"inspect", "-o", "json", "-"}, {"inspect", "--line", "1", "-"},
-		{"lineage", "-"}, {"lineage", "-o", "json", "-"}, {"diff", "-"}, {"diff", "-o", "jsonl", "-"},
+		{"inspect", "--each", "-o", "jsonl", "-"}, {"inspect", "--each", "-o", "jsonl", "--jq", ".", "-"},
+		{"lineage", "-"}, {"lineage", "-o", "json", "-"}, {"lineage", "-o", "svg", "-"}, {"lineage", "-o", "dot", "-"},
+		{"lineage", "-o", "mermaid", "-"}, {"lineage", "--each", "-"},
+		{"diff", "-"}, {"diff", "-o", "jsonl", "-"}, {"diff", "-o", "json", "--jq", ".pairs", "-"},
+		{"report", "-o", "-", "-"},
 	}
 	for _, args := range cases {
 		name := strings.Join(args, " ")
@@ -83,5 +93,25 @@ func TestVersionString(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestManWriteError: a man page that cannot be written fails man with one
+// line, as standard output does the other commands.
+func TestManWriteError(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	if err := os.Symlink("/dev/full", filepath.Join(dir, "snapctl-replay.1")); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, errOut := testStreams("")
+	if got := run(ios, []string{"man", dir}); got != exitUsage {
+		t.Errorf("exit %d, want %d", got, exitUsage)
+	}
+	if msg := errOut.String(); !strings.HasPrefix(msg, "snapctl: writing man pages: ") ||
+		!strings.HasSuffix(msg, "no space left on device\n") || strings.Count(msg, "\n") != 1 {
+		t.Errorf("stderr %q, want one line about the write error", msg)
 	}
 }

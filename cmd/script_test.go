@@ -16,7 +16,7 @@ import (
 // TestMain lets testscript run snapctl in-process as the "snapctl" command.
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
-		"snapctl": func() { os.Exit(run(systemStreams(), os.Args[1:])) },
+		"snapctl": func() { os.Exit(Execute()) },
 	})
 }
 

@@ -35,12 +35,17 @@ type DamageError struct {
 	// Decoded is the number of bytes of lines (after decompression)
 	// delivered before the damage.
 	Decoded int64
+	// Stopped is set when nothing was wrong with the capture: the reader
+	// was told to stop before its end (Reader.Stop), and Err says why.
+	Stopped bool
 	Err     error
 }
 
 func (e *DamageError) Error() string {
 	cause := pathCause(e.Err)
 	switch {
+	case e.Stopped:
+		return fmt.Sprintf("%s: stopped at byte %d: %v", e.Name, e.Decoded, cause)
 	case e.Offset < 0:
 		return fmt.Sprintf("%s: cannot read: %v", e.Name, cause)
 	case e.Format == "":

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -99,5 +100,85 @@ func TestOpenFifoWithoutWaiting(t *testing.T) {
 	}
 	if _, total := rd.Progress(); total != -1 {
 		t.Fatalf("a fifo's size is unknown, got total %d", total)
+	}
+}
+
+// Stop ends a run whose read is blocked on a quiet fifo: the lines before
+// it are delivered, the line it cut is not, the capture counts as damaged
+// by the cause, and the captures after it are not read.
+func TestReaderStopWhileBlocked(t *testing.T) {
+	for _, workers := range []int{1, 4} {
+		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
+			dir := t.TempDir()
+			fifo := filepath.Join(dir, "live")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skip("no fifo:", err)
+			}
+			after := writeFile(t, dir, "after", []byte("never\n"))
+			rd, err := Open([]string{fifo, after}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+				if err != nil {
+					return
+				}
+				w.WriteString("a\nbcdefghij\npart") // past the 10 bytes sniffed
+				// The writer stays open: the reader waits for more.
+				t.Cleanup(func() { w.Close() })
+			}()
+			cause := errors.New("interrupted")
+			var got []string
+			sum, err := Run(rd, Options{Workers: workers}, func(r *Result) error {
+				got = append(got, fmt.Sprintf("%s:%d", filepath.Base(r.File), r.Line))
+				if len(got) == 2 {
+					go rd.Stop(cause)
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "live:1 live:2"; strings.Join(got, " ") != want {
+				t.Fatalf("lines %v, want %s", got, want)
+			}
+			d := damageOf(t, rd)
+			if d.Name != fifo || !d.Stopped || d.Decoded != 12 || !errors.Is(d, cause) ||
+				d.Error() != fifo+": stopped at byte 12: interrupted" {
+				t.Fatalf("damage %+v (%v)", d, d)
+			}
+			if sum.Input.Complete() || sum.Input.Files != 1 {
+				t.Fatalf("summary input %+v", sum.Input)
+			}
+		})
+	}
+}
+
+// Stop between two captures names the one not read; after the last
+// capture was read to its end, it is no damage.
+func TestReaderStopBetweenCaptures(t *testing.T) {
+	dir := t.TempDir()
+	a := writeFile(t, dir, "a", []byte("1\n2\n"))
+	b := writeFile(t, dir, "b", []byte("3\n"))
+	rd, _ := Open([]string{a, b}, nil, 0)
+	for i := 0; i < 2; i++ {
+		if _, err := rd.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rd.Stop(errors.New("stop"))
+	if l, err := rd.Next(); !errors.Is(err, io.EOF) {
+		t.Fatalf("Next after Stop = %+v, %v", l, err)
+	}
+	if d := damageOf(t, rd); d.Name != a || d.Decoded != 4 {
+		t.Fatalf("damage %+v", d)
+	}
+
+	rd, _ = Open([]string{a, b}, nil, 0)
+	readAll(t, rd)
+	rd.Stop(errors.New("stop"))
+	if _, err := rd.Next(); !errors.Is(err, io.EOF) || rd.Err() != nil {
+		t.Fatalf("Stop after the end: Next %v, Err %v", err, rd.Err())
 	}
 }

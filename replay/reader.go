@@ -111,6 +111,11 @@ type Reader struct {
 	mu     sync.Mutex
 	closed bool
 	file   *os.File // the open file of src, for Close
+
+	// stop is the cause given to Stop; cut is set when it made a read
+	// fail, and stopped once Next has recorded it.
+	stop         atomic.Pointer[error]
+	cut, stopped bool
 }
 
 // Open checks every named capture before anything is read, so that a
@@ -174,6 +179,47 @@ func (r *Reader) Close() error {
 		f.Close() // a Read blocked on it returns, with an error Next ignores
 	}
 	return nil
+}
+
+// Stop ends the reading early, from any goroutine, as damage: Next
+// delivers no line after the one it is reading, records a *DamageError
+// whose Stopped is set and whose Err is cause for the capture it stopped
+// in (none when every capture had been read), and returns io.EOF. A read
+// blocked on a file is interrupted by closing it; one blocked on the
+// standard input given to Open returns only when that reader does.
+func (r *Reader) Stop(cause error) {
+	if !r.stop.CompareAndSwap(nil, &cause) {
+		return
+	}
+	r.mu.Lock()
+	f := r.file
+	r.mu.Unlock()
+	if f != nil {
+		f.Close() // the read fails, and Next records the stop instead
+	}
+}
+
+// stopHere records the stop asked for with cause at the current
+// position, once, and closes the capture being read.
+func (r *Reader) stopHere(cause error) {
+	if r.stopped {
+		return
+	}
+	r.stopped = true
+	d := &DamageError{Offset: r.off, Decoded: r.off, Stopped: true, Err: cause}
+	switch {
+	case r.src != nil:
+		d.Name, d.Format = r.name, r.src.format
+		if d.Format != "" {
+			d.Offset = r.src.pos()
+		}
+		r.endSource()
+	case r.cur+1 < len(r.sources):
+		d.Name, d.Offset, d.Decoded = r.sources[r.cur+1].name, 0, 0
+	default:
+		return // every capture was read to its end
+	}
+	r.damaged(d)
 }
 
 func (r *Reader) isClosed() bool {
@@ -292,6 +338,10 @@ func (r *Reader) damaged(d *DamageError) {
 // after the last one, and no other error: see Err.
 func (r *Reader) Next() (Line, error) {
 	for {
+		if cause := r.stop.Load(); cause != nil {
+			r.stopHere(*cause)
+			return Line{}, io.EOF
+		}
 		if r.src == nil && !r.nextSource() {
 			return Line{}, io.EOF
 		}
@@ -317,6 +367,9 @@ func (r *Reader) Next() (Line, error) {
 			}
 		}
 		l, ok := r.line()
+		if !ok && r.cut {
+			continue // a line cut by Stop is not delivered
+		}
 		if !ok {
 			if r.frame != nil {
 				if l, ok := r.frame.flush(); ok {
@@ -359,7 +412,7 @@ func (r *Reader) line() (Line, bool) {
 			return r.discard()
 		}
 		if r.eof {
-			if r.w > r.r {
+			if r.w > r.r && !r.cut {
 				return r.emit(r.buf[r.r:r.w], r.w-r.r), true
 			}
 			return Line{}, false
@@ -490,6 +543,10 @@ func (r *Reader) fill() {
 		return
 	}
 	r.eof = true
+	if r.stop.Load() != nil && err != io.EOF {
+		r.cut = true // Next records the stop instead
+		return
+	}
 	var d *DamageError
 	if errors.As(err, &d) && !r.isClosed() {
 		r.damaged(d)
