@@ -153,11 +153,11 @@ func (n *Node) conflictDetail() string {
 	var b strings.Builder
 	b.WriteString("lineage differs between accepted snapshots: seq ")
 	b.WriteString(itoa(t.LineageSequence) + " " + describeLineage(t.Lineage))
-	for _, v := range t.Variants {
+	for _, v := range t.Variants() {
 		b.WriteString("; seq " + itoa(v.Sequence) + " " + describeLineage(v.Lineage))
 	}
-	if t.MoreVariants > 0 {
-		b.WriteString("; " + itoa(int64(t.MoreVariants)) + " more differing snapshots")
+	if t.MoreVariants() > 0 {
+		b.WriteString("; " + itoa(int64(t.MoreVariants())) + " more differing snapshots")
 	}
 	return b.String()
 }

@@ -23,17 +23,14 @@ type Position struct {
 	Line int
 }
 
-// Projection is an accepted snapshot as the model keeps it: where it came
-// from, its envelope and status, and its message ids.
+// Projection is an accepted snapshot as the model keeps it: what the
+// checks against the next one read (its sequence, its emittedAt as
+// written and as an instant) and its message ids. Every session keeps
+// one, so it holds nothing else.
 type Projection struct {
-	At        Position
-	EventID   string
-	TurnID    string
 	Sequence  int64
 	EmittedAt string
 	Emitted   time.Time
-	Status    replay.Status
-	Lineage   replay.Lineage
 	IDs       IDs
 }
 
@@ -60,10 +57,9 @@ type Turn struct {
 	Lineage         replay.Lineage
 	HasLineage      bool
 	LineageSequence int64
-	// Variants are the distinct lineages of later accepted snapshots that
-	// differ from Lineage, at most a few; MoreVariants counts the others.
-	Variants     []Variant
-	MoreVariants int
+	// variants are the distinct lineages of later accepted snapshots that
+	// differ from Lineage, nil until there is one: most turns have none.
+	variants *variants
 	// Submitted says whether a submit of the turn was seen, and SubmitAt
 	// where the first one was.
 	Submitted bool
@@ -76,6 +72,30 @@ type Turn struct {
 type Variant struct {
 	Sequence int64
 	Lineage  replay.Lineage
+}
+
+// variants are a turn's differing lineages: at most maxVariants, and a
+// count of the others.
+type variants struct {
+	list []Variant
+	more int
+}
+
+// Variants are the distinct lineages of later accepted snapshots that
+// differ from Lineage, at most a few.
+func (t *Turn) Variants() []Variant {
+	if t.variants == nil {
+		return nil
+	}
+	return t.variants.list
+}
+
+// MoreVariants counts the differing lineages past those Variants lists.
+func (t *Turn) MoreVariants() int {
+	if t.variants == nil {
+		return 0
+	}
+	return t.variants.more
 }
 
 // Next is the session's next turn in order of first appearance, or nil.
@@ -132,9 +152,10 @@ type Step struct {
 	Removed      []Removal
 }
 
-// Model folds replay results into sessions and turns. Turns of every
-// session live in one map keyed by the session's index, so that a session
-// costs no map of its own.
+// Model folds replay results into sessions and turns. A session's turns
+// are found on its list while it has a few (most sessions have one or
+// two); past that they live in one map shared by every session, keyed by
+// the session's index, so that a session costs no map of its own.
 type Model struct {
 	pinned   string
 	sessions map[string]*Session
@@ -195,8 +216,7 @@ func (m *Model) accept(st *Step, ev *replay.Event, at Position) {
 		st.Prev = &m.prev
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
 	}
-	s.Last = Projection{At: at, EventID: ev.EventID, TurnID: ev.TurnID, Sequence: ev.Sequence,
-		EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, Status: snap.Status, Lineage: snap.Lineage, IDs: newIDs(snap.Messages)}
+	s.Last = Projection{Sequence: ev.Sequence, EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, IDs: newIDs(snap.Messages)}
 	s.HasLast = true
 
 	if t.Accepted == 0 {
@@ -223,16 +243,20 @@ func (t *Turn) noteLineage(seq int64, l replay.Lineage) {
 	if t.Lineage == l {
 		return
 	}
-	for _, v := range t.Variants {
-		if v.Lineage == l {
+	if t.variants == nil {
+		t.variants = &variants{}
+	}
+	v := t.variants
+	for _, d := range v.list {
+		if d.Lineage == l {
 			return
 		}
 	}
-	if len(t.Variants) == maxVariants {
-		t.MoreVariants++
+	if len(v.list) == maxVariants {
+		v.more++
 		return
 	}
-	t.Variants = append(t.Variants, Variant{Sequence: seq, Lineage: l})
+	v.list = append(v.list, Variant{Sequence: seq, Lineage: l})
 }
 
 func (m *Model) session(id string) *Session {
@@ -244,19 +268,35 @@ func (m *Model) session(id string) *Session {
 	return s
 }
 
+// listedTurns is how many turns a session has before they are indexed in
+// Model.turns: a walk of its list is then no longer than a map lookup.
+const listedTurns = 8
+
 func (m *Model) turn(s *Session, id string) *Turn {
-	k := turnKey{s.Index, id}
-	t, ok := m.turns[k]
-	if !ok {
-		t = &Turn{ID: id}
-		m.turns[k] = t
-		if s.last == nil {
-			s.first = t
-		} else {
-			s.last.next = t
+	if s.Turns <= listedTurns {
+		for t := s.first; t != nil; t = t.next {
+			if t.ID == id {
+				return t
+			}
 		}
-		s.last = t
-		s.Turns++
+	} else if t, ok := m.turns[turnKey{s.Index, id}]; ok {
+		return t
+	}
+	t := &Turn{ID: id}
+	if s.last == nil {
+		s.first = t
+	} else {
+		s.last.next = t
+	}
+	s.last = t
+	s.Turns++
+	switch {
+	case s.Turns == listedTurns+1:
+		for u := s.first; u != nil; u = u.next {
+			m.turns[turnKey{s.Index, u.ID}] = u
+		}
+	case s.Turns > listedTurns+1:
+		m.turns[turnKey{s.Index, id}] = t
 	}
 	return t
 }

@@ -56,8 +56,8 @@ func TestObserve(t *testing.T) {
 	if st.PrevStatus != replay.StatusComplete || st.PrevStatusAt.Line != 4 {
 		t.Errorf("prev status %q at %+v, want complete at line 4", st.PrevStatus, st.PrevStatusAt)
 	}
-	if tu.Lineage != regen || tu.LineageSequence != 3 || len(tu.Variants) != 1 || tu.Variants[0].Lineage != edit {
-		t.Errorf("lineage %+v at %d, variants %+v; want the regenerate, then the edit as a variant", tu.Lineage, tu.LineageSequence, tu.Variants)
+	if tu.Lineage != regen || tu.LineageSequence != 3 || len(tu.Variants()) != 1 || tu.Variants()[0].Lineage != edit {
+		t.Errorf("lineage %+v at %d, variants %+v; want the regenerate, then the edit as a variant", tu.Lineage, tu.LineageSequence, tu.Variants())
 	}
 	if tu.FirstSequence != 3 || tu.LastSequence != 5 || tu.LastEmitted.Sub(tu.FirstEmitted) != 2*time.Second {
 		t.Errorf("turn sequences %d-%d, emitted %v-%v", tu.FirstSequence, tu.LastSequence, tu.FirstEmitted, tu.LastEmitted)
@@ -78,5 +78,32 @@ func TestObservePinned(t *testing.T) {
 	st = m.Observe(result("snap", "other", "t", 2, replay.StatusComplete, replay.Lineage{}))
 	if st.Foreign || !st.Accepted {
 		t.Errorf("an accepted snapshot of another session: %+v", st)
+	}
+}
+
+// TestManyTurns checks that a session's turns are found again past the
+// few kept on its list alone, when the shared map takes over.
+func TestManyTurns(t *testing.T) {
+	m := New("")
+	const n = 3 * listedTurns
+	turns := map[string]*Turn{}
+	for round := 0; round < 2; round++ {
+		for i := 0; i < n; i++ {
+			id := "t" + string(rune('a'+i))
+			st := m.Observe(result("submit", "s", id, int64(round*n+i+1), "", replay.Lineage{}))
+			if round == 0 {
+				turns[id] = st.Turn
+			} else if st.Turn != turns[id] {
+				t.Fatalf("turn %s: a new turn on its second event", id)
+			}
+		}
+	}
+	s := m.sessions["s"]
+	got := 0
+	for tu := s.FirstTurn(); tu != nil; tu = tu.Next() {
+		got++
+	}
+	if s.Turns != n || got != n {
+		t.Errorf("%d turns counted, %d listed, want %d", s.Turns, got, n)
 	}
 }
