@@ -142,7 +142,7 @@ func reportRun(o *reportOptions) error {
 			files[i].SHA256 = hex.EncodeToString(stdinHash.Sum(nil))
 		}
 	}
-	page := buildPage(o, files, in.Report(sum), lb.Sessions(), col)
+	page := buildPage(o, files, in.Finish(sum), lb.Sessions(), col)
 	return writeReportFile(o, page)
 }
 

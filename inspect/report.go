@@ -102,10 +102,22 @@ type SequenceRange struct{ Min, Max int64 }
 type EmittedRange struct{ First, Last string }
 
 // Report builds the report from what was observed and the run's summary.
-func (in *Inspector) Report(sum replay.Summary) Report {
+func (in *Inspector) Report(sum replay.Summary) Report { return in.report(sum, false) }
+
+// Finish builds the report as Report does, letting go of each session's
+// state once its overview and findings are made, and of the fingerprints
+// first: the report of many sessions then takes the place of that state
+// instead of coming on top of it. The inspector observes nothing after.
+func (in *Inspector) Finish(sum replay.Summary) Report { return in.report(sum, true) }
+
+func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned}, Findings: []Finding{}}
 	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	stats := statsOf(sum.Sessions, in.order)
+	if release {
+		// The sessions stay reachable through order alone.
+		in.model, in.events, in.bySeq = nil, nil, nil
+	}
 	for i, s := range in.order {
 		so := SessionOverview{SessionID: s.m.ID, Turns: s.m.Turns,
 			Snapshots: s.snapshots}
@@ -128,6 +140,9 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 		}
 		r.Overview.Sessions = append(r.Overview.Sessions, so)
 		r.Findings = in.findings(r.Findings, s, sum.Pinned)
+		if release {
+			in.order[i] = nil
+		}
 	}
 	if h := in.sniff.Hint(in.opts.EventPath); h != nil {
 		f := Finding{ID: UnusableInput, Severity: SeverityInfo, PositionCount: 1,

@@ -28,7 +28,7 @@ type Builder struct {
 // replay, or "": submit inputs of other sessions are then ignored, as the
 // cursor ignores their snapshots.
 func NewBuilder(pinned string) *Builder {
-	return &Builder{model: model.New(pinned), nodes: map[*model.Turn]*Node{}, listed: map[*model.Session]bool{}}
+	return &Builder{model: model.New(pinned, true), nodes: map[*model.Turn]*Node{}, listed: map[*model.Session]bool{}}
 }
 
 // Add records one replay result: accepted snapshots shape the nodes and
@@ -64,16 +64,16 @@ func (b *Builder) node(t *model.Turn) *Node {
 
 // fill copies the model's facts about the node's turn into the node.
 func (n *Node) fill() {
-	t := n.turn
+	t, o := n.turn, n.turn.Outcome()
 	n.TurnID = t.ID
 	n.Operation, n.ParentTurnID, n.SourceMessageID = t.Operation(), "", ""
-	if t.HasLineage {
-		n.ParentTurnID, n.SourceMessageID = t.Lineage.ParentTurnID, t.Lineage.SourceMessageID
+	if o.HasLineage {
+		n.ParentTurnID, n.SourceMessageID = o.Lineage.ParentTurnID, o.Lineage.SourceMessageID
 	}
-	n.FirstSequence, n.LastSequence = t.FirstSequence, t.LastSequence
-	n.FirstEmittedAt, n.LastEmittedAt = t.FirstEmittedAt, t.LastEmittedAt
-	n.FirstEmitted, n.LastEmitted = t.FirstEmitted, t.LastEmitted
-	n.Status, n.ErrorCode, n.Usage = t.Status, t.ErrorCode, t.Usage
+	n.FirstSequence, n.LastSequence = o.FirstSequence, o.LastSequence
+	n.FirstEmittedAt, n.LastEmittedAt = o.FirstEmittedAt, o.LastEmittedAt
+	n.FirstEmitted, n.LastEmitted = o.FirstEmitted, o.LastEmitted
+	n.Status, n.ErrorCode, n.Usage = t.Status, o.ErrorCode, o.Usage
 }
 
 // idSeed hashes message ids for Node.messageIDs.
@@ -149,15 +149,15 @@ func describeLineage(l replay.Lineage) string {
 
 // conflictDetail lists the turn's first lineage and the ones that differ.
 func (n *Node) conflictDetail() string {
-	t := n.turn
+	o := n.turn.Outcome()
 	var b strings.Builder
 	b.WriteString("lineage differs between accepted snapshots: seq ")
-	b.WriteString(itoa(t.LineageSequence) + " " + describeLineage(t.Lineage))
-	for _, v := range t.Variants() {
+	b.WriteString(itoa(o.LineageSequence) + " " + describeLineage(o.Lineage))
+	for _, v := range o.Variants() {
 		b.WriteString("; seq " + itoa(v.Sequence) + " " + describeLineage(v.Lineage))
 	}
-	if t.MoreVariants() > 0 {
-		b.WriteString("; " + itoa(int64(t.MoreVariants())) + " more differing snapshots")
+	if o.MoreVariants() > 0 {
+		b.WriteString("; " + itoa(int64(o.MoreVariants())) + " more differing snapshots")
 	}
 	return b.String()
 }

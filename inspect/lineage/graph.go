@@ -80,7 +80,7 @@ func link(sessionID string, nodes []*Node) *Session {
 		}
 	}
 	for _, n := range nodes {
-		if len(n.turn.Variants()) > 0 {
+		if len(n.turn.Outcome().Variants()) > 0 {
 			n.addProblem(ProblemConflict, n.conflictDetail())
 		}
 	}

@@ -41,15 +41,33 @@ type Turn struct {
 	// Snapshots counts the turn's snapshots whatever their verdict;
 	// Accepted those the cursor accepted.
 	Snapshots, Accepted int
+	// Status and StatusAt are those of the last accepted snapshot.
+	Status   replay.Status
+	StatusAt Position
+	// SubmitAt is where the first submit of the turn was, if Submitted.
+	SubmitAt Position
+	// op is the operation of the first lineage an accepted snapshot of
+	// the turn carried, "" while none did.
+	op  replay.Operation
+	out *Outcome
+	// Submitted says whether a submit of the turn was seen.
+	Submitted bool
+
+	next *Turn
+}
+
+// Outcome is what a model made with outcomes keeps of a turn beside what
+// every view reads: its lineage in full and how its accepted snapshots
+// went. Only lineage draws it, so inspect's model, whose sessions are
+// mostly one turn each, does not pay for it.
+type Outcome struct {
 	// FirstSequence and LastSequence are the turn's first and last
 	// accepted sequence, with their emittedAt as written and as instants.
 	FirstSequence, LastSequence   int64
 	FirstEmittedAt, LastEmittedAt string
 	FirstEmitted, LastEmitted     time.Time
-	// Status, StatusAt, Usage and ErrorCode are those of the last accepted
-	// snapshot; ErrorCode is its error diagnostic's code, or "".
-	Status    replay.Status
-	StatusAt  Position
+	// Usage and ErrorCode are those of the last accepted snapshot;
+	// ErrorCode is its error diagnostic's code, or "".
 	Usage     replay.Usage
 	ErrorCode string
 	// Lineage is the first lineage an accepted snapshot of the turn
@@ -60,13 +78,11 @@ type Turn struct {
 	// variants are the distinct lineages of later accepted snapshots that
 	// differ from Lineage, nil until there is one: most turns have none.
 	variants *variants
-	// Submitted says whether a submit of the turn was seen, and SubmitAt
-	// where the first one was.
-	Submitted bool
-	SubmitAt  Position
-
-	next *Turn
 }
+
+// Outcome is the turn's outcome: nil for a turn without an accepted
+// snapshot, or in a model made without outcomes.
+func (t *Turn) Outcome() *Outcome { return t.out }
 
 // Variant is a lineage that differs from its turn's first one.
 type Variant struct {
@@ -83,19 +99,19 @@ type variants struct {
 
 // Variants are the distinct lineages of later accepted snapshots that
 // differ from Lineage, at most a few.
-func (t *Turn) Variants() []Variant {
-	if t.variants == nil {
+func (o *Outcome) Variants() []Variant {
+	if o.variants == nil {
 		return nil
 	}
-	return t.variants.list
+	return o.variants.list
 }
 
 // MoreVariants counts the differing lineages past those Variants lists.
-func (t *Turn) MoreVariants() int {
-	if t.variants == nil {
+func (o *Outcome) MoreVariants() int {
+	if o.variants == nil {
 		return 0
 	}
-	return t.variants.more
+	return o.variants.more
 }
 
 // Next is the session's next turn in order of first appearance, or nil.
@@ -108,8 +124,8 @@ const OpUnknown replay.Operation = "unknown"
 // Operation is how the turn came about: the operation of its first
 // lineage, or OpUnknown. inspect and lineage count turns by it.
 func (t *Turn) Operation() replay.Operation {
-	if t.HasLineage {
-		return t.Lineage.Operation
+	if t.op != "" {
+		return t.op
 	}
 	return OpUnknown
 }
@@ -158,6 +174,7 @@ type Step struct {
 // the session's index, so that a session costs no map of its own.
 type Model struct {
 	pinned   string
+	outcomes bool
 	sessions map[string]*Session
 	turns    map[turnKey]*Turn
 	prev     Projection
@@ -169,9 +186,10 @@ type turnKey struct {
 }
 
 // New returns a model. pinned is the trusted session given to replay, or
-// "": events of other sessions are then foreign.
-func New(pinned string) *Model {
-	return &Model{pinned: pinned, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}}
+// "": events of other sessions are then foreign. outcomes says whether
+// to keep each turn's Outcome.
+func New(pinned string, outcomes bool) *Model {
+	return &Model{pinned: pinned, outcomes: outcomes, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}}
 }
 
 // Observe folds one result of a run made with replay.Options.Messages into
@@ -219,34 +237,43 @@ func (m *Model) accept(st *Step, ev *replay.Event, at Position) {
 	s.Last = Projection{Sequence: ev.Sequence, EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, IDs: newIDs(snap.Messages)}
 	s.HasLast = true
 
-	if t.Accepted == 0 {
-		t.FirstSequence, t.FirstEmittedAt, t.FirstEmitted = ev.Sequence, ev.EmittedAt, ev.Emitted
-	}
 	t.Accepted++
-	t.LastSequence, t.LastEmittedAt, t.LastEmitted = ev.Sequence, ev.EmittedAt, ev.Emitted
-	t.Status, t.StatusAt, t.Usage, t.ErrorCode = snap.Status, at, snap.Usage, ""
+	t.Status, t.StatusAt = snap.Status, at
+	if t.op == "" {
+		t.op = snap.Lineage.Operation
+	}
+	if !m.outcomes {
+		return
+	}
+	o := t.out
+	if o == nil {
+		o = &Outcome{FirstSequence: ev.Sequence, FirstEmittedAt: ev.EmittedAt, FirstEmitted: ev.Emitted}
+		t.out = o
+	}
+	o.LastSequence, o.LastEmittedAt, o.LastEmitted = ev.Sequence, ev.EmittedAt, ev.Emitted
+	o.Usage, o.ErrorCode = snap.Usage, ""
 	if snap.HasError {
-		t.ErrorCode = snap.Error.Code
+		o.ErrorCode = snap.Error.Code
 	}
 	if snap.Lineage.Operation != "" {
-		t.noteLineage(ev.Sequence, snap.Lineage)
+		o.noteLineage(ev.Sequence, snap.Lineage)
 	}
 }
 
 // noteLineage keeps the first lineage of the turn and each distinct one
 // that differs from it.
-func (t *Turn) noteLineage(seq int64, l replay.Lineage) {
-	if !t.HasLineage {
-		t.HasLineage, t.LineageSequence, t.Lineage = true, seq, l
+func (o *Outcome) noteLineage(seq int64, l replay.Lineage) {
+	if !o.HasLineage {
+		o.HasLineage, o.LineageSequence, o.Lineage = true, seq, l
 		return
 	}
-	if t.Lineage == l {
+	if o.Lineage == l {
 		return
 	}
-	if t.variants == nil {
-		t.variants = &variants{}
+	if o.variants == nil {
+		o.variants = &variants{}
 	}
-	v := t.variants
+	v := o.variants
 	for _, d := range v.list {
 		if d.Lineage == l {
 			return
