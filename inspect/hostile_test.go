@@ -159,3 +159,34 @@ func TestCloseupBytes(t *testing.T) {
 		t.Errorf("%d matches, %d close-ups of %d bytes; want 12 matches, close-ups within %d bytes", x.Matches, len(x.Closeups), kept, maxCloseupBytes)
 	}
 }
+
+// TestManySessions checks the state inspect keeps per session on a
+// capture of many one-line sessions against the README's 1 KiB: while
+// it reads (the inspector and the run's summary) and once it reports
+// (the report and the summary, Finish letting go of the rest).
+func TestManySessions(t *testing.T) {
+	run := func(capture []byte) (*Inspector, replay.Summary) {
+		in := New(Options{})
+		rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error {
+			in.Observe(res)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in, sum
+	}
+	hostile.ManySessions(t, "inspect while reading", 1<<10, func(capture []byte) any {
+		in, sum := run(capture)
+		return []any{in, sum}
+	})
+	hostile.ManySessions(t, "inspect's report", 1<<10, func(capture []byte) any {
+		in, sum := run(capture)
+		return []any{in.Finish(sum), sum}
+	})
+}

@@ -1,6 +1,7 @@
 package lineage
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/agentskit/snapctl/internal/hostile"
@@ -77,4 +78,35 @@ func TestWorkLinear(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestManySessions checks the state lineage keeps per session on a
+// capture of many one-line sessions against the README's 1 KiB: while
+// it reads (the builder and the run's summary) and once it draws (the
+// graphs and the summary, Finish letting go of the rest).
+func TestManySessions(t *testing.T) {
+	run := func(capture []byte) (*Builder, replay.Summary) {
+		b := NewBuilder("")
+		rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		sum, err := replay.Run(rd, replay.Options{Messages: true}, func(res *replay.Result) error {
+			b.Add(res)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, sum
+	}
+	hostile.ManySessions(t, "lineage while reading", 1<<10, func(capture []byte) any {
+		b, sum := run(capture)
+		return []any{b, sum}
+	})
+	hostile.ManySessions(t, "lineage's graphs", 1<<10, func(capture []byte) any {
+		b, sum := run(capture)
+		return []any{b.Finish(), sum}
+	})
 }

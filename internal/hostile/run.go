@@ -42,3 +42,25 @@ func PerSession(t *testing.T, what string, k, size int, limit int64, keep func(c
 		t.Errorf("%s keeps %d bytes per session of %d snapshot(s) of %d bytes; want at most %d", what, per, k, size, limit)
 	}
 }
+
+// ManySessions checks that what keep retains of a capture of many
+// sessions, each one accepted snapshot of a 16-byte reply, grows by at
+// most limit bytes per session when the sessions double from 5,000 to
+// 10,000: enough sessions that fixed costs and the collector's noise
+// fade, few enough for a test. It returns the bytes per session.
+func ManySessions(t *testing.T, what string, limit int64, keep func(capture []byte) any) int64 {
+	t.Helper()
+	kept := func(n int) int64 {
+		capture := Sessions(n, 1, 16)
+		kept := Retained(func() any { return keep(capture) })
+		runtime.KeepAlive(capture)
+		return kept
+	}
+	small, large := kept(5000), kept(10000)
+	per := (large - small) / 5000
+	t.Logf("%s: %d bytes per session (5,000 sessions: %d, 10,000: %d)", what, per, small, large)
+	if per > limit {
+		t.Errorf("%s keeps %d bytes per session of a capture of many one-line sessions; want at most %d", what, per, limit)
+	}
+	return per
+}
