@@ -1,7 +1,6 @@
 package diff
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -311,16 +310,8 @@ func TestCompactDifferential(t *testing.T) {
 // keeps whole (its cost, as the differ counts it, is added to the limit).
 func TestManySessions(t *testing.T) {
 	hostile.ManySessions(t, "diff while reading", 1<<10+int64(projectionCost(t)), func(capture []byte) any {
-		rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rd.Close()
 		d := NewDiffer(Options{}, func(*PairDiff) error { return nil })
-		sum, err := replay.Run(rd, replay.Options{Messages: true}, d.Add)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sum := hostile.Replay(t, capture, replay.Options{Messages: true}, d.Add)
 		return []any{d, sum}
 	})
 }

@@ -167,18 +167,10 @@ func TestCloseupBytes(t *testing.T) {
 func TestManySessions(t *testing.T) {
 	run := func(capture []byte) (*Inspector, replay.Summary) {
 		in := New(Options{})
-		rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rd.Close()
-		sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error {
+		sum := hostile.Replay(t, capture, in.replayOptions(), func(res *replay.Result) error {
 			in.Observe(res)
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 		return in, sum
 	}
 	hostile.ManySessions(t, "inspect while reading", 1<<10, func(capture []byte) any {

@@ -1,7 +1,6 @@
 package replay_test
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/agentskit/snapctl/internal/hostile"
@@ -13,15 +12,6 @@ import (
 // sessions: a quarter of the 1 KiB the commands that build on it have.
 func TestManySessions(t *testing.T) {
 	hostile.ManySessions(t, "replay's summary", 256, func(capture []byte) any {
-		rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rd.Close()
-		sum, err := replay.Run(rd, replay.Options{}, func(*replay.Result) error { return nil })
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sum
+		return hostile.Replay(t, capture, replay.Options{}, func(*replay.Result) error { return nil })
 	})
 }

@@ -1,7 +1,6 @@
 package lineage
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/agentskit/snapctl/internal/hostile"
@@ -87,18 +86,10 @@ func TestWorkLinear(t *testing.T) {
 func TestManySessions(t *testing.T) {
 	run := func(capture []byte) (*Builder, replay.Summary) {
 		b := NewBuilder("")
-		rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rd.Close()
-		sum, err := replay.Run(rd, replay.Options{Messages: true}, func(res *replay.Result) error {
+		sum := hostile.Replay(t, capture, replay.Options{Messages: true}, func(res *replay.Result) error {
 			b.Add(res)
 			return nil
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
 		return b, sum
 	}
 	hostile.ManySessions(t, "lineage while reading", 1<<10, func(capture []byte) any {

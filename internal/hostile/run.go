@@ -9,17 +9,19 @@ import (
 )
 
 // Replay runs a capture held in memory through replay.Run, giving every
-// result to fn, and fails tb on any error.
-func Replay(tb testing.TB, capture []byte, opts replay.Options, fn func(*replay.Result) error) {
+// result to fn, and returns the run's summary; it fails tb on any error.
+func Replay(tb testing.TB, capture []byte, opts replay.Options, fn func(*replay.Result) error) replay.Summary {
 	tb.Helper()
 	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer rd.Close()
-	if _, err := replay.Run(rd, opts, fn); err != nil {
+	sum, err := replay.Run(rd, opts, fn)
+	if err != nil {
 		tb.Fatal(err)
 	}
+	return sum
 }
 
 // PerSession checks that what keep retains of a capture of n sessions,
