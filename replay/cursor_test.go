@@ -102,7 +102,8 @@ func TestReasonCounts(t *testing.T) {
 			t.Errorf("%s: Of %d, Map %d, want %d", r, c.Of(r), m[r], i+1)
 		}
 	}
-	if len(m) != len(Reasons) || c.Of("nonsense") != 0 {
+	c.add("nonsense")
+	if len(m) != len(Reasons) || c.Of("nonsense") != 0 || c.Of(ReasonInitial) != 1 {
 		t.Errorf("map %v, Of(nonsense) %d", m, c.Of("nonsense"))
 	}
 	if got, want := c.Accepted(), c.Of(ReasonInitial)+c.Of(ReasonAdvanced); got != want {

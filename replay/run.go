@@ -136,7 +136,13 @@ func (c *ReasonCounts) Of(r Reason) int {
 	return 0
 }
 
-func (c *ReasonCounts) add(r Reason) { c[reasonIndex[r]]++ }
+// add counts one event of reason r; every reason the cursor gives is in
+// Reasons, so none is dropped.
+func (c *ReasonCounts) add(r Reason) {
+	if i, ok := reasonIndex[r]; ok {
+		c[i]++
+	}
+}
 
 // Map is the counts as a map of the reasons that occurred, as JSON
 // output writes them.
