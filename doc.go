@@ -67,10 +67,15 @@
 //	chromium --headless --screenshot=/tmp/r.png --window-size=1200,2000 file:///tmp/r.html
 //
 // TestMemoryPerSession (in inspect, inspect/lineage and diff) measures the
-// heap kept per session on doubling session counts, about 1,000, 600 and
-// 1,100 bytes (each was about 75,000 when a session kept its whole
+// heap kept per session on doubling session counts, about 860, 740 and
+// 1,140 bytes (each was about 75,000 when a session kept its whole
 // snapshot); TestWorkLinear fails when doubling the sessions or chained
-// turns more than doubles the allocations; TestWordsBounded checks that
+// turns more than doubles the allocations; TestManySessions (in replay,
+// inspect, inspect/lineage, diff and cmd for report) fails when 5,000 to
+// 10,000 one-line sessions add more than 1 KiB of heap a session (256 bytes
+// for replay's summary; for diff, beside the projection it keeps whole):
+// about 220 for replay, 940 for inspect and report, 960 for lineage and
+// 1,210 for diff (limit 1,558); TestWordsBounded checks that
 // word diffs of 1, 2 and 4 MiB texts allocate at most 64 KiB.
 //
 // # Fuzzing

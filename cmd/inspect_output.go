@@ -92,8 +92,8 @@ func reportJSON(rep inspect.Report) inspectJSON {
 
 func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
-		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons), Turns: s.Turns,
-		Snapshots: s.Snapshots, Lineage: s.Lineage, LineageTurns: s.LineageTurns, Final: newFinalJSON(s.Final)}
+		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons.Map()), Turns: s.Turns,
+		Snapshots: s.Snapshots, Lineage: s.Lineage.Map(), LineageTurns: s.LineageTurns.Map(), Final: newFinalJSON(s.Final)}
 	if r := s.Sequences; r != nil {
 		sj.Sequences = &struct {
 			Min int64 `json:"min"`
@@ -239,7 +239,7 @@ var inertReasons = func() []replay.Reason {
 func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))
 	inert := fmt.Sprintf("%d inert", s.Events-s.Accepted())
-	if parts := reasonList(s.Reasons, inertReasons); len(parts) > 0 {
+	if parts := reasonList(s.Reasons.Map(), inertReasons); len(parts) > 0 {
 		inert += " (" + strings.Join(parts, ", ") + ")"
 	}
 	fmt.Fprintf(out, "  %s: %d accepted, %s\n", plural(s.Events, "event"), s.Accepted(), inert)
@@ -260,7 +260,7 @@ func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview
 	// Turns, not snapshots: the unit lineage counts in.
 	var ops []string
 	for _, op := range lineage.Operations {
-		if n := s.LineageTurns[op]; n > 0 {
+		if n := s.LineageTurns.Of(op); n > 0 {
 			ops = append(ops, fmt.Sprintf("%d %s", n, op))
 		}
 	}

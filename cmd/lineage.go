@@ -151,7 +151,7 @@ func lineageRun(o *lineageOptions) error {
 	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
 		return err
 	}
-	sessions := b.Sessions()
+	sessions := b.Finish()
 	if o.Turn != "" {
 		all := sessions
 		if sessions = selectTurn(sessions, o.Turn); len(sessions) == 0 {

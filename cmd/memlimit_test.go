@@ -31,3 +31,31 @@ func TestLimitMemory(t *testing.T) {
 		t.Errorf("with GOMEMLIMIT set the limit moved to %d", got)
 	}
 }
+
+func TestSessionStep(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want bool
+	}{{0, false}, {512, false}, {1024, true}, {1100, false}, {1152, true}, {2048, true}, {2304, true}, {2400, false}, {196608, true}, {200000, false}} {
+		if got := sessionStep(tc.n); got != tc.want {
+			t.Errorf("sessionStep(%d) = %v, want %v", tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestGCPercentFor(t *testing.T) {
+	for _, tc := range []struct {
+		live      uint64
+		old, want int
+	}{
+		{10 << 20, 200, 200}, // within the headroom: unchanged
+		{128 << 20, 200, 50}, // twice the headroom: half the live heap
+		{128 << 20, 40, 40},  // never raised
+		{1 << 30, 200, 25},   // never below a quarter
+		{100 << 20, 100, 64}, // 64 MiB over 100 MiB
+	} {
+		if got := gcPercentFor(tc.live, tc.old); got != tc.want {
+			t.Errorf("gcPercentFor(%d MiB, %d) = %d, want %d", tc.live>>20, tc.old, got, tc.want)
+		}
+	}
+}

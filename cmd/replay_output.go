@@ -221,7 +221,7 @@ func reasonMap(m map[replay.Reason]int) map[string]int {
 }
 
 func sessionToSummaryJSON(ss *replay.SessionStats) sessionJSON {
-	return sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons), Final: newFinalJSON(ss.Final)}
+	return sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons.Map()), Final: newFinalJSON(ss.Final)}
 }
 
 // summaryJSON is the summary but its sessions, which jsonEvents writes
@@ -565,7 +565,7 @@ func writeInputWarnings(out *bufio.Writer, pal palette, in replay.Stats) {
 func countCursors(sum replay.Summary) int {
 	n := 0
 	for _, s := range sum.Sessions {
-		if s.Reasons[replay.ReasonInitial] > 0 {
+		if s.Reasons.Of(replay.ReasonInitial) > 0 {
 			n++
 		}
 	}

@@ -187,7 +187,37 @@ func reportRun(o *reportOptions) error {
 	}
 	defer done()
 	hashed := hashBeside(o.Files)
+	got, err := collectReport(o, rd)
+	if err != nil {
+		return err
+	}
+	files, err := hashed()
+	if err != nil {
+		return &usageError{err}
+	}
+	for i := range files {
+		if files[i].Name == replay.StdinName && stdinHash != nil {
+			files[i].Name, files[i].Size = "standard input", int64(stdinSize)
+			files[i].SHA256 = hex.EncodeToString(stdinHash.Sum(nil))
+		}
+	}
+	page := buildPage(o, files, got.in.Finish(got.sum), got.lb.Finish(), got.col)
+	return writeReportFile(o, page)
+}
 
+// reportInputs are what a report is built from: the inspector, the
+// lineage builder and the collector after the run, and its summary.
+type reportInputs struct {
+	in  *inspect.Inspector
+	lb  *lineage.Builder
+	col *reportCollector
+	sum replay.Summary
+}
+
+// collectReport reads the capture once through the inspector, the
+// collector, and (for the sessions the collector keeps) the lineage
+// builder and the differ.
+func collectReport(o *reportOptions, rd *replay.Reader) (*reportInputs, error) {
 	col := newReportCollector(o.Redact, o.AllEvents)
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window})
 	lb := lineage.NewBuilder(o.Session)
@@ -208,23 +238,12 @@ func reportRun(o *reportOptions) error {
 		return d.Add(res)
 	})
 	if err != nil {
-		return &usageError{err}
+		return nil, &usageError{err}
 	}
 	if err := d.Finish(); err != nil {
-		return err
+		return nil, err
 	}
-	files, err := hashed()
-	if err != nil {
-		return &usageError{err}
-	}
-	for i := range files {
-		if files[i].Name == replay.StdinName && stdinHash != nil {
-			files[i].Name, files[i].Size = "standard input", int64(stdinSize)
-			files[i].SHA256 = hex.EncodeToString(stdinHash.Sum(nil))
-		}
-	}
-	page := buildPage(o, files, in.Report(sum), lb.Sessions(), col)
-	return writeReportFile(o, page)
+	return &reportInputs{in: in, lb: lb, col: col, sum: sum}, nil
 }
 
 // byteCounter counts the bytes written to it.

@@ -404,3 +404,33 @@ func TestCollectorPastHeld(t *testing.T) {
 		}
 	}
 }
+
+// TestReportManySessions checks the state snapshot report keeps per
+// session on a capture of many one-line sessions against the README's
+// 1 KiB: after the run (inspector, collector, lineage and diffs of the
+// sessions drawn, summary) and once the page is built from them.
+func TestReportManySessions(t *testing.T) {
+	collect := func(capture []byte) (*reportOptions, *reportInputs) {
+		ios, _, _ := testStreams("")
+		o := &reportOptions{IO: ios, Now: time.Now}
+		o.Files, o.MaxLine = []string{replay.StdinName}, replay.DefaultMaxLine
+		rd, err := replay.Open(o.Files, bytes.NewReader(capture), o.MaxLine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		got, err := collectReport(o, rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return o, got
+	}
+	hostile.ManySessions(t, "report while reading", 1<<10, func(capture []byte) any {
+		_, got := collect(capture)
+		return got
+	})
+	hostile.ManySessions(t, "report's page", 1<<10, func(capture []byte) any {
+		o, got := collect(capture)
+		return buildPage(o, nil, got.in.Finish(got.sum), got.lb.Finish(), got.col)
+	})
+}

@@ -89,8 +89,8 @@ func (in *Inspector) checkTimestamp(s *session, ev *replay.Event, p pos) {
 		return
 	}
 	s.tsLike++
-	if s.tsExample == "" {
-		s.tsExample = fmt.Sprintf("sequence %d, emittedAt %s = %d ms", ev.Sequence, ev.EmittedAt, ms)
+	if t := s.tally(); t.tsExample == "" {
+		t.tsExample = fmt.Sprintf("sequence %d, emittedAt %s = %d ms", ev.Sequence, ev.EmittedAt, ms)
 	}
 	ts := &s.tally().timestamp
 	ts.hit("")
@@ -116,9 +116,10 @@ func (in *Inspector) checkGap(s *session, res *replay.Result, p pos) {
 	g := &s.tally().gap
 	g.hit("")
 	g.at(in.limit, p)
-	s.gapMissing += missing
-	if missing > s.gapLargest {
-		s.gapLargest = missing
+	t := s.tally()
+	t.gapMissing += missing
+	if missing > t.gapLargest {
+		t.gapLargest = missing
 	}
 }
 
@@ -164,7 +165,7 @@ func (in *Inspector) redelivered(s *session, res *replay.Result, p pos) {
 		in.pair(c, ref, p)
 		return
 	}
-	s.redeliveries++
+	s.tally().redeliveries++
 	if !s.inReconnect {
 		s.inReconnect = true
 		st := &s.tally().stale

@@ -121,7 +121,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 	if err != nil {
 		return Examination{}, err
 	}
-	x.Report = in.Report(sum)
+	x.Report = in.Finish(sum)
 	for i := range x.Closeups {
 		c := &x.Closeups[i]
 		for _, f := range x.Report.Findings {

@@ -159,3 +159,26 @@ func TestCloseupBytes(t *testing.T) {
 		t.Errorf("%d matches, %d close-ups of %d bytes; want 12 matches, close-ups within %d bytes", x.Matches, len(x.Closeups), kept, maxCloseupBytes)
 	}
 }
+
+// TestManySessions checks the state inspect keeps per session on a
+// capture of many one-line sessions against the README's 1 KiB: while
+// it reads (the inspector and the run's summary) and once it reports
+// (the report and the summary, Finish letting go of the rest).
+func TestManySessions(t *testing.T) {
+	run := func(capture []byte) (*Inspector, replay.Summary) {
+		in := New(Options{})
+		sum := hostile.Replay(t, capture, in.replayOptions(), func(res *replay.Result) error {
+			in.Observe(res)
+			return nil
+		})
+		return in, sum
+	}
+	hostile.ManySessions(t, "inspect while reading", 1<<10, func(capture []byte) any {
+		in, sum := run(capture)
+		return []any{in, sum}
+	})
+	hostile.ManySessions(t, "inspect's report", 1<<10, func(capture []byte) any {
+		in, sum := run(capture)
+		return []any{in.Finish(sum), sum}
+	})
+}

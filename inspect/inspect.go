@@ -88,7 +88,7 @@ type seqKey struct {
 // New returns an inspector.
 func New(opts Options) *Inspector {
 	in := &Inspector{opts: opts, limit: opts.MaxPositions, seed: maphash.MakeSeed(),
-		fileIdx: map[string]int32{}, model: model.New(opts.Session),
+		fileIdx: map[string]int32{}, model: model.New(opts.Session, false),
 		events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked, invalid: map[string]*tally{}}
 	if in.limit <= 0 {
 		in.limit = DefaultMaxPositions
@@ -110,7 +110,7 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	return in.Report(sum), nil
+	return in.Finish(sum), nil
 }
 
 // replayOptions are the options the inspector's results must come from:

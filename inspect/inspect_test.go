@@ -257,11 +257,17 @@ func TestOverview(t *testing.T) {
 	}
 	s := ov.Sessions[0]
 	want := SessionOverview{SessionID: "s-clean", Events: 9, Turns: 4, Snapshots: 6,
-		Reasons:   map[replay.Reason]int{replay.ReasonInitial: 1, replay.ReasonAdvanced: 5, replay.ReasonNonSnapshot: 3},
 		Sequences: &SequenceRange{2, 9}, EmittedAt: &EmittedRange{"2026-07-11T03:00:00.000Z", "2026-07-11T03:00:08.000Z"},
-		Final:        &replay.Final{File: "../testdata/inspect/clean.jsonl", Line: 10, Sequence: 9, TurnID: "t4", Status: "complete", MessageCount: 4},
-		Lineage:      map[replay.Operation]int{replay.OpSubmit: 3, replay.OpRegenerate: 1, replay.OpEdit: 2},
-		LineageTurns: map[replay.Operation]int{replay.OpSubmit: 2, replay.OpRegenerate: 1, replay.OpEdit: 1}}
+		Final: &replay.Final{File: "../testdata/inspect/clean.jsonl", Line: 10, Sequence: 9, TurnID: "t4", Status: "complete", MessageCount: 4}}
+	counts := map[string]any{
+		"reasons":      map[replay.Reason]int{replay.ReasonInitial: 1, replay.ReasonAdvanced: 5, replay.ReasonNonSnapshot: 3},
+		"lineage":      map[replay.Operation]int{replay.OpSubmit: 3, replay.OpRegenerate: 1, replay.OpEdit: 2},
+		"lineageTurns": map[replay.Operation]int{replay.OpSubmit: 2, replay.OpRegenerate: 1, replay.OpEdit: 1}}
+	got := map[string]any{"reasons": s.Reasons.Map(), "lineage": s.Lineage.Map(), "lineageTurns": s.LineageTurns.Map()}
+	if !reflect.DeepEqual(got, counts) {
+		t.Errorf("session counts:\n got %v\nwant %v", got, counts)
+	}
+	s.Reasons, s.Lineage, s.LineageTurns = replay.ReasonCounts{}, OpCounts{}, OpCounts{}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("session overview:\n got %+v\nwant %+v", s, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -33,7 +34,7 @@ type SessionOverview struct {
 	SessionID string
 	// Events counts the session's decoded lines; Reasons splits them.
 	Events    int
-	Reasons   map[replay.Reason]int
+	Reasons   replay.ReasonCounts
 	Turns     int
 	Snapshots int
 	// Sequences is the range of the session's snapshot sequences, any
@@ -45,14 +46,54 @@ type SessionOverview struct {
 	// Final is the last accepted snapshot, nil when none was.
 	Final *replay.Final
 	// Lineage counts snapshots by lineage operation.
-	Lineage map[replay.Operation]int
+	Lineage OpCounts
 	// LineageTurns counts the turns with an accepted snapshot by how they
 	// came about (model.Turn.Operation), as lineage does.
-	LineageTurns map[replay.Operation]int
+	LineageTurns OpCounts
+}
+
+// OpCounts counts by lineage operation, one counter per entry of
+// countedOps in that order: a fixed 40 bytes in every session's
+// overview, where two maps took some 500.
+type OpCounts [len(countedOps)]int
+
+// countedOps are the operations OpCounts counts: the protocol's, then
+// model.OpUnknown.
+var countedOps = [...]replay.Operation{replay.OpSubmit, replay.OpRetry, replay.OpEdit, replay.OpRegenerate, model.OpUnknown}
+
+// Of is the count of operation op.
+func (c *OpCounts) Of(op replay.Operation) int {
+	for i, o := range countedOps {
+		if o == op {
+			return c[i]
+		}
+	}
+	return 0
+}
+
+func (c *OpCounts) add(op replay.Operation, n int) {
+	for i, o := range countedOps {
+		if o == op {
+			c[i] += n
+			return
+		}
+	}
+}
+
+// Map is the counts of the operations that occurred, as JSON output
+// writes them.
+func (c *OpCounts) Map() map[replay.Operation]int {
+	m := map[replay.Operation]int{}
+	for i, n := range c {
+		if n > 0 {
+			m[countedOps[i]] = n
+		}
+	}
+	return m
 }
 
 // Accepted is the number of the session's events the cursor accepted.
-func (s *SessionOverview) Accepted() int { return replay.Counts{Reasons: s.Reasons}.Accepted() }
+func (s *SessionOverview) Accepted() int { return s.Reasons.Accepted() }
 
 // SequenceRange is the lowest and highest sequence.
 type SequenceRange struct{ Min, Max int64 }
@@ -61,22 +102,31 @@ type SequenceRange struct{ Min, Max int64 }
 type EmittedRange struct{ First, Last string }
 
 // Report builds the report from what was observed and the run's summary.
-func (in *Inspector) Report(sum replay.Summary) Report {
+func (in *Inspector) Report(sum replay.Summary) Report { return in.report(sum, false) }
+
+// Finish builds the report as Report does, letting go of each session's
+// state once its overview and findings are made, and of the fingerprints
+// first: the report of many sessions then takes the place of that state
+// instead of coming on top of it. The inspector observes nothing after.
+func (in *Inspector) Finish(sum replay.Summary) Report { return in.report(sum, true) }
+
+func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned}, Findings: []Finding{}}
 	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	stats := statsOf(sum.Sessions, in.order)
+	if release {
+		// The sessions stay reachable through order alone.
+		in.model, in.events, in.bySeq = nil, nil, nil
+	}
 	for i, s := range in.order {
-		so := SessionOverview{SessionID: s.m.ID, Reasons: map[replay.Reason]int{}, Turns: s.m.Turns,
-			Snapshots: s.snapshots, Lineage: map[replay.Operation]int{}}
+		so := SessionOverview{SessionID: s.m.ID, Turns: s.m.Turns,
+			Snapshots: s.snapshots}
 		for i, n := range s.lineage {
-			if n > 0 {
-				so.Lineage[lineageOps[i]] = n
-			}
+			so.Lineage.add(lineageOps[i], int(n))
 		}
-		so.LineageTurns = map[replay.Operation]int{}
 		for t := s.m.FirstTurn(); t != nil; t = t.Next() {
 			if t.Accepted > 0 {
-				so.LineageTurns[t.Operation()]++
+				so.LineageTurns.add(t.Operation(), 1)
 			}
 		}
 		if ss := stats(i, s.m.ID); ss != nil {
@@ -90,6 +140,9 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 		}
 		r.Overview.Sessions = append(r.Overview.Sessions, so)
 		r.Findings = in.findings(r.Findings, s, sum.Pinned)
+		if release {
+			in.order[i] = nil
+		}
 	}
 	if h := in.sniff.Hint(in.opts.EventPath); h != nil {
 		f := Finding{ID: UnusableInput, Severity: SeverityInfo, PositionCount: 1,
@@ -146,7 +199,7 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 	if s.tsLike*2 > s.tsTotal {
 		add(TimestampSequence, &t.timestamp, func() string {
 			return fmt.Sprintf("%d of %d accepted sequences look like Unix-millisecond timestamps (%s): events in one millisecond share a sequence and the cursor drops all but the first",
-				s.tsLike, s.tsTotal, s.tsExample)
+				s.tsLike, s.tsTotal, t.tsExample)
 		})
 	}
 	add(SequenceCollision, &t.collision, func() string {
@@ -179,11 +232,11 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 	})
 	add(StaleRedelivery, &t.stale, func() string {
 		return fmt.Sprintf("%s kept inert after %s: the cursor prevented a rollback",
-			count(s.redeliveries, "duplicate or stale snapshot", "duplicate or stale snapshots"), count(t.stale.n, "reconnect", "reconnects"))
+			count(t.redeliveries, "duplicate or stale snapshot", "duplicate or stale snapshots"), count(t.stale.n, "reconnect", "reconnects"))
 	})
 	add(SequenceGap, &t.gap, func() string {
 		return fmt.Sprintf("%s skipped %s, at most %d at once (legal when the server coalesces under backpressure)",
-			count(t.gap.n, "accepted snapshot", "accepted snapshots"), count(int(s.gapMissing), "sequence value", "sequence values"), s.gapLargest)
+			count(t.gap.n, "accepted snapshot", "accepted snapshots"), count(int(t.gapMissing), "sequence value", "sequence values"), t.gapLargest)
 	})
 	return out
 }

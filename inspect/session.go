@@ -25,7 +25,7 @@ type session struct {
 	first, last     string
 	firstAt, lastAt time.Time
 	hasEmitted      bool
-	lineage         [len(lineageOps)]int
+	lineage         [len(lineageOps)]int32
 
 	// acc fingerprints the last accepted snapshot.
 	acc print
@@ -40,10 +40,6 @@ type session struct {
 	inReconnect bool
 
 	tsLike, tsTotal int
-	tsExample       string
-	gapMissing      int64
-	gapLargest      int64
-	redeliveries    int
 
 	// t holds the tallies, allocated at the session's first finding.
 	t *tallies
@@ -57,6 +53,12 @@ var lineageOps = [...]replay.Operation{replay.OpSubmit, replay.OpRetry, replay.O
 type tallies struct {
 	timestamp, collision, vanished, regression, emitted tally
 	dupEvent, foreign, stale, gap                       tally
+
+	// The details of some checks' messages, here rather than in every
+	// session: only a session with findings has any.
+	tsExample              string
+	gapMissing, gapLargest int64
+	redeliveries           int
 }
 
 // The bits of print.listed: tallies that list an earlier line beside the

@@ -83,3 +83,33 @@ func TestRunnerPerSessionCursors(t *testing.T) {
 		t.Fatalf("session a final: %+v", f)
 	}
 }
+
+// TestReasonCounts checks that ReasonCounts has one counter per reason,
+// each reason its own, and that Map and Accepted read them back.
+func TestReasonCounts(t *testing.T) {
+	var c ReasonCounts
+	if len(c) != len(Reasons) {
+		t.Fatalf("ReasonCounts has %d counters for %d reasons", len(c), len(Reasons))
+	}
+	for i, r := range Reasons {
+		for k := 0; k <= i; k++ {
+			c.add(r)
+		}
+	}
+	m := c.Map()
+	for i, r := range Reasons {
+		if c.Of(r) != i+1 || m[r] != i+1 {
+			t.Errorf("%s: Of %d, Map %d, want %d", r, c.Of(r), m[r], i+1)
+		}
+	}
+	c.add("nonsense")
+	if len(m) != len(Reasons) || c.Of("nonsense") != 0 || c.Of(ReasonInitial) != 1 {
+		t.Errorf("map %v, Of(nonsense) %d", m, c.Of("nonsense"))
+	}
+	if got, want := c.Accepted(), c.Of(ReasonInitial)+c.Of(ReasonAdvanced); got != want {
+		t.Errorf("accepted %d, want %d", got, want)
+	}
+	if m := (&ReasonCounts{}).Map(); len(m) != 0 {
+		t.Errorf("empty counts map to %v", m)
+	}
+}

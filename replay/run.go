@@ -101,14 +101,71 @@ type SessionStats struct {
 	// Events counts the session's lines: its valid events, and the
 	// malformed lines whose envelope names it (Reasons[ReasonMalformed]).
 	Events  int
-	Reasons map[Reason]int
-	cursor  *Cursor
+	Reasons ReasonCounts
 	// Final is the last accepted snapshot, if any.
 	Final *Final
+	// cursor is the session's own cursor, in use once cursor.session is
+	// set; final is where Final points. Both live in the one allocation
+	// of the session's stats: a capture of many sessions pays for each.
+	cursor Cursor
+	final  Final
 }
 
 // Accepted is the number of the session's events the cursor accepted.
-func (s *SessionStats) Accepted() int { return acceptedIn(s.Reasons) }
+func (s *SessionStats) Accepted() int { return s.Reasons.Accepted() }
+
+// ReasonCounts counts a session's events by reason, one counter per
+// entry of Reasons in that order: 56 bytes where a map of the same
+// counts took over 250, for every session of a capture.
+type ReasonCounts [7]int
+
+// reasonIndex is the place of each reason in ReasonCounts.
+var reasonIndex = func() map[Reason]int {
+	m := make(map[Reason]int, len(Reasons))
+	for i, r := range Reasons {
+		m[r] = i
+	}
+	return m
+}()
+
+// Of is the count of reason r.
+func (c *ReasonCounts) Of(r Reason) int {
+	if i, ok := reasonIndex[r]; ok {
+		return c[i]
+	}
+	return 0
+}
+
+// add counts one event of reason r; every reason the cursor gives is in
+// Reasons, so none is dropped.
+func (c *ReasonCounts) add(r Reason) {
+	if i, ok := reasonIndex[r]; ok {
+		c[i]++
+	}
+}
+
+// Map is the counts as a map of the reasons that occurred, as JSON
+// output writes them.
+func (c *ReasonCounts) Map() map[Reason]int {
+	m := map[Reason]int{}
+	for i, n := range c {
+		if n > 0 {
+			m[Reasons[i]] = n
+		}
+	}
+	return m
+}
+
+// Accepted is the number of events whose reason's verdict is accepted.
+func (c *ReasonCounts) Accepted() int {
+	n := 0
+	for i, v := range c {
+		if Reasons[i].Verdict() == Accepted {
+			n += v
+		}
+	}
+	return n
+}
 
 // acceptedIn sums the counts of the reasons whose verdict is accepted.
 func acceptedIn(reasons map[Reason]int) int {
@@ -228,7 +285,7 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 		if e := err.Envelope; e != nil && IsSafeIdentifier(e.SessionID) {
 			s := r.session(e.SessionID)
 			s.Events++
-			s.Reasons[ReasonMalformed]++
+			s.Reasons.add(ReasonMalformed)
 		}
 		return
 	}
@@ -238,10 +295,10 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	s.Events++
 	c := r.pinned
 	if c == nil && ev.Kind == KindSnapshot {
-		if s.cursor == nil {
-			s.cursor = &Cursor{session: ev.SessionID}
+		if s.cursor.session == "" {
+			s.cursor.session = ev.SessionID
 		}
-		c = s.cursor
+		c = &s.cursor
 	}
 	if c == nil {
 		res.Reason = ReasonNonSnapshot
@@ -250,11 +307,9 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 		res.Reason, res.Gap = c.Apply(ev)
 	}
 	r.counts.Reasons[res.Reason]++
-	s.Reasons[res.Reason]++
+	s.Reasons.add(res.Reason)
 	if res.Reason.Verdict() == Accepted {
-		if s.Final == nil {
-			s.Final = new(Final)
-		}
+		s.Final = &s.final
 		*s.Final = Final{File: res.File, Line: res.Line, Sequence: ev.Sequence, TurnID: ev.TurnID,
 			Status: ev.Snapshot.Status, MessageCount: ev.Snapshot.MessageCount}
 	}
@@ -263,7 +318,7 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 func (r *Runner) session(id string) *SessionStats {
 	s, ok := r.sessions[id]
 	if !ok {
-		s = &SessionStats{SessionID: id, Reasons: map[Reason]int{}}
+		s = &SessionStats{SessionID: id}
 		r.sessions[id] = s
 		r.order = append(r.order, s)
 		if r.opts.Sessions != nil {
@@ -279,7 +334,7 @@ func (r *Runner) Summary(in Stats) Summary {
 	if r.pinned == nil {
 		n := 0
 		for _, s := range r.order {
-			if s.cursor != nil {
+			if s.cursor.session != "" {
 				n++
 			}
 		}

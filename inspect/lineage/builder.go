@@ -15,20 +15,30 @@ import (
 // and the heads of one reply and one input. It keeps no event and no
 // projection: each accepted one is reduced to those as it comes, so
 // memory grows neither with the number of sessions nor with the size of
-// their snapshots.
+// their snapshots. Nodes are made only when the graphs are: a turn costs
+// its notes until then.
 type Builder struct {
 	model *model.Model
-	nodes map[*model.Turn]*Node
-	// order lists the sessions in order of their first accepted snapshot.
+	notes map[*model.Turn]*notes
+	// order lists the sessions in order of their first accepted snapshot;
+	// listed is set on a session's first turn once it is listed.
 	order  []*model.Session
 	listed map[*model.Session]bool
+}
+
+// notes are what the builder keeps of a turn beside the model's: the
+// fields of its Node that come from its messages and its submit.
+type notes struct {
+	preview, input                 string
+	previewCut, inputCut, hasInput bool
+	messageIDs                     []uint64
 }
 
 // NewBuilder returns a builder. pinned is the trusted session given to
 // replay, or "": submit inputs of other sessions are then ignored, as the
 // cursor ignores their snapshots.
 func NewBuilder(pinned string) *Builder {
-	return &Builder{model: model.New(pinned), nodes: map[*model.Turn]*Node{}, listed: map[*model.Session]bool{}}
+	return &Builder{model: model.New(pinned, true), notes: map[*model.Turn]*notes{}, listed: map[*model.Session]bool{}}
 }
 
 // Add records one replay result: accepted snapshots shape the nodes and
@@ -38,42 +48,52 @@ func (b *Builder) Add(res *replay.Result) {
 	switch {
 	case st.Session == nil || st.Foreign:
 	case res.Event.Kind == replay.KindSubmit:
-		n := b.node(st.Turn)
-		n.Input, n.InputCut = head(res.Event.Input)
-		n.HasInput = true
+		nt := b.note(st.Turn)
+		nt.input, nt.inputCut = head(res.Event.Input)
+		nt.hasInput = true
 	case st.Accepted:
 		if !b.listed[st.Session] {
 			b.listed[st.Session] = true
 			b.order = append(b.order, st.Session)
 		}
-		n := b.node(st.Turn)
+		nt := b.note(st.Turn)
 		msgs := res.Event.Snapshot.Messages
-		n.Preview, n.PreviewCut = assistantPreview(msgs)
-		n.messageIDs = messageIDs(n.messageIDs[:0], msgs)
+		nt.preview, nt.previewCut = assistantPreview(msgs)
+		nt.messageIDs = messageIDs(nt.messageIDs[:0], msgs)
 	}
 }
 
-func (b *Builder) node(t *model.Turn) *Node {
-	n, ok := b.nodes[t]
+func (b *Builder) note(t *model.Turn) *notes {
+	nt, ok := b.notes[t]
 	if !ok {
-		n = &Node{turn: t}
-		b.nodes[t] = n
+		nt = &notes{}
+		b.notes[t] = nt
 	}
-	return n
+	return nt
 }
 
-// fill copies the model's facts about the node's turn into the node.
-func (n *Node) fill() {
-	t := n.turn
+// newNode makes the node of a turn with an accepted snapshot from the
+// model's facts and the builder's notes (nil for none).
+func newNode(t *model.Turn, nt *notes) *Node {
+	n := &Node{}
+	if nt != nil {
+		n.Preview, n.PreviewCut, n.Input, n.InputCut, n.HasInput = nt.preview, nt.previewCut, nt.input, nt.inputCut, nt.hasInput
+		n.messageIDs = nt.messageIDs
+	}
+	o := t.Outcome()
+	if len(o.Variants()) > 0 {
+		n.conflict = conflictDetail(o)
+	}
 	n.TurnID = t.ID
 	n.Operation, n.ParentTurnID, n.SourceMessageID = t.Operation(), "", ""
-	if t.HasLineage {
-		n.ParentTurnID, n.SourceMessageID = t.Lineage.ParentTurnID, t.Lineage.SourceMessageID
+	if o.HasLineage {
+		n.ParentTurnID, n.SourceMessageID = o.Lineage.ParentTurnID, o.Lineage.SourceMessageID
 	}
-	n.FirstSequence, n.LastSequence = t.FirstSequence, t.LastSequence
-	n.FirstEmittedAt, n.LastEmittedAt = t.FirstEmittedAt, t.LastEmittedAt
-	n.FirstEmitted, n.LastEmitted = t.FirstEmitted, t.LastEmitted
-	n.Status, n.ErrorCode, n.Usage = t.Status, t.ErrorCode, t.Usage
+	n.FirstSequence, n.LastSequence = o.FirstSequence, o.LastSequence
+	n.FirstEmittedAt, n.LastEmittedAt = o.FirstEmittedAt, o.LastEmittedAt
+	n.FirstEmitted, n.LastEmitted = o.FirstEmitted, o.LastEmitted
+	n.Status, n.ErrorCode, n.Usage = t.Status, o.ErrorCode, o.Usage
+	return n
 }
 
 // idSeed hashes message ids for Node.messageIDs.
@@ -123,18 +143,34 @@ func head(text string) (string, bool) {
 // Sessions links the collected turns into one graph per session, in order
 // of each session's first accepted snapshot, and finds their problems.
 // It may be called again after more results were added.
-func (b *Builder) Sessions() []*Session {
+func (b *Builder) Sessions() []*Session { return b.sessions(false) }
+
+// Finish returns the graphs as Sessions does, letting go of each
+// session's turns and notes once its graph is made, so that the graphs
+// of many sessions take the place of that state instead of coming on top
+// of it. The builder takes no result after.
+func (b *Builder) Finish() []*Session { return b.sessions(true) }
+
+func (b *Builder) sessions(release bool) []*Session {
 	out := make([]*Session, 0, len(b.order))
-	for _, s := range b.order {
+	if release {
+		// The sessions stay reachable through order alone.
+		b.model, b.listed = nil, nil
+	}
+	for i, s := range b.order {
 		nodes := make([]*Node, 0, s.Turns)
 		for t := s.FirstTurn(); t != nil; t = t.Next() {
 			if t.Accepted > 0 {
-				n := b.node(t)
-				n.fill()
-				nodes = append(nodes, n)
+				nodes = append(nodes, newNode(t, b.notes[t]))
+				if release {
+					delete(b.notes, t)
+				}
 			}
 		}
 		out = append(out, link(s.ID, nodes))
+		if release {
+			b.order[i] = nil
+		}
 	}
 	return out
 }
@@ -148,16 +184,15 @@ func describeLineage(l replay.Lineage) string {
 }
 
 // conflictDetail lists the turn's first lineage and the ones that differ.
-func (n *Node) conflictDetail() string {
-	t := n.turn
+func conflictDetail(o *model.Outcome) string {
 	var b strings.Builder
 	b.WriteString("lineage differs between accepted snapshots: seq ")
-	b.WriteString(itoa(t.LineageSequence) + " " + describeLineage(t.Lineage))
-	for _, v := range t.Variants {
+	b.WriteString(itoa(o.LineageSequence) + " " + describeLineage(o.Lineage))
+	for _, v := range o.Variants() {
 		b.WriteString("; seq " + itoa(v.Sequence) + " " + describeLineage(v.Lineage))
 	}
-	if t.MoreVariants > 0 {
-		b.WriteString("; " + itoa(int64(t.MoreVariants)) + " more differing snapshots")
+	if o.MoreVariants() > 0 {
+		b.WriteString("; " + itoa(int64(o.MoreVariants())) + " more differing snapshots")
 	}
 	return b.String()
 }

@@ -80,8 +80,8 @@ func link(sessionID string, nodes []*Node) *Session {
 		}
 	}
 	for _, n := range nodes {
-		if len(n.turn.Variants) > 0 {
-			n.addProblem(ProblemConflict, n.conflictDetail())
+		if n.conflict != "" {
+			n.addProblem(ProblemConflict, n.conflict)
 		}
 	}
 	breakCycles(nodes)

@@ -78,3 +78,26 @@ func TestWorkLinear(t *testing.T) {
 		})
 	}
 }
+
+// TestManySessions checks the state lineage keeps per session on a
+// capture of many one-line sessions against the README's 1 KiB: while
+// it reads (the builder and the run's summary) and once it draws (the
+// graphs and the summary, Finish letting go of the rest).
+func TestManySessions(t *testing.T) {
+	run := func(capture []byte) (*Builder, replay.Summary) {
+		b := NewBuilder("")
+		sum := hostile.Replay(t, capture, replay.Options{Messages: true}, func(res *replay.Result) error {
+			b.Add(res)
+			return nil
+		})
+		return b, sum
+	}
+	hostile.ManySessions(t, "lineage while reading", 1<<10, func(capture []byte) any {
+		b, sum := run(capture)
+		return []any{b, sum}
+	})
+	hostile.ManySessions(t, "lineage's graphs", 1<<10, func(capture []byte) any {
+		b, sum := run(capture)
+		return []any{b.Finish(), sum}
+	})
+}

@@ -76,8 +76,8 @@ type Node struct {
 	// Problems are what is wrong with this turn's lineage.
 	Problems []Problem
 
-	// turn is the model's turn this node renders.
-	turn *model.Turn
+	// conflict details the turn's differing lineages, "" without any.
+	conflict string
 	// messageIDs are the sorted hashes of the message ids of the last
 	// accepted projection: enough to check a child's source message.
 	messageIDs []uint64

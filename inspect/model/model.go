@@ -23,17 +23,14 @@ type Position struct {
 	Line int
 }
 
-// Projection is an accepted snapshot as the model keeps it: where it came
-// from, its envelope and status, and its message ids.
+// Projection is an accepted snapshot as the model keeps it: what the
+// checks against the next one read (its sequence, its emittedAt as
+// written and as an instant) and its message ids. Every session keeps
+// one, so it holds nothing else.
 type Projection struct {
-	At        Position
-	EventID   string
-	TurnID    string
 	Sequence  int64
 	EmittedAt string
 	Emitted   time.Time
-	Status    replay.Status
-	Lineage   replay.Lineage
 	IDs       IDs
 }
 
@@ -44,15 +41,33 @@ type Turn struct {
 	// Snapshots counts the turn's snapshots whatever their verdict;
 	// Accepted those the cursor accepted.
 	Snapshots, Accepted int
+	// Status and StatusAt are those of the last accepted snapshot.
+	Status   replay.Status
+	StatusAt Position
+	// SubmitAt is where the first submit of the turn was, if Submitted.
+	SubmitAt Position
+	// op is the operation of the first lineage an accepted snapshot of
+	// the turn carried, "" while none did.
+	op  replay.Operation
+	out *Outcome
+	// Submitted says whether a submit of the turn was seen.
+	Submitted bool
+
+	next *Turn
+}
+
+// Outcome is what a model made with outcomes keeps of a turn beside what
+// every view reads: its lineage in full and how its accepted snapshots
+// went. Only lineage draws it, so inspect's model, whose sessions are
+// mostly one turn each, does not pay for it.
+type Outcome struct {
 	// FirstSequence and LastSequence are the turn's first and last
 	// accepted sequence, with their emittedAt as written and as instants.
 	FirstSequence, LastSequence   int64
 	FirstEmittedAt, LastEmittedAt string
 	FirstEmitted, LastEmitted     time.Time
-	// Status, StatusAt, Usage and ErrorCode are those of the last accepted
-	// snapshot; ErrorCode is its error diagnostic's code, or "".
-	Status    replay.Status
-	StatusAt  Position
+	// Usage and ErrorCode are those of the last accepted snapshot;
+	// ErrorCode is its error diagnostic's code, or "".
 	Usage     replay.Usage
 	ErrorCode string
 	// Lineage is the first lineage an accepted snapshot of the turn
@@ -60,22 +75,43 @@ type Turn struct {
 	Lineage         replay.Lineage
 	HasLineage      bool
 	LineageSequence int64
-	// Variants are the distinct lineages of later accepted snapshots that
-	// differ from Lineage, at most a few; MoreVariants counts the others.
-	Variants     []Variant
-	MoreVariants int
-	// Submitted says whether a submit of the turn was seen, and SubmitAt
-	// where the first one was.
-	Submitted bool
-	SubmitAt  Position
-
-	next *Turn
+	// variants are the distinct lineages of later accepted snapshots that
+	// differ from Lineage, nil until there is one: most turns have none.
+	variants *variants
 }
+
+// Outcome is the turn's outcome: nil for a turn without an accepted
+// snapshot, or in a model made without outcomes.
+func (t *Turn) Outcome() *Outcome { return t.out }
 
 // Variant is a lineage that differs from its turn's first one.
 type Variant struct {
 	Sequence int64
 	Lineage  replay.Lineage
+}
+
+// variants are a turn's differing lineages: at most maxVariants, and a
+// count of the others.
+type variants struct {
+	list []Variant
+	more int
+}
+
+// Variants are the distinct lineages of later accepted snapshots that
+// differ from Lineage, at most a few.
+func (o *Outcome) Variants() []Variant {
+	if o.variants == nil {
+		return nil
+	}
+	return o.variants.list
+}
+
+// MoreVariants counts the differing lineages past those Variants lists.
+func (o *Outcome) MoreVariants() int {
+	if o.variants == nil {
+		return 0
+	}
+	return o.variants.more
 }
 
 // Next is the session's next turn in order of first appearance, or nil.
@@ -88,8 +124,8 @@ const OpUnknown replay.Operation = "unknown"
 // Operation is how the turn came about: the operation of its first
 // lineage, or OpUnknown. inspect and lineage count turns by it.
 func (t *Turn) Operation() replay.Operation {
-	if t.HasLineage {
-		return t.Lineage.Operation
+	if t.op != "" {
+		return t.op
 	}
 	return OpUnknown
 }
@@ -132,11 +168,13 @@ type Step struct {
 	Removed      []Removal
 }
 
-// Model folds replay results into sessions and turns. Turns of every
-// session live in one map keyed by the session's index, so that a session
-// costs no map of its own.
+// Model folds replay results into sessions and turns. A session's turns
+// are found on its list while it has a few (most sessions have one or
+// two); past that they live in one map shared by every session, keyed by
+// the session's index, so that a session costs no map of its own.
 type Model struct {
 	pinned   string
+	outcomes bool
 	sessions map[string]*Session
 	turns    map[turnKey]*Turn
 	prev     Projection
@@ -148,9 +186,10 @@ type turnKey struct {
 }
 
 // New returns a model. pinned is the trusted session given to replay, or
-// "": events of other sessions are then foreign.
-func New(pinned string) *Model {
-	return &Model{pinned: pinned, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}}
+// "": events of other sessions are then foreign. outcomes says whether
+// to keep each turn's Outcome.
+func New(pinned string, outcomes bool) *Model {
+	return &Model{pinned: pinned, outcomes: outcomes, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}}
 }
 
 // Observe folds one result of a run made with replay.Options.Messages into
@@ -195,44 +234,56 @@ func (m *Model) accept(st *Step, ev *replay.Event, at Position) {
 		st.Prev = &m.prev
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
 	}
-	s.Last = Projection{At: at, EventID: ev.EventID, TurnID: ev.TurnID, Sequence: ev.Sequence,
-		EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, Status: snap.Status, Lineage: snap.Lineage, IDs: newIDs(snap.Messages)}
+	s.Last = Projection{Sequence: ev.Sequence, EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, IDs: newIDs(snap.Messages)}
 	s.HasLast = true
 
-	if t.Accepted == 0 {
-		t.FirstSequence, t.FirstEmittedAt, t.FirstEmitted = ev.Sequence, ev.EmittedAt, ev.Emitted
-	}
 	t.Accepted++
-	t.LastSequence, t.LastEmittedAt, t.LastEmitted = ev.Sequence, ev.EmittedAt, ev.Emitted
-	t.Status, t.StatusAt, t.Usage, t.ErrorCode = snap.Status, at, snap.Usage, ""
+	t.Status, t.StatusAt = snap.Status, at
+	if t.op == "" {
+		t.op = snap.Lineage.Operation
+	}
+	if !m.outcomes {
+		return
+	}
+	o := t.out
+	if o == nil {
+		o = &Outcome{FirstSequence: ev.Sequence, FirstEmittedAt: ev.EmittedAt, FirstEmitted: ev.Emitted}
+		t.out = o
+	}
+	o.LastSequence, o.LastEmittedAt, o.LastEmitted = ev.Sequence, ev.EmittedAt, ev.Emitted
+	o.Usage, o.ErrorCode = snap.Usage, ""
 	if snap.HasError {
-		t.ErrorCode = snap.Error.Code
+		o.ErrorCode = snap.Error.Code
 	}
 	if snap.Lineage.Operation != "" {
-		t.noteLineage(ev.Sequence, snap.Lineage)
+		o.noteLineage(ev.Sequence, snap.Lineage)
 	}
 }
 
 // noteLineage keeps the first lineage of the turn and each distinct one
 // that differs from it.
-func (t *Turn) noteLineage(seq int64, l replay.Lineage) {
-	if !t.HasLineage {
-		t.HasLineage, t.LineageSequence, t.Lineage = true, seq, l
+func (o *Outcome) noteLineage(seq int64, l replay.Lineage) {
+	if !o.HasLineage {
+		o.HasLineage, o.LineageSequence, o.Lineage = true, seq, l
 		return
 	}
-	if t.Lineage == l {
+	if o.Lineage == l {
 		return
 	}
-	for _, v := range t.Variants {
-		if v.Lineage == l {
+	if o.variants == nil {
+		o.variants = &variants{}
+	}
+	v := o.variants
+	for _, d := range v.list {
+		if d.Lineage == l {
 			return
 		}
 	}
-	if len(t.Variants) == maxVariants {
-		t.MoreVariants++
+	if len(v.list) == maxVariants {
+		v.more++
 		return
 	}
-	t.Variants = append(t.Variants, Variant{Sequence: seq, Lineage: l})
+	v.list = append(v.list, Variant{Sequence: seq, Lineage: l})
 }
 
 func (m *Model) session(id string) *Session {
@@ -244,19 +295,35 @@ func (m *Model) session(id string) *Session {
 	return s
 }
 
+// listedTurns is how many turns a session has before they are indexed in
+// Model.turns: a walk of its list is then no longer than a map lookup.
+const listedTurns = 8
+
 func (m *Model) turn(s *Session, id string) *Turn {
-	k := turnKey{s.Index, id}
-	t, ok := m.turns[k]
-	if !ok {
-		t = &Turn{ID: id}
-		m.turns[k] = t
-		if s.last == nil {
-			s.first = t
-		} else {
-			s.last.next = t
+	if s.Turns <= listedTurns {
+		for t := s.first; t != nil; t = t.next {
+			if t.ID == id {
+				return t
+			}
 		}
-		s.last = t
-		s.Turns++
+	} else if t, ok := m.turns[turnKey{s.Index, id}]; ok {
+		return t
+	}
+	t := &Turn{ID: id}
+	if s.last == nil {
+		s.first = t
+	} else {
+		s.last.next = t
+	}
+	s.last = t
+	s.Turns++
+	switch {
+	case s.Turns == listedTurns+1:
+		for u := s.first; u != nil; u = u.next {
+			m.turns[turnKey{s.Index, u.ID}] = u
+		}
+	case s.Turns > listedTurns+1:
+		m.turns[turnKey{s.Index, id}] = t
 	}
 	return t
 }

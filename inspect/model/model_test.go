@@ -27,7 +27,7 @@ func result(kind, session, turn string, seq int64, status replay.Status, lin rep
 }
 
 func TestObserve(t *testing.T) {
-	m := New("")
+	m := New("", true)
 	regen := replay.Lineage{Operation: replay.OpRegenerate, ParentTurnID: "t1", SourceMessageID: "a1"}
 	edit := replay.Lineage{Operation: replay.OpEdit, ParentTurnID: "t1", SourceMessageID: "u1"}
 
@@ -56,11 +56,12 @@ func TestObserve(t *testing.T) {
 	if st.PrevStatus != replay.StatusComplete || st.PrevStatusAt.Line != 4 {
 		t.Errorf("prev status %q at %+v, want complete at line 4", st.PrevStatus, st.PrevStatusAt)
 	}
-	if tu.Lineage != regen || tu.LineageSequence != 3 || len(tu.Variants) != 1 || tu.Variants[0].Lineage != edit {
-		t.Errorf("lineage %+v at %d, variants %+v; want the regenerate, then the edit as a variant", tu.Lineage, tu.LineageSequence, tu.Variants)
+	o := tu.Outcome()
+	if tu.Operation() != replay.OpRegenerate || o.Lineage != regen || o.LineageSequence != 3 || len(o.Variants()) != 1 || o.Variants()[0].Lineage != edit {
+		t.Errorf("lineage %+v at %d, variants %+v; want the regenerate, then the edit as a variant", o.Lineage, o.LineageSequence, o.Variants())
 	}
-	if tu.FirstSequence != 3 || tu.LastSequence != 5 || tu.LastEmitted.Sub(tu.FirstEmitted) != 2*time.Second {
-		t.Errorf("turn sequences %d-%d, emitted %v-%v", tu.FirstSequence, tu.LastSequence, tu.FirstEmitted, tu.LastEmitted)
+	if o.FirstSequence != 3 || o.LastSequence != 5 || o.LastEmitted.Sub(o.FirstEmitted) != 2*time.Second {
+		t.Errorf("turn sequences %d-%d, emitted %v-%v", o.FirstSequence, o.LastSequence, o.FirstEmitted, o.LastEmitted)
 	}
 	s := st.Session
 	if s.Turns != 2 || s.FirstTurn().ID != "t1" || s.FirstTurn().Next() != tu || !s.FirstTurn().Submitted || s.Last.Sequence != 5 {
@@ -69,7 +70,7 @@ func TestObserve(t *testing.T) {
 }
 
 func TestObservePinned(t *testing.T) {
-	m := New("s")
+	m := New("s", false)
 	st := m.Observe(result("submit", "other", "t", 1, "", replay.Lineage{}))
 	if !st.Foreign || st.Turn.Submitted {
 		t.Errorf("a submit of another session: %+v", st)
@@ -78,5 +79,45 @@ func TestObservePinned(t *testing.T) {
 	st = m.Observe(result("snap", "other", "t", 2, replay.StatusComplete, replay.Lineage{}))
 	if st.Foreign || !st.Accepted {
 		t.Errorf("an accepted snapshot of another session: %+v", st)
+	}
+}
+
+// TestManyTurns checks that a session's turns are found again past the
+// few kept on its list alone, when the shared map takes over.
+func TestManyTurns(t *testing.T) {
+	m := New("", false)
+	const n = 3 * listedTurns
+	turns := map[string]*Turn{}
+	for round := 0; round < 2; round++ {
+		for i := 0; i < n; i++ {
+			id := "t" + string(rune('a'+i))
+			st := m.Observe(result("submit", "s", id, int64(round*n+i+1), "", replay.Lineage{}))
+			if round == 0 {
+				turns[id] = st.Turn
+			} else if st.Turn != turns[id] {
+				t.Fatalf("turn %s: a new turn on its second event", id)
+			}
+		}
+	}
+	s := m.sessions["s"]
+	got := 0
+	for tu := s.FirstTurn(); tu != nil; tu = tu.Next() {
+		got++
+	}
+	if s.Turns != n || got != n {
+		t.Errorf("%d turns counted, %d listed, want %d", s.Turns, got, n)
+	}
+}
+
+// TestWithoutOutcomes checks that a model made without outcomes keeps
+// what every view reads of a turn, and no Outcome.
+func TestWithoutOutcomes(t *testing.T) {
+	m := New("", false)
+	lin := replay.Lineage{Operation: replay.OpRetry, ParentTurnID: "t0", SourceMessageID: "a0"}
+	m.Observe(result("snap", "s", "t1", 1, replay.StatusStreaming, replay.Lineage{}, "u1"))
+	st := m.Observe(result("snap", "s", "t1", 2, replay.StatusComplete, lin, "u1", "a1"))
+	tu := st.Turn
+	if tu.Outcome() != nil || tu.Operation() != replay.OpRetry || tu.Accepted != 2 || tu.Status != replay.StatusComplete || tu.StatusAt.Line != 2 {
+		t.Errorf("turn %+v, operation %s, outcome %+v", tu, tu.Operation(), tu.Outcome())
 	}
 }

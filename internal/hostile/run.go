@@ -9,17 +9,19 @@ import (
 )
 
 // Replay runs a capture held in memory through replay.Run, giving every
-// result to fn, and fails tb on any error.
-func Replay(tb testing.TB, capture []byte, opts replay.Options, fn func(*replay.Result) error) {
+// result to fn, and returns the run's summary; it fails tb on any error.
+func Replay(tb testing.TB, capture []byte, opts replay.Options, fn func(*replay.Result) error) replay.Summary {
 	tb.Helper()
 	rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(capture), 0)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer rd.Close()
-	if _, err := replay.Run(rd, opts, fn); err != nil {
+	sum, err := replay.Run(rd, opts, fn)
+	if err != nil {
 		tb.Fatal(err)
 	}
+	return sum
 }
 
 // PerSession checks that what keep retains of a capture of n sessions,
@@ -41,4 +43,26 @@ func PerSession(t *testing.T, what string, k, size int, limit int64, keep func(c
 	if per > limit {
 		t.Errorf("%s keeps %d bytes per session of %d snapshot(s) of %d bytes; want at most %d", what, per, k, size, limit)
 	}
+}
+
+// ManySessions checks that what keep retains of a capture of many
+// sessions, each one accepted snapshot of a 16-byte reply, grows by at
+// most limit bytes per session when the sessions double from 5,000 to
+// 10,000: enough sessions that fixed costs and the collector's noise
+// fade, few enough for a test. It returns the bytes per session.
+func ManySessions(t *testing.T, what string, limit int64, keep func(capture []byte) any) int64 {
+	t.Helper()
+	kept := func(n int) int64 {
+		capture := Sessions(n, 1, 16)
+		kept := Retained(func() any { return keep(capture) })
+		runtime.KeepAlive(capture)
+		return kept
+	}
+	small, large := kept(5000), kept(10000)
+	per := (large - small) / 5000
+	t.Logf("%s: %d bytes per session (5,000 sessions: %d, 10,000: %d)", what, per, small, large)
+	if per > limit {
+		t.Errorf("%s keeps %d bytes per session of a capture of many one-line sessions; want at most %d", what, per, limit)
+	}
+	return per
 }
