@@ -301,8 +301,8 @@ func (h *harReader) use(e *harEntry) *Line {
 		body = dec
 	}
 	if bytes.Contains(body, turnMarker) {
-		f, _ := sniff(body, true)
-		h.setBody(body, f == FormatSSE)
+		d, _ := sniff(body, true)
+		h.setBody(body, d.format == FormatSSE)
 	}
 	return nil
 }

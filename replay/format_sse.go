@@ -9,6 +9,7 @@ import "bytes"
 // position is its first data line.
 type sseFramer struct {
 	maxLine int
+	mix     *mixer
 	data    []byte
 	first   Line // the first data line of the event being built
 	has     bool // the event has a data field
@@ -83,6 +84,16 @@ func (s *sseFramer) field(l Line) (Line, bool) {
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
 			s.id = string(value)
+		}
+	case "event", "retry":
+	default:
+		// A browser ignores a field it does not know; a line that reads as
+		// an NDJSON event is one, in a capture mostly SSE.
+		if s.mix.passes(l) {
+			return l, true
+		}
+		if !isBlank(d) {
+			s.mix.framing(l, FormatSSE, "unknown field")
 		}
 	}
 	return Line{}, false
