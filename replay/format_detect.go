@@ -40,6 +40,11 @@ type detection struct {
 // short to tell and more input may come.
 func sniff(b []byte, eof bool) (d detection, ready bool) {
 	full := eof || len(b) >= detectBytes
+	if len(b) > detectBytes {
+		// Only the window counts, however much was read at once, so that
+		// the same bytes are read the same from a file and a pipe.
+		b, eof = b[:detectBytes], false
+	}
 	b = bytes.TrimPrefix(b, utf8BOM)
 	i := 0
 	for i < len(b) && isSpace(b[i]) {
@@ -70,6 +75,7 @@ func sniff(b []byte, eof bool) (d detection, ready bool) {
 		}
 	}
 	lines, ready := windowLines(b, eof, skip+detectLines)
+	ready = ready || full
 	if !ready {
 		return detection{}, false
 	}
@@ -115,9 +121,8 @@ func harDocument(b []byte, full bool) (doc bool, lines int, ready bool) {
 // windowLines returns the first max lines of the window that can be
 // told apart: its complete lines, and a last unfinished one only when it
 // opens an event (a cut framing line may not show what it is yet).
-// ready is false while the window may still grow.
+// ready is false while the window may still grow by lines.
 func windowLines(b []byte, eof bool, max int) (lines [][]byte, ready bool) {
-	size := len(b)
 	for len(b) > 0 && len(lines) < max {
 		nl := bytes.IndexByte(b, '\n')
 		if nl < 0 {
@@ -129,7 +134,7 @@ func windowLines(b []byte, eof bool, max int) (lines [][]byte, ready bool) {
 		lines = append(lines, bytes.TrimSuffix(b[:nl], []byte{'\r'}))
 		b = b[nl+1:]
 	}
-	return lines, eof || len(lines) >= max || size >= detectBytes
+	return lines, eof || len(lines) >= max
 }
 
 // lineKind is what one line looks like to auto-detection.
