@@ -10,13 +10,15 @@ import (
 )
 
 // The window auto-detection weighs: a capture's first detectLines lines
-// or detectBytes bytes, whichever ends first. Enough lines for a framing
-// line or two in front of an NDJSON capture to be outweighed by its
-// events, and few enough that a live stream in another format is
-// recognised after a handful of its events.
+// or detectBytes bytes, whichever ends first, enough for a framing line
+// or two in front of an NDJSON capture to be outweighed by its events.
+// A capture whose first detectSettled non-blank lines are all framing of
+// one format is that format without waiting for the rest, so that a live
+// stream in another format is recognised after a few lines.
 const (
-	detectBytes = 32 << 10
-	detectLines = 32
+	detectBytes   = 32 << 10
+	detectLines   = 32
+	detectSettled = 4
 )
 
 // utf8BOM starts some captures; a browser strips it from an event
@@ -74,9 +76,12 @@ func sniff(b []byte, eof bool) (d detection, ready bool) {
 			}
 		}
 	}
-	lines, ready := windowLines(b, eof, skip+detectLines)
-	ready = ready || full
-	if !ready {
+	// A line cut by the end of a full window is as much of it as counts.
+	lines, ready := windowLines(b, eof || full, skip+detectLines)
+	if f := settled(lines); f != "" && skip == 0 {
+		return detection{format: f}, true
+	}
+	if !ready && !full {
 		return detection{}, false
 	}
 	d = weigh(lines, skip)
@@ -240,6 +245,27 @@ func weigh(lines [][]byte, skip int) detection {
 		d.prefix = append(d.prefix, Span{First: i + 1, Last: i + 1, Lines: 1, As: f, What: c.what})
 	}
 	return d
+}
+
+// settled returns the format whose framing the first detectSettled
+// non-blank lines all are, "" unless there are that many and they are.
+func settled(lines [][]byte) Format {
+	var f Format
+	n := 0
+	for _, l := range lines {
+		c := classify(l)
+		if c.kind == kindBlank {
+			continue
+		}
+		lf := formatOf(c.kind)
+		if lf == "" || lf == FormatHAR || (n > 0 && lf != f) {
+			return ""
+		}
+		if f, n = lf, n+1; n == detectSettled {
+			return f
+		}
+	}
+	return ""
 }
 
 // formatOf is the format whose framing a line of kind k is, "" for an

@@ -79,15 +79,21 @@ func TestAutoDetectBOM(t *testing.T) {
 			if fs := sum.Input.Formats; len(fs) != 1 || fs[0] != FormatSSE || len(sum.Input.Mixed) > 0 {
 				t.Errorf("formats %v, mixed %+v; want [sse] and nothing mixed", fs, sum.Input.Mixed)
 			}
-			if len(got) != len(want) {
-				t.Fatalf("%d events, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if got[i].verdict != want[i].verdict {
-					t.Errorf("event %d: %+v, want %+v", i, got[i].verdict, want[i].verdict)
-				}
-			}
+			sameVerdicts(t, got, want)
 		})
+	}
+}
+
+// sameVerdicts checks that got has the verdicts of want, event for event.
+func sameVerdicts(t *testing.T, got, want []formatResult) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%d events, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i].verdict != want[i].verdict {
+			t.Errorf("event %d: %+v, want %+v", i, got[i].verdict, want[i].verdict)
+		}
 	}
 }
 
@@ -185,6 +191,10 @@ func TestAutoDetectWindow(t *testing.T) {
 		{"one comment, one event: a tie goes to sse", ":\n" + ev + "\n", true, FormatSSE, true},
 		{"sse then a stray event", ": a\nid: 1\ndata: {}\n\n" + ev + "\n", true, FormatSSE, true},
 		{"a comment alone may be a prefix", ": a\n", false, "", false},
+		{"three sse lines may be a prefix", ": a\nretry: 1\n\nevent: x\n", false, "", false},
+		{"four sse lines settle it", ": a\nretry: 1\n\nevent: x\nid: 1\n", false, FormatSSE, true},
+		{"four log lines settle it", strings.Repeat(logTime+" x\n", 4), false, FormatKubectl, true},
+		{"four lines of two formats do not", strings.Repeat(logTime+" x\n", 3) + ": a\n", false, "", false},
 		{"an event first is ndjson at once", ev + "\n", false, FormatNDJSON, true},
 		{"har document", `{"log":{"entries":[]}}` + "\n\n", true, FormatHAR, true},
 		{"har document, more may come", `{"log":{"entries":[]}}` + "\n", false, "", false},
@@ -199,13 +209,18 @@ func TestAutoDetectWindow(t *testing.T) {
 			}
 		})
 	}
-	// A window full of lines is enough, at the line count or the size.
-	comments := strings.Repeat(": keep-alive\n", detectLines)
-	if d, ready := sniff([]byte(comments), false); !ready || d.format != FormatSSE {
-		t.Errorf("%d comments: %q, %v", detectLines, d.format, ready)
+	// A window full of lines that do not settle it is enough, at the line
+	// count or the size.
+	mixed := strings.Repeat(": keep-alive\n"+logTime+" x\n", detectLines/2)
+	if d, ready := sniff([]byte(mixed), false); !ready || d.format != FormatSSE {
+		t.Errorf("%d lines: %q, %v", detectLines, d.format, ready)
 	}
-	if _, ready := sniff([]byte(comments[:len(comments)-1]), false); ready {
-		t.Errorf("%d comments and a cut one: ready", detectLines-1)
+	if _, ready := sniff([]byte(mixed[:len(mixed)-1]), false); ready {
+		t.Errorf("%d lines and a cut one: ready", detectLines-1)
+	}
+	long := ": " + strings.Repeat("x", detectBytes)
+	if d, ready := sniff([]byte(long), false); !ready || d.format != FormatSSE {
+		t.Errorf("a cut line filling the window: %q, %v", d.format, ready)
 	}
 }
 

@@ -429,14 +429,7 @@ func TestFormatSamples(t *testing.T) {
 			if fs := sum.Input.Formats; len(fs) != 1 || fs[0] != tc.format {
 				t.Errorf("formats %v, want [%s]", fs, tc.format)
 			}
-			if len(got) != len(want) {
-				t.Fatalf("%d events, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if got[i].verdict != want[i].verdict {
-					t.Errorf("event %d: %+v, want %+v", i, got[i].verdict, want[i].verdict)
-				}
-			}
+			sameVerdicts(t, got, want)
 		})
 	}
 }
