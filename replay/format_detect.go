@@ -25,7 +25,7 @@ const (
 // stream.
 var utf8BOM = []byte("\xef\xbb\xbf")
 
-// detection is what sniff makes of a capture's first bytes: its format,
+// detection is what detect makes of a capture's first bytes: its format,
 // and for an NDJSON capture the runs of leading lines that are another
 // format's framing, which are reported and not read as events.
 type detection struct {
@@ -34,13 +34,21 @@ type detection struct {
 }
 
 // sniff recognises a capture's format from its first bytes (after
+// decompression), as detect does, for a caller that wants only the
+// format (a HAR response body).
+func sniff(b []byte, eof bool) (Format, bool) {
+	d, ready := detect(b, eof)
+	return d.format, ready
+}
+
+// detect recognises a capture's format from its first bytes (after
 // decompression). A capture whose first line is an event is NDJSON at
 // once, so that a live NDJSON stream is never held back. Otherwise the
 // lines of the window vote: a format is chosen only when the lines that
 // are events do not outnumber its framing lines, and an NDJSON capture's
 // leading framing lines make its prefix. ready is false when b is too
 // short to tell and more input may come.
-func sniff(b []byte, eof bool) (d detection, ready bool) {
+func detect(b []byte, eof bool) (d detection, ready bool) {
 	full := eof || len(b) >= detectBytes
 	if len(b) > detectBytes {
 		// Only the window counts, however much was read at once, so that

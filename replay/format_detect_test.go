@@ -148,35 +148,6 @@ func dockerLine(log string) string {
 	return string(e) + "\n"
 }
 
-// TestHARRest: bytes after a HAR document too long for the window to
-// see its end are not read, and are reported as a malformed event, in
-// document order and in time order alike.
-func TestHARRest(t *testing.T) {
-	pad := strings.Repeat("x", detectBytes)
-	ev1, ev2 := snapshotLine("s", 1), snapshotLine("s", 2)
-	for name, started := range map[string][2]string{
-		"in order":     {"2026-07-11T03:00:00Z", "2026-07-11T03:00:01Z"},
-		"out of order": {"2026-07-11T03:00:01Z", "2026-07-11T03:00:00Z"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			doc := harDoc(harEntryJSON("https://x/"+pad, started[0], ev1+"\n", ""), harEntryJSON("https://x/", started[1], ev2+"\n", ""))
-			in := doc + ev2 + "\n"
-			for _, f := range []Format{FormatAuto, FormatHAR} {
-				got, sum := runCapture(t, "c.har", []byte(in), f, 1)
-				if fs := sum.Input.Formats; len(fs) != 1 || fs[0] != FormatHAR {
-					t.Errorf("formats %v, want [har]", fs)
-				}
-				if len(got) != 3 || got[2].Code != CodeInvalidPayload {
-					t.Fatalf("%s: %+v, want two events and the rest malformed", f, got)
-				}
-			}
-			if got, _ := runCapture(t, "c.har", []byte(doc+"\n \n"), FormatAuto, 1); len(got) != 2 {
-				t.Errorf("white space after the document: %+v", got)
-			}
-		})
-	}
-}
-
 // TestAutoDetectWindow: the lines of the window vote, and a live NDJSON
 // stream is recognised from its first line.
 func TestAutoDetectWindow(t *testing.T) {
@@ -203,23 +174,23 @@ func TestAutoDetectWindow(t *testing.T) {
 		{"one event after a har opening: a cut document", `{"log":{"entries":[` + "\n" + ev + "\n", true, FormatHAR, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, ready := sniff([]byte(tc.in), tc.eof)
+			d, ready := detect([]byte(tc.in), tc.eof)
 			if ready != tc.ready || (ready && d.format != tc.want) {
-				t.Errorf("sniff = %q, %v; want %q, %v", d.format, ready, tc.want, tc.ready)
+				t.Errorf("detect = %q, %v; want %q, %v", d.format, ready, tc.want, tc.ready)
 			}
 		})
 	}
 	// A window full of lines that do not settle it is enough, at the line
 	// count or the size.
 	mixed := strings.Repeat(": keep-alive\n"+logTime+" x\n", detectLines/2)
-	if d, ready := sniff([]byte(mixed), false); !ready || d.format != FormatSSE {
+	if d, ready := detect([]byte(mixed), false); !ready || d.format != FormatSSE {
 		t.Errorf("%d lines: %q, %v", detectLines, d.format, ready)
 	}
-	if _, ready := sniff([]byte(mixed[:len(mixed)-1]), false); ready {
+	if _, ready := detect([]byte(mixed[:len(mixed)-1]), false); ready {
 		t.Errorf("%d lines and a cut one: ready", detectLines-1)
 	}
 	long := ": " + strings.Repeat("x", detectBytes)
-	if d, ready := sniff([]byte(long), false); !ready || d.format != FormatSSE {
+	if d, ready := detect([]byte(long), false); !ready || d.format != FormatSSE {
 		t.Errorf("a cut line filling the window: %q, %v", d.format, ready)
 	}
 }

@@ -69,9 +69,6 @@ type harReader struct {
 	// offsets, for a capture stored plain, are where each entry starts in
 	// the file: an entry due out of order is then read from there alone.
 	offsets []int64
-	// rest is how many bytes the capture holds after the document's end,
-	// from byte restAt, when they are not all white space.
-	rest, restAt int64
 }
 
 // opener opens a capture again at the byte offset of its decompressed
@@ -219,10 +216,7 @@ func (h *harReader) nextEntry() *Line {
 		}
 		if !ok {
 			h.done = true
-			if h.order == nil {
-				h.rest, h.restAt = documentRest(h.dec, h.in)
-			}
-			return h.restProblem()
+			return nil
 		}
 		h.entry = index
 		if h.url != "" && !strings.Contains(e.Request.URL, h.url) {
@@ -307,62 +301,10 @@ func (h *harReader) use(e *harEntry) *Line {
 		body = dec
 	}
 	if bytes.Contains(body, turnMarker) {
-		d, _ := sniff(body, true)
-		h.setBody(body, d.format == FormatSSE)
+		f, _ := sniff(body, true)
+		h.setBody(body, f == FormatSSE)
 	}
 	return nil
-}
-
-// documentRest reads a document on from the end of its log.entries to
-// its own end, and returns how many bytes follow it, and from where,
-// when they are not all white space: 0 when none do, or when the
-// document breaks off before its end.
-func documentRest(dec *json.Decoder, in io.Reader) (n, at int64) {
-	for range 2 { // the rest of log, then of the document
-		for dec.More() {
-			var skip json.RawMessage
-			if _, err := dec.Token(); err != nil {
-				return 0, 0
-			}
-			if err := dec.Decode(&skip); err != nil {
-				return 0, 0
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return 0, 0
-		}
-	}
-	at = dec.InputOffset()
-	var rest restCounter
-	io.Copy(&rest, io.MultiReader(dec.Buffered(), in))
-	if !rest.text {
-		return 0, 0
-	}
-	return rest.n, at
-}
-
-// restCounter counts bytes, noting whether any is not JSON's white space.
-type restCounter struct {
-	n    int64
-	text bool
-}
-
-func (c *restCounter) Write(p []byte) (int, error) {
-	c.n += int64(len(p))
-	c.text = c.text || len(bytes.Trim(p, " \t\r\n")) > 0
-	return len(p), nil
-}
-
-// restProblem is the malformed event of what follows the document, if
-// anything does: those bytes are not read, and must not go unsaid.
-func (h *harReader) restProblem() *Line {
-	if h.rest == 0 {
-		return nil
-	}
-	l := Line{File: h.name, Origin: &Origin{Entry: h.entry + 1}}
-	l.bad = formatProblem(FormatHAR, fmt.Sprintf("%d bytes follow the document's end at byte %d, and are not read", h.rest, h.restAt))
-	h.rest = 0
-	return &l
 }
 
 // fail ends the document with the malformed event of err.

@@ -85,9 +85,6 @@ func (h *harReader) sortEntries(open opener) {
 	if sorted {
 		return
 	}
-	if _, err := pre.dec.Token(); err == nil { // the closing bracket
-		h.rest, h.restAt = documentRest(pre.dec, in)
-	}
 	h.order = make([]int, len(times))
 	for i := range h.order {
 		h.order[i] = i

@@ -9,7 +9,6 @@ import "bytes"
 // position is its first data line.
 type sseFramer struct {
 	maxLine int
-	mix     *mixer
 	data    []byte
 	first   Line // the first data line of the event being built
 	has     bool // the event has a data field
@@ -19,6 +18,8 @@ type sseFramer struct {
 	// queue holds the events dispatched by a line that lone CRs split
 	// into several, their data copied.
 	queue []Line
+
+	mix *mixer // under --format auto
 }
 
 func (s *sseFramer) line(l Line) (Line, bool) {
@@ -69,6 +70,17 @@ func (s *sseFramer) field(l Line) (Line, bool) {
 			value = value[1:]
 		}
 	}
+	if !isSSEField(d) {
+		// A browser ignores a field it does not know; a line that reads as
+		// an NDJSON event is one, in a capture mostly SSE.
+		if s.mix.passes(l) {
+			return l, true
+		}
+		if !isBlank(d) {
+			s.mix.framing(l, FormatSSE, "unknown field")
+		}
+		return Line{}, false
+	}
 	switch string(field) {
 	case "data":
 		s.start(l)
@@ -84,16 +96,6 @@ func (s *sseFramer) field(l Line) (Line, bool) {
 	case "id":
 		if bytes.IndexByte(value, 0) < 0 {
 			s.id = string(value)
-		}
-	case "event", "retry":
-	default:
-		// A browser ignores a field it does not know; a line that reads as
-		// an NDJSON event is one, in a capture mostly SSE.
-		if s.mix.passes(l) {
-			return l, true
-		}
-		if !isBlank(d) {
-			s.mix.framing(l, FormatSSE, "unknown field")
 		}
 	}
 	return Line{}, false

@@ -258,7 +258,7 @@ func TestSniff(t *testing.T) {
 		{"date only", "2026-07-11 03:00:00 {}\n", FormatNDJSON},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, ready := sniff([]byte(tc.in), true)
+			d, ready := detect([]byte(tc.in), true)
 			if got := d.format; got != tc.want || !ready || len(d.prefix) > 0 {
 				t.Errorf("sniff = %q, %v; want %q", got, ready, tc.want)
 			}
@@ -269,12 +269,12 @@ func TestSniff(t *testing.T) {
 // TestSniffWaitsForEnough: a live stream's first bytes may not tell yet.
 func TestSniffWaitsForEnough(t *testing.T) {
 	for _, in := range []string{"", "  ", "{", `{"lo`, `{"log"`, `{"log": `, "data"} {
-		if d, ready := sniff([]byte(in), false); ready {
-			t.Errorf("sniff(%q) = %q before it could tell", in, d.format)
+		if f, ready := sniff([]byte(in), false); ready {
+			t.Errorf("sniff(%q) = %q before it could tell", in, f)
 		}
 	}
-	if d, ready := sniff([]byte(`{"protocol"`), false); !ready || d.format != FormatNDJSON {
-		t.Errorf("an event's first key: %q, %v", d.format, ready)
+	if f, ready := sniff([]byte(`{"protocol"`), false); !ready || f != FormatNDJSON {
+		t.Errorf("an event's first key: %q, %v", f, ready)
 	}
 }
 

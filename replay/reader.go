@@ -60,12 +60,12 @@ type Stats struct {
 	// (DamageError); Damage is the first of them.
 	Damaged int
 	Damage  *DamageError
-	// Formats lists the formats of the captures read, each once, in the
-	// order they were first met.
-	Formats []Format
 	// Mixed lists the captures that --format auto read partly otherwise
 	// than in their format, with the lines it read so.
 	Mixed []*Mixed
+	// Formats lists the formats of the captures read, each once, in the
+	// order they were first met.
+	Formats []Format
 }
 
 // Complete reports whether every capture was read to its end.

@@ -36,7 +36,7 @@ func (r *Reader) startFormat() {
 		var d detection
 		for {
 			var ready bool
-			if d, ready = sniff(r.buf[r.r:r.w], r.eof); ready || r.eof {
+			if d, ready = detect(r.buf[r.r:r.w], r.eof); ready || r.eof {
 				break
 			}
 			r.fill()
