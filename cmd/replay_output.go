@@ -162,18 +162,39 @@ type sessionJSON struct {
 type inputJSON struct {
 	Files int `json:"files"`
 	// Formats are the formats the captures were read in (--format).
-	Formats  []string `json:"formats"`
-	Bytes    int64    `json:"bytes"`
-	Lines    int      `json:"lines"`
-	Blank    int      `json:"blank"`
-	Events   int      `json:"events"`
-	Accepted int      `json:"accepted"`
-	Inert    int      `json:"inert"`
+	Formats []string `json:"formats"`
+	// Mixed lists the captures --format auto read partly in another way:
+	// framing lines in front of NDJSON events, or NDJSON events amid
+	// another format.
+	Mixed    []mixedJSON `json:"mixed"`
+	Bytes    int64       `json:"bytes"`
+	Lines    int         `json:"lines"`
+	Blank    int         `json:"blank"`
+	Events   int         `json:"events"`
+	Accepted int         `json:"accepted"`
+	Inert    int         `json:"inert"`
 	// Complete is false when a capture stopped early (Damage is the
 	// first); TooLong counts lines over --max-line, never decoded.
 	Complete bool        `json:"complete"`
 	Damage   *damageJSON `json:"damage"`
 	TooLong  int         `json:"tooLong"`
+}
+
+type mixedJSON struct {
+	File   string     `json:"file"`
+	Format string     `json:"format"`
+	Spans  []spanJSON `json:"spans"`
+	More   int        `json:"more"`
+}
+
+// spanJSON is a run of lines read as NDJSON events (as "ndjson") or as
+// another format's framing (as that format, what says which framing).
+type spanJSON struct {
+	First int    `json:"first"`
+	Last  int    `json:"last"`
+	Lines int    `json:"lines"`
+	As    string `json:"as"`
+	What  string `json:"what,omitempty"`
 }
 
 type damageJSON struct {
@@ -186,10 +207,17 @@ type damageJSON struct {
 
 func newInputJSON(in replay.Stats, c replay.Counts) inputJSON {
 	acc := c.Accepted()
-	j := inputJSON{Files: in.Files, Formats: []string{}, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
+	j := inputJSON{Files: in.Files, Formats: []string{}, Mixed: []mixedJSON{}, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
 		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong}
 	for _, f := range in.Formats {
 		j.Formats = append(j.Formats, string(f))
+	}
+	for _, m := range in.Mixed {
+		mj := mixedJSON{File: m.File, Format: string(m.Format), Spans: []spanJSON{}, More: m.More}
+		for _, s := range m.Spans {
+			mj.Spans = append(mj.Spans, spanJSON{First: s.First, Last: s.Last, Lines: s.Lines, As: string(s.As), What: s.What})
+		}
+		j.Mixed = append(j.Mixed, mj)
 	}
 	if d := in.Damage; d != nil {
 		j.Damage = &damageJSON{File: d.Name, Format: d.Format, Offset: d.Offset, Decoded: d.Decoded, Error: d.Error()}
@@ -547,8 +575,12 @@ func formatNote(in replay.Stats) string {
 }
 
 // writeInputWarnings says, in a human summary, when the verdicts may not
-// be a real client's: lines too long to decode, or input cut short.
+// be a real client's: lines too long to decode, lines read in another
+// format than the rest of their capture, or input cut short.
 func writeInputWarnings(out *bufio.Writer, pal palette, in replay.Stats) {
+	for _, m := range in.Mixed {
+		fmt.Fprintf(out, "%s %s\n", pal.Yellow("warning:"), termsafe.String(m.Error()))
+	}
 	if in.TooLong > 0 {
 		fmt.Fprintf(out, "%s %s over --max-line not decoded (%s): verdicts after them may differ from a real client's\n",
 			pal.Yellow("warning:"), plural(in.TooLong, "line"), replay.CodeLineTooLong)

@@ -18,7 +18,7 @@
 //     (*DamageError), and Open a capture it cannot read (*InputError);
 //   - read captures in other formats: a Reader recognises each capture's
 //     format (Format: NDJSON, SSE, HAR, Docker json-file, CRI, kubectl
-//     --timestamps) by its first bytes, or reads the one SetFormat names;
+//     --timestamps) from its first lines, or reads the one SetFormat names;
 //   - read a Result: its File and Line, Origin (what the capture's format
 //     says beyond the position), Event (nil when the line is
 //     malformed), Err (the *DecodeError), Reason, Verdict, Gap, and Raw

@@ -11,7 +11,7 @@ import (
 type Format string
 
 // The formats a Reader reads. FormatAuto recognises each capture's
-// format by its first bytes.
+// format from its first lines (see sniff).
 const (
 	FormatAuto    Format = "auto"
 	FormatNDJSON  Format = "ndjson"  // one event per line
@@ -70,56 +70,19 @@ type framer interface {
 }
 
 // newFramer returns the framer of f, nil for NDJSON, whose lines are its
-// events.
-func newFramer(f Format, maxLine int) framer {
+// events. mix, under --format auto, takes the lines it reads otherwise.
+func newFramer(f Format, maxLine int, mix *mixer) framer {
 	switch f {
 	case FormatSSE:
-		return &sseFramer{maxLine: maxLine}
+		return &sseFramer{maxLine: maxLine, mix: mix}
 	case FormatDocker:
-		return &dockerFramer{maxLine: maxLine}
+		return &dockerFramer{maxLine: maxLine, mix: mix}
 	case FormatCRI:
-		return &criFramer{maxLine: maxLine}
+		return &criFramer{maxLine: maxLine, mix: mix}
 	case FormatKubectl:
-		return kubectlFramer{}
+		return kubectlFramer{mix: mix}
 	}
 	return nil
-}
-
-// formatSniffBytes is how much of a capture sniff may need to see.
-const formatSniffBytes = 4096
-
-// sniff recognises a capture's format from its first bytes (after
-// decompression). ready is false when b is too short to tell and more
-// input may come; at its end, whatever b holds decides.
-func sniff(b []byte, eof bool) (f Format, ready bool) {
-	eof = eof || len(b) >= formatSniffBytes // enough to decide
-	i := 0
-	for i < len(b) && isSpace(b[i]) {
-		i++
-	}
-	rest := b[i:]
-	if len(rest) == 0 {
-		return FormatNDJSON, eof
-	}
-	if rest[0] == '{' {
-		f, ready := sniffObject(rest[1:])
-		return f, ready || eof
-	}
-	line := rest
-	if j := bytes.IndexByte(rest, '\n'); j >= 0 {
-		line = rest[:j]
-	} else if !eof && len(rest) < 64 {
-		return "", false
-	}
-	switch {
-	case isSSEField(line):
-		return FormatSSE, true
-	case criPrefix(line) > 0:
-		return FormatCRI, true
-	case timestampPrefix(line) > 0:
-		return FormatKubectl, true
-	}
-	return FormatNDJSON, true
 }
 
 // sniffObject tells a Docker json-file entry ({"log":"…) and a HAR

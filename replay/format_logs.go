@@ -61,6 +61,7 @@ func trimNewline(b []byte) []byte {
 // ends in a newline: they are joined, per stream.
 type dockerFramer struct {
 	maxLine int
+	mix     *mixer
 	parts   [2]partial
 	entry   struct {
 		Log    *string `json:"log"`
@@ -82,6 +83,9 @@ func (d *dockerFramer) line(l Line) (Line, bool) {
 	}
 	d.entry.Log, d.entry.Stream, d.entry.Time = nil, "", ""
 	if err := json.Unmarshal(l.Data, &d.entry); err != nil || d.entry.Log == nil {
+		if d.mix.passes(l) {
+			return l, true
+		}
 		l.bad = formatProblem(FormatDocker, `the line is not a json-file log entry {"log": "…", "stream": …, "time": …}`)
 		return l, true
 	}
@@ -123,6 +127,7 @@ func flushPartial(parts []partial, format Format, why string) (Line, bool) {
 // the following entries of the same stream up to an F.
 type criFramer struct {
 	maxLine int
+	mix     *mixer
 	parts   [2]partial
 }
 
@@ -167,6 +172,9 @@ func (c *criFramer) line(l Line) (Line, bool) {
 	}
 	n := criPrefix(l.Data)
 	if n == 0 {
+		if c.mix.passes(l) {
+			return l, true
+		}
 		l.bad = formatProblem(FormatCRI, "the line is not a CRI log line, TIMESTAMP STREAM P|F MESSAGE")
 		return l, true
 	}
@@ -196,9 +204,9 @@ func (c *criFramer) flush() (Line, bool) {
 
 // kubectlFramer reads `kubectl logs --timestamps`: every line starts
 // with its RFC 3339 timestamp and a space.
-type kubectlFramer struct{}
+type kubectlFramer struct{ mix *mixer }
 
-func (kubectlFramer) line(l Line) (Line, bool) {
+func (k kubectlFramer) line(l Line) (Line, bool) {
 	if l.TooLong {
 		if l.blank {
 			return Line{}, false
@@ -210,6 +218,9 @@ func (kubectlFramer) line(l Line) (Line, bool) {
 	}
 	n := timestampPrefix(l.Data)
 	if n == 0 {
+		if k.mix.passes(l) {
+			return l, true
+		}
 		l.bad = formatProblem(FormatKubectl, "the line has no timestamp prefix (TIMESTAMP MESSAGE, as kubectl logs --timestamps writes)")
 		return l, true
 	}

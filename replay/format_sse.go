@@ -18,6 +18,8 @@ type sseFramer struct {
 	// queue holds the events dispatched by a line that lone CRs split
 	// into several, their data copied.
 	queue []Line
+
+	mix *mixer // under --format auto
 }
 
 func (s *sseFramer) line(l Line) (Line, bool) {
@@ -67,6 +69,17 @@ func (s *sseFramer) field(l Line) (Line, bool) {
 		if len(value) > 0 && value[0] == ' ' {
 			value = value[1:]
 		}
+	}
+	if !isSSEField(d) {
+		// A browser ignores a field it does not know; a line that reads as
+		// an NDJSON event is one, in a capture mostly SSE.
+		if s.mix.passes(l) {
+			return l, true
+		}
+		if !isBlank(d) {
+			s.mix.framing(l, FormatSSE, "unknown field")
+		}
+		return Line{}, false
 	}
 	switch string(field) {
 	case "data":

@@ -13,7 +13,9 @@ import (
 
 // FuzzReader checks the capture reader against a plain split of the same
 // bytes: every line, its number, CR stripping, blank skipping and the
-// --max-line cut, whatever the bytes and the read sizes.
+// --max-line cut, whatever the bytes and the read sizes. The bytes are
+// read as NDJSON: how --format auto reads them is FuzzAutoDetect's
+// subject.
 func FuzzReader(f *testing.F) {
 	f.Add([]byte("a\r\nb\n\n c\n"), uint8(3), uint8(1))
 	f.Add([]byte("\xef\xbb\xbf{}\n\u00a0\n\r\n"), uint8(10), uint8(7))
@@ -23,6 +25,7 @@ func FuzzReader(f *testing.F) {
 			return // compressed input is another test's subject
 		}
 		rd, _ := Open([]string{"-"}, &chunkReader{data: data, n: int(chunk) + 1}, int(maxLine))
+		rd.SetFormat(FormatNDJSON)
 		var want []string
 		for i, l := range strings.Split(string(data), "\n") {
 			if i == strings.Count(string(data), "\n") && l == "" {

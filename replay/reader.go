@@ -60,6 +60,9 @@ type Stats struct {
 	// (DamageError); Damage is the first of them.
 	Damaged int
 	Damage  *DamageError
+	// Mixed lists the captures that --format auto read partly otherwise
+	// than in their format, with the lines it read so.
+	Mixed []*Mixed
 	// Formats lists the formats of the captures read, each once, in the
 	// order they were first met.
 	Formats []Format
@@ -86,9 +89,15 @@ type Reader struct {
 	// it from Options.Idle).
 	onFill func()
 
-	maxLine  int
-	format   Format // asked for; FormatAuto sniffs each capture
-	frame    framer // of the capture being read; nil for NDJSON
+	maxLine int
+	format  Format // asked for; FormatAuto sniffs each capture
+	frame   framer // of the capture being read; nil for NDJSON
+	// mix notes, under --format auto, the lines of the capture read other
+	// than in its format; skip is the last line of an NDJSON capture's
+	// prefix of framing, after counts its non-blank lines after that.
+	mix      *mixer
+	skip     int
+	after    int
 	har      *harReader
 	url      string // HAR: only entries whose URL holds it
 	stdin    io.Reader
@@ -252,7 +261,8 @@ func (r *Reader) Err() error {
 }
 
 // Warnings returns what went wrong without stopping a capture: files that
-// shrank while being read (*ShrinkError). It may be called from any
+// shrank while being read (*ShrinkError), and captures --format auto
+// read partly in another format (*Mixed). It may be called from any
 // goroutine.
 func (r *Reader) Warnings() []error {
 	r.mu.Lock()
@@ -312,6 +322,7 @@ func (r *Reader) nextSource() bool {
 
 // endSource closes the capture that has been read to its end.
 func (r *Reader) endSource() {
+	r.endFormat()
 	r.mu.Lock()
 	r.file = nil
 	r.mu.Unlock()
@@ -385,11 +396,23 @@ func (r *Reader) Next() (Line, error) {
 			r.stats.Blank++
 		}
 		if r.frame != nil {
-			if l, ok = r.frame.line(l); !ok || (!l.TooLong && l.bad == nil && wire.IsBlank(l.Data)) {
+			num := l.Num
+			if r.mix != nil && num == 1 && !l.TooLong {
+				l.Data = bytes.TrimPrefix(l.Data, utf8BOM) // as a browser strips it
+			}
+			l, ok = r.frame.line(l)
+			if !blank {
+				r.mix.placed(num)
+			}
+			if !ok || (!l.TooLong && l.bad == nil && wire.IsBlank(l.Data)) {
 				continue
 			}
 		} else if blank {
 			continue
+		} else if l.Num <= r.skip {
+			continue // framing, reported by endFormat
+		} else if r.skip > 0 {
+			r.after++
 		}
 		if l.TooLong {
 			r.stats.TooLong++

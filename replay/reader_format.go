@@ -31,19 +31,26 @@ func (r *Reader) SetURLFilter(s string) { r.url = s }
 // its first bytes unless a format was asked for.
 func (r *Reader) startFormat() {
 	f := r.format
+	r.mix, r.skip, r.after = nil, 0, 0
 	if f == FormatAuto {
+		var d detection
 		for {
 			var ready bool
-			if f, ready = sniff(r.buf[r.r:r.w], r.eof); ready || r.eof {
+			if d, ready = detect(r.buf[r.r:r.w], r.eof); ready || r.eof {
 				break
 			}
 			r.fill()
 		}
+		f = d.format
 		if f == "" {
 			f = FormatNDJSON
 		}
+		r.mix = &mixer{m: Mixed{File: r.name, Format: f, Spans: d.prefix}}
+		if n := len(d.prefix); n > 0 {
+			r.skip = d.prefix[n-1].Last
+		}
 	}
-	r.frame, r.har = newFramer(f, r.maxLine), nil
+	r.frame, r.har = newFramer(f, r.maxLine, r.mix), nil
 	if f == FormatHAR {
 		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats)
 		if src := r.sources[r.cur]; !src.stdin && src.size >= 0 {
@@ -58,6 +65,25 @@ func (r *Reader) startFormat() {
 		}
 	}
 	r.stats.Formats = append(r.stats.Formats, f)
+}
+
+// endFormat reports, at a capture's end, what auto-detection read other
+// than as its format: its prefix of framing then the NDJSON events after
+// it, or the lines a framer noted.
+func (r *Reader) endFormat() {
+	x := r.mix
+	r.mix = nil
+	if x == nil || len(x.m.Spans) == 0 {
+		return
+	}
+	m := x.m
+	if r.skip > 0 && r.after > 0 {
+		m.Spans = append(m.Spans, Span{First: r.skip + 1, Last: r.num, Lines: r.after, As: FormatNDJSON})
+	}
+	r.stats.Mixed = append(r.stats.Mixed, &m)
+	r.mu.Lock()
+	r.warnings = append(r.warnings, &m)
+	r.mu.Unlock()
 }
 
 // harInput reads a HAR capture's bytes for its JSON decoder: first what
