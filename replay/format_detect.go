@@ -49,6 +49,19 @@ func sniff(b []byte, eof bool) (Format, bool) {
 // leading framing lines make its prefix. ready is false when b is too
 // short to tell and more input may come.
 func detect(b []byte, eof bool) (d detection, ready bool) {
+	return detectWith(b, eof, false)
+}
+
+// detectPaused is detect for a source that paused (a read returned less
+// than it was asked for, as a live pipe does): the complete lines there
+// are vote as at the end of a window, so that a live stream opening with
+// lines of no format is not held back until its writer has sent a whole
+// window. A HAR document or a first line still unfinished waits.
+func detectPaused(b []byte) (d detection, ready bool) {
+	return detectWith(b, false, true)
+}
+
+func detectWith(b []byte, eof, paused bool) (d detection, ready bool) {
 	full := eof || len(b) >= detectBytes
 	if len(b) > detectBytes {
 		// Only the window counts, however much was read at once, so that
@@ -89,7 +102,7 @@ func detect(b []byte, eof bool) (d detection, ready bool) {
 	if f := settled(lines); f != "" && skip == 0 {
 		return detection{format: f}, true
 	}
-	if !ready && !full {
+	if !ready && !full && !(paused && len(lines) > skip) {
 		return detection{}, false
 	}
 	d = weigh(lines, skip)

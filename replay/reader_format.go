@@ -34,12 +34,21 @@ func (r *Reader) startFormat() {
 	r.mix, r.skip, r.after = nil, 0, 0
 	if f == FormatAuto {
 		var d detection
+		paused := false
 		for {
 			var ready bool
-			if d, ready = detect(r.buf[r.r:r.w], r.eof); ready || r.eof {
+			if paused {
+				d, ready = detectPaused(r.buf[r.r:r.w])
+			} else {
+				d, ready = detect(r.buf[r.r:r.w], r.eof)
+			}
+			if ready || r.eof {
 				break
 			}
 			r.fill()
+			// fill moves what is held to the front and reads into the
+			// rest: a buffer left unfilled is a short read.
+			paused = !r.eof && r.w < len(r.buf)
 		}
 		f = d.format
 		if f == "" {
