@@ -450,7 +450,9 @@ func originDetail(o *replay.Origin) string {
 		parts = append(parts, "logged "+termsafe.String(o.LoggedAt))
 	}
 	if o.LastEventID != "" {
-		parts = append(parts, "id "+termsafe.String(o.LastEventID))
+		// An id may be as long as a line, and stays in effect for every
+		// event after it: the table shows its start.
+		parts = append(parts, "id "+termsafe.Line(o.LastEventID, maxEnvelopeCell))
 	}
 	return strings.Join(parts, ", ")
 }

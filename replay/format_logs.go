@@ -4,38 +4,40 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 )
 
 // partial is a container log message being joined from several entries
 // of one stream (stdout or stderr).
 type partial struct {
-	data     []byte
+	msg      joined
 	first    Line // the first entry's line
 	loggedAt string
 	entries  int
-	tooLong  bool
 }
 
 // add appends one entry's piece of the message.
 func (p *partial) add(l Line, piece []byte, loggedAt string, maxLine int) {
 	if p.entries == 0 {
-		p.first, p.loggedAt, p.data, p.tooLong = l, loggedAt, p.data[:0], false
+		p.first, p.loggedAt = l, loggedAt
+		p.msg.start()
 	}
 	p.entries++
-	if p.tooLong || len(p.data)+len(piece) > maxLine {
-		p.tooLong = true
-		p.data = p.data[:0]
-		return
-	}
-	p.data = append(p.data, piece...)
+	p.msg.add(piece, maxLine)
 }
 
-// take returns the joined message as an event record and resets p.
-func (p *partial) take() Line {
-	l := Line{File: p.first.File, Num: p.first.Num, Off: p.first.Off, Data: p.data, Len: int64(len(p.data)),
+// take returns the joined message as an event record and resets p. trim
+// is the length of the line ending of its last piece, which is not part
+// of the message. A message longer than maxLine is too long, with its
+// real length.
+func (p *partial) take(trim, maxLine int) Line {
+	m := &p.msg
+	l := Line{File: p.first.File, Num: p.first.Num, Off: p.first.Off, Len: m.size - int64(trim),
 		Origin: &Origin{LoggedAt: p.loggedAt}}
-	if p.tooLong {
-		l.TooLong, l.Data = true, nil
+	if m.over || l.Len > int64(maxLine) {
+		l.TooLong = true
+	} else {
+		l.Data = m.data[:len(m.data)-trim]
 	}
 	p.entries = 0
 	return l
@@ -47,12 +49,6 @@ func streamIndex(s []byte) int {
 		return 1
 	}
 	return 0
-}
-
-// trimNewline drops a message's line ending.
-func trimNewline(b []byte) []byte {
-	b = bytes.TrimSuffix(b, []byte{'\n'})
-	return bytes.TrimSuffix(b, []byte{'\r'})
 }
 
 // dockerFramer reads Docker's json-file log driver: one JSON entry a
@@ -91,12 +87,15 @@ func (d *dockerFramer) line(l Line) (Line, bool) {
 	}
 	p := &d.parts[streamIndex([]byte(d.entry.Stream))]
 	log := *d.entry.Log
-	p.add(l, []byte(log), d.entry.Time, d.maxLine)
+	// The pieces hold the message's line ending, which does not count
+	// to the limit.
+	p.add(l, []byte(log), d.entry.Time, d.maxLine+len("\r\n"))
 	if len(log) == 0 || log[len(log)-1] != '\n' {
 		return Line{}, false // split: the next entry of this stream goes on
 	}
-	d.rec = p.take()
-	d.rec.Data = trimNewline(d.rec.Data)
+	// The newline is not part of the message, nor is a CR before it,
+	// which an earlier piece may hold.
+	d.rec = p.take(p.msg.newlineLen(), d.maxLine)
 	return d.rec, true
 }
 
@@ -113,7 +112,7 @@ func flushPartial(parts []partial, format Format, why string) (Line, bool) {
 	for i := range parts {
 		if p := &parts[i]; p.entries > 0 {
 			n := p.entries
-			l := p.take()
+			l := p.take(0, math.MaxInt)
 			l.TooLong = false
 			l.bad = formatProblem(format, fmt.Sprintf(why, n))
 			return l, true
@@ -193,7 +192,7 @@ func (c *criFramer) line(l Line) (Line, bool) {
 	if tag[0] == 'P' {
 		return Line{}, false
 	}
-	return p.take(), true
+	return p.take(0, c.maxLine), true
 }
 
 func (c *criFramer) pending() (Line, bool) { return Line{}, false }

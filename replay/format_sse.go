@@ -9,12 +9,14 @@ import "bytes"
 // position is its first data line.
 type sseFramer struct {
 	maxLine int
-	data    []byte
+	data    joined
 	first   Line // the first data line of the event being built
 	has     bool // the event has a data field
-	tooLong bool
-	id      string
-	rec     Line
+	// origin holds the last event id, shared by the events dispatched
+	// until it changes: an id may be as long as a line, and a stream
+	// may send it once for many events.
+	origin *Origin
+	rec    Line
 	// queue holds the events dispatched by a line that lone CRs split
 	// into several, their data copied.
 	queue []Line
@@ -52,7 +54,7 @@ func (s *sseFramer) field(l Line) (Line, bool) {
 		// A field too long to hold: the event it belongs to is too long.
 		if !l.blank {
 			s.start(l)
-			s.tooLong = true
+			s.data.skip(l.Len + 1)
 		}
 		return Line{}, false
 	}
@@ -83,19 +85,17 @@ func (s *sseFramer) field(l Line) (Line, bool) {
 	}
 	switch string(field) {
 	case "data":
+		// Each data line adds its value and a newline, which the last
+		// one's does not count to the limit.
 		s.start(l)
-		if s.tooLong {
-			break
-		}
-		if len(s.data)+len(value) > s.maxLine {
-			s.tooLong = true
-			break
-		}
-		s.data = append(s.data, value...)
-		s.data = append(s.data, '\n')
+		s.data.add(value, s.maxLine)
+		s.data.add(newline, s.maxLine+1)
 	case "id":
-		if bytes.IndexByte(value, 0) < 0 {
-			s.id = string(value)
+		if bytes.IndexByte(value, 0) < 0 && (s.origin == nil || string(value) != s.origin.LastEventID) {
+			s.origin = nil
+			if len(value) > 0 {
+				s.origin = &Origin{LastEventID: string(value)}
+			}
 		}
 	}
 	return Line{}, false
@@ -105,9 +105,11 @@ func (s *sseFramer) field(l Line) (Line, bool) {
 func (s *sseFramer) start(l Line) {
 	if !s.has {
 		s.has, s.first = true, l
-		s.data = s.data[:0]
+		s.data.start()
 	}
 }
+
+var newline = []byte{'\n'}
 
 // dispatch ends the event at a blank line; an event without data is
 // not dispatched, as in a browser.
@@ -120,23 +122,17 @@ func (s *sseFramer) dispatch() (Line, bool) {
 }
 
 // event is the record of the event built so far, and resets the builder.
+// Its data is without the last data line's newline; too long, it has its
+// real length (a line too long to hold counts whole, field name and all).
 func (s *sseFramer) event() Line {
-	data := s.data
-	if n := len(data); n > 0 && data[n-1] == '\n' {
-		data = data[:n-1]
+	d := &s.data
+	l := Line{File: s.first.File, Num: s.first.Num, Off: s.first.Off, Len: d.size - 1, Origin: s.origin}
+	if d.over {
+		l.TooLong = true
+	} else {
+		l.Data = d.data[:len(d.data)-1]
 	}
-	l := Line{File: s.first.File, Num: s.first.Num, Off: s.first.Off, Data: data, Len: int64(len(data))}
-	if s.tooLong {
-		l.TooLong, l.Data = true, nil
-		l.Len = int64(len(data))
-		if s.first.TooLong && s.first.Len > l.Len {
-			l.Len = s.first.Len
-		}
-	}
-	if s.id != "" {
-		l.Origin = &Origin{LastEventID: s.id}
-	}
-	s.has, s.tooLong = false, false
+	s.has = false
 	return l
 }
 

@@ -16,7 +16,9 @@ import (
 // bounded by the batches in flight, not by the length of the capture.
 // When fn fails, Run returns without waiting for the reading goroutine,
 // which may be blocked on a quiet live input: it ends at that input's
-// next read.
+// next read. The Result passed to fn is reused for the next line, as its
+// Event is: a Result a line would cost a million lines a million
+// allocations.
 func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 	r, err := NewRunner(opts)
 	if err != nil {
@@ -30,6 +32,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 		return runSequential(r, rd, fn)
 	}
 	p := newPipeline(rd, opts, workers)
+	var res Result
 	for {
 		b, ok := p.next(opts.Idle)
 		if !ok {
@@ -40,7 +43,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 			if !r.keep(l.File, l.Num, &b.events[i], b.errs[i]) {
 				continue
 			}
-			res := Result{File: l.File, Line: l.Num, Origin: l.Origin}
+			res = Result{File: l.File, Line: l.Num, Origin: l.Origin}
 			if opts.RawMalformed && b.errs[i] != nil && !l.TooLong {
 				res.Raw = l.Data // the batch holds it until release
 			}
@@ -62,6 +65,7 @@ func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, erro
 	if r.opts.Idle != nil {
 		rd.onFill = r.opts.Idle
 	}
+	var res Result
 	for {
 		l, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -70,8 +74,8 @@ func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, erro
 		if err != nil {
 			return r.Summary(rd.Stats()), err
 		}
-		res, ok := r.step(l)
-		if !ok {
+		var ok bool
+		if res, ok = r.step(l); !ok {
 			continue
 		}
 		if err := fn(&res); err != nil {
@@ -80,10 +84,14 @@ func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, erro
 	}
 }
 
-// batchBytes is the size of line data a batch collects before it is
-// handed to a decoder; batchesInFlight bounds how many exist at once.
+// batchBytes and batchLines bound a batch before it is handed to a
+// decoder: its line data, and its lines, each of which costs a Line, an
+// Event and maybe a DecodeError (some 500 bytes) however short it is.
+// Bounded by bytes alone, a batch of 1-byte lines held a million of them.
+// batchesInFlight bounds how many batches exist at once.
 const (
 	batchBytes      = 1 << 20
+	batchLines      = 1024
 	batchesInFlight = 8
 )
 
@@ -197,7 +205,7 @@ func (p *pipeline) read(rd *Reader) {
 		b.buf = append(b.buf, l.Data...)
 		l.Data = nil
 		b.lines = append(b.lines, l)
-		if len(b.buf) >= batchBytes {
+		if len(b.buf) >= batchBytes || len(b.lines) >= batchLines {
 			if !send() {
 				break
 			}

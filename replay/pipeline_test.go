@@ -104,3 +104,52 @@ func TestRunKeepRaw(t *testing.T) {
 		}
 	}
 }
+
+// repeatLine is n copies of line, generated as they are read.
+func repeatLine(line string, n int) io.Reader {
+	line += "\n"
+	i := 0
+	return &genReader{left: int64(len(line) * n), fill: func(p []byte) {
+		for k := range p {
+			p[k] = line[i]
+			i = (i + 1) % len(line)
+		}
+	}}
+}
+
+// A run costs by the batch, not by the line: a capture of a million
+// 1-byte lines once held every line's slot in one batch (870 MB), and
+// each malformed line cost eight allocations. Doubling the capture must
+// add next to no allocations and no heap.
+func TestRunCostPerLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large inputs")
+	}
+	const mib = 1 << 20
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
+			cost := func(n int) (mallocs, peak uint64) {
+				var before, after runtime.MemStats
+				peak = peakHeap(func() {
+					runtime.ReadMemStats(&before)
+					_, reasons := runAll(t, repeatLine("x", n), Options{Workers: workers})
+					runtime.ReadMemStats(&after)
+					if reasons[ReasonMalformed] != n {
+						t.Errorf("%d malformed of %d lines", reasons[ReasonMalformed], n)
+					}
+				})
+				return after.Mallocs - before.Mallocs, peak
+			}
+			const n = 500_000
+			m1, p1 := cost(n)
+			m2, p2 := cost(2 * n)
+			t.Logf("%d lines: %d allocations, heap %d MiB; %d lines: %d allocations, heap %d MiB", n, m1, p1/mib, 2*n, m2, p2/mib)
+			if extra := int64(m2) - int64(m1); extra > n/100 {
+				t.Errorf("%d more lines cost %d more allocations", n, extra)
+			}
+			if p2 > 16*mib {
+				t.Errorf("heap peaked at %d MiB for %d lines of 1 byte", p2/mib, 2*n)
+			}
+		})
+	}
+}

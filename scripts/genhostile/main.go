@@ -81,11 +81,18 @@ func main() {
 		{"repeated-key-10m.jsonl", func() string { return withMetadata(1, keys(10_000_000, `"a":%d`, 1)) }},
 		{"keys-repeated-in-turn.jsonl", func() string { return withMetadata(1, keys(4_000_000, `"k%d":[0]`, 5000)) }},
 		{"values-60mb.jsonl", values},
-		{"values-60mb.jsonl.zst", func() string {
+		{"values-60mb.jsonl.zst", func() string { return zstdOf(values()) }},
+		// Two million 1-byte lines once took 870 MB and 6 s: a batch
+		// held a million of them, each with an event's slot.
+		{"short-lines-2m.jsonl", shortLines},
+		{"short-lines-2m.jsonl.zst", func() string { return zstdOf(shortLines()) }},
+		// A 10 MB SSE id stays in effect for the 200 events after it.
+		{"sse-id-10mb.sse", func() string {
 			var b strings.Builder
-			zw, _ := zstd.NewWriter(&b, zstd.WithEncoderLevel(zstd.SpeedBestCompression))
-			zw.Write([]byte(values()))
-			zw.Close()
+			b.WriteString("id: " + strings.Repeat("i", 10<<20) + "\n\n")
+			for seq := 1; seq <= 200; seq++ {
+				b.WriteString("data: " + strings.TrimSuffix(snapshot(seq, `{"id":"m1","role":"user","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:01.000Z"}`), "\n") + "\n\n")
+			}
 			return b.String()
 		}},
 	}
@@ -107,6 +114,17 @@ func main() {
 			fail(err)
 		}
 	}
+}
+
+func shortLines() string { return strings.Repeat("x\n", 2_000_000) }
+
+// zstdOf is s compressed as tightly as zstd can.
+func zstdOf(s string) string {
+	var b strings.Builder
+	zw, _ := zstd.NewWriter(&b, zstd.WithEncoderLevel(zstd.SpeedBestCompression))
+	zw.Write([]byte(s))
+	zw.Close()
+	return b.String()
 }
 
 // measure prints the decompressed size or the longest line of a capture,

@@ -23,6 +23,13 @@ type Decoder struct {
 	p         parser
 	c         checker
 	unwrapped []byte
+	// last is the syntax error of the last line that had one, and the
+	// DecodeError made of it (see syntax).
+	last struct {
+		err     syntaxError
+		wrapper bool
+		derr    *DecodeError
+	}
 }
 
 var hashSeed = maphash.MakeSeed()
@@ -55,8 +62,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		}
 	}
 	if err := d.p.parse(line); err != nil {
-		return &DecodeError{Code: CodeInvalidPayload, Offset: err.off,
-			Problems: []Problem{{Message: err.Error(), RedactedMessage: redactedSyntax(err)}}}
+		return d.syntax(err, false)
 	}
 	c := &d.c
 	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash}
@@ -66,6 +72,24 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		return nil
 	}
 	return &DecodeError{Code: code, Problems: c.probs, Offset: -1, Envelope: c.readable()}
+}
+
+// syntax returns the error of a line that is not JSON (of its wrapper,
+// for an EventPath): the error of the line before when it broke the same
+// way, so that a million lines of "x" cost one error between them, not
+// one each with its message formatted.
+func (d *Decoder) syntax(e *syntaxError, wrapper bool) *DecodeError {
+	l := &d.last
+	if l.derr == nil || l.err != *e || l.wrapper != wrapper {
+		prefix := ""
+		if wrapper {
+			prefix = "wrapper: "
+		}
+		l.err, l.wrapper = *e, wrapper
+		l.derr = &DecodeError{Code: CodeInvalidPayload, Offset: e.off,
+			Problems: []Problem{{Message: prefix + e.Error(), RedactedMessage: prefix + redactedSyntax(e)}}}
+	}
+	return l.derr
 }
 
 // trim lets go of scratch buffers that a huge key or string grew: a

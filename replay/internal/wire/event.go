@@ -176,6 +176,8 @@ func (p Problem) String() string {
 
 // DecodeError is a line that does not decode: the reference code and the
 // problems found. Offset is the byte offset of a JSON syntax error, or -1.
+// Lines that broke the same way may share one DecodeError: it is read,
+// never changed.
 type DecodeError struct {
 	Code     Code
 	Problems []Problem

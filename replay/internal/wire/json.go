@@ -3,6 +3,7 @@ package wire
 import (
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 // kind is the JSON type of a tape node.
@@ -99,14 +100,33 @@ const recordCap = 4 * maxRecordValues
 // recordCap; parser.record catches it, so it never reaches a caller.
 var errRestart = &syntaxError{msg: "message record too large for the first pass"}
 
-// syntaxError is a JSON syntax problem at a byte offset of the line.
+// syntaxError is a JSON syntax problem at a byte offset of the line. It
+// holds the parts of its message, not the message: a run of broken lines
+// formats it only when it differs from the line before (Decoder.syntax),
+// and the parts make it comparable.
 type syntaxError struct {
 	off int
-	msg string
+	msg string // what is wrong, unless the offending byte c says it
+	c   byte
+	// want is what was expected instead of c; a control character c in a
+	// string has neither msg nor want.
+	want string
 }
 
 func (e *syntaxError) Error() string {
-	return fmt.Sprintf("invalid JSON at byte %d: %s", e.off, e.msg)
+	return "invalid JSON at byte " + strconv.Itoa(e.off) + ": " + e.detail()
+}
+
+func (e *syntaxError) detail() string {
+	switch {
+	case e.msg != "":
+		return e.msg
+	case e.want == "":
+		return fmt.Sprintf("control character 0x%02x in a string", e.c)
+	case e.c >= 0x20 && e.c < 0x7f:
+		return fmt.Sprintf("unexpected %q, expected %s", rune(e.c), e.want)
+	}
+	return fmt.Sprintf("unexpected byte 0x%02x, expected %s", e.c, e.want)
 }
 
 // parser turns one line into a tape of the recorded values. It owns its
@@ -150,8 +170,8 @@ var strByte = func() (t [256]bool) {
 	return t
 }()
 
-func (p *parser) fail(off int, format string, args ...any) *syntaxError {
-	p.err = syntaxError{off: off, msg: fmt.Sprintf(format, args...)}
+func (p *parser) fail(off int, msg string) *syntaxError {
+	p.err = syntaxError{off: off, msg: msg}
 	return &p.err
 }
 
@@ -166,11 +186,8 @@ func (p *parser) unexpected(i int, want string) *syntaxError {
 	if i >= len(p.data) {
 		return p.fail(i, "unexpected end of input")
 	}
-	c := p.data[i]
-	if c >= 0x20 && c < 0x7f {
-		return p.fail(i, "unexpected %q, expected %s", rune(c), want)
-	}
-	return p.fail(i, "unexpected byte 0x%02x, expected %s", c, want)
+	p.err = syntaxError{off: i, c: p.data[i], want: want}
+	return &p.err
 }
 
 // parse records data on the tape. It returns a syntax error for anything

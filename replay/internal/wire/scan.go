@@ -121,7 +121,8 @@ func (p *parser) scanString(i int) (int, bool, *syntaxError) {
 				return 0, false, p.fail(i, "invalid escape")
 			}
 		default:
-			return 0, false, p.fail(i, "control character 0x%02x in a string", c)
+			p.err = syntaxError{off: i, c: c}
+			return 0, false, &p.err
 		}
 	}
 }

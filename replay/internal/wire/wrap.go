@@ -24,8 +24,7 @@ func (d *Decoder) unwrap(line []byte, path string) ([]byte, *DecodeError) {
 		}
 	}
 	if err != nil {
-		return nil, &DecodeError{Code: CodeInvalidPayload, Offset: err.off,
-			Problems: []Problem{{Message: "wrapper: " + err.Error(), RedactedMessage: "wrapper: " + redactedSyntax(err)}}}
+		return nil, d.syntax(err, true)
 	}
 	r := gjson.GetBytes(line, path)
 	switch {
