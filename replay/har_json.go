@@ -1,0 +1,520 @@
+package replay
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jsonScan reads a JSON document a byte at a time from its own buffer,
+// keeping the offset of the next byte, so that a HAR reader can skip
+// what it does not need without holding it (a 300 MB body, 100,000
+// nested arrays) and come back to a value by its offset.
+type jsonScan struct {
+	br  *bufio.Reader
+	off int64 // offset of the next byte in the document
+}
+
+// jsonSyntaxError is a byte where the document stops being JSON.
+type jsonSyntaxError struct{ off int64 }
+
+func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("not JSON at byte %d", e.off) }
+
+func newJSONScan(r io.Reader, off int64) *jsonScan {
+	return &jsonScan{br: bufio.NewReaderSize(r, 64<<10), off: off}
+}
+
+// eofErr is a read error, where the document ended before its end.
+func eofErr(err error) error {
+	if errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+func (s *jsonScan) syntax() error { return &jsonSyntaxError{s.off - 1} }
+
+func (s *jsonScan) readByte() (byte, error) {
+	c, err := s.br.ReadByte()
+	if err != nil {
+		return 0, eofErr(err)
+	}
+	s.off++
+	return c, nil
+}
+
+// peek returns the next byte that is not white space, without reading it.
+func (s *jsonScan) peek() (byte, error) {
+	for {
+		b, err := s.br.Peek(1)
+		if err != nil {
+			return 0, eofErr(err)
+		}
+		if !isJSONSpace(b[0]) {
+			return b[0], nil
+		}
+		s.br.Discard(1)
+		s.off++
+	}
+}
+
+// next reads the next byte that is not white space.
+func (s *jsonScan) next() (byte, error) {
+	if _, err := s.peek(); err != nil {
+		return 0, err
+	}
+	return s.readByte()
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// expect reads the byte c, after white space.
+func (s *jsonScan) expect(c byte) error {
+	got, err := s.next()
+	if err != nil {
+		return err
+	}
+	if got != c {
+		return s.syntax()
+	}
+	return nil
+}
+
+// members reads the object that comes next, calling member with each
+// key (cut to 64 bytes: the keys wanted are short) for it to read the
+// value.
+func (s *jsonScan) members(member func(key string) error) error {
+	if err := s.expect('{'); err != nil {
+		return err
+	}
+	if c, err := s.peek(); err != nil || c == '}' {
+		if err == nil {
+			s.readByte()
+		}
+		return err
+	}
+	for {
+		if c, err := s.peek(); err != nil || c != '"' {
+			if err == nil {
+				s.readByte()
+				err = s.syntax()
+			}
+			return err
+		}
+		key, _, err := s.stringValue(64)
+		if err != nil {
+			return err
+		}
+		if err := s.expect(':'); err != nil {
+			return err
+		}
+		if err := member(key); err != nil {
+			return err
+		}
+		c, err := s.next()
+		if err != nil {
+			return err
+		}
+		if c == '}' {
+			return nil
+		}
+		if c != ',' {
+			return s.syntax()
+		}
+	}
+}
+
+// elements reads the array that comes next, calling element for it to
+// read each value.
+func (s *jsonScan) elements(element func() error) error {
+	if err := s.expect('['); err != nil {
+		return err
+	}
+	if c, err := s.peek(); err != nil || c == ']' {
+		if err == nil {
+			s.readByte()
+		}
+		return err
+	}
+	for {
+		if err := element(); err != nil {
+			return err
+		}
+		c, err := s.next()
+		if err != nil {
+			return err
+		}
+		if c == ']' {
+			return nil
+		}
+		if c != ',' {
+			return s.syntax()
+		}
+	}
+}
+
+// maxTrackedDepth is how deep skip checks that each bracket closes the
+// kind it opened; deeper, it only counts them, in constant memory.
+const maxTrackedDepth = 1 << 20
+
+// skip reads the value that comes next, however deep, in memory that
+// does not grow with its size.
+func (s *jsonScan) skip() error {
+	var kinds []uint64 // bit set: an object at that depth
+	depth := 0
+	push := func(obj bool) {
+		if depth < maxTrackedDepth {
+			if depth/64 >= len(kinds) {
+				kinds = append(kinds, 0)
+			}
+			if obj {
+				kinds[depth/64] |= 1 << (depth % 64)
+			} else {
+				kinds[depth/64] &^= 1 << (depth % 64)
+			}
+		}
+		depth++
+	}
+	// kind is 'o' when the innermost open container is an object, 'a'
+	// for an array, and '?' past the tracked depth.
+	kind := func() byte {
+		d := depth - 1
+		switch {
+		case d >= maxTrackedDepth:
+			return '?'
+		case kinds[d/64]&(1<<(d%64)) != 0:
+			return 'o'
+		}
+		return 'a'
+	}
+	for {
+		// A value.
+		c, err := s.next()
+		if err != nil {
+			return err
+		}
+		switch c {
+		case '{', '[':
+			close := byte(']')
+			if c == '{' {
+				close = '}'
+			}
+			n, err := s.peek()
+			if err != nil {
+				return err
+			}
+			if n == close {
+				s.readByte()
+				break
+			}
+			push(c == '{')
+			if c == '{' {
+				if err := s.key(); err != nil {
+					return err
+				}
+			}
+			continue
+		case '"':
+			if err := s.skipString(); err != nil {
+				return err
+			}
+		default:
+			if err := s.literal(c); err != nil {
+				return err
+			}
+		}
+		// After a value: the end of its containers, or the next member.
+		if err := s.afterValue(&depth, kind); err != nil || depth == 0 {
+			return err
+		}
+	}
+}
+
+// afterValue reads, after a value at depth, the closing brackets that
+// follow it and the comma (and key) before the next value, if any.
+func (s *jsonScan) afterValue(depth *int, kind func() byte) error {
+	for *depth > 0 {
+		c, err := s.next()
+		if err != nil {
+			return err
+		}
+		k := kind()
+		switch {
+		case c == ',' && k == 'o':
+			return s.key()
+		case c == ',' && k == 'a':
+			return nil
+		case c == ',':
+			// Past the tracked depth, a string may be a key or a value.
+			if n, err := s.peek(); err != nil || n != '"' {
+				return err
+			}
+			s.readByte()
+			if err := s.skipString(); err != nil {
+				return err
+			}
+			if n, err := s.peek(); err != nil || n == ':' {
+				if err == nil {
+					s.readByte()
+				}
+				return err
+			}
+		case (c == '}' && k != 'a') || (c == ']' && k != 'o'):
+			*depth--
+		default:
+			return s.syntax()
+		}
+	}
+	return nil
+}
+
+// key reads an object's key and its colon.
+func (s *jsonScan) key() error {
+	if err := s.expect('"'); err != nil {
+		return err
+	}
+	if err := s.skipString(); err != nil {
+		return err
+	}
+	return s.expect(':')
+}
+
+// literal reads the rest of a number, true, false or null that starts
+// with c.
+func (s *jsonScan) literal(c byte) error {
+	var word string
+	switch c {
+	case 't':
+		word = "rue"
+	case 'f':
+		word = "alse"
+	case 'n':
+		word = "ull"
+	default:
+		if c != '-' && (c < '0' || c > '9') {
+			return s.syntax()
+		}
+		for {
+			b, err := s.br.Peek(1)
+			if err != nil || !isNumberByte(b[0]) {
+				return nil // the end of the document is the caller's to see
+			}
+			s.br.Discard(1)
+			s.off++
+		}
+	}
+	for i := 0; i < len(word); i++ {
+		b, err := s.readByte()
+		if err != nil {
+			return err
+		}
+		if b != word[i] {
+			return s.syntax()
+		}
+	}
+	return nil
+}
+
+func isNumberByte(c byte) bool {
+	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+}
+
+// skipString reads the rest of a string whose opening quote was read.
+func (s *jsonScan) skipString() error {
+	for {
+		buf, err := s.br.Peek(1)
+		if err != nil {
+			return eofErr(err)
+		}
+		buf, _ = s.br.Peek(s.br.Buffered())
+		i := 0
+		for i < len(buf) && buf[i] != '"' && buf[i] != '\\' && buf[i] >= 0x20 {
+			i++
+		}
+		s.br.Discard(i)
+		s.off += int64(i)
+		if i == len(buf) {
+			continue
+		}
+		c, _ := s.readByte()
+		switch {
+		case c == '"':
+			return nil
+		case c < 0x20:
+			return s.syntax()
+		}
+		if _, err := s.readByte(); err != nil { // the escaped byte
+			return err
+		}
+	}
+}
+
+// stringValue reads the string that comes next, keeping its first max
+// bytes; cut says whether there were more.
+func (s *jsonScan) stringValue(max int) (v string, cut bool, err error) {
+	if err := s.expect('"'); err != nil {
+		return "", false, err
+	}
+	str := jsonString{s: s}
+	var b []byte
+	var chunk [512]byte
+	for {
+		n, err := str.Read(chunk[:])
+		keep := min(n, max-len(b))
+		b = append(b, chunk[:keep]...)
+		cut = cut || keep < n
+		if err == io.EOF {
+			return string(b), cut, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+	}
+}
+
+// jsonString reads the text of a string whose opening quote was read,
+// its escapes decoded as encoding/json decodes them, up to the closing
+// quote, where it returns io.EOF.
+type jsonString struct {
+	s       *jsonScan
+	done    bool
+	pending [utf8.UTFMax]byte // an escape's bytes that did not fit
+	np      int
+}
+
+func (j *jsonString) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		if j.np > 0 {
+			c := copy(p[n:], j.pending[:j.np])
+			copy(j.pending[:], j.pending[c:j.np])
+			j.np -= c
+			n += c
+			continue
+		}
+		if j.done {
+			break
+		}
+		buf, err := j.s.br.Peek(1)
+		if err != nil {
+			return n, eofErr(err)
+		}
+		buf, _ = j.s.br.Peek(j.s.br.Buffered())
+		i := 0
+		for i < len(buf) && i < len(p)-n && buf[i] != '"' && buf[i] != '\\' && buf[i] >= 0x20 {
+			i++
+		}
+		n += copy(p[n:], buf[:i])
+		j.s.br.Discard(i)
+		j.s.off += int64(i)
+		if i < len(buf) && n < len(p) {
+			if err := j.special(); err != nil {
+				return n, err
+			}
+		}
+	}
+	if j.done && j.np == 0 {
+		if n == 0 {
+			return 0, io.EOF
+		}
+	}
+	return n, nil
+}
+
+// special reads a closing quote, an escape or a control byte.
+func (j *jsonString) special() error {
+	s := j.s
+	c, _ := s.readByte()
+	switch {
+	case c == '"':
+		j.done = true
+		return nil
+	case c < 0x20:
+		return s.syntax()
+	}
+	e, err := s.readByte()
+	if err != nil {
+		return err
+	}
+	var r rune
+	switch e {
+	case '"', '\\', '/':
+		r = rune(e)
+	case 'b':
+		r = '\b'
+	case 'f':
+		r = '\f'
+	case 'n':
+		r = '\n'
+	case 'r':
+		r = '\r'
+	case 't':
+		r = '\t'
+	case 'u':
+		if r, err = j.hex4(); err != nil {
+			return err
+		}
+		if utf16.IsSurrogate(r) {
+			r = j.lowSurrogate(r)
+		}
+	default:
+		return s.syntax()
+	}
+	j.np = utf8.EncodeRune(j.pending[:], r)
+	return nil
+}
+
+func (j *jsonString) hex4() (rune, error) {
+	var r rune
+	for i := 0; i < 4; i++ {
+		c, err := j.s.readByte()
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, j.s.syntax()
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, nil
+}
+
+// lowSurrogate joins the high surrogate hi with the \u escape of a low
+// one after it; without one, hi is U+FFFD as encoding/json makes it.
+func (j *jsonString) lowSurrogate(hi rune) rune {
+	b, err := j.s.br.Peek(6)
+	if err != nil || b[0] != '\\' || b[1] != 'u' {
+		return utf8.RuneError
+	}
+	var lo rune
+	for _, c := range b[2:] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return utf8.RuneError
+		}
+		lo = lo<<4 | rune(c)
+	}
+	r := utf16.DecodeRune(hi, lo)
+	if r == utf8.RuneError {
+		return r
+	}
+	j.s.br.Discard(6)
+	j.s.off += 6
+	return r
+}
