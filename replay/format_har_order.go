@@ -119,6 +119,9 @@ type harIndexer struct {
 	entries int       // entries read whole
 	last    time.Time // the time of the entry before
 	buf     []byte
+	// The finders of the text being read, kept for their buffers.
+	plain, decoded markerFinder
+	b64            b64Finder
 }
 
 var errNotHAR = errors.New("not a HAR document")
@@ -260,9 +263,11 @@ func (ix *harIndexer) entry() error {
 		return err
 	}
 	ix.entries++
-	t, terr := time.Parse(time.RFC3339Nano, started)
-	if terr != nil {
-		t = ix.last
+	t := ix.last
+	if started != "" { // parsing nothing would allocate its error, for every entry
+		if pt, err := time.Parse(time.RFC3339Nano, started); err == nil {
+			t = pt
+		}
 	}
 	ix.last = t
 	slot.sec, slot.nsec = t.Unix(), int32(t.Nanosecond())
@@ -290,9 +295,10 @@ func (ix *harIndexer) text() (raw, decoded, b64 bool, err error) {
 	if err := ix.s.expect('"'); err != nil {
 		return false, false, false, err
 	}
-	var plain, dec markerFinder
-	var b b64Finder
-	b.out = &dec
+	plain, dec, b := &ix.plain, &ix.decoded, &ix.b64
+	plain.reset()
+	dec.reset()
+	b.reset(dec)
 	if err := ix.stream(func(p []byte) { plain.write(p); b.write(p) }); err != nil {
 		return false, false, false, err
 	}
@@ -305,7 +311,8 @@ func (ix *harIndexer) text() (raw, decoded, b64 bool, err error) {
 func (ix *harIndexer) message() (bool, error) {
 	s := ix.s
 	var typ string
-	var m markerFinder
+	m := &ix.plain
+	m.reset()
 	err := s.ifNext('{', func() error {
 		return s.members(func(key string) error {
 			switch key {
@@ -349,6 +356,8 @@ type markerFinder struct {
 	tail  []byte // the last bytes written, shorter than the marker
 }
 
+func (m *markerFinder) reset() { m.found, m.tail = false, m.tail[:0] }
+
 func (m *markerFinder) write(p []byte) {
 	if m.found || len(p) == 0 {
 		return
@@ -377,6 +386,10 @@ type b64Finder struct {
 	bad    bool
 }
 
+func (b *b64Finder) reset(out *markerFinder) {
+	b.out, b.q, b.padded, b.bad = out, b.q[:0], false, false
+}
+
 func (b *b64Finder) write(p []byte) {
 	for _, c := range p {
 		if b.bad {
@@ -385,7 +398,7 @@ func (b *b64Finder) write(p []byte) {
 		if c == '\r' || c == '\n' {
 			continue
 		}
-		if b.padded {
+		if b.padded || !isBase64Byte(c) {
 			b.bad = true
 			return
 		}
@@ -400,8 +413,8 @@ func (b *b64Finder) flush() {
 	if b.bad || len(b.q) == 0 {
 		return
 	}
-	if cap(b.dec) < len(b.q) {
-		b.dec = make([]byte, base64.StdEncoding.DecodedLen(cap(b.q)))
+	if len(b.dec) < base64.StdEncoding.DecodedLen(len(b.q)) {
+		b.dec = make([]byte, base64.StdEncoding.DecodedLen(4<<10))
 	}
 	n, err := base64.StdEncoding.Decode(b.dec, b.q)
 	if err != nil {
@@ -414,3 +427,7 @@ func (b *b64Finder) flush() {
 }
 
 func (b *b64Finder) close() { b.flush() }
+
+func isBase64Byte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
+}

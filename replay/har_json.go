@@ -16,6 +16,7 @@ import (
 type jsonScan struct {
 	br  *bufio.Reader
 	off int64 // offset of the next byte in the document
+	str []byte
 }
 
 // jsonSyntaxError is a byte where the document stops being JSON.
@@ -346,10 +347,27 @@ func (s *jsonScan) skipString() error {
 		case c < 0x20:
 			return s.syntax()
 		}
-		if _, err := s.readByte(); err != nil { // the escaped byte
+		if err := s.escape(); err != nil {
 			return err
 		}
 	}
+}
+
+// escape reads an escape, after its backslash.
+func (s *jsonScan) escape() error {
+	e, err := s.readByte()
+	if err != nil {
+		return err
+	}
+	switch e {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return nil
+	case 'u':
+		j := jsonString{s: s}
+		_, err := j.hex4()
+		return err
+	}
+	return s.syntax()
 }
 
 // stringValue reads the string that comes next, keeping its first max
@@ -359,7 +377,7 @@ func (s *jsonScan) stringValue(max int) (v string, cut bool, err error) {
 		return "", false, err
 	}
 	str := jsonString{s: s}
-	var b []byte
+	b := s.str[:0]
 	var chunk [512]byte
 	for {
 		n, err := str.Read(chunk[:])
@@ -367,6 +385,7 @@ func (s *jsonScan) stringValue(max int) (v string, cut bool, err error) {
 		b = append(b, chunk[:keep]...)
 		cut = cut || keep < n
 		if err == io.EOF {
+			s.str = b
 			return string(b), cut, nil
 		}
 		if err != nil {
