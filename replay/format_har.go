@@ -26,6 +26,11 @@ type harReader struct {
 	url      string
 	maxLine  int
 	seekable bool // the capture is a plain file, to read again in place
+	// fill is the reader's onFill, called as the read pass reads as much
+	// as the reader's buffer holds: the run then hands on the events so
+	// far, in batches no bigger than those of an NDJSON capture.
+	fill   func()
+	unread int // bytes read since fill was called
 
 	indexed bool
 	slots   []harSlot
@@ -55,8 +60,8 @@ type harBody struct {
 	buf   []byte
 }
 
-func newHARReader(name string, in io.Reader, url string, maxLine int, stats *Stats, seekable bool) *harReader {
-	return &harReader{name: name, in: in, url: url, maxLine: maxLine, stats: stats, seekable: seekable}
+func newHARReader(name string, in io.Reader, url string, maxLine int, stats *Stats, seekable bool, fill func()) *harReader {
+	return &harReader{name: name, in: in, url: url, maxLine: maxLine, stats: stats, seekable: seekable, fill: fill}
 }
 
 func isBlank(b []byte) bool { return wire.IsBlank(b) }
@@ -113,7 +118,7 @@ func (h *harReader) use(slot *harSlot) *Line {
 	h.slot, h.ws = slot, nil
 	h.origin = &Origin{Entry: int(slot.entry)}
 	if slot.url >= 0 {
-		reset(&h.scan, h.doc, slot.url)
+		reset(&h.scan, h.doc, slot.url, slot.end)
 		url, _, err := h.scan.stringValue(h.maxLine)
 		if err != nil {
 			return h.unreadable(err)
@@ -121,7 +126,7 @@ func (h *harReader) use(slot *harSlot) *Line {
 		h.origin.URL = url
 	}
 	if slot.flags&slotWS != 0 {
-		reset(&h.wsScan, h.doc, slot.ws)
+		reset(&h.wsScan, h.doc, slot.ws, slot.end)
 		h.ws, h.wsNum, h.wsDone = h.wsScan, 0, false
 		if err := h.ws.expect('['); err != nil {
 			return h.unreadable(err)
@@ -138,9 +143,10 @@ func (h *harReader) use(slot *harSlot) *Line {
 	return nil
 }
 
-// reset points the scanner *s at offset of doc, reusing its buffer.
-func reset(s **jsonScan, doc io.ReaderAt, offset int64) {
-	sec := io.NewSectionReader(doc, offset, 1<<62)
+// reset points the scanner *s at offset of doc, to read up to end (so
+// that a small entry costs a small read), reusing its buffer.
+func reset(s **jsonScan, doc io.ReaderAt, offset, end int64) {
+	sec := io.NewSectionReader(doc, offset, end-offset)
 	if *s == nil {
 		*s = newJSONScan(sec, offset)
 		return
@@ -153,7 +159,7 @@ func reset(s **jsonScan, doc io.ReaderAt, offset int64) {
 // decoded when b64, its first line numbered num+1; a response body (of
 // an entry, not a message) may be SSE, dispatched as a browser does.
 func (h *harReader) startBody(offset int64, b64 bool, num int, response bool) *Line {
-	reset(&h.scan, h.doc, offset)
+	reset(&h.scan, h.doc, offset, h.slot.end)
 	if err := h.scan.expect('"'); err != nil {
 		return h.unreadable(err)
 	}
@@ -276,6 +282,10 @@ func (h *harReader) bodyLine() (Line, bool) {
 // readLine reads the body's next line, keeping no more of it than the
 // longest line allowed: past that it is too long, and only counted.
 func (h *harReader) readLine() (Line, error) {
+	if h.unread >= 256<<10 {
+		h.unread = 0
+		h.fill()
+	}
 	b := &h.body
 	b.buf = b.buf[:0]
 	var n int64
@@ -311,6 +321,7 @@ func (h *harReader) readLine() (Line, error) {
 		n--
 	}
 	b.num++
+	h.unread += int(min(n, 1<<30))
 	l := Line{File: h.name, Num: b.num, Len: n, Origin: h.origin}
 	if n > int64(h.maxLine) {
 		l.TooLong, l.blank = true, blank

@@ -21,6 +21,7 @@ type harSlot struct {
 	url   int64 // offsets in the document of the request URL, the response text and the WebSocket messages; -1 when absent
 	text  int64
 	ws    int64
+	end   int64 // the offset just past the entry
 	entry int32 // 1-based, in the document's order
 	nsec  int32
 	flags uint8
@@ -262,6 +263,7 @@ func (ix *harIndexer) entry() error {
 	if err != nil {
 		return err
 	}
+	slot.end = s.off
 	ix.entries++
 	t := ix.last
 	if started != "" { // parsing nothing would allocate its error, for every entry

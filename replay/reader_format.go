@@ -44,7 +44,12 @@ func (r *Reader) startFormat() {
 	r.frame, r.har = newFramer(f, r.maxLine), nil
 	if f == FormatHAR {
 		src := r.sources[r.cur]
-		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats, !src.stdin && src.size >= 0 && r.src.format == "")
+		fill := func() {
+			if r.onFill != nil {
+				r.onFill()
+			}
+		}
+		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats, !src.stdin && src.size >= 0 && r.src.format == "", fill)
 	}
 	for _, seen := range r.stats.Formats {
 		if seen == f {
