@@ -151,8 +151,7 @@ func reset(s **jsonScan, doc io.ReaderAt, offset, end int64) {
 		*s = newJSONScan(sec, offset)
 		return
 	}
-	(*s).br.Reset(sec)
-	(*s).off = offset
+	(*s).reset(sec, offset)
 }
 
 // startBody starts cutting the string at offset into events, base64

@@ -330,3 +330,73 @@ func TestJSONScanAgreesWithEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHARHostile reads the HAR shapes that were once slow or large
+// (scripts/genhostile writes them full size): empty entries, a body
+// without events, a base64 body of events, entries in reverse time order
+// gzipped, deep nesting in a header. MB/s are of the decompressed
+// document.
+func BenchmarkHARHostile(b *testing.B) {
+	dir := b.TempDir()
+	const size = 8 << 20
+	shapes := []struct {
+		name    string
+		entries func(w *bufio.Writer, sep func())
+	}{
+		{"empty-entries", func(w *bufio.Writer, sep func()) {
+			for i := 0; i < size/3; i++ {
+				sep()
+				w.WriteString("{}")
+			}
+		}},
+		{"html-body", func(w *bufio.Writer, sep func()) {
+			sep()
+			w.WriteString(`{"response": {"content": {"text": "<html>` + strings.Repeat(`<p class=\"x\">lorem ipsum</p>\n`, size/32) + `"}}}`)
+		}},
+		{"base64-body", func(w *bufio.Writer, sep func()) {
+			sep()
+			w.WriteString(`{"response": {"content": {"encoding": "base64", "text": "`)
+			enc := base64.NewEncoder(base64.StdEncoding, w)
+			for seq := 1; seq < size*3/4/300; seq++ {
+				enc.Write([]byte(snapshotLine("s", int64(seq)) + "\n"))
+			}
+			enc.Close()
+			w.WriteString(`"}}}`)
+		}},
+		{"reversed-gzip.gz", func(w *bufio.Writer, sep func()) {
+			n := size / 400
+			for i := 0; i < n; i++ {
+				sep()
+				fmt.Fprintf(w, `{"startedDateTime": "2026-07-11T03:00:00.%06dZ", "request": {"url": "https://x/%d"}, "response": {"content": {"text": %s}}}`,
+					n-i, i, turnText("s", n-i, 1))
+			}
+		}},
+		{"deep-header", func(w *bufio.Writer, sep func()) {
+			sep()
+			fmt.Fprintf(w, `{"request": {"headers": [{"value": %s1%s}]}, "response": {"content": {"text": %s}}}`,
+				strings.Repeat("[", size/2), strings.Repeat("]", size/2), turnText("s", 1, 1))
+		}},
+	}
+	for _, sh := range shapes {
+		path := filepath.Join(dir, sh.name+".har")
+		if strings.HasSuffix(sh.name, ".gz") {
+			path = filepath.Join(dir, "c.har.gz")
+		}
+		writeHAR(b, path, sh.entries)
+		b.Run(strings.TrimSuffix(sh.name, ".gz"), func(b *testing.B) {
+			var bytes int64
+			for b.Loop() {
+				rd, err := Open([]string{path}, nil, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sum, err := Run(rd, Options{Workers: 1}, func(*Result) error { return nil })
+				if err != nil {
+					b.Fatal(err)
+				}
+				bytes = sum.Input.Bytes
+			}
+			b.SetBytes(bytes)
+		})
+	}
+}

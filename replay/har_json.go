@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -14,9 +13,12 @@ import (
 // what it does not need without holding it (a 300 MB body, 100,000
 // nested arrays) and come back to a value by its offset.
 type jsonScan struct {
-	br  *bufio.Reader
-	off int64 // offset of the next byte in the document
-	str []byte
+	in   io.Reader
+	buf  []byte
+	r, w int   // the unread bytes are buf[r:w]
+	err  error // what in returned after its last bytes
+	off  int64 // offset of the next byte in the document
+	str  []byte
 }
 
 // jsonSyntaxError is a byte where the document stops being JSON.
@@ -25,40 +27,82 @@ type jsonSyntaxError struct{ off int64 }
 func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("not JSON at byte %d", e.off) }
 
 func newJSONScan(r io.Reader, off int64) *jsonScan {
-	return &jsonScan{br: bufio.NewReaderSize(r, 64<<10), off: off}
+	return &jsonScan{in: r, buf: make([]byte, 64<<10), off: off}
 }
 
-// eofErr is a read error, where the document ended before its end.
-func eofErr(err error) error {
-	if errors.Is(err, io.EOF) {
+// reset points the scanner at r, at offset off of the document.
+func (s *jsonScan) reset(r io.Reader, off int64) {
+	s.in, s.r, s.w, s.err, s.off = r, 0, 0, nil, off
+}
+
+// fill reads more of the document, keeping the unread bytes; false when
+// there is no more.
+func (s *jsonScan) fill() bool {
+	if s.err != nil {
+		return false
+	}
+	s.w = copy(s.buf, s.buf[s.r:s.w])
+	s.r = 0
+	for s.w < len(s.buf) {
+		n, err := s.in.Read(s.buf[s.w:])
+		s.w += n
+		if err != nil {
+			s.err = err
+			return n > 0
+		}
+		if n > 0 {
+			return true
+		}
+	}
+	return true
+}
+
+// ensure tells whether n bytes (at most the buffer) are there unread.
+func (s *jsonScan) ensure(n int) bool {
+	for s.w-s.r < n {
+		if !s.fill() {
+			return false
+		}
+	}
+	return true
+}
+
+// failure is the error of a document that ends, or cannot be read.
+func (s *jsonScan) failure() error {
+	if s.err == nil || errors.Is(s.err, io.EOF) {
 		return io.ErrUnexpectedEOF
 	}
-	return err
+	return s.err
+}
+
+func (s *jsonScan) discard(n int) {
+	s.r += n
+	s.off += int64(n)
 }
 
 func (s *jsonScan) syntax() error { return &jsonSyntaxError{s.off - 1} }
 
 func (s *jsonScan) readByte() (byte, error) {
-	c, err := s.br.ReadByte()
-	if err != nil {
-		return 0, eofErr(err)
+	if s.r == s.w && !s.fill() {
+		return 0, s.failure()
 	}
-	s.off++
+	c := s.buf[s.r]
+	s.discard(1)
 	return c, nil
 }
 
 // peek returns the next byte that is not white space, without reading it.
 func (s *jsonScan) peek() (byte, error) {
 	for {
-		b, err := s.br.Peek(1)
-		if err != nil {
-			return 0, eofErr(err)
+		for s.r < s.w {
+			if c := s.buf[s.r]; !isJSONSpace(c) {
+				return c, nil
+			}
+			s.discard(1)
 		}
-		if !isJSONSpace(b[0]) {
-			return b[0], nil
+		if !s.fill() {
+			return 0, s.failure()
 		}
-		s.br.Discard(1)
-		s.off++
 	}
 }
 
@@ -298,14 +342,10 @@ func (s *jsonScan) literal(c byte) error {
 		if c != '-' && (c < '0' || c > '9') {
 			return s.syntax()
 		}
-		for {
-			b, err := s.br.Peek(1)
-			if err != nil || !isNumberByte(b[0]) {
-				return nil // the end of the document is the caller's to see
-			}
-			s.br.Discard(1)
-			s.off++
+		for s.ensure(1) && isNumberByte(s.buf[s.r]) {
+			s.discard(1)
 		}
+		return nil // the end of the document is the caller's to see
 	}
 	for i := 0; i < len(word); i++ {
 		b, err := s.readByte()
@@ -326,17 +366,15 @@ func isNumberByte(c byte) bool {
 // skipString reads the rest of a string whose opening quote was read.
 func (s *jsonScan) skipString() error {
 	for {
-		buf, err := s.br.Peek(1)
-		if err != nil {
-			return eofErr(err)
+		if !s.ensure(1) {
+			return s.failure()
 		}
-		buf, _ = s.br.Peek(s.br.Buffered())
+		buf := s.buf[s.r:s.w]
 		i := 0
 		for i < len(buf) && buf[i] != '"' && buf[i] != '\\' && buf[i] >= 0x20 {
 			i++
 		}
-		s.br.Discard(i)
-		s.off += int64(i)
+		s.discard(i)
 		if i == len(buf) {
 			continue
 		}
@@ -417,18 +455,16 @@ func (j *jsonString) Read(p []byte) (int, error) {
 		if j.done {
 			break
 		}
-		buf, err := j.s.br.Peek(1)
-		if err != nil {
-			return n, eofErr(err)
+		if !j.s.ensure(1) {
+			return n, j.s.failure()
 		}
-		buf, _ = j.s.br.Peek(j.s.br.Buffered())
+		buf := j.s.buf[j.s.r:j.s.w]
 		i := 0
 		for i < len(buf) && i < len(p)-n && buf[i] != '"' && buf[i] != '\\' && buf[i] >= 0x20 {
 			i++
 		}
 		n += copy(p[n:], buf[:i])
-		j.s.br.Discard(i)
-		j.s.off += int64(i)
+		j.s.discard(i)
 		if i < len(buf) && n < len(p) {
 			if err := j.special(); err != nil {
 				return n, err
@@ -511,8 +547,11 @@ func (j *jsonString) hex4() (rune, error) {
 // lowSurrogate joins the high surrogate hi with the \u escape of a low
 // one after it; without one, hi is U+FFFD as encoding/json makes it.
 func (j *jsonString) lowSurrogate(hi rune) rune {
-	b, err := j.s.br.Peek(6)
-	if err != nil || b[0] != '\\' || b[1] != 'u' {
+	if !j.s.ensure(6) {
+		return utf8.RuneError
+	}
+	b := j.s.buf[j.s.r : j.s.r+6]
+	if b[0] != '\\' || b[1] != 'u' {
 		return utf8.RuneError
 	}
 	var lo rune
@@ -533,7 +572,6 @@ func (j *jsonString) lowSurrogate(hi rune) rune {
 	if r == utf8.RuneError {
 		return r
 	}
-	j.s.br.Discard(6)
-	j.s.off += 6
+	j.s.discard(6)
 	return r
 }
