@@ -132,16 +132,7 @@ func (s *jsonScan) expect(c byte) error {
 // key (cut to 64 bytes: the keys wanted are short) for it to read the
 // value.
 func (s *jsonScan) members(member func(key string) error) error {
-	if err := s.expect('{'); err != nil {
-		return err
-	}
-	if c, err := s.peek(); err != nil || c == '}' {
-		if err == nil {
-			s.readByte()
-		}
-		return err
-	}
-	for {
+	return s.list('{', '}', func() error {
 		if c, err := s.peek(); err != nil || c != '"' {
 			if err == nil {
 				s.readByte()
@@ -156,43 +147,37 @@ func (s *jsonScan) members(member func(key string) error) error {
 		if err := s.expect(':'); err != nil {
 			return err
 		}
-		if err := member(key); err != nil {
-			return err
-		}
-		c, err := s.next()
-		if err != nil {
-			return err
-		}
-		if c == '}' {
-			return nil
-		}
-		if c != ',' {
-			return s.syntax()
-		}
-	}
+		return member(key)
+	})
 }
 
 // elements reads the array that comes next, calling element for it to
 // read each value.
 func (s *jsonScan) elements(element func() error) error {
-	if err := s.expect('['); err != nil {
+	return s.list('[', ']', element)
+}
+
+// list reads a container from open to close whose items, separated by
+// commas, item reads.
+func (s *jsonScan) list(open, close byte, item func() error) error {
+	if err := s.expect(open); err != nil {
 		return err
 	}
-	if c, err := s.peek(); err != nil || c == ']' {
+	if c, err := s.peek(); err != nil || c == close {
 		if err == nil {
 			s.readByte()
 		}
 		return err
 	}
 	for {
-		if err := element(); err != nil {
+		if err := item(); err != nil {
 			return err
 		}
 		c, err := s.next()
 		if err != nil {
 			return err
 		}
-		if c == ']' {
+		if c == close {
 			return nil
 		}
 		if c != ',' {
@@ -523,12 +508,21 @@ func (j *jsonString) special() error {
 }
 
 func (j *jsonString) hex4() (rune, error) {
+	if !j.s.ensure(4) {
+		return 0, j.s.failure()
+	}
+	r, ok := hex4(j.s.buf[j.s.r : j.s.r+4])
+	if !ok {
+		return 0, j.s.syntax()
+	}
+	j.s.discard(4)
+	return r, nil
+}
+
+// hex4 is the value of four hexadecimal digits.
+func hex4(b []byte) (rune, bool) {
 	var r rune
-	for i := 0; i < 4; i++ {
-		c, err := j.s.readByte()
-		if err != nil {
-			return 0, err
-		}
+	for _, c := range b {
 		switch {
 		case c >= '0' && c <= '9':
 			c -= '0'
@@ -537,11 +531,11 @@ func (j *jsonString) hex4() (rune, error) {
 		case c >= 'A' && c <= 'F':
 			c -= 'A' - 10
 		default:
-			return 0, j.s.syntax()
+			return 0, false
 		}
 		r = r<<4 | rune(c)
 	}
-	return r, nil
+	return r, true
 }
 
 // lowSurrogate joins the high surrogate hi with the \u escape of a low
@@ -554,19 +548,9 @@ func (j *jsonString) lowSurrogate(hi rune) rune {
 	if b[0] != '\\' || b[1] != 'u' {
 		return utf8.RuneError
 	}
-	var lo rune
-	for _, c := range b[2:] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return utf8.RuneError
-		}
-		lo = lo<<4 | rune(c)
+	lo, ok := hex4(b[2:])
+	if !ok {
+		return utf8.RuneError
 	}
 	r := utf16.DecodeRune(hi, lo)
 	if r == utf8.RuneError {
