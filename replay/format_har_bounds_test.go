@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
@@ -299,22 +300,29 @@ func TestHARDocumentDamage(t *testing.T) {
 	}
 }
 
+// jsonScanCases are documents valid and not, for the scanner's test and
+// fuzz seeds.
+var jsonScanCases = []string{
+	`{}`, `[]`, `[1,-2.5e3,true,false,null,"x"]`, `{"a":{"b":[{}, [], ""]}}`, ` { "a" : 1 , "b" : [ 1 , 2 ] } `,
+	`{"a" 1}`, `[1,]`, `{"a":1,}`, `[1 2]`, `{1:2}`, `[}`, `{]`, `tru`, `"\x"`, `"\u12"`, `["a",{"b":]`,
+}
+
+// scanAccepts tells whether the scanner reads doc as one JSON value.
+func scanAccepts(doc []byte) bool {
+	s := newJSONScan(bytes.NewReader(doc), 0)
+	if s.skip() != nil {
+		return false
+	}
+	_, err := s.peek()
+	return err != nil // nothing after the value
+}
+
 // TestJSONScanAgreesWithEncodingJSON: the scanner accepts the values
 // encoding/json accepts, and decodes strings as it does.
 func TestJSONScanAgreesWithEncodingJSON(t *testing.T) {
-	for _, doc := range []string{
-		`{}`, `[]`, `[1,-2.5e3,true,false,null,"x"]`, `{"a":{"b":[{}, [], ""]}}`, ` { "a" : 1 , "b" : [ 1 , 2 ] } `,
-		`{"a" 1}`, `[1,]`, `{"a":1,}`, `[1 2]`, `{1:2}`, `[}`, `{]`, `tru`, `"\x"`, `"\u12"`, `["a",{"b":]`,
-	} {
-		s := newJSONScan(strings.NewReader(doc), 0)
-		err := s.skip()
-		if err == nil {
-			if _, perr := s.peek(); perr == nil {
-				err = fmt.Errorf("trailing bytes")
-			}
-		}
-		if (err == nil) != json.Valid([]byte(doc)) {
-			t.Errorf("%q: scanner error %v, json.Valid %v", doc, err, json.Valid([]byte(doc)))
+	for _, doc := range jsonScanCases {
+		if got, want := scanAccepts([]byte(doc)), json.Valid([]byte(doc)); got != want {
+			t.Errorf("%q: scanner accepts it: %v, json.Valid: %v", doc, got, want)
 		}
 	}
 	for _, str := range []string{`"plain"`, `"a\"b\\c\/d\b\f\n\r\t"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00"`, `"\ud83d x"`, `"\ude00"`, `"é 中"`} {
@@ -329,6 +337,29 @@ func TestJSONScanAgreesWithEncodingJSON(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzJSONScan: the scanner accepts what encoding/json accepts, and
+// reads a string as it does.
+func FuzzJSONScan(f *testing.F) {
+	for _, doc := range jsonScanCases {
+		f.Add([]byte(doc))
+	}
+	f.Add([]byte(`"\ud83d\ude00\u00e9 \n"`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		valid := json.Valid(doc)
+		if got := scanAccepts(doc); got != valid {
+			t.Fatalf("%q: scanner accepts it: %v, json.Valid: %v", doc, got, valid)
+		}
+		var want string
+		if !valid || json.Unmarshal(doc, &want) != nil {
+			return
+		}
+		got, _, err := newJSONScan(bytes.NewReader(doc), 0).stringValue(len(doc) * 4)
+		if err != nil || got != want {
+			t.Fatalf("%q: read %q (%v), want %q", doc, got, err, want)
+		}
+	})
 }
 
 // BenchmarkHARHostile reads the HAR shapes that were once slow or large

@@ -324,13 +324,7 @@ func (s *jsonScan) literal(c byte) error {
 	case 'n':
 		word = "ull"
 	default:
-		if c != '-' && (c < '0' || c > '9') {
-			return s.syntax()
-		}
-		for s.ensure(1) && isNumberByte(s.buf[s.r]) {
-			s.discard(1)
-		}
-		return nil // the end of the document is the caller's to see
+		return s.number(c)
 	}
 	for i := 0; i < len(word); i++ {
 		b, err := s.readByte()
@@ -344,8 +338,62 @@ func (s *jsonScan) literal(c byte) error {
 	return nil
 }
 
-func isNumberByte(c byte) bool {
-	return c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E'
+// number reads the rest of a number that starts with c, as JSON has
+// them: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *jsonScan) number(c byte) error {
+	// next is the byte after the number so far, 0 at the document's end.
+	next := func() byte {
+		if !s.ensure(1) {
+			return 0
+		}
+		return s.buf[s.r]
+	}
+	// bad is the error of the byte next, or of the document's end.
+	bad := func() error {
+		if s.r == s.w {
+			return s.failure()
+		}
+		s.discard(1)
+		return s.syntax()
+	}
+	digits := func() error { // one or more
+		if c := next(); c < '0' || c > '9' {
+			return bad()
+		}
+		for c := next(); c >= '0' && c <= '9'; c = next() {
+			s.discard(1)
+		}
+		return nil
+	}
+	if c == '-' {
+		if c = next(); c < '0' || c > '9' {
+			return bad()
+		}
+		s.discard(1)
+	}
+	switch {
+	case c == '0':
+	case c >= '1' && c <= '9':
+		for c := next(); c >= '0' && c <= '9'; c = next() {
+			s.discard(1)
+		}
+	default:
+		return s.syntax()
+	}
+	if next() == '.' {
+		s.discard(1)
+		if err := digits(); err != nil {
+			return err
+		}
+	}
+	if c := next(); c == 'e' || c == 'E' {
+		s.discard(1)
+		if c := next(); c == '+' || c == '-' {
+			s.discard(1)
+		}
+		return digits()
+	}
+	return nil // what follows is the caller's to read
 }
 
 // skipString reads the rest of a string whose opening quote was read.
@@ -445,7 +493,7 @@ func (j *jsonString) Read(p []byte) (int, error) {
 		}
 		buf := j.s.buf[j.s.r:j.s.w]
 		i := 0
-		for i < len(buf) && i < len(p)-n && buf[i] != '"' && buf[i] != '\\' && buf[i] >= 0x20 {
+		for i < len(buf) && i < len(p)-n && buf[i] != '"' && buf[i] != '\\' && buf[i] >= 0x20 && buf[i] < utf8.RuneSelf {
 			i++
 		}
 		n += copy(p[n:], buf[:i])
@@ -464,9 +512,18 @@ func (j *jsonString) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// special reads a closing quote, an escape or a control byte.
+// special reads a closing quote, an escape, a control byte, or a
+// character past ASCII: invalid UTF-8 is U+FFFD, as encoding/json makes
+// it.
 func (j *jsonString) special() error {
 	s := j.s
+	if s.buf[s.r] >= utf8.RuneSelf {
+		s.ensure(utf8.UTFMax)
+		r, size := utf8.DecodeRune(s.buf[s.r:s.w])
+		j.np = utf8.EncodeRune(j.pending[:], r)
+		s.discard(size)
+		return nil
+	}
 	c, _ := s.readByte()
 	switch {
 	case c == '"':
