@@ -431,3 +431,28 @@ func BenchmarkHARHostile(b *testing.B) {
 		})
 	}
 }
+
+// TestHARFromStandardInput: a HAR on standard input, spooled, is read in
+// startedDateTime order as a file is.
+func TestHARFromStandardInput(t *testing.T) {
+	doc := harDoc(
+		harEntryJSON("https://x/second", "2026-07-11T03:00:02Z", snapshotLine("s", 2)+"\n", ""),
+		harEntryJSON("https://x/first", "2026-07-11T03:00:01Z", snapshotLine("s", 1)+"\n", ""),
+	)
+	for _, data := range [][]byte{[]byte(doc), gzipBytes(t, doc)} {
+		rd, err := Open([]string{StdinName}, bytes.NewReader(data), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var seen []string
+		if _, err := Run(rd, Options{Workers: 1}, func(res *Result) error {
+			seen = append(seen, fmt.Sprintf("%s %d %s", res.Reason, res.Origin.Entry, res.Origin.URL))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if want := "initial 2 https://x/first; advanced 1 https://x/second"; strings.Join(seen, "; ") != want {
+			t.Errorf("%q, want %q", seen, want)
+		}
+	}
+}

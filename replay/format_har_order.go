@@ -2,13 +2,12 @@ package replay
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -181,113 +180,132 @@ func (ix *harIndexer) want(c byte, read func() error) error {
 	return read()
 }
 
-// ifNext reads the value that comes next with read when it starts with
-// c, and skips it when not: a field of another type is no field.
-func (s *jsonScan) ifNext(c byte, read func() error) error {
-	got, err := s.peek()
-	if err != nil {
-		return err
-	}
-	if got != c {
-		return s.skip()
-	}
-	return read()
+// entryScan is what the index pass reads of one entry.
+type entryScan struct {
+	slot                   harSlot
+	started, url, encoding string
+	raw, decoded           bool // the text holds the turn marker, as is and base64-decoded
+	b64                    bool // the text is base64
 }
 
 // entry reads one entry, keeping a slot for it when its events count.
 func (ix *harIndexer) entry() error {
-	s, h := ix.s, ix.h
-	slot := harSlot{url: -1, text: -1, ws: -1, entry: int32(ix.entries + 1)}
-	var started, url, encoding string
-	var raw, decoded bool // the text holds the turn marker, as is and base64-decoded
-	b64 := true           // the text is base64
+	s := ix.s
+	e := entryScan{slot: harSlot{url: -1, text: -1, ws: -1, entry: int32(ix.entries + 1)}, b64: true}
 	err := s.ifNext('{', func() error {
 		return s.members(func(key string) error {
-			var err error
 			switch key {
 			case "startedDateTime":
-				err = s.ifNext('"', func() (err error) { started, _, err = s.stringValue(64); return })
+				return s.ifNext('"', func() (err error) { e.started, _, err = s.stringValue(64); return })
 			case "request":
-				err = s.ifNext('{', func() error {
-					return s.members(func(key string) error {
-						if key != "url" {
-							return s.skip()
-						}
-						return s.ifNext('"', func() (err error) {
-							slot.url = s.off
-							url, _, err = s.stringValue(h.maxLine)
-							return
-						})
-					})
-				})
+				return ix.request(&e)
 			case "response":
-				err = s.ifNext('{', func() error {
-					return s.members(func(key string) error {
-						if key != "content" {
-							return s.skip()
-						}
-						return s.ifNext('{', func() error {
-							return s.members(func(key string) error {
-								switch key {
-								case "text":
-									return s.ifNext('"', func() (err error) {
-										slot.text = s.off
-										raw, decoded, b64, err = ix.text()
-										return
-									})
-								case "encoding":
-									return s.ifNext('"', func() (err error) { encoding, _, err = s.stringValue(64); return })
-								}
-								return s.skip()
-							})
-						})
-					})
-				})
+				return ix.response(&e)
 			case "_webSocketMessages":
-				err = s.ifNext('[', func() error {
-					slot.ws = s.off
-					return s.elements(func() error {
-						turns, err := ix.message()
-						if turns {
-							slot.flags |= slotWS
-						}
-						return err
-					})
-				})
-			default:
-				err = s.skip()
+				return ix.messages(&e)
 			}
-			return err
+			return s.skip()
 		})
 	})
 	if err != nil {
 		return err
 	}
-	slot.end = s.off
+	e.slot.end = s.off
 	ix.entries++
+	ix.keep(&e)
+	return nil
+}
+
+// request reads an entry's request: its URL.
+func (ix *harIndexer) request(e *entryScan) error {
+	s := ix.s
+	return s.ifNext('{', func() error {
+		return s.members(func(key string) error {
+			if key != "url" {
+				return s.skip()
+			}
+			return s.ifNext('"', func() (err error) {
+				e.slot.url = s.off
+				if ix.h.url == "" { // only a filter needs it now
+					return s.skip()
+				}
+				e.url, _, err = s.stringValue(ix.h.maxLine)
+				return
+			})
+		})
+	})
+}
+
+// response reads an entry's response: the text and encoding of its
+// content.
+func (ix *harIndexer) response(e *entryScan) error {
+	s := ix.s
+	content := func() error {
+		return s.members(func(key string) error {
+			switch key {
+			case "text":
+				return s.ifNext('"', func() (err error) {
+					e.slot.text = s.off
+					e.raw, e.decoded, e.b64, err = ix.text()
+					return
+				})
+			case "encoding":
+				return s.ifNext('"', func() (err error) { e.encoding, _, err = s.stringValue(64); return })
+			}
+			return s.skip()
+		})
+	}
+	return s.ifNext('{', func() error {
+		return s.members(func(key string) error {
+			if key != "content" {
+				return s.skip()
+			}
+			return s.ifNext('{', content)
+		})
+	})
+}
+
+// messages reads an entry's WebSocket messages.
+func (ix *harIndexer) messages(e *entryScan) error {
+	s := ix.s
+	return s.ifNext('[', func() error {
+		e.slot.ws = s.off
+		return s.elements(func() error {
+			turns, err := ix.message()
+			if turns {
+				e.slot.flags |= slotWS
+			}
+			return err
+		})
+	})
+}
+
+// keep keeps the slot of entry e when its events count: its time, and
+// what its text holds.
+func (ix *harIndexer) keep(e *entryScan) {
 	t := ix.last
-	if started != "" { // parsing nothing would allocate its error, for every entry
-		if pt, err := time.Parse(time.RFC3339Nano, started); err == nil {
+	if e.started != "" { // parsing nothing would allocate its error, for every entry
+		if pt, err := time.Parse(time.RFC3339Nano, e.started); err == nil {
 			t = pt
 		}
 	}
 	ix.last = t
+	slot := &e.slot
 	slot.sec, slot.nsec = t.Unix(), int32(t.Nanosecond())
 	switch {
 	case slot.text < 0:
-	case encoding != "base64":
-		if raw {
+	case e.encoding != "base64":
+		if e.raw {
 			slot.flags |= slotText
 		}
-	case !b64:
+	case !e.b64:
 		slot.flags |= slotBadBase64
-	case decoded:
+	case e.decoded:
 		slot.flags |= slotText | slotBase64
 	}
-	if slot.flags != 0 && (h.url == "" || bytes.Contains([]byte(url), []byte(h.url))) {
-		h.slots = append(h.slots, slot)
+	if h := ix.h; slot.flags != 0 && (h.url == "" || strings.Contains(e.url, h.url)) {
+		h.slots = append(h.slots, *slot)
 	}
-	return nil
 }
 
 // text reads a response text whose encoding may come after it: whether
@@ -349,87 +367,4 @@ func (ix *harIndexer) stream(write func([]byte)) error {
 			return err
 		}
 	}
-}
-
-// markerFinder looks for the turn marker in a text written to it a piece
-// at a time.
-type markerFinder struct {
-	found bool
-	tail  []byte // the last bytes written, shorter than the marker
-}
-
-func (m *markerFinder) reset() { m.found, m.tail = false, m.tail[:0] }
-
-func (m *markerFinder) write(p []byte) {
-	if m.found || len(p) == 0 {
-		return
-	}
-	k := len(turnMarker) - 1
-	joint := append(m.tail, p[:min(k, len(p))]...)
-	if bytes.Contains(joint, turnMarker) || bytes.Contains(p, turnMarker) {
-		m.found = true
-		return
-	}
-	if len(p) >= k {
-		m.tail = append(m.tail[:0], p[len(p)-k:]...)
-	} else {
-		m.tail = append(m.tail[:0], joint[max(0, len(joint)-k):]...)
-	}
-}
-
-// b64Finder decodes base64 written to it a piece at a time into out,
-// ignoring line breaks as encoding/base64 does, and tells whether it
-// was base64.
-type b64Finder struct {
-	out    *markerFinder
-	q      []byte // characters not yet decoded
-	dec    []byte
-	padded bool // the last quantum decoded was padded: nothing may follow
-	bad    bool
-}
-
-func (b *b64Finder) reset(out *markerFinder) {
-	b.out, b.q, b.padded, b.bad = out, b.q[:0], false, false
-}
-
-func (b *b64Finder) write(p []byte) {
-	for _, c := range p {
-		if b.bad {
-			return
-		}
-		if c == '\r' || c == '\n' {
-			continue
-		}
-		if b.padded || !isBase64Byte(c) {
-			b.bad = true
-			return
-		}
-		b.q = append(b.q, c)
-		if len(b.q) == 4<<10 {
-			b.flush()
-		}
-	}
-}
-
-func (b *b64Finder) flush() {
-	if b.bad || len(b.q) == 0 {
-		return
-	}
-	if len(b.dec) < base64.StdEncoding.DecodedLen(len(b.q)) {
-		b.dec = make([]byte, base64.StdEncoding.DecodedLen(4<<10))
-	}
-	n, err := base64.StdEncoding.Decode(b.dec, b.q)
-	if err != nil {
-		b.bad = true
-		return
-	}
-	b.padded = b.q[len(b.q)-1] == '='
-	b.out.write(b.dec[:n])
-	b.q = b.q[:0]
-}
-
-func (b *b64Finder) close() { b.flush() }
-
-func isBase64Byte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='
 }
