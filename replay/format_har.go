@@ -33,8 +33,7 @@ type harReader struct {
 	unread int // bytes read since fill was called
 
 	indexed bool
-	slots   []harSlot
-	pos     int // the next slot due
+	slots   harSlots
 	fail    *Line
 	doc     io.ReaderAt
 	close   func()
@@ -92,9 +91,13 @@ func (h *harReader) next() (Line, bool) {
 			}
 			continue
 		}
-		if h.pos < len(h.slots) {
-			h.pos++
-			if bad := h.use(&h.slots[h.pos-1]); bad != nil {
+		slot, ok, err := h.slots.next()
+		if err != nil {
+			h.origin = &Origin{}
+			return *h.unreadable(err), true
+		}
+		if ok {
+			if bad := h.use(slot); bad != nil {
 				return *bad, true
 			}
 			continue
@@ -108,6 +111,7 @@ func (h *harReader) next() (Line, bool) {
 			h.close()
 			h.close = nil
 		}
+		h.slots.close()
 		return Line{}, false
 	}
 }

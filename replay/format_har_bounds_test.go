@@ -456,3 +456,31 @@ func TestHARFromStandardInput(t *testing.T) {
 		}
 	}
 }
+
+// TestHARManySlots: past the slots kept in memory, the slots of entries
+// in time order are read back from their file in order, and an entry out
+// of order after them still comes first.
+func TestHARManySlots(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 2 x 25 MB of captures")
+	}
+	n := maxMemSlots + 5000
+	for _, late := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "c.har")
+		writeHAR(t, path, func(w *bufio.Writer, sep func()) {
+			for i := 1; i <= n; i++ {
+				sep()
+				sec, seq := i, i+1
+				if late && i == n {
+					sec, seq = 0, 1 // due first
+				}
+				fmt.Fprintf(w, `{"startedDateTime": "2026-07-11T%02d:%02d:%02dZ", "response": {"content": {"text": %s}}}`,
+					sec/3600, sec/60%60, sec%60, turnText("s", seq, 1))
+			}
+		})
+		run := readHAR(t, path, 0)
+		if want := n - 1; run.reasons[ReasonInitial] != 1 || run.reasons[ReasonAdvanced] != want || len(run.details) != 0 {
+			t.Errorf("late=%v: %v %q, want 1 initial and %d advanced", late, run.reasons, run.details, want)
+		}
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 	"time"
 )
@@ -106,8 +105,8 @@ func (h *harReader) index(in io.Reader) (io.ReaderAt, func(), error) {
 		h.fail = h.bad(err, ix.entries+1, s.off)
 	}
 	io.Copy(io.Discard, h.in) // the rest counts as read, damage and all
-	if !sort.SliceIsSorted(h.slots, func(a, b int) bool { return h.slots[a].before(&h.slots[b]) }) {
-		sort.SliceStable(h.slots, func(a, b int) bool { return h.slots[a].before(&h.slots[b]) })
+	if err := h.slots.done(); err != nil && h.fail == nil {
+		h.fail = h.bad(err, ix.entries+1, s.off)
 	}
 	return doc, done, nil
 }
@@ -304,7 +303,7 @@ func (ix *harIndexer) keep(e *entryScan) {
 		slot.flags |= slotText | slotBase64
 	}
 	if h := ix.h; slot.flags != 0 && (h.url == "" || strings.Contains(e.url, h.url)) {
-		h.slots = append(h.slots, *slot)
+		h.slots.add(*slot)
 	}
 }
 
