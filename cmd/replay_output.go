@@ -14,8 +14,9 @@ import (
 
 // writeResult writes the machine record of one result: the stable
 // contract documented in the README. With redact, a malformed line's
-// detail is its redacted form.
-func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
+// detail is its redacted form. carry holds the origin fields written
+// before, so that each is written only when it changes.
+func writeResult(e *jsonEncoder, res *replay.Result, redact bool, carry *originCarry) {
 	e.beginObject()
 	e.key("file")
 	e.str(res.File)
@@ -51,27 +52,48 @@ func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
 		e.key("gap")
 		e.int(res.Gap)
 	}
-	writeOrigin(e, res.Origin)
+	carry.write(e, res.File, res.Origin)
 	e.endObject()
 }
 
-// writeOrigin writes what the capture's format said of an event beyond
-// its position, each key only when the format has it.
-func writeOrigin(e *jsonEncoder, o *replay.Origin) {
+// originCarry is what a stream of records last wrote, in the current
+// file, of the origin fields that repeat from event to event: an SSE id
+// and a HAR entry's URL. Each is written only when it differs from the
+// event before it in the same file (an empty value included, once one
+// was set), and a consumer carries it forward: a 1 MB URL then costs
+// its bytes once per entry, not once per event.
+type originCarry struct {
+	file, lastEventID, url string
+}
+
+// noOrigin is the origin of an event whose format says nothing more.
+var noOrigin replay.Origin
+
+// write writes what the capture's format said of an event of file
+// beyond its position, each key only when the format has it, the
+// carried ones only when they change.
+func (c *originCarry) write(e *jsonEncoder, file string, o *replay.Origin) {
+	if file != c.file {
+		*c = originCarry{file: file}
+	}
 	if o == nil {
-		return
+		o = &noOrigin
 	}
 	if o.LoggedAt != "" {
 		e.key("loggedAt")
 		e.str(o.LoggedAt)
 	}
-	if o.LastEventID != "" {
+	if o.LastEventID != c.lastEventID {
+		c.lastEventID = o.LastEventID
 		e.key("lastEventId")
 		e.str(o.LastEventID)
 	}
 	if o.Entry > 0 {
 		e.key("entry")
 		e.int(int64(o.Entry))
+	}
+	if o.URL != c.url {
+		c.url = o.URL
 		e.key("url")
 		e.str(o.URL)
 	}
@@ -103,6 +125,7 @@ func writeEnvelope(e *jsonEncoder, env *replay.Envelope) {
 type jsonEvents struct {
 	recordStream
 	redact bool
+	carry  originCarry
 }
 
 func newJSONEvents(out io.Writer, format string, redact bool) *jsonEvents {
@@ -110,7 +133,7 @@ func newJSONEvents(out io.Writer, format string, redact bool) *jsonEvents {
 }
 
 func (w *jsonEvents) event(res *replay.Result) error {
-	writeResult(w.e, res, w.redact)
+	writeResult(w.e, res, w.redact, &w.carry)
 	return w.done()
 }
 

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -176,3 +177,54 @@ func TestTableWriterLongLineNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONEventsCarryOrigin: a HAR entry's URL and an SSE id are written
+// only when they change within a file (an emptied id included), so a
+// long URL costs its bytes once per entry, not once per event; another
+// file starts again.
+func TestJSONEventsCarryOrigin(t *testing.T) {
+	long := "https://chat.example/api/turns?q=" + strings.Repeat("x", 100_000)
+	origins := []struct {
+		file string
+		o    *replay.Origin
+		want string // the origin keys written
+	}{
+		{"a.har", &replay.Origin{Entry: 1, URL: long}, `"entry":1,"url":"` + long + `"`},
+		{"a.har", &replay.Origin{Entry: 1, URL: long}, `"entry":1`},
+		{"a.har", &replay.Origin{Entry: 2, URL: long}, `"entry":2`},
+		{"a.har", &replay.Origin{Entry: 3, URL: "wss://x", LastEventID: "7"}, `"lastEventId":"7","entry":3,"url":"wss://x"`},
+		{"a.har", &replay.Origin{Entry: 3, URL: "wss://x"}, `"lastEventId":"","entry":3`},
+		{"b.har", &replay.Origin{Entry: 1, URL: "wss://x"}, `"entry":1,"url":"wss://x"`},
+		{"c.jsonl", nil, ``},
+		{"d.sse", &replay.Origin{LastEventID: "1"}, `"lastEventId":"1"`},
+		{"d.sse", nil, `"lastEventId":""`},
+	}
+	var buf bytes.Buffer
+	out := bufio.NewWriter(&buf)
+	w := newJSONEvents(out, "jsonl", false)
+	for i, o := range origins {
+		res := snapshotResult(i+1, "e", int64(i+1))
+		res.File, res.Origin = o.file, o.o
+		if err := w.event(res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out.Flush()
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	for i, o := range origins {
+		if i >= len(lines) {
+			t.Fatalf("%d records, want %d", len(lines), len(origins))
+		}
+		m := afterSequence.FindStringSubmatch(lines[i])
+		if m == nil || m[1] != o.want {
+			got := ""
+			if m != nil {
+				got = m[1]
+			}
+			t.Errorf("record %d: %.120q, want %.120q", i+1, got, o.want)
+		}
+	}
+}
+
+// afterSequence holds what a record has after its sequence.
+var afterSequence = regexp.MustCompile(`"sequence":\d+,?(.*)\}$`)

@@ -1,93 +1,66 @@
 package replay
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/base64"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/agentskit/snapctl/replay/internal/wire"
 )
 
-// harEntry is what snapctl reads of a HAR 1.2 entry: where it went, when
-// it started, its response body, and the WebSocket messages Chrome and
-// Firefox record under _webSocketMessages.
-type harEntry struct {
-	StartedDateTime string `json:"startedDateTime"`
-	Request         struct {
-		URL string `json:"url"`
-	} `json:"request"`
-	Response struct {
-		Content struct {
-			Text     string `json:"text"`
-			Encoding string `json:"encoding"`
-		} `json:"content"`
-	} `json:"response"`
-	WebSocketMessages []struct {
-		Type string `json:"type"`
-		Data string `json:"data"`
-	} `json:"_webSocketMessages"`
-}
-
-// harReader streams a HAR document, one entry in memory at a time: the
-// turn events of each entry's response body (NDJSON or SSE), then of its
-// received WebSocket messages, entry after entry. Only entries whose
-// body or messages hold turn events count, and with a URL filter only
-// those whose request URL contains it.
+// harReader reads a HAR 1.2 document in two passes. The index pass
+// reads it once through, keeping a slot for each entry whose response
+// body or received WebSocket messages (Chrome's and Firefox's
+// _webSocketMessages) hold turn events, and, with a URL filter, whose
+// request URL contains it. The read pass then reads the slots in
+// startedDateTime order, each value from its offset: the document
+// itself when it is a plain file, otherwise a spool of it on disk.
+// Every value is streamed, never held: memory holds a slot per entry
+// with events, one line of a body and the URL.
 type harReader struct {
-	name    string
-	stats   *Stats    // the reader's: body lines count as lines
-	in      io.Reader // the capture, as the reader reads it
-	dec     *json.Decoder
-	url     string
-	maxLine int
-	started bool
-	done    bool
-	entry   int // entries read so far
+	name     string
+	stats    *Stats    // the reader's: body lines count as lines
+	in       io.Reader // the capture, as the reader reads it
+	url      string
+	maxLine  int
+	seekable bool // the capture is a plain file, to read again in place
+	// fill is the reader's onFill, called as the read pass reads as much
+	// as the reader's buffer holds: the run then hands on the events so
+	// far, in batches no bigger than those of an NDJSON capture.
+	fill   func()
+	unread int // bytes read since fill was called
 
-	// The body or message being cut into events.
-	body   []byte
-	num    int // line number within body
+	indexed bool
+	slots   harSlots
+	fail    *Line
+	doc     io.ReaderAt
+	close   func()
+
+	// The entry being read.
 	origin *Origin
-	frame  framer // SSE bodies; nil for NDJSON
-	flush  bool
-	queue  []wsMessage // received WebSocket messages left of the entry
-
-	// passIdx counts the entries read by the current pass over the
-	// document. order, when the entries are not in startedDateTime
-	// order, lists their 0-based indexes in that order, and pos is the
-	// next one due: each time an earlier entry is due, the document is
-	// read again from its start (open), so memory still holds one entry.
-	passIdx   int
-	order     []int
-	pos       int
-	open      opener
-	closePass func()
-	// offsets, for a capture stored plain, are where each entry starts in
-	// the file: an entry due out of order is then read from there alone.
-	offsets []int64
+	slot   *harSlot
+	body   harBody
+	inBody bool
+	ws     *jsonScan // in its WebSocket messages, when it has turns there
+	wsNum  int       // messages read
+	wsDone bool
+	wsScan *jsonScan // ws, kept for its buffer
+	scan   *jsonScan // the body's or URL's string
+	bodyIn *bufio.Reader
 }
 
-// opener opens a capture again at the byte offset of its decompressed
-// text, with the function that closes it. Only a capture stored plain
-// can start past 0: seekable reports whether it is one.
-type opener struct {
-	open     func(offset int64) (io.Reader, func(), error)
-	seekable bool
+// harBody is the body or message being cut into events.
+type harBody struct {
+	num   int // line number within the body
+	frame framer
+	flush bool
+	buf   []byte
 }
 
-// wsMessage is a received WebSocket message and its 1-based index among
-// the entry's messages, its position.
-type wsMessage struct {
-	num  int
-	data []byte
-}
-
-func newHARReader(name string, in io.Reader, url string, maxLine int, stats *Stats) *harReader {
-	return &harReader{name: name, in: in, dec: json.NewDecoder(in), url: url, maxLine: maxLine, stats: stats}
+func newHARReader(name string, in io.Reader, url string, maxLine int, stats *Stats, seekable bool, fill func()) *harReader {
+	return &harReader{name: name, in: in, url: url, maxLine: maxLine, stats: stats, seekable: seekable, fill: fill}
 }
 
 func isBlank(b []byte) bool { return wire.IsBlank(b) }
@@ -97,49 +70,175 @@ var turnMarker = []byte(`"agentskit.chat.turn"`)
 
 // next returns the next event, or false at the document's end.
 func (h *harReader) next() (Line, bool) {
-	for {
-		if l, ok := h.bodyLine(); ok {
-			return l, true
+	if !h.indexed {
+		h.indexed = true
+		doc, done, err := h.index(h.in)
+		h.doc, h.close = doc, done
+		if err != nil {
+			h.fail = h.bad(err, 1, 0)
 		}
-		if len(h.queue) > 0 {
-			h.setBody(h.queue[0].data, false)
-			h.num = h.queue[0].num - 1
-			h.queue = h.queue[1:]
+	}
+	for {
+		if h.inBody {
+			if l, ok := h.bodyLine(); ok {
+				return l, true
+			}
+			h.inBody = false
+		}
+		if h.ws != nil && !h.wsDone {
+			if bad := h.nextMessage(); bad != nil {
+				return *bad, true
+			}
 			continue
 		}
-		if h.done {
-			if h.closePass != nil {
-				h.closePass()
-				h.closePass = nil
-			}
-			if h.order != nil && h.in != nil {
-				// Read out of order, the capture is read to its end all
-				// the same, so that its size and any damage are counted.
-				io.Copy(io.Discard, h.in)
-				h.in = nil
-			}
-			return Line{}, false
+		slot, ok, err := h.slots.next()
+		if err != nil {
+			h.origin = &Origin{}
+			return *h.unreadable(err), true
 		}
-		if bad := h.nextEntry(); bad != nil {
-			return *bad, true
+		if ok {
+			if bad := h.use(slot); bad != nil {
+				return *bad, true
+			}
+			continue
 		}
+		if h.fail != nil {
+			l := *h.fail
+			h.fail = nil
+			return l, true
+		}
+		if h.close != nil {
+			h.close()
+			h.close = nil
+		}
+		h.slots.close()
+		return Line{}, false
 	}
 }
 
-// setBody starts cutting b into events; sse bodies are dispatched as a
-// browser does.
-func (h *harReader) setBody(b []byte, sse bool) {
-	h.body, h.num, h.flush, h.frame = b, 0, false, nil
-	if sse {
-		h.frame = &sseFramer{maxLine: h.maxLine}
+// use starts reading the events of the entry of slot: its response body,
+// then its received WebSocket messages.
+func (h *harReader) use(slot *harSlot) *Line {
+	h.slot, h.ws = slot, nil
+	h.origin = &Origin{Entry: int(slot.entry)}
+	if slot.url >= 0 {
+		reset(&h.scan, h.doc, slot.url, slot.end)
+		url, _, err := h.scan.stringValue(h.maxLine)
+		if err != nil {
+			return h.unreadable(err)
+		}
+		h.origin.URL = url
 	}
+	if slot.flags&slotWS != 0 {
+		reset(&h.wsScan, h.doc, slot.ws, slot.end)
+		h.ws, h.wsNum, h.wsDone = h.wsScan, 0, false
+		if err := h.ws.expect('['); err != nil {
+			return h.unreadable(err)
+		}
+	}
+	switch {
+	case slot.flags&slotBadBase64 != 0:
+		l := Line{File: h.name, Num: 1, Origin: h.origin}
+		l.bad = formatProblem(FormatHAR, fmt.Sprintf("entry %d: the response body is not base64, as its encoding says", slot.entry))
+		return &l
+	case slot.flags&slotText != 0:
+		return h.startBody(slot.text, slot.flags&slotBase64 != 0, 0, true)
+	}
+	return nil
+}
+
+// reset points the scanner *s at offset of doc, to read up to end (so
+// that a small entry costs a small read), reusing its buffer.
+func reset(s **jsonScan, doc io.ReaderAt, offset, end int64) {
+	sec := io.NewSectionReader(doc, offset, end-offset)
+	if *s == nil {
+		*s = newJSONScan(sec, offset)
+		return
+	}
+	(*s).reset(sec, offset)
+}
+
+// startBody starts cutting the string at offset into events, base64
+// decoded when b64, its first line numbered num+1; a response body (of
+// an entry, not a message) may be SSE, dispatched as a browser does.
+func (h *harReader) startBody(offset int64, b64 bool, num int, response bool) *Line {
+	reset(&h.scan, h.doc, offset, h.slot.end)
+	if err := h.scan.expect('"'); err != nil {
+		return h.unreadable(err)
+	}
+	var text io.Reader = &jsonString{s: h.scan}
+	if b64 {
+		text = base64.NewDecoder(base64.StdEncoding, text)
+	}
+	if h.bodyIn == nil {
+		h.bodyIn = bufio.NewReaderSize(text, 64<<10)
+	} else {
+		h.bodyIn.Reset(text)
+	}
+	h.body.num, h.body.flush, h.body.frame = num, false, nil
+	if response {
+		head, _ := h.bodyIn.Peek(bodySniffBytes)
+		if f, _ := sniff(head, true); f == FormatSSE {
+			h.body.frame = &sseFramer{maxLine: h.maxLine}
+		}
+	}
+	h.inBody = true
+	return nil
+}
+
+// nextMessage reads the entry's next WebSocket message, and starts
+// cutting it into events when it was received.
+func (h *harReader) nextMessage() *Line {
+	s := h.ws
+	c, err := s.peek()
+	if err != nil {
+		return h.endMessages(err)
+	}
+	if c == ']' {
+		h.wsDone = true
+		return nil
+	}
+	if h.wsNum > 0 {
+		if c != ',' {
+			s.readByte()
+			return h.endMessages(s.syntax())
+		}
+		s.readByte()
+	}
+	h.wsNum++
+	var typ string
+	data := int64(-1)
+	err = s.ifNext('{', func() error {
+		return s.members(func(key string) error {
+			switch key {
+			case "type":
+				return s.ifNext('"', func() (err error) { typ, _, err = s.stringValue(64); return })
+			case "data":
+				return s.ifNext('"', func() error { data = s.off; return s.skip() })
+			}
+			return s.skip()
+		})
+	})
+	if err != nil {
+		return h.endMessages(err)
+	}
+	if typ == "receive" && data >= 0 {
+		return h.startBody(data, false, h.wsNum-1, false)
+	}
+	return nil
+}
+
+func (h *harReader) endMessages(err error) *Line {
+	h.wsDone = true
+	return h.unreadable(err)
 }
 
 // bodyLine returns the next event of the current body.
 func (h *harReader) bodyLine() (Line, bool) {
-	if h.frame != nil {
+	b := &h.body
+	if b.frame != nil {
 		for {
-			l, ok := h.frame.pending()
+			l, ok := b.frame.pending()
 			if !ok {
 				break
 			}
@@ -148,26 +247,22 @@ func (h *harReader) bodyLine() (Line, bool) {
 			}
 		}
 	}
-	for len(h.body) > 0 {
-		line := h.body
-		if i := bytes.IndexByte(line, '\n'); i >= 0 {
-			line, h.body = line[:i], h.body[i+1:]
-		} else {
-			h.body = nil
+	for {
+		l, err := h.readLine()
+		if err != nil {
+			if err != io.EOF {
+				h.inBody = false
+				return *h.unreadable(err), true
+			}
+			break
 		}
-		line = bytes.TrimSuffix(line, []byte{'\r'})
-		h.num++
 		h.stats.Lines++
-		if isBlank(line) {
+		if l.blank || (!l.TooLong && isBlank(l.Data)) {
 			h.stats.Blank++
 		}
-		l := Line{File: h.name, Num: h.num, Data: line, Len: int64(len(line)), Origin: h.origin}
-		if len(line) > h.maxLine {
-			l.TooLong, l.Data, l.blank = true, nil, isBlank(line)
-		}
-		if h.frame != nil {
+		if b.frame != nil {
 			var ok bool
-			if l, ok = h.frame.line(l); !ok || (!l.TooLong && l.bad == nil && isBlank(l.Data)) {
+			if l, ok = b.frame.line(l); !ok || (!l.TooLong && l.bad == nil && isBlank(l.Data)) {
 				continue
 			}
 			return h.sseOrigin(l), true
@@ -177,14 +272,66 @@ func (h *harReader) bodyLine() (Line, bool) {
 		}
 		return l, true
 	}
-	if h.frame != nil && !h.flush {
-		h.flush = true
-		if l, ok := h.frame.flush(); ok {
+	if b.frame != nil && !b.flush {
+		b.flush = true
+		if l, ok := b.frame.flush(); ok {
 			l.Origin = h.origin
 			return l, true
 		}
 	}
 	return Line{}, false
+}
+
+// readLine reads the body's next line, keeping no more of it than the
+// longest line allowed: past that it is too long, and only counted.
+func (h *harReader) readLine() (Line, error) {
+	if h.unread >= 256<<10 {
+		h.unread = 0
+		h.fill()
+	}
+	b := &h.body
+	b.buf = b.buf[:0]
+	var n int64
+	var last, before byte // the line's last two bytes
+	blank := true
+	for {
+		frag, err := h.bodyIn.ReadSlice('\n')
+		n += int64(len(frag))
+		if room := h.maxLine + 2 - len(b.buf); room > 0 {
+			b.buf = append(b.buf, frag[:min(room, len(frag))]...)
+		}
+		switch len(frag) {
+		case 0:
+		case 1:
+			before, last = last, frag[0]
+		default:
+			before, last = frag[len(frag)-2], frag[len(frag)-1]
+		}
+		blank = blank && isBlank(frag)
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err != nil && (n == 0 || err != io.EOF) {
+			return Line{}, err
+		}
+		break
+	}
+	if last == '\n' {
+		n--
+		last = before
+	}
+	if n > 0 && last == '\r' {
+		n--
+	}
+	b.num++
+	h.unread += int(min(n, 1<<30))
+	l := Line{File: h.name, Num: b.num, Len: n, Origin: h.origin}
+	if n > int64(h.maxLine) {
+		l.TooLong, l.blank = true, blank
+	} else {
+		l.Data = b.buf[:n]
+	}
+	return l, nil
 }
 
 // sseOrigin gives an event of an SSE body its entry and URL beside its
@@ -198,198 +345,36 @@ func (h *harReader) sseOrigin(l Line) Line {
 	return l
 }
 
-// nextEntry reads the next entry whose events count, and sets its body
-// and messages up; it returns a malformed event when an entry's body
-// does not decode, or the document is not a HAR or breaks off (which
-// ends it).
-func (h *harReader) nextEntry() *Line {
-	if !h.started {
-		h.started = true
-		if err := h.enterEntries(); err != nil {
-			return h.fail(err)
-		}
-	}
-	for {
-		e, index, ok, err := h.readEntry()
-		if err != nil {
-			return h.fail(err)
-		}
-		if !ok {
-			h.done = true
-			return nil
-		}
-		h.entry = index
-		if h.url != "" && !strings.Contains(e.Request.URL, h.url) {
-			continue
-		}
-		if bad := h.use(e); bad != nil || len(h.body) > 0 || len(h.queue) > 0 {
-			return bad
-		}
-	}
-}
-
-// readEntry returns the next entry and its 1-based index in the
-// document, or false after the last: in document order, or in
-// startedDateTime order when the document is not in that order.
-func (h *harReader) readEntry() (*harEntry, int, bool, error) {
-	if h.order == nil {
-		if !h.dec.More() {
-			_, err := h.dec.Token() // the closing bracket
-			return nil, 0, false, err
-		}
-		var e harEntry
-		if err := h.dec.Decode(&e); err != nil {
-			return nil, 0, false, err
-		}
-		h.passIdx++
-		return &e, h.passIdx, true, nil
-	}
-	if h.pos >= len(h.order) {
-		return nil, 0, false, nil
-	}
-	want := h.order[h.pos]
-	if h.offsets != nil {
-		e, err := h.readAt(h.offsets[want])
-		h.pos++
-		return e, want + 1, err == nil, err
-	}
-	if want < h.passIdx {
-		// An earlier entry comes next: read the document again.
-		if err := h.reread(); err != nil {
-			return nil, 0, false, err
-		}
-	}
-	for ; h.passIdx < want; h.passIdx++ {
-		var skip json.RawMessage
-		if err := h.dec.Decode(&skip); err != nil {
-			return nil, 0, false, err
-		}
-	}
-	var e harEntry
-	if err := h.dec.Decode(&e); err != nil {
-		return nil, 0, false, err
-	}
-	h.passIdx++
-	h.pos++
-	return &e, want + 1, true, nil
-}
-
-// use sets up the events of entry e: its received WebSocket messages and
-// its response body.
-func (h *harReader) use(e *harEntry) *Line {
-	h.origin = &Origin{Entry: h.entry, URL: e.Request.URL}
-	h.queue = h.queue[:0]
-	// A socket that carried turn events carried them in every received
-	// message: the others are malformed, not dropped.
-	turns := false
-	for _, m := range e.WebSocketMessages {
-		turns = turns || m.Type == "receive" && strings.Contains(m.Data, string(turnMarker))
-	}
-	for i, m := range e.WebSocketMessages {
-		if turns && m.Type == "receive" {
-			h.queue = append(h.queue, wsMessage{num: i + 1, data: []byte(m.Data)})
-		}
-	}
-	body := []byte(e.Response.Content.Text)
-	if e.Response.Content.Encoding == "base64" {
-		dec, err := base64.StdEncoding.DecodeString(e.Response.Content.Text)
-		if err != nil {
-			l := Line{File: h.name, Num: 1, Origin: h.origin}
-			l.bad = formatProblem(FormatHAR, fmt.Sprintf("entry %d: the response body is not base64, as its encoding says", h.entry))
-			return &l
-		}
-		body = dec
-	}
-	if bytes.Contains(body, turnMarker) {
-		f, _ := sniff(body, true)
-		h.setBody(body, f == FormatSSE)
-	}
-	return nil
-}
-
-// fail ends the document with the malformed event of err.
-func (h *harReader) fail(err error) *Line {
-	h.done = true
-	return h.bad(err)
-}
-
-// enterEntries reads the document up to the first entry of log.entries.
-func (h *harReader) enterEntries() error {
-	if err := h.delim('{'); err != nil {
-		return err
-	}
-	if err := h.toKey("log"); err != nil {
-		return err
-	}
-	if err := h.delim('{'); err != nil {
-		return err
-	}
-	if err := h.toKey("entries"); err != nil {
-		return err
-	}
-	return h.delim('[')
-}
-
-var errNotHAR = errors.New("not a HAR document")
-
-// delim reads the delimiter d.
-func (h *harReader) delim(d json.Delim) error {
-	t, err := h.dec.Token()
-	if err != nil {
-		return err
-	}
-	if t != d {
-		return fmt.Errorf("%w: %v where %v was expected", errNotHAR, tokenKind(t), d)
-	}
-	return nil
-}
-
-// toKey skips the object's members up to key.
-func (h *harReader) toKey(key string) error {
-	for h.dec.More() {
-		t, err := h.dec.Token()
-		if err != nil {
-			return err
-		}
-		if t == key {
-			return nil
-		}
-		var skip json.RawMessage
-		if err := h.dec.Decode(&skip); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("%w: no %q", errNotHAR, key)
-}
-
-func tokenKind(t json.Token) string {
-	switch t.(type) {
-	case json.Delim:
-		return fmt.Sprint(t)
-	case string:
-		return "a string"
-	case nil:
-		return "null"
-	}
-	return "a value"
+// unreadable is the malformed event of an entry the read pass could not
+// read again, which ends the entry.
+func (h *harReader) unreadable(err error) *Line {
+	h.inBody, h.wsDone = false, true
+	l := Line{File: h.name, Num: 0, Origin: h.origin}
+	l.bad = formatProblem(FormatHAR, fmt.Sprintf("entry %d cannot be read again: %v", h.origin.Entry, err))
+	return &l
 }
 
 // bad is the malformed event of a document that is not JSON, not a HAR,
-// or breaks off: after every event of the entries before it.
-func (h *harReader) bad(err error) *Line {
-	l := Line{File: h.name, Num: 0, Origin: &Origin{Entry: h.entry + 1}}
+// or breaks off, inside entry (1-based) at byte off: after every event of
+// the entries before it.
+func (h *harReader) bad(err error, entry int, off int64) *Line {
+	l := Line{File: h.name, Num: 0, Origin: &Origin{Entry: entry}}
 	var msg string
-	var se *json.SyntaxError
+	var se *jsonSyntaxError
 	switch {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		msg = fmt.Sprintf("the document ends at byte %d, inside entry %d", h.dec.InputOffset(), h.entry+1)
+		msg = fmt.Sprintf("the document ends at byte %d, inside entry %d", off, entry)
 	case errors.As(err, &se):
-		msg = fmt.Sprintf("the document is not JSON at byte %d", se.Offset)
-	case errors.Is(err, errNotHAR):
+		msg = fmt.Sprintf("the document is not JSON at byte %d", se.off)
+	case errors.Is(err, errNotHAR), errors.Is(err, errSpoolFull):
 		msg = err.Error()
 	default:
-		msg = fmt.Sprintf("entry %d cannot be read at byte %d", h.entry+1, h.dec.InputOffset())
+		msg = fmt.Sprintf("entry %d cannot be read at byte %d: %v", entry, off, err)
 	}
 	l.bad = formatProblem(FormatHAR, msg)
 	return &l
 }
+
+// bodySniffBytes is how much of a response body is looked at to tell an
+// SSE stream from NDJSON.
+const bodySniffBytes = 4096

@@ -2,96 +2,368 @@ package replay
 
 import (
 	"bufio"
-	"encoding/json"
-	"sort"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
 	"time"
 )
 
-// readAt reads the entry at offset of a capture stored plain: after
-// the comma and white space that separate it from the one before.
-func (h *harReader) readAt(offset int64) (*harEntry, error) {
-	in, done, err := h.open.open(offset)
+// harSlot is an entry whose events count, as the index pass found it:
+// where its values are, so that the read pass reads them from there, in
+// whichever order the entries are due. Entries without events take no
+// slot, so a HAR of ten million pages costs no memory.
+type harSlot struct {
+	sec   int64 // startedDateTime
+	url   int64 // offsets in the document of the request URL, the response text and the WebSocket messages; -1 when absent
+	text  int64
+	ws    int64
+	end   int64 // the offset just past the entry
+	entry int32 // 1-based, in the document's order
+	nsec  int32
+	flags uint8
+}
+
+const (
+	slotText      = 1 << iota // the response text holds turn events
+	slotBase64                // the response text is base64
+	slotBadBase64             // the response text is not base64, as its encoding says
+	slotWS                    // a received WebSocket message holds turn events
+)
+
+func (a *harSlot) before(b *harSlot) bool {
+	return a.sec < b.sec || a.sec == b.sec && a.nsec < b.nsec
+}
+
+// maxHARSpool is how much of a HAR that cannot be read again in place
+// (compressed, or standard input) snapctl keeps on disk to read its
+// entries in their order.
+const maxHARSpool = 16 << 30
+
+var errSpoolFull = fmt.Errorf("the document is over %d GiB decompressed, more than snapctl keeps on disk to read it", maxHARSpool>>30)
+
+// spool keeps what is read of a capture in an unlinked temporary file.
+type spool struct {
+	in io.Reader
+	f  *os.File
+	w  *bufio.Writer
+	n  int64
+}
+
+func newSpool(in io.Reader) (*spool, error) {
+	f, err := os.CreateTemp("", "snapctl-har-*")
 	if err != nil {
 		return nil, err
 	}
-	defer done()
-	br := bufio.NewReader(in)
-	for {
-		c, err := br.ReadByte()
-		if err != nil {
-			return nil, err
-		}
-		if c != ',' && !isSpace(c) {
-			br.UnreadByte()
-			break
-		}
-	}
-	var e harEntry
-	if err := json.NewDecoder(br).Decode(&e); err != nil {
-		return nil, err
-	}
-	return &e, nil
+	os.Remove(f.Name()) // where the system allows it, gone with the process
+	return &spool{in: in, f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
 }
 
-// reread starts a new pass over the document.
-func (h *harReader) reread() error {
-	if h.closePass != nil {
-		h.closePass()
-		h.closePass = nil
+func (s *spool) Read(p []byte) (int, error) {
+	n, err := s.in.Read(p)
+	if s.n += int64(n); s.n > maxHARSpool {
+		return 0, errSpoolFull
 	}
-	in, done, err := h.open.open(0)
+	if _, werr := s.w.Write(p[:n]); werr != nil {
+		return 0, werr
+	}
+	return n, err
+}
+
+// index reads the document once through, from in, keeping a slot for
+// each entry whose events count, in startedDateTime order (an entry
+// whose time does not parse keeps its place after the one before it),
+// and what stopped the pass if the document is not whole. It returns
+// where to read the slots' values.
+func (h *harReader) index(in io.Reader) (io.ReaderAt, func(), error) {
+	var doc io.ReaderAt
+	done := func() {}
+	flush := func() error { return nil }
+	if h.seekable {
+		f, err := os.Open(h.name)
+		if err != nil {
+			return nil, done, err
+		}
+		doc, done = f, func() { f.Close() }
+	} else {
+		sp, err := newSpool(in)
+		if err != nil {
+			return nil, done, err
+		}
+		in, doc = sp, sp.f
+		done = func() { sp.f.Close(); os.Remove(sp.f.Name()) }
+		flush = sp.w.Flush
+	}
+	s := newJSONScan(in, 0)
+	ix := harIndexer{h: h, s: s}
+	err := ix.document()
+	if ferr := flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		h.fail = h.bad(err, ix.entries+1, s.off)
+	}
+	io.Copy(io.Discard, h.in) // the rest counts as read, damage and all
+	if err := h.slots.done(); err != nil && h.fail == nil {
+		h.fail = h.bad(err, ix.entries+1, s.off)
+	}
+	return doc, done, nil
+}
+
+// harIndexer is the index pass over one document.
+type harIndexer struct {
+	h       *harReader
+	s       *jsonScan
+	entries int       // entries read whole
+	last    time.Time // the time of the entry before
+	buf     []byte
+	// The finders of the text being read, kept for their buffers.
+	plain, decoded markerFinder
+	b64            b64Finder
+}
+
+var errNotHAR = errors.New("not a HAR document")
+
+// document reads the document's object down to log.entries.
+func (ix *harIndexer) document() error {
+	s := ix.s
+	var log, entries bool
+	err := ix.want('{', func() error {
+		return s.members(func(key string) error {
+			if key != "log" || log {
+				return s.skip()
+			}
+			log = true
+			return ix.want('{', func() error {
+				return s.members(func(key string) error {
+					if key != "entries" || entries {
+						return s.skip()
+					}
+					entries = true
+					return ix.want('[', func() error { return s.elements(ix.entry) })
+				})
+			})
+		})
+	})
+	switch {
+	case err != nil:
+		return err
+	case !log:
+		return fmt.Errorf("%w: no %q", errNotHAR, "log")
+	case !entries:
+		return fmt.Errorf("%w: no %q", errNotHAR, "entries")
+	}
+	return nil
+}
+
+// want reads the value that comes next with read when it starts with
+// c, and is an error that the document is not a HAR when not.
+func (ix *harIndexer) want(c byte, read func() error) error {
+	got, err := ix.s.peek()
 	if err != nil {
 		return err
 	}
-	h.dec, h.closePass, h.passIdx = json.NewDecoder(in), done, 0
-	return h.enterEntries()
+	if got != c {
+		kind := "a value"
+		switch got {
+		case '{', '}', '[', ']':
+			kind = string(got)
+		case '"':
+			kind = "a string"
+		case 'n':
+			kind = "null"
+		}
+		return fmt.Errorf("%w: %s where %c was expected", errNotHAR, kind, c)
+	}
+	return read()
 }
 
-// sortEntries prepares to read the entries in startedDateTime order when
-// the document has them in another order. It reads the document once
-// through, keeping only each entry's time; an entry whose time does not
-// parse keeps its place after the one before it. On any error the
-// entries are read in document order, where the error is reported.
-func (h *harReader) sortEntries(open opener) {
-	in, done, err := open.open(0)
+// entryScan is what the index pass reads of one entry.
+type entryScan struct {
+	slot                   harSlot
+	started, url, encoding string
+	raw, decoded           bool // the text holds the turn marker, as is and base64-decoded
+	b64                    bool // the text is base64
+}
+
+// entry reads one entry, keeping a slot for it when its events count.
+func (ix *harIndexer) entry() error {
+	s := ix.s
+	e := entryScan{slot: harSlot{url: -1, text: -1, ws: -1, entry: int32(ix.entries + 1)}, b64: true}
+	err := s.ifNext('{', func() error {
+		return s.members(func(key string) error {
+			switch key {
+			case "startedDateTime":
+				return s.ifNext('"', func() (err error) { e.started, _, err = s.stringValue(64); return })
+			case "request":
+				return ix.request(&e)
+			case "response":
+				return ix.response(&e)
+			case "_webSocketMessages":
+				return ix.messages(&e)
+			}
+			return s.skip()
+		})
+	})
 	if err != nil {
-		return
+		return err
 	}
-	defer done()
-	pre := &harReader{dec: json.NewDecoder(in)}
-	if pre.enterEntries() != nil {
-		return
+	e.slot.end = s.off
+	ix.entries++
+	ix.keep(&e)
+	return nil
+}
+
+// request reads an entry's request: its URL.
+func (ix *harIndexer) request(e *entryScan) error {
+	s := ix.s
+	return s.ifNext('{', func() error {
+		return s.members(func(key string) error {
+			if key != "url" {
+				return s.skip()
+			}
+			return s.ifNext('"', func() (err error) {
+				e.slot.url = s.off
+				if ix.h.url == "" { // only a filter needs it now
+					return s.skip()
+				}
+				e.url, _, err = s.stringValue(ix.h.maxLine)
+				return
+			})
+		})
+	})
+}
+
+// response reads an entry's response: the text and encoding of its
+// content.
+func (ix *harIndexer) response(e *entryScan) error {
+	s := ix.s
+	content := func() error {
+		return s.members(func(key string) error {
+			switch key {
+			case "text":
+				return s.ifNext('"', func() (err error) {
+					e.slot.text = s.off
+					e.raw, e.decoded, e.b64, err = ix.text()
+					return
+				})
+			case "encoding":
+				return s.ifNext('"', func() (err error) { e.encoding, _, err = s.stringValue(64); return })
+			}
+			return s.skip()
+		})
 	}
-	var times []time.Time
-	var offsets []int64
-	sorted := true
-	for pre.dec.More() {
-		offsets = append(offsets, pre.dec.InputOffset())
-		var e struct {
-			StartedDateTime string `json:"startedDateTime"`
+	return s.ifNext('{', func() error {
+		return s.members(func(key string) error {
+			if key != "content" {
+				return s.skip()
+			}
+			return s.ifNext('{', content)
+		})
+	})
+}
+
+// messages reads an entry's WebSocket messages.
+func (ix *harIndexer) messages(e *entryScan) error {
+	s := ix.s
+	return s.ifNext('[', func() error {
+		e.slot.ws = s.off
+		return s.elements(func() error {
+			turns, err := ix.message()
+			if turns {
+				e.slot.flags |= slotWS
+			}
+			return err
+		})
+	})
+}
+
+// keep keeps the slot of entry e when its events count: its time, and
+// what its text holds.
+func (ix *harIndexer) keep(e *entryScan) {
+	t := ix.last
+	if e.started != "" { // parsing nothing would allocate its error, for every entry
+		if pt, err := time.Parse(time.RFC3339Nano, e.started); err == nil {
+			t = pt
 		}
-		if pre.dec.Decode(&e) != nil {
-			return
-		}
-		t, err := time.Parse(time.RFC3339Nano, e.StartedDateTime)
-		if err != nil && len(times) > 0 {
-			t = times[len(times)-1]
-		}
-		if len(times) > 0 && t.Before(times[len(times)-1]) {
-			sorted = false
-		}
-		times = append(times, t)
 	}
-	if sorted {
-		return
+	ix.last = t
+	slot := &e.slot
+	slot.sec, slot.nsec = t.Unix(), int32(t.Nanosecond())
+	switch {
+	case slot.text < 0:
+	case e.encoding != "base64":
+		if e.raw {
+			slot.flags |= slotText
+		}
+	case !e.b64:
+		slot.flags |= slotBadBase64
+	case e.decoded:
+		slot.flags |= slotText | slotBase64
 	}
-	h.order = make([]int, len(times))
-	for i := range h.order {
-		h.order[i] = i
+	if h := ix.h; slot.flags != 0 && (h.url == "" || strings.Contains(e.url, h.url)) {
+		h.slots.add(*slot)
 	}
-	sort.SliceStable(h.order, func(a, b int) bool { return times[h.order[a]].Before(times[h.order[b]]) })
-	h.open = open
-	if open.seekable {
-		h.offsets = offsets
+}
+
+// text reads a response text whose encoding may come after it: whether
+// it holds the turn marker as it is, and base64-decoded, and whether it
+// is base64.
+func (ix *harIndexer) text() (raw, decoded, b64 bool, err error) {
+	if err := ix.s.expect('"'); err != nil {
+		return false, false, false, err
+	}
+	plain, dec, b := &ix.plain, &ix.decoded, &ix.b64
+	plain.reset()
+	dec.reset()
+	b.reset(dec)
+	if err := ix.stream(func(p []byte) { plain.write(p); b.write(p) }); err != nil {
+		return false, false, false, err
+	}
+	b.close()
+	return plain.found, dec.found, !b.bad, nil
+}
+
+// message reads a WebSocket message: whether it is received and holds
+// the turn marker.
+func (ix *harIndexer) message() (bool, error) {
+	s := ix.s
+	var typ string
+	m := &ix.plain
+	m.reset()
+	err := s.ifNext('{', func() error {
+		return s.members(func(key string) error {
+			switch key {
+			case "type":
+				return s.ifNext('"', func() (err error) { typ, _, err = s.stringValue(64); return })
+			case "data":
+				return s.ifNext('"', func() error {
+					s.readByte()
+					return ix.stream(m.write)
+				})
+			}
+			return s.skip()
+		})
+	})
+	return typ == "receive" && m.found, err
+}
+
+// stream passes the text of the string whose opening quote was read to
+// write, a buffer at a time.
+func (ix *harIndexer) stream(write func([]byte)) error {
+	if ix.buf == nil {
+		ix.buf = make([]byte, 32<<10)
+	}
+	str := jsonString{s: ix.s}
+	for {
+		n, err := str.Read(ix.buf)
+		write(ix.buf[:n])
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
 	}
 }

@@ -3,8 +3,6 @@ package replay
 import (
 	"errors"
 	"io"
-	"os"
-	"sync/atomic"
 )
 
 // SetFormat makes the reader read every capture in format f rather than
@@ -61,12 +59,13 @@ func (r *Reader) startFormat() {
 	}
 	r.frame, r.har = newFramer(f, r.maxLine, r.mix), nil
 	if f == FormatHAR {
-		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats)
-		if src := r.sources[r.cur]; !src.stdin && src.size >= 0 {
-			r.har.sortEntries(opener{open: func(offset int64) (io.Reader, func(), error) {
-				return reopen(src, offset, r.budget)
-			}, seekable: r.src.format == ""})
+		src := r.sources[r.cur]
+		fill := func() {
+			if r.onFill != nil {
+				r.onFill()
+			}
 		}
+		r.har = newHARReader(r.name, harInput{r}, r.url, r.maxLine, &r.stats, !src.stdin && src.size >= 0 && r.src.format == "", fill)
 	}
 	for _, seen := range r.stats.Formats {
 		if seen == f {
@@ -124,27 +123,4 @@ func (in harInput) Read(p []byte) (int, error) {
 		return n, nil
 	}
 	return 0, io.EOF
-}
-
-// reopen opens a capture again for another pass over a HAR document, at
-// offset of its decompressed text (past 0 only for a capture stored
-// plain). Its bytes do not count as progress: they were read before.
-func reopen(src source, offset int64, b *budget) (io.Reader, func(), error) {
-	var n atomic.Int64
-	if offset > 0 {
-		f, err := os.Open(src.name)
-		if err != nil {
-			return nil, nil, err
-		}
-		if _, err := f.Seek(offset, io.SeekStart); err != nil {
-			f.Close()
-			return nil, nil, err
-		}
-		return within(f, b, false), func() { f.Close() }, nil
-	}
-	st, err := openStream(src, nil, &n, b)
-	if err != nil {
-		return nil, nil, err
-	}
-	return st, func() { st.close() }, nil
 }
