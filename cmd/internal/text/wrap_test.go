@@ -60,3 +60,16 @@ func TestFitLinesAllocations(t *testing.T) {
 		t.Errorf("%.0f allocations a line, want 0", n)
 	}
 }
+
+// BenchmarkFitLines writes a row of replay's table, coloured, longer in
+// bytes than the width and not in cells.
+func BenchmarkFitLines(b *testing.B) {
+	line := []byte("  123456  evt-session-123456  snapshot  session-reconnect  turn-12345  123456  \x1b[32maccepted\x1b[0m  \x1b[32madvanced\x1b[0m  from 123455\n")
+	w := FitLines(io.Discard, 120)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.Write(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
