@@ -1,8 +1,12 @@
 package text
 
 import (
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestShorten(t *testing.T) {
@@ -95,5 +99,30 @@ func TestWidth(t *testing.T) {
 				t.Errorf("Width(%q) = %d, want %d", tc.in, got, tc.want)
 			}
 		})
+	}
+}
+
+// Width counts printable ASCII and colour sequences itself, and must
+// agree with ansi.StringWidth on them and on whatever it hands on.
+func TestWidthAgreesWithANSI(t *testing.T) {
+	cases := []string{
+		"", "plain", "\x1b[1mbold\x1b[22m", "\x1b[38;5;196mred\x1b[m", "\x1b[0m",
+		"\x1b[", "\x1b[31", "a\x1b", "a\x1bb", "\x1b[ q", "\x1b[1;2 @x",
+		"\x1b]8;;https://x\x07link\x1b]8;;\x07", "\x1b[31m日本\x1b[0m", "tab\there",
+	}
+	// And strings drawn at random from the bytes that make them up.
+	parts := []string{"a", " ", "~", "\x1b", "[", "\x1b[", "\x1b[31m", "3", ";", " ", "m", "@", "\x7f", "é", "\x07", "]"}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		var b strings.Builder
+		for range rnd.IntN(12) {
+			b.WriteString(parts[rnd.IntN(len(parts))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, s := range cases {
+		if got, want := Width(s), ansi.StringWidth(s); got != want {
+			t.Errorf("Width(%q) = %d, ansi.StringWidth = %d", s, got, want)
+		}
 	}
 }

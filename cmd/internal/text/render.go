@@ -20,7 +20,9 @@ import (
 type cellRenderer struct {
 	w   io.Writer
 	err error // the first write error, reported by Table
-	b   strings.Builder
+	// line is the one buffer every line is laid out in, so that a row
+	// costs the renderer no allocation.
+	line []byte
 }
 
 func (r *cellRenderer) Start(w io.Writer) error {
@@ -28,9 +30,9 @@ func (r *cellRenderer) Start(w io.Writer) error {
 	return nil
 }
 
-func (r *cellRenderer) Header(_ [][]string, ctx tw.Formatting) { r.line(ctx) }
+func (r *cellRenderer) Header(_ [][]string, ctx tw.Formatting) { r.draw(ctx) }
 
-func (r *cellRenderer) Row(_ []string, ctx tw.Formatting) { r.line(ctx) }
+func (r *cellRenderer) Row(_ []string, ctx tw.Formatting) { r.draw(ctx) }
 
 // Footer and Line draw nothing: the tables have no footer and no rules.
 func (r *cellRenderer) Footer([][]string, tw.Formatting) {}
@@ -49,13 +51,19 @@ func (r *cellRenderer) Close() error { return nil }
 
 func (r *cellRenderer) Logger(*ll.Logger) {}
 
-// line writes one line: a right-aligned cell is padded on the left, a
+// blanks is padding to copy from.
+const blanks = "                                                                "
+
+// draw writes one line: a right-aligned cell is padded on the left, a
 // left-aligned one on the right, and a column of width 0 is left out.
-func (r *cellRenderer) line(ctx tw.Formatting) {
+// Blanks are only written before something that is not blank, so that
+// the line has no trailing blanks.
+func (r *cellRenderer) draw(ctx tw.Formatting) {
 	if r.err != nil {
 		return
 	}
-	r.b.Reset()
+	b := r.line[:0]
+	blank := 0 // blanks owed before the next text
 	first := true
 	for i := range len(ctx.Row.Current) {
 		width := ctx.Row.Widths.Get(i)
@@ -65,17 +73,30 @@ func (r *cellRenderer) line(ctx tw.Formatting) {
 		cell := ctx.Row.Current[i]
 		pad := max(0, width-Width(cell.Data))
 		if !first {
-			r.b.WriteString(strings.Repeat(" ", ColumnGap))
+			blank += ColumnGap
 		}
 		first = false
 		if cell.Align == tw.AlignRight {
-			r.b.WriteString(strings.Repeat(" ", pad))
-			r.b.WriteString(cell.Data)
-		} else {
-			r.b.WriteString(cell.Data)
-			r.b.WriteString(strings.Repeat(" ", pad))
+			blank += pad
+		}
+		text := strings.TrimRight(cell.Data, " ")
+		if text != "" {
+			b = appendBlanks(b, blank)
+			b = append(b, text...)
+			blank = 0
+		}
+		blank += len(cell.Data) - len(text)
+		if cell.Align != tw.AlignRight {
+			blank += pad
 		}
 	}
-	line := strings.TrimRight(r.b.String(), " ") + "\n"
-	_, r.err = io.WriteString(r.w, line)
+	r.line = append(b, '\n')
+	_, r.err = r.w.Write(r.line)
+}
+
+func appendBlanks(b []byte, n int) []byte {
+	for ; n > len(blanks); n -= len(blanks) {
+		b = append(b, blanks...)
+	}
+	return append(b, blanks[:n]...)
 }

@@ -19,24 +19,40 @@ type Table struct {
 	cols    []Column
 	widths  []int
 	fitting bool
+	// shown are the indexes of the columns drawn: a column dropped to
+	// fit is not handed to tablewriter at all, whose cost per row grows
+	// with its number of columns.
+	shown []int
+	// row is the one slice every row is built in, and args Append's
+	// arguments holding it, made once: tablewriter copies what it keeps,
+	// so a row costs snapctl no allocation.
+	row  []string
+	args []any
 }
 
 // NewTable starts a table on w and writes its header, each name through
 // header (bold, say) when header is not nil. A column of width 0 is
 // dropped when fitting.
 func NewTable(w io.Writer, cols []Column, widths []int, fitting bool, header func(string) string) (*Table, error) {
-	aligns := make([]tw.Align, len(cols))
-	sizes := tw.NewMapper[int, int]()
-	for i, c := range cols {
-		aligns[i] = tw.AlignLeft
-		if c.Right {
-			aligns[i] = tw.AlignRight
-		}
+	var shown []int
+	for i := range cols {
 		// A column of width 0 is left out (dropped to fit); not
-		// fitting, every column shows, at least as wide as its name.
-		sizes.Set(i, widths[i])
+		// fitting, every column shows.
+		if !fitting || widths[i] > 0 {
+			shown = append(shown, i)
+		}
+	}
+	aligns := make([]tw.Align, len(shown))
+	sizes := tw.NewMapper[int, int]()
+	for j, i := range shown {
+		aligns[j] = tw.AlignLeft
+		if cols[i].Right {
+			aligns[j] = tw.AlignRight
+		}
+		// Not fitting, a column is at least as wide as its name.
+		sizes.Set(j, widths[i])
 		if !fitting {
-			sizes.Set(i, max(widths[i], Width(c.Name)))
+			sizes.Set(j, max(widths[i], Width(cols[i].Name)))
 		}
 	}
 	out := &cellRenderer{}
@@ -59,12 +75,13 @@ func NewTable(w io.Writer, cols []Column, widths []int, fitting bool, header fun
 	if err := t.Start(); err != nil {
 		return nil, err
 	}
-	tab := &Table{t: t, out: out, cols: cols, widths: widths, fitting: fitting}
-	names := make([]string, len(cols))
-	for i, c := range cols {
-		names[i] = c.Name
+	row := make([]string, len(shown))
+	tab := &Table{t: t, out: out, cols: cols, widths: widths, fitting: fitting, shown: shown, row: row, args: []any{row}}
+	names := make([]string, len(shown))
+	for j, i := range shown {
+		names[j] = cols[i].Name
 		if header != nil {
-			names[i] = header(c.Name)
+			names[j] = header(cols[i].Name)
 		}
 	}
 	t.Header(names)
@@ -74,19 +91,20 @@ func NewTable(w io.Writer, cols []Column, widths []int, fitting bool, header fun
 // Row writes one row; colour, when not nil, colours cell i after it was
 // shortened.
 func (t *Table) Row(cells []string, colour func(int, string) string) error {
-	row := make([]string, len(t.cols))
-	for i, col := range t.cols {
+	for j, i := range t.shown {
+		cell := ""
 		if i < len(cells) {
-			row[i] = cells[i]
+			cell = cells[i]
 		}
 		if t.fitting {
-			row[i] = Shorten(row[i], t.widths[i], col.Fit)
+			cell = Shorten(cell, t.widths[i], t.cols[i].Fit)
 		}
 		if colour != nil {
-			row[i] = colour(i, row[i])
+			cell = colour(i, cell)
 		}
+		t.row[j] = cell
 	}
-	if err := t.t.Append(row); err != nil {
+	if err := t.t.Append(t.args...); err != nil {
 		return err
 	}
 	return t.out.err

@@ -205,3 +205,36 @@ func TestTableStreamsInConstantMemory(t *testing.T) {
 		t.Errorf("heap %d bytes after 1,000 rows, %d after 20,000: the table holds rows", small, big)
 	}
 }
+
+// Blanks inside a line are kept, a cell's own included; the blanks that
+// end it are not.
+func TestRenderTrimsOnlyTrailingBlanks(t *testing.T) {
+	cols := []Column{{Name: "A"}, {Name: "B"}, {Name: "N", Right: true}, {Name: "C"}}
+	cases := []struct {
+		name string
+		row  []string
+		want string
+	}{
+		{"whole", []string{"a", "b", "1", "c"}, "a    b    1  c\n"},
+		{"a cell's blanks before text", []string{"a ", "b  ", "1", "c"}, "a    b    1  c\n"},
+		{"empty last cells", []string{"a", "", "", ""}, "a\n"},
+		{"a blank last cell", []string{"a", "b", "1", "  "}, "a    b    1\n"},
+		{"a right-aligned cell last", []string{"", "", "1", ""}, "          1\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var b bytes.Buffer
+			tab, err := NewTable(&b, cols, []int{3, 3, 1, 1}, false, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Reset()
+			if err := tab.Row(tc.row, nil); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tc.want {
+				t.Errorf("row %q = %q, want %q", tc.row, b.String(), tc.want)
+			}
+		})
+	}
+}

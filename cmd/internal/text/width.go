@@ -12,12 +12,31 @@ import "github.com/charmbracelet/x/ansi"
 // the program: every column, pad and wrap is measured with it, so that
 // what is measured is what is drawn.
 func Width(s string) int {
+	n := 0
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' || c > '~' {
+		switch c := s[i]; {
+		case c >= ' ' && c <= '~':
+			n++ // printable ASCII, the common case: one cell a byte
+		case c == 0x1b && i+1 < len(s) && s[i+1] == '[':
+			// A CSI sequence (a colour) takes no cell: skip its
+			// parameters, intermediates and final byte, which is every
+			// escape sequence snapctl writes.
+			j := i + 2
+			for j < len(s) && s[j] >= 0x30 && s[j] <= 0x3f {
+				j++
+			}
+			for j < len(s) && s[j] >= 0x20 && s[j] <= 0x2f {
+				j++
+			}
+			if j == len(s) || s[j] < 0x40 || s[j] > 0x7e {
+				return ansi.StringWidth(s)
+			}
+			i = j
+		default:
 			return ansi.StringWidth(s)
 		}
 	}
-	return len(s) // printable ASCII, the common case: one cell a byte
+	return n
 }
 
 // split cuts s after at most cells cells, between grapheme clusters and

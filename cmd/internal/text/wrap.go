@@ -1,6 +1,7 @@
 package text
 
 import (
+	"bytes"
 	"io"
 	"strings"
 )
@@ -19,30 +20,51 @@ func FitLines(w io.Writer, width int) io.Writer {
 // lineWrapper wraps lines at spaces, going on with the line's own
 // indentation and two more spaces; a word longer than the room is
 // broken. Escape sequences (colours: capture text is made terminal-safe
-// before) take no room. Whole lines are written at once, so a live
-// stream shows each as it comes.
+// before) take no room. The whole lines of each Write are written at
+// once, in one write, so a live stream shows each as it comes and a
+// buffered one costs a write per buffer, not per line.
 type lineWrapper struct {
 	w     io.Writer
 	width int
-	line  []byte
+	line  []byte // the unfinished line
+	out   []byte // the whole lines of a Write, wrapped
 }
 
 func (l *lineWrapper) Write(p []byte) (int, error) {
 	n := len(p)
+	l.out = l.out[:0]
 	for len(p) > 0 {
-		i := strings.IndexByte(string(p), '\n')
+		i := bytes.IndexByte(p, '\n')
 		if i < 0 {
 			l.line = append(l.line, p...)
 			break
 		}
-		l.line = append(l.line, p[:i]...)
-		if _, err := io.WriteString(l.w, WrapLine(string(l.line), l.width)); err != nil {
-			return 0, err
+		line := p[:i]
+		if len(l.line) > 0 {
+			l.line = append(l.line, line...)
+			line = l.line
+		}
+		if fits(line, l.width) {
+			l.out = append(append(l.out, line...), '\n')
+		} else {
+			l.out = append(l.out, WrapLine(string(line), l.width)...)
 		}
 		l.line = l.line[:0]
 		p = p[i+1:]
 	}
+	if len(l.out) > 0 {
+		if _, err := l.w.Write(l.out); err != nil {
+			return 0, err
+		}
+	}
 	return n, nil
+}
+
+// fits says whether line takes at most width cells. A line of no more
+// bytes than width fits unmeasured: no character takes more cells than
+// it has bytes (the wide ones have three or four).
+func fits(line []byte, width int) bool {
+	return len(line) <= width || Width(string(line)) <= width
 }
 
 // WrapLine lays s out in lines of at most width cells, each with its

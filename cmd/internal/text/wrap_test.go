@@ -1,6 +1,10 @@
 package text
 
-import "testing"
+import (
+	"io"
+	"slices"
+	"testing"
+)
 
 func TestWrapLine(t *testing.T) {
 	cases := []struct {
@@ -20,5 +24,52 @@ func TestWrapLine(t *testing.T) {
 				t.Errorf("WrapLine(%q, %d) = %q, want %q", tc.in, tc.width, got, tc.want)
 			}
 		})
+	}
+}
+
+// writes records each write it is given.
+type writes []string
+
+func (w *writes) Write(p []byte) (int, error) {
+	*w = append(*w, string(p))
+	return len(p), nil
+}
+
+// FitLines writes the whole lines of each Write in one write, wrapped,
+// and holds an unfinished line until its end comes.
+func TestFitLinesWritesWholeLinesAtOnce(t *testing.T) {
+	var got writes
+	w := FitLines(&got, 10)
+	for _, p := range []string{"one\n日本語の\n  a long line\nhal", "f a", " line\n"} {
+		if _, err := w.Write([]byte(p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := writes{"one\n日本語の\n  a long\n    line\n", "half a\n  line\n"}
+	if !slices.Equal(got, want) {
+		t.Errorf("writes %q, want %q", got, want)
+	}
+}
+
+// A line no longer in bytes than the width is written unmeasured and
+// without a copy of its own.
+func TestFitLinesAllocations(t *testing.T) {
+	line := []byte("  123456  evt-session-123456  \x1b[32maccepted\x1b[0m  from 123455\n")
+	w := FitLines(io.Discard, 120)
+	if n := testing.AllocsPerRun(1000, func() { _, _ = w.Write(line) }); n > 0 {
+		t.Errorf("%.0f allocations a line, want 0", n)
+	}
+}
+
+// BenchmarkFitLines writes a row of replay's table, coloured, longer in
+// bytes than the width and not in cells.
+func BenchmarkFitLines(b *testing.B) {
+	line := []byte("  123456  evt-session-123456  snapshot  session-reconnect  turn-12345  123456  \x1b[32maccepted\x1b[0m  \x1b[32madvanced\x1b[0m  from 123455\n")
+	w := FitLines(io.Discard, 120)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.Write(line); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
