@@ -7,6 +7,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/replay"
@@ -15,7 +16,7 @@ import (
 
 // diffOptions is everything `snapctl diff` needs.
 type diffOptions struct {
-	IO *iostreams
+	IO *iostreams.IOStreams
 	captureFlags
 	Turn     string
 	Output   string
@@ -29,7 +30,7 @@ type diffOptions struct {
 
 // newCmdDiff builds `snapctl diff`. runF replaces the run function in
 // tests; nil means diffRun.
-func newCmdDiff(ios *iostreams, runF func(*diffOptions) error) *cobra.Command {
+func newCmdDiff(ios *iostreams.IOStreams, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{IO: ios}
 	var only string
 	c := &cobra.Command{
@@ -112,7 +113,7 @@ the capture. The -o json and -o jsonl records: snapctl help json-contract.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "text", func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "text", func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, diffRun(&o))
@@ -188,7 +189,7 @@ func diffRun(o *diffOptions) error {
 	case o.Output == "json" || o.Output == "jsonl":
 		w = newPairJSON(out, o.Output, o.Redact)
 	default:
-		w = newPairTextWriter(out, o.IO.palette(), o)
+		w = newPairTextWriter(out, o.IO.Palette(), o)
 	}
 	if o.Only != nil {
 		w = onlyPairs{w, o.Only}

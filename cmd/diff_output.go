@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -22,7 +23,7 @@ const (
 // --word-diff, or with stat one line per pair.
 type pairTextWriter struct {
 	out      *bufio.Writer
-	pal      palette
+	pal      iostreams.Palette
 	stat     bool
 	redact   bool
 	withFile bool
@@ -34,7 +35,7 @@ type pairTextWriter struct {
 	cur *diff.PairDiff
 }
 
-func newPairTextWriter(out *bufio.Writer, pal palette, o *diffOptions) *pairTextWriter {
+func newPairTextWriter(out *bufio.Writer, pal iostreams.Palette, o *diffOptions) *pairTextWriter {
 	return &pairTextWriter{out: out, pal: pal, stat: o.Stat, redact: o.Redact,
 		withFile: len(o.Files) > 1, rng: o.Range, sessions: map[string]bool{}}
 }

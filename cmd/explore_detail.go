@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -141,11 +142,11 @@ func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 	}
 }
 
-// noColour is a palette that leaves text as it is, for text that is
+// noColour is a iostreams.Palette that leaves text as it is, for text that is
 // searched before it is coloured.
-var noColour = func() palette {
+var noColour = func() iostreams.Palette {
 	same := func(s string) string { return s }
-	return palette{Green: same, Yellow: same, Red: same, Cyan: same, Magenta: same, Blue: same, Bold: same, Dim: same}
+	return iostreams.Palette{Green: same, Yellow: same, Red: same, Cyan: same, Magenta: same, Blue: same, Bold: same, Dim: same}
 }()
 
 func hasAny(s string, subs []string) bool {

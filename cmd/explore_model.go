@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -39,7 +40,7 @@ const (
 type exploreModel struct {
 	x      *exploreIndex
 	keys   exploreKeys
-	pal    palette
+	pal    iostreams.Palette
 	st     exploreStyles
 	redact bool
 
@@ -80,7 +81,7 @@ type exploreModel struct {
 	pending bool
 }
 
-func newExploreModel(x *exploreIndex, pal palette, redact bool) *exploreModel {
+func newExploreModel(x *exploreIndex, pal iostreams.Palette, redact bool) *exploreModel {
 	m := &exploreModel{x: x, keys: newExploreKeys(), pal: pal, st: newExploreStyles(pal), redact: redact,
 		width: 80, height: 24, input: textinput.New()}
 	m.findProblems()

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 // humanCommands is every command and format that prints for people.
@@ -91,7 +93,7 @@ func runCommands(t *testing.T, capture string, cmds [][]string) {
 	t.Helper()
 	for _, args := range cmds {
 		name := strings.Join(args, " ")
-		ios, out, errOut := testStreams(capture)
+		ios, out, errOut := iostreams.Test(capture)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)

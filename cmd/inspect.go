@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -16,7 +17,7 @@ import (
 
 // inspectOptions is everything `snapctl inspect` needs.
 type inspectOptions struct {
-	IO *iostreams
+	IO *iostreams.IOStreams
 	captureFlags
 	Output string
 	// FailOn is the severity at or above which a finding exits 1; empty
@@ -35,7 +36,7 @@ type inspectOptions struct {
 
 // newCmdInspect builds `snapctl inspect`. runF replaces the run function
 // in tests; nil means inspectRun.
-func newCmdInspect(ios *iostreams, runF func(*inspectOptions) error) *cobra.Command {
+func newCmdInspect(ios *iostreams.IOStreams, runF func(*inspectOptions) error) *cobra.Command {
 	opts := &inspectOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
@@ -105,7 +106,7 @@ the close-up of a huge line stays short and quick.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "table", func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "table", func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, inspectRun(&o))
@@ -279,7 +280,7 @@ func inspectRun(o *inspectOptions) error {
 				err = writeFindingsJSONL(out, rep)
 			}
 		default:
-			err = writeReportTable(out, o.IO.palette(), rep, o.IO.FitWidth(o.Output == "wide"))
+			err = writeReportTable(out, o.IO.Palette(), rep, o.IO.FitWidth(o.Output == "wide"))
 		}
 		if err != nil {
 			return err

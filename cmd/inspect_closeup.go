@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -32,7 +33,7 @@ func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) 
 		}
 		return nil
 	}
-	pal := o.IO.palette()
+	pal := o.IO.Palette()
 	for i, c := range x.Closeups {
 		if i > 0 {
 			out.WriteByte('\n')
@@ -49,7 +50,7 @@ func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) 
 // cursor's verdict and the findings that name it. With redact, the JSON
 // keeps only the envelope and the protocol's own fields, and a line that
 // is not JSON is not shown.
-func writeCloseup(out *bufio.Writer, pal palette, c inspect.Closeup, redact bool) {
+func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, redact bool) {
 	head := fmt.Sprintf("%s:%d", termsafe.String(c.File), c.Line)
 	if ev := c.Event; ev != nil {
 		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", ev.Kind,
@@ -100,8 +101,8 @@ func writeCloseup(out *bufio.Writer, pal palette, c inspect.Closeup, redact bool
 }
 
 // showJSON writes the valid JSON text raw for people: indented, and
-// coloured when the palette is.
-func showJSON(out io.Writer, pal palette, raw []byte) {
+// coloured when the iostreams.Palette is.
+func showJSON(out io.Writer, pal iostreams.Palette, raw []byte) {
 	e := newJSONEncoder(out, jsonStyle{Indent: true, Colour: paletteColours(pal), Human: true})
 	e.rawJSON(raw)
 	e.end()

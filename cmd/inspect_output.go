@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -170,7 +171,7 @@ func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
 // findings worst first.
 // width is the terminal's, 0 for none: it cuts the lists of positions,
 // which JSON gives whole.
-func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report, width int) error {
+func writeReportTable(out *bufio.Writer, pal iostreams.Palette, rep inspect.Report, width int) error {
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s%s, %s, %s (%d blank): %s, %s, %s\n",
 		plural(ov.Input.Files, "file"), formatNote(ov.Input), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
@@ -236,7 +237,7 @@ var inertReasons = func() []replay.Reason {
 	return rs
 }()
 
-func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview) {
+func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))
 	inert := fmt.Sprintf("%d inert", s.Events-s.Accepted())
 	if parts := reasonList(s.Reasons.Map(), inertReasons); len(parts) > 0 {
@@ -269,7 +270,7 @@ func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview
 	}
 }
 
-func severityColour(pal palette, s inspect.Severity) func(string) string {
+func severityColour(pal iostreams.Palette, s inspect.Severity) func(string) string {
 	switch s {
 	case inspect.SeverityError:
 		return pal.Red
@@ -279,7 +280,7 @@ func severityColour(pal palette, s inspect.Severity) func(string) string {
 	return pal.Cyan
 }
 
-func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding, width int) {
+func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Finding, width int) {
 	if len(fs) == 0 {
 		fmt.Fprintln(out, "no findings")
 		return

@@ -69,9 +69,9 @@ func (j *jqWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// close runs the expression on the collected document (-o json), or on a
+// Close runs the expression on the collected document (-o json), or on a
 // last record without its newline.
-func (j *jqWriter) close() error {
+func (j *jqWriter) Close() error {
 	if j.err != nil || len(bytes.TrimSpace(j.buf)) == 0 {
 		return j.err
 	}

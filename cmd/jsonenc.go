@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
@@ -82,7 +83,7 @@ func styleFor(format string) jsonStyle {
 
 // paletteColours are the colours of JSON shown to people: keys blue,
 // strings green, numbers yellow, true, false and null magenta.
-func paletteColours(pal palette) *jsonColours {
+func paletteColours(pal iostreams.Palette) *jsonColours {
 	return &jsonColours{key: pal.Blue, str: pal.Green, num: pal.Yellow, lit: pal.Magenta}
 }
 

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -275,7 +276,7 @@ func TestJSONDocumentsStream(t *testing.T) {
 		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"f%d","sessionId":"s%d","turnId":"t%d","sequence":2,"emittedAt":"2026-07-11T03:00:01Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":2,"totalTokens":3},"lineage":{"operation":"submit"},"messages":[{"id":"m","role":"assistant","content":"hi there","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"}]}}`+"\n", i, i, i)
 	}
 	for _, args := range [][]string{{"inspect", "-o", "json"}, {"lineage", "-o", "json"}, {"replay", "-o", "json"}, {"diff", "-o", "json"}} {
-		ios, _, errOut := testStreams(b.String())
+		ios, _, errOut := iostreams.Test(b.String())
 		w := &largestWrite{}
 		ios.Out = w
 		if code := run(ios, append(args, "-")); code != exitOK {

@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -30,7 +31,7 @@ const maxTreeIndent = 32
 // treeWriter draws one tree per session, then its problems.
 type treeWriter struct {
 	w      io.Writer
-	pal    palette
+	pal    iostreams.Palette
 	glyphs treeGlyphs
 	// width is the terminal's, or 0 to write every value whole.
 	width int

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -255,7 +256,7 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // have when its size is known.
 type tableWriter struct {
 	out      *bufio.Writer
-	pal      palette
+	pal      iostreams.Palette
 	withFile bool
 	redact   bool
 	// width is the terminal's width, 0 for whole values (-o wide, or
@@ -285,7 +286,7 @@ const maxHeldRows = 200
 // capture has no more lines than bytes, so its digits bound the line
 // numbers. (A compressed capture may have more lines than its size says;
 // a longer number then pushes the next columns, whole.)
-func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool, width int, sized, live bool, size int64) *tableWriter {
+func newTableWriter(out *bufio.Writer, pal iostreams.Palette, withFile, redact bool, width int, sized, live bool, size int64) *tableWriter {
 	w := &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact, width: width, sized: sized, live: live}
 	if size >= 0 {
 		w.lineDigits = len(strconv.FormatInt(max(size, 1), 10))
@@ -450,7 +451,7 @@ const maxEnvelopeCell = 40
 // reasonColour colours a reason by what it means: accepted green,
 // ordinary inert lines (submits and diagnostics) dim, problems yellow,
 // and lines that do not decode red.
-func reasonColour(pal palette, r replay.Reason) func(string) string {
+func reasonColour(pal iostreams.Palette, r replay.Reason) func(string) string {
 	switch {
 	case r == replay.ReasonMalformed:
 		return pal.Red
@@ -548,7 +549,7 @@ func formatNote(in replay.Stats) string {
 
 // writeInputWarnings says, in a human summary, when the verdicts may not
 // be a real client's: lines too long to decode, or input cut short.
-func writeInputWarnings(out *bufio.Writer, pal palette, in replay.Stats) {
+func writeInputWarnings(out *bufio.Writer, pal iostreams.Palette, in replay.Stats) {
 	if in.TooLong > 0 {
 		fmt.Fprintf(out, "%s %s over --max-line not decoded (%s): verdicts after them may differ from a real client's\n",
 			pal.Yellow("warning:"), plural(in.TooLong, "line"), replay.CodeLineTooLong)
