@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -179,11 +180,11 @@ func writeEachRow(w io.Writer, file string, rep inspect.Report) error {
 		Findings   map[string]int `json:"findings"`
 		Severities map[string]int `json:"severities"`
 	}{file, in, len(ov.Sessions), reasonMap(ov.Counts.Reasons), findings, severities}
-	e := newJSONEncoder(w, jsonLines)
-	if err := e.value(row); err != nil {
+	e := jsonout.NewEncoder(w, jsonout.Lines)
+	if err := e.Value(row); err != nil {
 		return err
 	}
-	return e.end()
+	return e.End()
 }
 
 // runtimeProcs is how many captures runEach reads at once.

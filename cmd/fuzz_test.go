@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout/jsontest"
 )
 
 // humanCommands is every command and format that prints for people.
@@ -63,7 +64,7 @@ var jsonCommands = [][]string{
 // zero-width spaces, U+FEFF) or bytes that are not UTF-8.
 func checkTerminalSafe(t *testing.T, what string, out string) {
 	t.Helper()
-	if i := forbiddenInJSON([]byte(out)); i >= 0 {
+	if i := jsontest.Forbidden([]byte(out)); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(out[i:])
 		t.Fatalf("%s printed %U at byte %d:\n%s", what, r, i, out)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -15,19 +16,19 @@ import (
 func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) error {
 	switch o.Output {
 	case "json":
-		e := newJSONEncoder(out, jsonDocument)
-		if err := e.value(closeupsJSON(x, o.Redact)); err != nil {
+		e := jsonout.NewEncoder(out, jsonout.Document)
+		if err := e.Value(closeupsJSON(x, o.Redact)); err != nil {
 			return err
 		}
-		return e.end()
+		return e.End()
 	case "jsonl":
 		// One record per line shown, as in the document's lines.
-		e := newJSONEncoder(out, jsonLines)
+		e := jsonout.NewEncoder(out, jsonout.Lines)
 		for _, l := range closeupsJSON(x, o.Redact).Lines {
-			if err := e.value(l); err != nil {
+			if err := e.Value(l); err != nil {
 				return err
 			}
-			if err := e.end(); err != nil {
+			if err := e.End(); err != nil {
 				return err
 			}
 		}
@@ -103,9 +104,9 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 // showJSON writes the valid JSON text raw for people: indented, and
 // coloured when the iostreams.Palette is.
 func showJSON(out io.Writer, pal iostreams.Palette, raw []byte) {
-	e := newJSONEncoder(out, jsonStyle{Indent: true, Colour: paletteColours(pal), Human: true})
-	e.rawJSON(raw)
-	e.end()
+	e := jsonout.NewEncoder(out, jsonout.Style{Indent: true, Colour: jsonout.PaletteColours(pal), Human: true})
+	e.RawJSON(raw)
+	e.End()
 }
 
 // closeupDetail explains the verdict, as the replay table does.

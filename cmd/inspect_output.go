@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -125,42 +126,42 @@ func findingToJSON(f inspect.Finding) findingJSON {
 // sessions.
 func writeReportJSON(out io.Writer, rep inspect.Report) error {
 	j := reportJSON(rep)
-	e := newJSONEncoder(out, jsonDocument)
-	e.beginObject()
-	e.key("overview")
-	e.beginObject()
-	if err := e.fields(j.Overview); err != nil {
+	e := jsonout.NewEncoder(out, jsonout.Document)
+	e.BeginObject()
+	e.Key("overview")
+	e.BeginObject()
+	if err := e.Fields(j.Overview); err != nil {
 		return err
 	}
-	e.key("sessions")
-	e.beginArray()
+	e.Key("sessions")
+	e.BeginArray()
 	for _, s := range rep.Overview.Sessions {
-		if err := e.value(sessionToJSON(s)); err != nil {
+		if err := e.Value(sessionToJSON(s)); err != nil {
 			return err
 		}
-		if err := e.flush(); err != nil {
+		if err := e.Flush(); err != nil {
 			return err
 		}
 	}
-	e.endArray()
-	e.endObject()
-	e.key("findings")
-	if err := e.value(j.Findings); err != nil {
+	e.EndArray()
+	e.EndObject()
+	e.Key("findings")
+	if err := e.Value(j.Findings); err != nil {
 		return err
 	}
-	e.endObject()
-	return e.end()
+	e.EndObject()
+	return e.End()
 }
 
 // writeFindingsJSONL writes the report's findings, one record per line,
 // as in the document's findings.
 func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
-	e := newJSONEncoder(out, jsonLines)
+	e := jsonout.NewEncoder(out, jsonout.Lines)
 	for _, f := range rep.Findings {
-		if err := e.value(findingToJSON(f)); err != nil {
+		if err := e.Value(findingToJSON(f)); err != nil {
 			return err
 		}
-		if err := e.end(); err != nil {
+		if err := e.End(); err != nil {
 			return err
 		}
 	}

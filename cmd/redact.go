@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/pflag"
@@ -269,7 +270,7 @@ func redactContainer(b, raw []byte, path string) []byte {
 			}
 			more := strconv.AppendQuote(nil, "("+plural(rest, "more member")+" hidden)")
 			if isObj {
-				b = appendJSONString(b, "(hidden keys)")
+				b = jsonout.AppendString(b, "(hidden keys)")
 				b = append(b, ':')
 			}
 			b = append(b, more...)
@@ -287,10 +288,10 @@ func redactContainer(b, raw []byte, path string) []byte {
 				child = path + "." + key
 			}
 			if replay.IsProtocolKey(key) {
-				b = appendJSONString(b, key)
+				b = jsonout.AppendString(b, key)
 			} else {
 				hidden++
-				b = appendJSONString(b, "(hidden key "+strconv.Itoa(hidden)+")")
+				b = jsonout.AppendString(b, "(hidden key "+strconv.Itoa(hidden)+")")
 			}
 			b = append(b, ':')
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -16,130 +17,130 @@ import (
 // writeResult writes the machine record of one result: the stable
 // contract documented in the README. With redact, a malformed line's
 // detail is its redacted form.
-func writeResult(e *jsonEncoder, res *replay.Result, redact bool) {
-	e.beginObject()
-	e.key("file")
-	e.str(res.File)
-	e.key("line")
-	e.int(int64(res.Line))
-	e.key("verdict")
-	e.str(string(res.Verdict()))
-	e.key("reason")
-	e.str(string(res.Reason))
+func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool) {
+	e.BeginObject()
+	e.Key("file")
+	e.Str(res.File)
+	e.Key("line")
+	e.Int(int64(res.Line))
+	e.Key("verdict")
+	e.Str(string(res.Verdict()))
+	e.Key("reason")
+	e.Str(string(res.Reason))
 	if ev := res.Event; ev != nil {
-		e.key("event")
-		e.str(string(ev.Kind))
-		e.key("eventId")
-		e.str(ev.EventID)
-		e.key("sessionId")
-		e.str(ev.SessionID)
-		e.key("turnId")
-		e.str(ev.TurnID)
-		e.key("sequence")
-		e.int(ev.Sequence)
+		e.Key("event")
+		e.Str(string(ev.Kind))
+		e.Key("eventId")
+		e.Str(ev.EventID)
+		e.Key("sessionId")
+		e.Str(ev.SessionID)
+		e.Key("turnId")
+		e.Str(ev.TurnID)
+		e.Key("sequence")
+		e.Int(ev.Sequence)
 	}
 	if res.Err != nil {
-		e.key("code")
-		e.str(string(res.Err.Code))
-		e.key("detail")
-		e.str(decodeDetail(res.Err, redact))
+		e.Key("code")
+		e.Str(string(res.Err.Code))
+		e.Key("detail")
+		e.Str(decodeDetail(res.Err, redact))
 		if env := shownEnvelope(res.Err.Envelope, redact); env != nil {
-			e.key("envelope")
+			e.Key("envelope")
 			writeEnvelope(e, env)
 		}
 	}
 	if res.Reason == replay.ReasonAdvanced {
-		e.key("gap")
-		e.int(res.Gap)
+		e.Key("gap")
+		e.Int(res.Gap)
 	}
 	writeOrigin(e, res.Origin)
-	e.endObject()
+	e.EndObject()
 }
 
 // writeOrigin writes what the capture's format said of an event beyond
 // its position, each key only when the format has it.
-func writeOrigin(e *jsonEncoder, o *replay.Origin) {
+func writeOrigin(e *jsonout.Encoder, o *replay.Origin) {
 	if o == nil {
 		return
 	}
 	if o.LoggedAt != "" {
-		e.key("loggedAt")
-		e.str(o.LoggedAt)
+		e.Key("loggedAt")
+		e.Str(o.LoggedAt)
 	}
 	if o.LastEventID != "" {
-		e.key("lastEventId")
-		e.str(o.LastEventID)
+		e.Key("lastEventId")
+		e.Str(o.LastEventID)
 	}
 	if o.Entry > 0 {
-		e.key("entry")
-		e.int(int64(o.Entry))
-		e.key("url")
-		e.str(o.URL)
+		e.Key("entry")
+		e.Int(int64(o.Entry))
+		e.Key("url")
+		e.Str(o.URL)
 	}
 }
 
 // writeEnvelope writes the readable envelope fields of a malformed line,
 // each only when it was read: unvalidated, so never under the contract's
 // own keys.
-func writeEnvelope(e *jsonEncoder, env *replay.Envelope) {
-	e.beginObject()
+func writeEnvelope(e *jsonout.Encoder, env *replay.Envelope) {
+	e.BeginObject()
 	for _, f := range []struct{ key, val string }{
 		{"event", env.Event}, {"eventId", env.EventID}, {"sessionId", env.SessionID}, {"turnId", env.TurnID},
 	} {
 		if f.val != "" {
-			e.key(f.key)
-			e.str(f.val)
+			e.Key(f.key)
+			e.Str(f.val)
 		}
 	}
 	if env.HasSequence {
-		e.key("sequence")
-		e.int(env.Sequence)
+		e.Key("sequence")
+		e.Int(env.Sequence)
 	}
-	e.endObject()
+	e.EndObject()
 }
 
 // jsonEvents writes replay results as JSON Lines, or as one document
 // {"events": [...], "summary": {...}} whose events are written as they
 // come.
 type jsonEvents struct {
-	recordStream
+	jsonout.RecordStream
 	redact bool
 }
 
 func newJSONEvents(out io.Writer, format string, redact bool) *jsonEvents {
-	return &jsonEvents{recordStream: newRecordStream(out, format, "events"), redact: redact}
+	return &jsonEvents{RecordStream: jsonout.NewRecordStream(out, format, "events"), redact: redact}
 }
 
 func (w *jsonEvents) event(res *replay.Result) error {
-	writeResult(w.e, res, w.redact)
-	return w.done()
+	writeResult(w.Enc, res, w.redact)
+	return w.Done()
 }
 
 func (w *jsonEvents) summary(sum replay.Summary) error {
-	if w.lines {
+	if w.Lines {
 		return nil
 	}
-	w.e.endArray()
+	w.Enc.EndArray()
 	// The summary's sessions go one at a time, as inspect's do.
-	w.e.key("summary")
-	w.e.beginObject()
-	if err := w.e.fields(summaryJSON(sum)); err != nil {
+	w.Enc.Key("summary")
+	w.Enc.BeginObject()
+	if err := w.Enc.Fields(summaryJSON(sum)); err != nil {
 		return err
 	}
-	w.e.key("sessions")
-	w.e.beginArray()
+	w.Enc.Key("sessions")
+	w.Enc.BeginArray()
 	for _, ss := range sum.Sessions {
-		if err := w.e.value(sessionToSummaryJSON(ss)); err != nil {
+		if err := w.Enc.Value(sessionToSummaryJSON(ss)); err != nil {
 			return err
 		}
-		if err := w.e.flush(); err != nil {
+		if err := w.Enc.Flush(); err != nil {
 			return err
 		}
 	}
-	w.e.endArray()
-	w.e.endObject()
-	w.e.endObject()
-	return w.e.end()
+	w.Enc.EndArray()
+	w.Enc.EndObject()
+	w.Enc.EndObject()
+	return w.Enc.End()
 }
 
 type finalJSON struct {

@@ -181,27 +181,6 @@ func run(ios *iostreams.IOStreams, args []string) int {
 	return exitStatus(err)
 }
 
-// setupJQ puts a --jq filter between the command's JSON and standard
-// output; the expression is checked before any input is read.
-func setupJQ(c *cobra.Command, ios *iostreams.IOStreams, expr string) error {
-	if expr == "" {
-		return nil
-	}
-	format := ""
-	if f := c.Flags().Lookup("output"); f != nil {
-		format = f.Value.String()
-	}
-	if format != "json" && format != "jsonl" {
-		return usageErrorf("--jq filters JSON output: it needs -o json or -o jsonl")
-	}
-	code, err := compileJQ(expr)
-	if err != nil {
-		return err
-	}
-	ios.Filter(newJQWriter(ios.Out, code, format == "jsonl", ios.OutTTY))
-	return nil
-}
-
 // errWriter remembers the first error of the writer it wraps and fails
 // every write after it, so that a command whose output was lost exits
 // non-zero even where the writing code (cobra's help) ignores errors;
