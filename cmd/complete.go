@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -101,7 +102,7 @@ func completeIDs(names []string, q idQuery, budget replay.Budget) ([]string, rep
 	})
 	out := make([]string, len(order))
 	for i, id := range order {
-		out[i] = fmt.Sprintf("%s\t%s", id, plural(counts[id], "event"))
+		out[i] = fmt.Sprintf("%s\t%s", id, text.Plural(counts[id], "event"))
 	}
 	return out, rd.Stats()
 }

@@ -132,7 +132,7 @@ the capture. The -o json and -o jsonl records: snapctl help json-contract.`,
 	f.Var(&opts.To, "to", "with the accepted snapshot at sequence `SEQ`, or at line:N, of the same session (with --from)")
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or jsonl")
 	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
-	f.StringVar(&only, "only", "", "show only pairs with these `CHANGES`, comma-separated: "+orList(pairFilterNames())+" (the summary counts the pairs shown)")
+	f.StringVar(&only, "only", "", "show only pairs with these `CHANGES`, comma-separated: "+text.OrList(pairFilterNames())+" (the summary counts the pairs shown)")
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(pairFilterNames()...))
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))

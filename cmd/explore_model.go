@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -150,7 +151,7 @@ func (m *exploreModel) takeFeed() tea.Cmd {
 		cmd := m.whatIf()
 		return cmd
 	}
-	m.status = fmt.Sprintf("read %s", plural(m.x.len(), "event"))
+	m.status = fmt.Sprintf("read %s", text.Plural(m.x.len(), "event"))
 	if err != nil {
 		m.status = "stopped reading: " + termsafe.String(err.Error())
 	}
@@ -380,7 +381,7 @@ func (m *exploreModel) toggle() tea.Cmd {
 	if m.x.isOff(i) {
 		verb = "off"
 	}
-	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.line(i), verb, plural(m.toggled(), "line"))
+	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.line(i), verb, text.Plural(m.toggled(), "line"))
 	return m.whatIf()
 }
 

@@ -119,7 +119,7 @@ the close-up of a huge line stays short and quick.`,
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (lines not wrapped), json, or jsonl (one finding, or one line up close, per line; with --each, one summary row per capture)")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+orList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+text.OrList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
 	f.Var((*lineNumber)(&opts.Line), "line", "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
@@ -155,7 +155,7 @@ func (o *inspectOptions) parseFailOn(list string) error {
 			rs, ok := reasonsNamed(name)
 			if !ok {
 				return usageErrorf("--fail-on: %q is not a severity, finding id or reason (want %s; a finding id such as %s; or a reason such as stale, malformed or problems)",
-					name, orList(severityNames()), inspect.MessageVanished)
+					name, text.OrList(severityNames()), inspect.MessageVanished)
 			}
 			o.FailOnReasons = append(o.FailOnReasons, rs...)
 		}
@@ -179,14 +179,6 @@ func severityNames() []string {
 		names[i] = string(s)
 	}
 	return names
-}
-
-// orList writes names as "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // validate checks the flags; lineSet and idSet say whether --line and
@@ -313,7 +305,7 @@ func noMatch(o *inspectOptions, x inspect.Examination) error {
 		}
 		ids := x.EventIDs[:min(len(x.EventIDs), namesListed)]
 		return usageErrorf("--event-id %s matches nothing: the capture's %s have ids like %s",
-			o.EventID, plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
+			o.EventID, text.Plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
 	}
 	if o.Line <= in.Lines {
 		return usageErrorf("%s:%d is blank: not an event", o.Files[0], o.Line)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -62,7 +63,7 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 	case len(c.Raw) == 0:
 		fmt.Fprintln(out, pal.Dim("(line not shown: longer than --max-line)"))
 	case redact && !json.Valid(c.Raw):
-		fmt.Fprintln(out, pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", plural(len(c.Raw), "byte"))))
+		fmt.Fprintln(out, pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", text.Plural(len(c.Raw), "byte"))))
 	case redact:
 		showJSON(out, pal, redactEvent(c.Raw))
 	case json.Valid(c.Raw):
@@ -73,7 +74,7 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 	if c.Err == nil {
 		fmt.Fprintf(out, "decode: %s\n", pal.Green("ok"))
 	} else {
-		fmt.Fprintf(out, "decode: %s, %s\n", pal.Red(string(c.Err.Code)), plural(len(c.Err.Problems), "problem"))
+		fmt.Fprintf(out, "decode: %s, %s\n", pal.Red(string(c.Err.Code)), text.Plural(len(c.Err.Problems), "problem"))
 		for _, p := range c.Err.Problems {
 			if redact {
 				p = p.Redact()

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -175,8 +176,8 @@ func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
 func writeReportTable(out *bufio.Writer, pal iostreams.Palette, rep inspect.Report, width int) error {
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s%s, %s, %s (%d blank): %s, %s, %s\n",
-		plural(ov.Input.Files, "file"), formatNote(ov.Input), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
-		plural(ov.Counts.Events, "event"), pal.Green(fmt.Sprintf("%d accepted", ov.Accepted())),
+		text.Plural(ov.Input.Files, "file"), formatNote(ov.Input), text.Plural(int(ov.Input.Bytes), "byte"), text.Plural(ov.Input.Lines, "line"), ov.Input.Blank,
+		text.Plural(ov.Counts.Events, "event"), pal.Green(fmt.Sprintf("%d accepted", ov.Accepted())),
 		pal.Yellow(fmt.Sprintf("%d inert", ov.Counts.Events-ov.Accepted())))
 	var kinds []string
 	for _, k := range []replay.Kind{replay.KindSnapshot, replay.KindSubmit, replay.KindDiagnostic} {
@@ -244,8 +245,8 @@ func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.Sessi
 	if parts := reasonList(s.Reasons.Map(), inertReasons); len(parts) > 0 {
 		inert += " (" + strings.Join(parts, ", ") + ")"
 	}
-	fmt.Fprintf(out, "  %s: %d accepted, %s\n", plural(s.Events, "event"), s.Accepted(), inert)
-	line := fmt.Sprintf("  %s, %s", plural(s.Turns, "turn"), plural(s.Snapshots, "snapshot"))
+	fmt.Fprintf(out, "  %s: %d accepted, %s\n", text.Plural(s.Events, "event"), s.Accepted(), inert)
+	line := fmt.Sprintf("  %s, %s", text.Plural(s.Turns, "turn"), text.Plural(s.Snapshots, "snapshot"))
 	if r := s.Sequences; r != nil {
 		line += fmt.Sprintf(", sequences %d..%d", r.Min, r.Max)
 	}
@@ -254,7 +255,7 @@ func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.Sessi
 		fmt.Fprintf(out, "  emittedAt %s .. %s\n", termsafe.String(r.First), termsafe.String(r.Last))
 	}
 	if f := s.Final; f != nil {
-		fmt.Fprintf(out, "  final: %s, %s, turn %s, sequence %d at %s:%d\n", f.Status, plural(f.MessageCount, "message"),
+		fmt.Fprintf(out, "  final: %s, %s, turn %s, sequence %d at %s:%d\n", f.Status, text.Plural(f.MessageCount, "message"),
 			termsafe.String(f.TurnID), f.Sequence, termsafe.String(f.File), f.Line)
 	} else {
 		fmt.Fprintln(out, "  final: no accepted snapshot")
@@ -298,7 +299,7 @@ func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Findin
 			parts = append(parts, severityColour(pal, sev)(severityCount(n, sev)))
 		}
 	}
-	fmt.Fprintf(out, "%s: %s\n", pal.Bold(plural(len(fs), "finding")), strings.Join(parts, ", "))
+	fmt.Fprintf(out, "%s: %s\n", pal.Bold(text.Plural(len(fs), "finding")), strings.Join(parts, ", "))
 	for _, f := range fs {
 		sev := fmt.Sprintf("%-7s", f.Severity)
 		head := severityColour(pal, f.Severity)(sev) + "  " + pal.Bold(f.ID)
@@ -327,5 +328,5 @@ func severityCount(n int, s inspect.Severity) string {
 	if s == inspect.SeverityInfo {
 		return strconv.Itoa(n) + " info"
 	}
-	return plural(n, string(s))
+	return text.Plural(n, string(s))
 }

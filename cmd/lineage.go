@@ -246,7 +246,7 @@ func problemCount(n int) string {
 	if n == 0 {
 		return "no problems"
 	}
-	return plural(n, "problem")
+	return text.Plural(n, "problem")
 }
 
 // origin says how a turn came about: its operation, its declared parent
@@ -310,7 +310,7 @@ func problemKinds(n *lineage.Node) string {
 // entry, every entry terminal-safe.
 func graphLabel(n *lineage.Node) []string {
 	lines := []string{termsafe.String(n.TurnID), origin(n) + " · " + outcome(n),
-		seqRange(n) + " · " + plural(int(n.Usage.TotalTokens), "token")}
+		seqRange(n) + " · " + text.Plural(int(n.Usage.TotalTokens), "token")}
 	if len(n.Problems) > 0 {
 		lines = append(lines, "! "+problemKinds(n))
 	}

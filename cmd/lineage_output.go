@@ -50,7 +50,7 @@ func (t *treeWriter) write(sessions []*lineage.Session) error {
 			fmt.Fprintln(t.w)
 		}
 		id := termsafe.String(s.SessionID)
-		rest := fmt.Sprintf(": %s (%s), %s", plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
+		rest := fmt.Sprintf(": %s (%s), %s", text.Plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
 		if t.width > 0 {
 			id = text.Shorten(id, max(text.MinMiddle, t.width-len("session ")-text.Width(rest)), text.FitMiddle)
 			rest = text.Shorten(rest, max(text.MinLast, t.width-len("session ")-text.Width(id)), text.FitTail)
@@ -132,7 +132,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 			parts = append(parts, part{timing(n), nil})
 		}
 		if tokens {
-			parts = append(parts, part{plural(int(n.Usage.TotalTokens), "token"), nil})
+			parts = append(parts, part{text.Plural(int(n.Usage.TotalTokens), "token"), nil})
 		}
 		if depth > t.maxIndent() {
 			parts = append(parts, part{fmt.Sprintf("(depth %d)", depth+1), nil})

@@ -501,8 +501,8 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 	}
 	accepted := sum.Counts.Accepted()
 	fmt.Fprintf(w.out, "%s in %s (%s blank) from %s%s: %s, %s\n",
-		plural(sum.Counts.Events, "event"), plural(sum.Input.Lines, "line"), strconv.Itoa(sum.Input.Blank),
-		plural(sum.Input.Files, "file"), formatNote(sum.Input), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
+		text.Plural(sum.Counts.Events, "event"), text.Plural(sum.Input.Lines, "line"), strconv.Itoa(sum.Input.Blank),
+		text.Plural(sum.Input.Files, "file"), formatNote(sum.Input), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
 		w.pal.Yellow(fmt.Sprintf("%d inert", sum.Counts.Events-accepted)))
 	writeList(w.out, "reasons", reasonList(sum.Counts.Reasons, replay.Reasons))
 	writeList(w.out, "malformed", codeList(sum.Counts.Codes))
@@ -512,7 +512,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		fmt.Fprintf(w.out, "trusted session: %s (pinned)\n", termsafe.String(sum.Pinned))
 	case sum.PerSession:
 		fmt.Fprintf(w.out, "%s with snapshots: one independent cursor per session (pin one with --session)\n",
-			plural(countCursors(sum), "session"))
+			text.Plural(countCursors(sum), "session"))
 	}
 	if len(sum.Sessions) == 0 {
 		return nil
@@ -553,7 +553,7 @@ func formatNote(in replay.Stats) string {
 func writeInputWarnings(out *bufio.Writer, pal iostreams.Palette, in replay.Stats) {
 	if in.TooLong > 0 {
 		fmt.Fprintf(out, "%s %s over --max-line not decoded (%s): verdicts after them may differ from a real client's\n",
-			pal.Yellow("warning:"), plural(in.TooLong, "line"), replay.CodeLineTooLong)
+			pal.Yellow("warning:"), text.Plural(in.TooLong, "line"), replay.CodeLineTooLong)
 	}
 	if d := in.Damage; d != nil {
 		more := ""
@@ -572,11 +572,4 @@ func countCursors(sum replay.Summary) int {
 		}
 	}
 	return n
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
