@@ -34,6 +34,14 @@ func registerIDCompletion(c *cobra.Command) {
 	}
 }
 
+// fixedCompletion completes a flag with values, and never with file
+// names: the flag takes one of them.
+func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // idCompletion completes --session or --turn (turns) from the captures
 // named on the command line: every session (or turn, of the --session
 // given, if any) of a decoded line, in the order they first appear, with

@@ -103,12 +103,6 @@ output and exit-status.`,
 	return c
 }
 
-func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return values, cobra.ShellCompDirectiveNoFileComp
-	}
-}
-
 // reasonHelp says in a few words what each reason means.
 var reasonHelp = map[replay.Reason]string{
 	replay.ReasonInitial:        "first valid snapshot: the reconnect state",

@@ -21,6 +21,7 @@ import (
 // number, as a shell reports a process the signal killed.
 type SignalError struct{ Sig syscall.Signal }
 
+// Error names the signal as a shell would.
 func (e *SignalError) Error() string {
 	switch e.Sig {
 	case syscall.SIGINT:
@@ -34,7 +35,10 @@ func (e *SignalError) Error() string {
 // WriteError is output that could not be written.
 type WriteError struct{ Err error }
 
+// Error says that the output could not be written, and why.
 func (e *WriteError) Error() string { return "writing output: " + e.Err.Error() }
+
+// Unwrap returns the write's own error.
 func (e *WriteError) Unwrap() error { return e.Err }
 
 // StopOnSignals makes SIGINT and SIGTERM stop the run on s (see above)
@@ -121,6 +125,8 @@ func NewStoppableReader(r io.Reader) *StoppableReader {
 	return &StoppableReader{r: r, done: make(chan struct{}), res: make(chan stoppableRead, 1)}
 }
 
+// Read reads from r, or returns errStopped once Release was called,
+// even while a read of r is still waiting.
 func (s *StoppableReader) Read(p []byte) (int, error) {
 	select {
 	case <-s.done:

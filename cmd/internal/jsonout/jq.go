@@ -15,7 +15,10 @@ import (
 // output: bad usage.
 type QueryError struct{ Err error }
 
+// Error says what was wrong with the expression.
 func (e *QueryError) Error() string { return "--jq: " + e.Err.Error() }
+
+// Unwrap returns gojq's own error.
 func (e *QueryError) Unwrap() error { return e.Err }
 
 // CompileJQ compiles a --jq expression; a bad one is a QueryError.
