@@ -24,8 +24,13 @@
 //   - inspect/ (overview and findings) and inspect/lineage/ (the lineage
 //     graph).
 //   - diff/.
-//   - cmd/ (commands and output); cmd/internal/help holds the text of the
-//     help topics (`snapctl help TOPIC`, and their man pages).
+//   - cmd/: the cobra commands, and for now their output. Below it,
+//     cmd/internal holds one package per subject, none importing cobra:
+//     iostreams (the streams, terminal width, colour, pager, progress and
+//     the stop of a run), text (tables, wrapping, Plural and OrList),
+//     jsonout (the one JSON encoder, and --jq) and help (the text of the
+//     help topics, `snapctl help TOPIC`, and their man pages).
+//     cmd/layout_test.go keeps their dependencies running one way.
 //   - internal/termsafe (terminal-safe text).
 //   - scripts/ (benchmark tooling, see scripts/README.md).
 //

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 // scriptedCapture turns fuzz bytes into a capture the cursor has work to
@@ -39,7 +41,7 @@ func scriptedCapture(script []byte) string {
 
 func runJSON(t *testing.T, capture string, args ...string) string {
 	t.Helper()
-	ios, out, errOut := testStreams(capture)
+	ios, out, errOut := iostreams.Test(capture)
 	if code := run(ios, append(args, "-")); code != 0 {
 		t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, errOut)
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/pflag"
@@ -81,7 +82,7 @@ func (v *formatFlag) Type() string { return "format" }
 // first thing in every command's RunE. A --session given explicitly must
 // be a safe identifier, even when empty: the reference refuses to create
 // a cursor for it.
-func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []string) (err error) {
+func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSet, args []string) (err error) {
 	c.Files = args
 	if f.Changed("session") {
 		if err := checkIdent("--session", c.Session); err != nil {
@@ -106,11 +107,11 @@ func (c *captureFlags) validateCapture(ios *iostreams, f *pflag.FlagSet, args []
 // eachCapture runs run for every capture on its own under --each, and
 // reports whether it did. Human output (human) gets each capture's name
 // above its own.
-func (c *captureFlags) eachCapture(ios *iostreams, human bool, run func(sub *iostreams, file string) error) (bool, error) {
+func (c *captureFlags) eachCapture(ios *iostreams.IOStreams, human bool, run func(sub *iostreams.IOStreams, file string) error) (bool, error) {
 	if !c.Each {
 		return false, nil
 	}
-	return true, runEach(ios, c.Files, human, func(sub *iostreams, file string) error {
+	return true, runEach(ios, c.Files, human, func(sub *iostreams.IOStreams, file string) error {
 		if err := c.unreadable[file]; err != nil {
 			return &usageError{err}
 		}
@@ -152,18 +153,18 @@ func (c *captureFlags) options() replay.Options {
 func (c *captureFlags) budget(n int) { limitMemory(c.MaxLine, n) }
 
 // read opens the captures, failing with an input error (exit 2), and
-// shows progress while they are read (see startProgress; streaming is for
+// shows progress while they are read (see StartProgress; streaming is for
 // commands that write rows as they go). done stops the progress line and
 // closes the captures.
 //
-// When the run stops before its end (see stop.go), the reader stops at
+// When the run stops before its end (iostreams.Stop), the reader stops at
 // once, even while it waits on a quiet standard input, and the capture
 // it was reading counts as damaged by the cause.
-func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, done func(), err error) {
+func (c *captureFlags) read(ios *iostreams.IOStreams, streaming bool) (rd *replay.Reader, done func(), err error) {
 	in := ios.In
-	var stdin *stoppableReader
-	if in != nil && ios.ctx != nil {
-		stdin = newStoppableReader(in)
+	var stdin *iostreams.StoppableReader
+	if in != nil && ios.Context() != nil {
+		stdin = iostreams.NewStoppableReader(in)
 		in = stdin
 	}
 	rd, err = replay.Open(c.Files, in, c.MaxLine)
@@ -177,15 +178,15 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 	limitMemory(c.MaxLine, 0)
 	c.rd = rd
 	unhook := func() bool { return true }
-	if ios.ctx != nil {
-		unhook = context.AfterFunc(ios.ctx, func() {
-			rd.Stop(ios.stopped())
+	if ios.Context() != nil {
+		unhook = context.AfterFunc(ios.Context(), func() {
+			rd.Stop(ios.Stopped())
 			if stdin != nil {
-				stdin.release() // after Stop: the failed read is the stop
+				stdin.Release() // after Stop: the failed read is the stop
 			}
 		})
 	}
-	stop := startProgress(ios, rd, streaming)
+	stop := ios.StartProgress(rd, streaming)
 	return rd, func() { unhook(); stop(); rd.Close() }, nil
 }
 
@@ -193,11 +194,11 @@ func (c *captureFlags) read(ios *iostreams, streaming bool) (rd *replay.Reader, 
 // met on the way: warnings on standard error, and damaged input as an
 // input error (exit 2), unless the command failed otherwise first. Every
 // command's output thus shows every line read before the damage.
-func (c *captureFlags) finish(ios *iostreams, err error) error {
+func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 	if c.rd == nil {
 		return err
 	}
-	if ios.outputGone() {
+	if ios.OutputGone() {
 		return err // nobody sees the output: the rest is noise
 	}
 	for _, w := range c.rd.Warnings() {
@@ -223,7 +224,7 @@ func hintText(h *replay.Hint) string {
 
 // resolveFiles turns no FILE into standard input, unless that is a
 // terminal, where waiting for input would only confuse.
-func resolveFiles(ios *iostreams, files *[]string) error {
+func resolveFiles(ios *iostreams.IOStreams, files *[]string) error {
 	if len(*files) > 0 {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -102,7 +103,7 @@ func TestFinish(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ios, _, errOut := testStreams("")
+			ios, _, errOut := iostreams.Test("")
 			cf := &captureFlags{}
 			if !tc.noReader {
 				cf.rd = tc.report

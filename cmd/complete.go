@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -30,6 +31,14 @@ func registerIDCompletion(c *cobra.Command) {
 	}
 	if c.Flags().Lookup("turn") != nil {
 		_ = c.RegisterFlagCompletionFunc("turn", idCompletion(true))
+	}
+}
+
+// fixedCompletion completes a flag with values, and never with file
+// names: the flag takes one of them.
+func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
 	}
 }
 
@@ -101,7 +110,7 @@ func completeIDs(names []string, q idQuery, budget replay.Budget) ([]string, rep
 	})
 	out := make([]string, len(order))
 	for i, id := range order {
-		out[i] = fmt.Sprintf("%s\t%s", id, plural(counts[id], "event"))
+		out[i] = fmt.Sprintf("%s\t%s", id, text.Plural(counts[id], "event"))
 	}
 	return out, rd.Stats()
 }

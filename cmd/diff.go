@@ -7,6 +7,8 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/replay"
@@ -15,7 +17,7 @@ import (
 
 // diffOptions is everything `snapctl diff` needs.
 type diffOptions struct {
-	IO *iostreams
+	IO *iostreams.IOStreams
 	captureFlags
 	Turn     string
 	Output   string
@@ -29,7 +31,7 @@ type diffOptions struct {
 
 // newCmdDiff builds `snapctl diff`. runF replaces the run function in
 // tests; nil means diffRun.
-func newCmdDiff(ios *iostreams, runF func(*diffOptions) error) *cobra.Command {
+func newCmdDiff(ios *iostreams.IOStreams, runF func(*diffOptions) error) *cobra.Command {
 	opts := &diffOptions{IO: ios}
 	var only string
 	c := &cobra.Command{
@@ -112,7 +114,7 @@ the capture. The -o json and -o jsonl records: snapctl help json-contract.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "text", func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "text", func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, diffRun(&o))
@@ -130,7 +132,7 @@ the capture. The -o json and -o jsonl records: snapctl help json-contract.`,
 	f.Var(&opts.To, "to", "with the accepted snapshot at sequence `SEQ`, or at line:N, of the same session (with --from)")
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or jsonl")
 	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
-	f.StringVar(&only, "only", "", "show only pairs with these `CHANGES`, comma-separated: "+orList(pairFilterNames())+" (the summary counts the pairs shown)")
+	f.StringVar(&only, "only", "", "show only pairs with these `CHANGES`, comma-separated: "+text.OrList(pairFilterNames())+" (the summary counts the pairs shown)")
 	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(pairFilterNames()...))
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
@@ -188,7 +190,7 @@ func diffRun(o *diffOptions) error {
 	case o.Output == "json" || o.Output == "jsonl":
 		w = newPairJSON(out, o.Output, o.Redact)
 	default:
-		w = newPairTextWriter(out, o.IO.palette(), o)
+		w = newPairTextWriter(out, o.IO.Palette(), o)
 	}
 	if o.Only != nil {
 		w = onlyPairs{w, o.Only}
@@ -247,175 +249,175 @@ func diffRun(o *diffOptions) error {
 
 // writePair writes the machine record of one pair: the stable contract
 // documented in the README.
-func writePair(e *jsonEncoder, p *diff.PairDiff, redact bool) {
-	e.beginObject()
-	e.key("sessionId")
-	e.str(p.SessionID)
-	e.key("turnId")
-	e.str(p.To.TurnID)
-	e.key("fromTurnId")
-	e.str(p.From.TurnID)
-	e.key("fromSequence")
-	e.int(p.From.Sequence)
-	e.key("toSequence")
-	e.int(p.To.Sequence)
-	e.key("fromFile")
-	e.str(p.From.File)
-	e.key("fromLine")
-	e.int(int64(p.From.Line))
-	e.key("toFile")
-	e.str(p.To.File)
-	e.key("toLine")
-	e.int(int64(p.To.Line))
-	e.key("status")
-	writeFromTo(e, func() { e.str(string(p.FromStatus)) }, func() { e.str(string(p.ToStatus)) })
-	e.key("usage")
+func writePair(e *jsonout.Encoder, p *diff.PairDiff, redact bool) {
+	e.BeginObject()
+	e.Key("sessionId")
+	e.Str(p.SessionID)
+	e.Key("turnId")
+	e.Str(p.To.TurnID)
+	e.Key("fromTurnId")
+	e.Str(p.From.TurnID)
+	e.Key("fromSequence")
+	e.Int(p.From.Sequence)
+	e.Key("toSequence")
+	e.Int(p.To.Sequence)
+	e.Key("fromFile")
+	e.Str(p.From.File)
+	e.Key("fromLine")
+	e.Int(int64(p.From.Line))
+	e.Key("toFile")
+	e.Str(p.To.File)
+	e.Key("toLine")
+	e.Int(int64(p.To.Line))
+	e.Key("status")
+	writeFromTo(e, func() { e.Str(string(p.FromStatus)) }, func() { e.Str(string(p.ToStatus)) })
+	e.Key("usage")
 	writeUsage(e, p.Usage)
-	e.key("messages")
+	e.Key("messages")
 	writeMessages(e, p, redact)
-	e.key("error")
+	e.Key("error")
 	writeFromTo(e, func() { writeDiagnostic(e, p.Error.From, redact) }, func() { writeDiagnostic(e, p.Error.To, redact) })
-	e.key("lineage")
+	e.Key("lineage")
 	writeFromTo(e, func() { writePairLineage(e, p.Lineage.From) }, func() { writePairLineage(e, p.Lineage.To) })
-	e.key("inertBetween")
+	e.Key("inertBetween")
 	writeInert(e, p.Inert)
-	e.key("acceptedBetween")
-	e.int(int64(p.AcceptedBetween))
-	e.endObject()
+	e.Key("acceptedBetween")
+	e.Int(int64(p.AcceptedBetween))
+	e.EndObject()
 }
 
 // writeFromTo writes {"from": …, "to": …}.
-func writeFromTo(e *jsonEncoder, from, to func()) {
-	e.beginObject()
-	e.key("from")
+func writeFromTo(e *jsonout.Encoder, from, to func()) {
+	e.BeginObject()
+	e.Key("from")
 	from()
-	e.key("to")
+	e.Key("to")
 	to()
-	e.endObject()
+	e.EndObject()
 }
 
-func writeUsage(e *jsonEncoder, u replay.Usage) {
-	e.beginObject()
-	e.key("promptTokens")
-	e.int(u.PromptTokens)
-	e.key("completionTokens")
-	e.int(u.CompletionTokens)
-	e.key("totalTokens")
-	e.int(u.TotalTokens)
-	e.endObject()
+func writeUsage(e *jsonout.Encoder, u replay.Usage) {
+	e.BeginObject()
+	e.Key("promptTokens")
+	e.Int(u.PromptTokens)
+	e.Key("completionTokens")
+	e.Int(u.CompletionTokens)
+	e.Key("totalTokens")
+	e.Int(u.TotalTokens)
+	e.EndObject()
 }
 
 // writeInert writes the inert counts in the fixed order of the reasons.
-func writeInert(e *jsonEncoder, m map[replay.Reason]int) {
-	e.beginObject()
+func writeInert(e *jsonout.Encoder, m map[replay.Reason]int) {
+	e.BeginObject()
 	for _, r := range replay.Reasons {
 		if n := m[r]; n > 0 {
-			e.key(string(r))
-			e.int(int64(n))
+			e.Key(string(r))
+			e.Int(int64(n))
 		}
 	}
-	e.endObject()
+	e.EndObject()
 }
 
 // writeDiagnostic writes a payload error, or null when there is none.
-func writeDiagnostic(e *jsonEncoder, d *replay.Diagnostic, redact bool) {
+func writeDiagnostic(e *jsonout.Encoder, d *replay.Diagnostic, redact bool) {
 	if d == nil {
-		e.null()
+		e.Null()
 		return
 	}
-	e.beginObject()
-	e.key("code")
-	e.str(d.Code)
+	e.BeginObject()
+	e.Key("code")
+	e.Str(d.Code)
 	if redact {
-		e.key("messageLength")
-		e.int(int64(utf8.RuneCountInString(d.Message)))
+		e.Key("messageLength")
+		e.Int(int64(utf8.RuneCountInString(d.Message)))
 	} else {
-		e.key("message")
-		e.str(d.Message)
+		e.Key("message")
+		e.Str(d.Message)
 	}
-	e.key("retryable")
-	e.bool(d.Retryable)
-	e.endObject()
+	e.Key("retryable")
+	e.Bool(d.Retryable)
+	e.EndObject()
 }
 
-func writePairLineage(e *jsonEncoder, l replay.Lineage) {
+func writePairLineage(e *jsonout.Encoder, l replay.Lineage) {
 	if l.Operation == "" {
-		e.null()
+		e.Null()
 		return
 	}
-	e.beginObject()
-	e.key("operation")
-	e.str(string(l.Operation))
+	e.BeginObject()
+	e.Key("operation")
+	e.Str(string(l.Operation))
 	if l.Operation != replay.OpSubmit {
-		e.key("parentTurnId")
-		e.str(l.ParentTurnID)
-		e.key("sourceMessageId")
-		e.str(l.SourceMessageID)
+		e.Key("parentTurnId")
+		e.Str(l.ParentTurnID)
+		e.Key("sourceMessageId")
+		e.Str(l.SourceMessageID)
 	}
-	e.endObject()
+	e.EndObject()
 }
 
-func writeMessages(e *jsonEncoder, p *diff.PairDiff, redact bool) {
-	e.beginObject()
-	e.key("added")
-	e.stringArray(len(p.Added), func(i int) string { return p.Added[i].ID })
-	e.key("removed")
-	e.stringArray(len(p.Removed), func(i int) string { return p.Removed[i].Message.ID })
+func writeMessages(e *jsonout.Encoder, p *diff.PairDiff, redact bool) {
+	e.BeginObject()
+	e.Key("added")
+	e.StringArray(len(p.Added), func(i int) string { return p.Added[i].ID })
+	e.Key("removed")
+	e.StringArray(len(p.Removed), func(i int) string { return p.Removed[i].Message.ID })
 	var unexplained []string
 	for _, r := range p.Removed {
 		if !r.Explained {
 			unexplained = append(unexplained, r.Message.ID)
 		}
 	}
-	e.key("unexplained")
-	e.stringArray(len(unexplained), func(i int) string { return unexplained[i] })
-	e.key("changed")
-	e.beginArray()
+	e.Key("unexplained")
+	e.StringArray(len(unexplained), func(i int) string { return unexplained[i] })
+	e.Key("changed")
+	e.BeginArray()
 	for i := range p.Changed {
 		c := &p.Changed[i]
-		e.beginObject()
-		e.key("id")
-		e.str(c.ID)
-		e.key("fields")
-		e.stringArray(len(c.Fields), func(j int) string { return string(c.Fields[j]) })
+		e.BeginObject()
+		e.Key("id")
+		e.Str(c.ID)
+		e.Key("fields")
+		e.StringArray(len(c.Fields), func(j int) string { return string(c.Fields[j]) })
 		if c.Grew {
 			if redact {
-				e.key("appendedLength")
-				e.int(int64(utf8.RuneCountInString(c.Appended)))
+				e.Key("appendedLength")
+				e.Int(int64(utf8.RuneCountInString(c.Appended)))
 			} else {
-				e.key("appended")
-				e.str(c.Appended)
+				e.Key("appended")
+				e.Str(c.Appended)
 			}
 		}
-		e.endObject()
+		e.EndObject()
 	}
-	e.endArray()
-	e.key("moved")
-	e.stringArray(len(p.Moved), func(i int) string { return p.Moved[i].ID })
-	e.endObject()
+	e.EndArray()
+	e.Key("moved")
+	e.StringArray(len(p.Moved), func(i int) string { return p.Moved[i].ID })
+	e.EndObject()
 }
 
 // pairJSON writes pair records as JSON Lines, or as one document
 // {"pairs": [...]} whose pairs are written as they come.
 type pairJSON struct {
-	recordStream
+	jsonout.RecordStream
 	redact bool
 }
 
 func newPairJSON(out io.Writer, format string, redact bool) *pairJSON {
-	return &pairJSON{recordStream: newRecordStream(out, format, "pairs"), redact: redact}
+	return &pairJSON{RecordStream: jsonout.NewRecordStream(out, format, "pairs"), redact: redact}
 }
 
 func (w *pairJSON) pair(p *diff.PairDiff) error {
-	writePair(w.e, p, w.redact)
-	return w.done()
+	writePair(w.Enc, p, w.redact)
+	return w.Done()
 }
 
 func (w *pairJSON) finish() error {
-	if w.lines {
+	if w.Lines {
 		return nil
 	}
-	w.e.endArray()
-	w.e.endObject()
-	return w.e.end()
+	w.Enc.EndArray()
+	w.Enc.EndObject()
+	return w.Enc.End()
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
 )
 
@@ -44,7 +45,7 @@ func parsePairFilter(list string) (func(*diff.PairDiff) bool, error) {
 			return f.name == name
 		})
 		if i < 0 {
-			return nil, usageErrorf("--only: unknown change %q (want %s)", name, orList(pairFilterNames()))
+			return nil, usageErrorf("--only: unknown change %q (want %s)", name, text.OrList(pairFilterNames()))
 		}
 		keeps = append(keeps, pairFilters[i].keep)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -22,7 +24,7 @@ const (
 // --word-diff, or with stat one line per pair.
 type pairTextWriter struct {
 	out      *bufio.Writer
-	pal      palette
+	pal      iostreams.Palette
 	stat     bool
 	redact   bool
 	withFile bool
@@ -34,7 +36,7 @@ type pairTextWriter struct {
 	cur *diff.PairDiff
 }
 
-func newPairTextWriter(out *bufio.Writer, pal palette, o *diffOptions) *pairTextWriter {
+func newPairTextWriter(out *bufio.Writer, pal iostreams.Palette, o *diffOptions) *pairTextWriter {
 	return &pairTextWriter{out: out, pal: pal, stat: o.Stat, redact: o.Redact,
 		withFile: len(o.Files) > 1, rng: o.Range, sessions: map[string]bool{}}
 }
@@ -94,7 +96,7 @@ func (w *pairTextWriter) header(p *diff.PairDiff) {
 		signed(p.Usage.PromptTokens), signed(p.Usage.CompletionTokens), signed(p.Usage.TotalTokens))
 	fmt.Fprintf(w.out, "  inert   %s\n", inertList(p.Inert))
 	if w.rng {
-		fmt.Fprintf(w.out, "  between %s\n", plural(p.AcceptedBetween, "accepted snapshot"))
+		fmt.Fprintf(w.out, "  between %s\n", text.Plural(p.AcceptedBetween, "accepted snapshot"))
 	}
 }
 
@@ -194,7 +196,7 @@ func (w *pairTextWriter) content(c *diff.MessageChange) string {
 				ins += len(strings.Fields(e.Text))
 			}
 		}
-		return fmt.Sprintf("%d → %d chars, %s removed, %s added", o, n, plural(del, "word"), plural(ins, "word"))
+		return fmt.Sprintf("%d → %d chars, %s removed, %s added", o, n, text.Plural(del, "word"), text.Plural(ins, "word"))
 	case c.Grew:
 		return "…" + w.ins(c.Appended)
 	case c.Replaced:
@@ -295,7 +297,7 @@ func (w *pairTextWriter) pathChange(c diff.PathChange, keep func(string) bool) s
 func (w *pairTextWriter) value(v string) string {
 	if w.redact {
 		_, n := w.cur.Whole(v)
-		return "(" + plural(n, "byte") + ")"
+		return "(" + text.Plural(n, "byte") + ")"
 	}
 	return termsafe.Line(v, previewRunes)
 }
@@ -350,7 +352,7 @@ func toolCallsPresence(has bool) string {
 // text shows capture text quoted, or its length when redacting.
 func (w *pairTextWriter) text(s string) string {
 	if w.redact {
-		return plural(w.runes(s), "char")
+		return text.Plural(w.runes(s), "char")
 	}
 	return `"` + termsafe.Line(s, previewRunes) + `"`
 }
@@ -410,7 +412,7 @@ func (w *pairTextWriter) finish() error {
 		w.out.WriteByte('\n')
 	}
 	_, err := fmt.Fprintf(w.out, "%s from %s: %d added, %d removed, %d changed, %d moved\n",
-		plural(w.pairs, "pair"), plural(len(w.sessions), "session"), w.added, w.removed, w.changed, w.moved)
+		text.Plural(w.pairs, "pair"), text.Plural(len(w.sessions), "session"), w.added, w.removed, w.changed, w.moved)
 	return err
 }
 

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 func TestNewCmdDiffFlags(t *testing.T) {
@@ -42,7 +44,7 @@ func TestNewCmdDiffFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _ := testStreams("")
+			ios, _, _ := iostreams.Test("")
 			var got *diffOptions
 			c := newCmdDiff(ios, func(o *diffOptions) error { got = o; return nil })
 			c.SetArgs(tt.args)
@@ -91,7 +93,7 @@ func TestDiffRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, out, errOut := testStreams(string(capture))
+			ios, out, errOut := iostreams.Test(string(capture))
 			if got := run(ios, tt.args); got != tt.status {
 				t.Fatalf("status %d, want %d (stderr %q)", got, tt.status, errOut)
 			}

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -68,7 +70,7 @@ type eachResult struct {
 // exit status is the worst: 2 when any failed, 1 when any --fail-on
 // matched. With headings, each capture's output is under its name, as
 // head(1) shows several files: "==> FILE <==".
-func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostreams, file string) error) error {
+func runEach(ios *iostreams.IOStreams, files []string, headings bool, run func(sub *iostreams.IOStreams, file string) error) error {
 	slots := make(chan struct{}, runtimeProcs())
 	results := make([]*eachResult, len(files))
 	for i := range results {
@@ -76,7 +78,7 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 	}
 	go func() {
 		for i, file := range files {
-			if !ios.acquire(slots) {
+			if !acquire(ios, slots) {
 				// Stopped: the captures not begun are not read.
 				for _, r := range results[i:] {
 					r.err = errNotRead
@@ -139,12 +141,12 @@ func runEach(ios *iostreams, files []string, headings bool, run func(sub *iostre
 // was stopped.
 var errNotRead = errors.New("not read")
 
-// acquire takes one of slots, waiting for it, unless the run is stopped
-// first; it reports whether it took one.
-func (s *iostreams) acquire(slots chan struct{}) bool {
+// acquire takes one of slots, waiting for it, unless the run on s is
+// stopped first; it reports whether it took one.
+func acquire(s *iostreams.IOStreams, slots chan struct{}) bool {
 	var stopped <-chan struct{}
-	if s.ctx != nil {
-		stopped = s.ctx.Done()
+	if s.Context() != nil {
+		stopped = s.Context().Done()
 	}
 	select {
 	case <-stopped:
@@ -178,11 +180,11 @@ func writeEachRow(w io.Writer, file string, rep inspect.Report) error {
 		Findings   map[string]int `json:"findings"`
 		Severities map[string]int `json:"severities"`
 	}{file, in, len(ov.Sessions), reasonMap(ov.Counts.Reasons), findings, severities}
-	e := newJSONEncoder(w, jsonLines)
-	if err := e.value(row); err != nil {
+	e := jsonout.NewEncoder(w, jsonout.Lines)
+	if err := e.Value(row); err != nil {
 		return err
 	}
-	return e.end()
+	return e.End()
 }
 
 // runtimeProcs is how many captures runEach reads at once.

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 // TestRunEachOrder: captures that finish in reverse order are still
@@ -29,9 +31,9 @@ func TestRunEachOrder(t *testing.T) {
 		{"one failed, one matched", map[string]error{"b": errMatched, "e": usageErrorf("e: broken")}, &eachError{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ios, out, errOut := testStreams("")
+			ios, out, errOut := iostreams.Test("")
 			var running, most atomic.Int32
-			err := runEach(ios, files, true, func(sub *iostreams, file string) error {
+			err := runEach(ios, files, true, func(sub *iostreams.IOStreams, file string) error {
 				n := running.Add(1)
 				defer running.Add(-1)
 				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -140,7 +142,7 @@ func TestEachUnreadableEntries(t *testing.T) {
 	r.Close()
 	badDir, badFile := filepath.Join(path, level), filepath.Join(path, level+".jsonl")
 
-	ios, out, errOut := testStreams("")
+	ios, out, errOut := iostreams.Test("")
 	if got := run(ios, []string{"inspect", "--each", "-o", "jsonl", dir}); got != exitUsage {
 		t.Errorf("exit %d, want %d", got, exitUsage)
 	}

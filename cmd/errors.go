@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"syscall"
 )
 
 // Exit statuses.
@@ -36,3 +37,11 @@ func exitStatus(err error) int {
 	}
 	return exitUsage
 }
+
+// exitPipe is the status of a run whose standard output was a pipe that
+// its reader closed (| head): 128 plus SIGPIPE's 13, as when SIGPIPE
+// kills a process, whichever command it was and however far it got.
+const exitPipe = 128 + 13
+
+// brokenPipe says whether err is a write to a pipe nobody reads.
+func brokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -14,14 +15,14 @@ import (
 
 // explainOptions is everything `snapctl explain` needs.
 type explainOptions struct {
-	IO    *iostreams
+	IO    *iostreams.IOStreams
 	Query string
 	Rules []replay.Rule
 }
 
 // newCmdExplain builds `snapctl explain`. runF replaces the run function
 // in tests; nil means explainRun.
-func newCmdExplain(ios *iostreams, runF func(*explainOptions) error) *cobra.Command {
+func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *cobra.Command {
 	opts := &explainOptions{IO: ios}
 	c := &cobra.Command{
 		Use:   "explain [RULE|CODE|REASON|WORD...]",
@@ -81,7 +82,7 @@ func explainRun(opts *explainOptions) error {
 		listRules(out, found)
 		return nil
 	}
-	pal := opts.IO.palette()
+	pal := opts.IO.Palette()
 	for i, r := range found {
 		if i > 0 {
 			fmt.Fprintln(out)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -45,7 +46,7 @@ func ids(rules []replay.Rule) []string {
 
 // A query that matches nothing is echoed terminal-safe, on one line.
 func TestExplainUnknownIsTerminalSafe(t *testing.T) {
-	ios, out, errOut := testStreams("")
+	ios, out, errOut := iostreams.Test("")
 	if st := run(ios, []string{"explain", "zz\x1b[31m\u202e"}); st != exitUsage {
 		t.Fatalf("exit %d, want %d", st, exitUsage)
 	}

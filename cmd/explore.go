@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
 	"os"
 
@@ -10,14 +11,14 @@ import (
 
 // exploreOptions is everything `snapctl explore` needs.
 type exploreOptions struct {
-	IO *iostreams
+	IO *iostreams.IOStreams
 	captureFlags
 	Redact bool
 }
 
 // newCmdExplore builds `snapctl explore`. runF replaces the run function
 // in tests; nil means exploreRun.
-func newCmdExplore(ios *iostreams, runF func(*exploreOptions) error) *cobra.Command {
+func newCmdExplore(ios *iostreams.IOStreams, runF func(*exploreOptions) error) *cobra.Command {
 	opts := &exploreOptions{IO: ios}
 	c := &cobra.Command{
 		Use:   "explore FILE...",
@@ -184,11 +185,11 @@ func exploreRun(o *exploreOptions) error {
 	}
 	x := &exploreIndex{opts: o.options(), open: map[int]*os.File{}}
 	defer x.close()
-	m := newExploreModel(x, o.IO.palette(), o.Redact)
+	m := newExploreModel(x, o.IO.Palette(), o.Redact)
 	m.feed = feed
 	opts := []tea.ProgramOption{tea.WithOutput(o.IO.Out)}
-	if o.IO.stdout != nil {
-		opts = []tea.ProgramOption{tea.WithOutput(o.IO.stdout)}
+	if o.IO.Stdout() != nil {
+		opts = []tea.ProgramOption{tea.WithOutput(o.IO.Stdout())}
 	}
 	_, err = tea.NewProgram(m, opts...).Run()
 	if !feed.finished() {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -95,7 +96,7 @@ func TestExploreDiffAgreesWithDiff(t *testing.T) {
 	for _, file := range files {
 		abs, _ := filepath.Abs(file)
 		for _, session := range append([]string{""}, newTestExplorer(t, 80, 24, "", abs).x.ids...) {
-			ios, out, _ := testStreams("")
+			ios, out, _ := iostreams.Test("")
 			args := []string{"diff", "--color", "never", abs}
 			if session != "" {
 				args = append(args, "--session", session)

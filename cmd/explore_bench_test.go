@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/hostile"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -90,7 +91,7 @@ func TestExploreBytesPerLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
-		ios, _, _ := testStreams("")
+		ios, _, _ := iostreams.Test("")
 		var x *exploreIndex
 		kept := hostile.Retained(func() any {
 			rd, err := replay.Open([]string{name}, nil, 0)
@@ -101,7 +102,7 @@ func TestExploreBytesPerLine(t *testing.T) {
 			if x, err = buildExploreIndex(rd, replay.Options{}); err != nil {
 				t.Fatal(err)
 			}
-			return newExploreModel(x, ios.palette(), false)
+			return newExploreModel(x, ios.Palette(), false)
 		})
 		x.close()
 		if x.len() != lines {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -107,7 +109,7 @@ func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 	if derr == nil {
 		return
 	}
-	fmt.Fprintf(out, "decode: %s, %s\n", m.pal.Red(string(derr.Code)), plural(len(derr.Problems), "problem"))
+	fmt.Fprintf(out, "decode: %s, %s\n", m.pal.Red(string(derr.Code)), text.Plural(len(derr.Problems), "problem"))
 	var keys []string
 	for _, p := range derr.Problems {
 		if m.redact {
@@ -121,7 +123,7 @@ func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 	fmt.Fprintln(out)
 	switch {
 	case m.redact && !json.Valid(raw):
-		fmt.Fprintln(out, m.pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", plural(len(raw), "byte"))))
+		fmt.Fprintln(out, m.pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", text.Plural(len(raw), "byte"))))
 	case m.redact:
 		showJSON(out, m.pal, redactEvent(raw))
 	case !json.Valid(raw):
@@ -141,11 +143,11 @@ func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 	}
 }
 
-// noColour is a palette that leaves text as it is, for text that is
+// noColour is a iostreams.Palette that leaves text as it is, for text that is
 // searched before it is coloured.
-var noColour = func() palette {
+var noColour = func() iostreams.Palette {
 	same := func(s string) string { return s }
-	return palette{Green: same, Yellow: same, Red: same, Cyan: same, Magenta: same, Blue: same, Bold: same, Dim: same}
+	return iostreams.Palette{Green: same, Yellow: same, Red: same, Cyan: same, Magenta: same, Blue: same, Bold: same, Dim: same}
 }()
 
 func hasAny(s string, subs []string) bool {
@@ -225,7 +227,7 @@ func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
 // text writes message text line by line, escaped; --redact hides it.
 func (m *exploreModel) text(out *bufio.Writer, s string) {
 	if m.redact {
-		fmt.Fprintln(out, m.pal.Dim(fmt.Sprintf("  (text hidden: %s)", plural(len(s), "byte"))))
+		fmt.Fprintln(out, m.pal.Dim(fmt.Sprintf("  (text hidden: %s)", text.Plural(len(s), "byte"))))
 		return
 	}
 	for _, l := range strings.Split(s, "\n") {
@@ -328,9 +330,9 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 func (m *exploreModel) whatIfNote(out *bufio.Writer, what string) {
 	switch n := m.toggled(); {
 	case m.pending:
-		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("recomputing the %s without the %s toggled off…", what, plural(n, "line"))))
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("recomputing the %s without the %s toggled off…", what, text.Plural(n, "line"))))
 	case n > 0:
-		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("the %s of the capture without the %s toggled off", what, plural(n, "line"))))
+		fmt.Fprintln(out, m.st.dim(fmt.Sprintf("the %s of the capture without the %s toggled off", what, text.Plural(n, "line"))))
 	}
 }
 
@@ -351,7 +353,7 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 			m.pal.Bold(f.ID), termsafe.String(f.Message))
 	}
 	if n == 0 {
-		fmt.Fprintf(out, "no finding involves this line (%s in the capture)\n", plural(len(m.x.findings), "finding"))
+		fmt.Fprintf(out, "no finding involves this line (%s in the capture)\n", text.Plural(len(m.x.findings), "finding"))
 	}
 	m.whatIfNote(out, "findings")
 }

@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -39,7 +41,7 @@ const (
 type exploreModel struct {
 	x      *exploreIndex
 	keys   exploreKeys
-	pal    palette
+	pal    iostreams.Palette
 	st     exploreStyles
 	redact bool
 
@@ -80,7 +82,7 @@ type exploreModel struct {
 	pending bool
 }
 
-func newExploreModel(x *exploreIndex, pal palette, redact bool) *exploreModel {
+func newExploreModel(x *exploreIndex, pal iostreams.Palette, redact bool) *exploreModel {
 	m := &exploreModel{x: x, keys: newExploreKeys(), pal: pal, st: newExploreStyles(pal), redact: redact,
 		width: 80, height: 24, input: textinput.New()}
 	m.findProblems()
@@ -149,7 +151,7 @@ func (m *exploreModel) takeFeed() tea.Cmd {
 		cmd := m.whatIf()
 		return cmd
 	}
-	m.status = fmt.Sprintf("read %s", plural(m.x.len(), "event"))
+	m.status = fmt.Sprintf("read %s", text.Plural(m.x.len(), "event"))
 	if err != nil {
 		m.status = "stopped reading: " + termsafe.String(err.Error())
 	}
@@ -379,7 +381,7 @@ func (m *exploreModel) toggle() tea.Cmd {
 	if m.x.isOff(i) {
 		verb = "off"
 	}
-	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.line(i), verb, plural(m.toggled(), "line"))
+	m.status = fmt.Sprintf("line %d toggled %s; %s off; verdicts recomputed", m.x.line(i), verb, text.Plural(m.toggled(), "line"))
 	return m.whatIf()
 }
 

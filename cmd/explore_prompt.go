@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -113,7 +114,7 @@ func (m *exploreModel) write(path string) {
 		m.status = "not written: " + termsafe.String(err.Error())
 		return
 	}
-	m.status = fmt.Sprintf("wrote %s to %s", plural(n, "line"), termsafe.String(path))
+	m.status = fmt.Sprintf("wrote %s to %s", text.Plural(n, "line"), termsafe.String(path))
 }
 
 // askSession opens the prompt for a session id, completing the ids of

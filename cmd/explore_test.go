@@ -12,6 +12,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/charmbracelet/x/ansi"
@@ -37,8 +38,8 @@ func newTestExplorer(t *testing.T, w, h int, session string, files ...string) *e
 		t.Fatal(err)
 	}
 	t.Cleanup(x.close)
-	ios, _, _ := testStreams("")
-	m := newExploreModel(x, ios.palette(), false)
+	ios, _, _ := iostreams.Test("")
+	m := newExploreModel(x, ios.Palette(), false)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -327,7 +328,7 @@ func TestExploreProgram(t *testing.T) {
 }
 
 func TestExploreNeedsTerminal(t *testing.T) {
-	ios, out, errOut := testStreams("")
+	ios, out, errOut := iostreams.Test("")
 	code := run(ios, []string{"explore", filepath.Join("..", "testdata", "reconnect.jsonl")})
 	if code != 2 {
 		t.Errorf("exit status %d, want 2", code)
@@ -358,8 +359,8 @@ func TestExploreFollowsStream(t *testing.T) {
 	}
 	x := &exploreIndex{open: map[int]*os.File{}}
 	t.Cleanup(x.close)
-	ios, _, _ := testStreams("")
-	m := newExploreModel(x, ios.palette(), false)
+	ios, _, _ := iostreams.Test("")
+	m := newExploreModel(x, ios.Palette(), false)
 	m.feed = feed
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	waitRows := func(n int) {

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -21,7 +22,7 @@ type exploreStyles struct {
 	selected, header, dim, marked func(string) string
 }
 
-func newExploreStyles(pal palette) exploreStyles {
+func newExploreStyles(pal iostreams.Palette) exploreStyles {
 	on := pal.Bold("x") != "x"
 	style := func(s lipgloss.Style) func(string) string {
 		if !on {

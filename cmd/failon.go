@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -41,7 +42,7 @@ func (m *failOnMatch) Error() string {
 func (m *failOnMatch) Unwrap() error { return errMatched }
 
 func (it *matchedItem) String() string {
-	s := fmt.Sprintf("--fail-on matched %s: %s", it.what, plural(it.total, it.unit))
+	s := fmt.Sprintf("--fail-on matched %s: %s", it.what, text.Plural(it.total, it.unit))
 	if len(it.positions) > 0 {
 		s += " at " + compactPositions(it.positions, it.total, 0)
 	}

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 // positionKeys are the keys of a replay record that say where an event
@@ -15,7 +17,7 @@ var positionKeys = []string{"file", "line", "loggedAt", "lastEventId", "entry", 
 // without their position keys.
 func replayRecords(t *testing.T, file string) []map[string]any {
 	t.Helper()
-	ios, out, errOut := testStreams("")
+	ios, out, errOut := iostreams.Test("")
 	if code := run(ios, []string{"replay", "-o", "jsonl", file}); code != 0 {
 		t.Fatalf("replay %s: exit %d: %s", file, code, errOut)
 	}

@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout/jsontest"
 )
 
 // humanCommands is every command and format that prints for people.
@@ -61,7 +64,7 @@ var jsonCommands = [][]string{
 // zero-width spaces, U+FEFF) or bytes that are not UTF-8.
 func checkTerminalSafe(t *testing.T, what string, out string) {
 	t.Helper()
-	if i := forbiddenInJSON([]byte(out)); i >= 0 {
+	if i := jsontest.Forbidden([]byte(out)); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(out[i:])
 		t.Fatalf("%s printed %U at byte %d:\n%s", what, r, i, out)
 	}
@@ -91,7 +94,7 @@ func runCommands(t *testing.T, capture string, cmds [][]string) {
 	t.Helper()
 	for _, args := range cmds {
 		name := strings.Join(args, " ")
-		ios, out, errOut := testStreams(capture)
+		ios, out, errOut := iostreams.Test(capture)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)

@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/help"
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/spf13/cobra"
 )
 
 // addHelpTopics adds the help topics to root, as gh does: commands with no
 // Run, listed under "Additional help topics", each printing its text, and
 // a help command that knows them and fails on a word it does not know.
-func addHelpTopics(root *cobra.Command, ios *iostreams) {
+func addHelpTopics(root *cobra.Command, ios *iostreams.IOStreams) {
 	for _, t := range help.Topics() {
 		c := &cobra.Command{Use: t.Name, Short: t.Short, Long: t.Text}
 		c.SetHelpFunc(func(c *cobra.Command, _ []string) {
@@ -26,7 +27,7 @@ func addHelpTopics(root *cobra.Command, ios *iostreams) {
 // newCmdHelp builds `snapctl help [COMMAND|TOPIC]`. Unlike cobra's, an
 // unknown word is bad usage (exit 2) naming the topics and commands there
 // are, and the help goes through the pager on a terminal.
-func newCmdHelp(root *cobra.Command, ios *iostreams) *cobra.Command {
+func newCmdHelp(root *cobra.Command, ios *iostreams.IOStreams) *cobra.Command {
 	return &cobra.Command{
 		Use:         "help [COMMAND|TOPIC]",
 		Short:       "Help about any command or topic",

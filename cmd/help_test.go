@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/agentskit/snapctl/cmd/internal/help"
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 // TestHelpTopics checks that every topic is listed by --help and printed
 // by `snapctl help TOPIC` (and as `snapctl TOPIC`), as it is written, and
 // that an unknown topic is bad usage naming the topics.
 func TestHelpTopics(t *testing.T) {
-	ios, out, _ := testStreams("")
+	ios, out, _ := iostreams.Test("")
 	if got := run(ios, []string{"--help"}); got != exitOK {
 		t.Fatalf("--help: exit %d", got)
 	}
@@ -28,14 +29,14 @@ func TestHelpTopics(t *testing.T) {
 			t.Errorf("--help does not list %s with its summary", tp.Name)
 		}
 		for _, args := range [][]string{{"help", tp.Name}, {tp.Name}} {
-			ios, out, errOut := testStreams("")
+			ios, out, errOut := iostreams.Test("")
 			if got := run(ios, args); got != exitOK || out.String() != tp.Text || errOut.Len() != 0 {
 				t.Errorf("%v: exit %d, stderr %q, stdout is the topic: %v", args, got, errOut, out.String() == tp.Text)
 			}
 		}
 	}
 
-	ios, out, errOut := testStreams("")
+	ios, out, errOut := iostreams.Test("")
 	if got := run(ios, []string{"help", "formatz"}); got != exitUsage {
 		t.Errorf("help formatz: exit %d, want %d", got, exitUsage)
 	}
@@ -45,13 +46,13 @@ func TestHelpTopics(t *testing.T) {
 		t.Errorf("help formatz: stdout %q, stderr %q: want one line naming the topics and commands", out, msg)
 	}
 
-	ios, _, errOut = testStreams("")
+	ios, _, errOut = iostreams.Test("")
 	ios.Out = &failingWriter{n: 10}
 	if got := run(ios, []string{"help", "formats"}); got != exitUsage || !strings.HasPrefix(errOut.String(), "snapctl: writing output: ") {
 		t.Errorf("help formats on a full disk: exit %d, stderr %q", got, errOut)
 	}
 
-	ios, out, _ = testStreams("")
+	ios, out, _ = iostreams.Test("")
 	if got := run(ios, []string{"help", "replay"}); got != exitOK || !strings.Contains(out.String(), "Usage:\n  snapctl replay") {
 		t.Errorf("help replay: exit %d, not replay's help:\n%s", got, out)
 	}

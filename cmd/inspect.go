@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -16,7 +17,7 @@ import (
 
 // inspectOptions is everything `snapctl inspect` needs.
 type inspectOptions struct {
-	IO *iostreams
+	IO *iostreams.IOStreams
 	captureFlags
 	Output string
 	// FailOn is the severity at or above which a finding exits 1; empty
@@ -35,7 +36,7 @@ type inspectOptions struct {
 
 // newCmdInspect builds `snapctl inspect`. runF replaces the run function
 // in tests; nil means inspectRun.
-func newCmdInspect(ios *iostreams, runF func(*inspectOptions) error) *cobra.Command {
+func newCmdInspect(ios *iostreams.IOStreams, runF func(*inspectOptions) error) *cobra.Command {
 	opts := &inspectOptions{IO: ios}
 	var failOn string
 	c := &cobra.Command{
@@ -105,7 +106,7 @@ the close-up of a huge line stays short and quick.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "table", func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "table", func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, inspectRun(&o))
@@ -118,7 +119,7 @@ the close-up of a huge line stays short and quick.`,
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (lines not wrapped), json, or jsonl (one finding, or one line up close, per line; with --each, one summary row per capture)")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+orList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+text.OrList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
 	f.Var((*lineNumber)(&opts.Line), "line", "show line `N` of the one FILE up close")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
@@ -154,7 +155,7 @@ func (o *inspectOptions) parseFailOn(list string) error {
 			rs, ok := reasonsNamed(name)
 			if !ok {
 				return usageErrorf("--fail-on: %q is not a severity, finding id or reason (want %s; a finding id such as %s; or a reason such as stale, malformed or problems)",
-					name, orList(severityNames()), inspect.MessageVanished)
+					name, text.OrList(severityNames()), inspect.MessageVanished)
 			}
 			o.FailOnReasons = append(o.FailOnReasons, rs...)
 		}
@@ -178,14 +179,6 @@ func severityNames() []string {
 		names[i] = string(s)
 	}
 	return names
-}
-
-// orList writes names as "a, b or c".
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // validate checks the flags; lineSet and idSet say whether --line and
@@ -279,7 +272,7 @@ func inspectRun(o *inspectOptions) error {
 				err = writeFindingsJSONL(out, rep)
 			}
 		default:
-			err = writeReportTable(out, o.IO.palette(), rep, o.IO.FitWidth(o.Output == "wide"))
+			err = writeReportTable(out, o.IO.Palette(), rep, o.IO.FitWidth(o.Output == "wide"))
 		}
 		if err != nil {
 			return err
@@ -312,7 +305,7 @@ func noMatch(o *inspectOptions, x inspect.Examination) error {
 		}
 		ids := x.EventIDs[:min(len(x.EventIDs), namesListed)]
 		return usageErrorf("--event-id %s matches nothing: the capture's %s have ids like %s",
-			o.EventID, plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
+			o.EventID, text.Plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
 	}
 	if o.Line <= in.Lines {
 		return usageErrorf("%s:%d is blank: not an event", o.Files[0], o.Line)

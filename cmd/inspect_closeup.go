@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -14,25 +17,25 @@ import (
 func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) error {
 	switch o.Output {
 	case "json":
-		e := newJSONEncoder(out, jsonDocument)
-		if err := e.value(closeupsJSON(x, o.Redact)); err != nil {
+		e := jsonout.NewEncoder(out, jsonout.Document)
+		if err := e.Value(closeupsJSON(x, o.Redact)); err != nil {
 			return err
 		}
-		return e.end()
+		return e.End()
 	case "jsonl":
 		// One record per line shown, as in the document's lines.
-		e := newJSONEncoder(out, jsonLines)
+		e := jsonout.NewEncoder(out, jsonout.Lines)
 		for _, l := range closeupsJSON(x, o.Redact).Lines {
-			if err := e.value(l); err != nil {
+			if err := e.Value(l); err != nil {
 				return err
 			}
-			if err := e.end(); err != nil {
+			if err := e.End(); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	pal := o.IO.palette()
+	pal := o.IO.Palette()
 	for i, c := range x.Closeups {
 		if i > 0 {
 			out.WriteByte('\n')
@@ -49,7 +52,7 @@ func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) 
 // cursor's verdict and the findings that name it. With redact, the JSON
 // keeps only the envelope and the protocol's own fields, and a line that
 // is not JSON is not shown.
-func writeCloseup(out *bufio.Writer, pal palette, c inspect.Closeup, redact bool) {
+func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, redact bool) {
 	head := fmt.Sprintf("%s:%d", termsafe.String(c.File), c.Line)
 	if ev := c.Event; ev != nil {
 		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", ev.Kind,
@@ -60,7 +63,7 @@ func writeCloseup(out *bufio.Writer, pal palette, c inspect.Closeup, redact bool
 	case len(c.Raw) == 0:
 		fmt.Fprintln(out, pal.Dim("(line not shown: longer than --max-line)"))
 	case redact && !json.Valid(c.Raw):
-		fmt.Fprintln(out, pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", plural(len(c.Raw), "byte"))))
+		fmt.Fprintln(out, pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", text.Plural(len(c.Raw), "byte"))))
 	case redact:
 		showJSON(out, pal, redactEvent(c.Raw))
 	case json.Valid(c.Raw):
@@ -71,7 +74,7 @@ func writeCloseup(out *bufio.Writer, pal palette, c inspect.Closeup, redact bool
 	if c.Err == nil {
 		fmt.Fprintf(out, "decode: %s\n", pal.Green("ok"))
 	} else {
-		fmt.Fprintf(out, "decode: %s, %s\n", pal.Red(string(c.Err.Code)), plural(len(c.Err.Problems), "problem"))
+		fmt.Fprintf(out, "decode: %s, %s\n", pal.Red(string(c.Err.Code)), text.Plural(len(c.Err.Problems), "problem"))
 		for _, p := range c.Err.Problems {
 			if redact {
 				p = p.Redact()
@@ -100,11 +103,11 @@ func writeCloseup(out *bufio.Writer, pal palette, c inspect.Closeup, redact bool
 }
 
 // showJSON writes the valid JSON text raw for people: indented, and
-// coloured when the palette is.
-func showJSON(out io.Writer, pal palette, raw []byte) {
-	e := newJSONEncoder(out, jsonStyle{Indent: true, Colour: paletteColours(pal), Human: true})
-	e.rawJSON(raw)
-	e.end()
+// coloured when the iostreams.Palette is.
+func showJSON(out io.Writer, pal iostreams.Palette, raw []byte) {
+	e := jsonout.NewEncoder(out, jsonout.Style{Indent: true, Colour: jsonout.PaletteColours(pal), Human: true})
+	e.RawJSON(raw)
+	e.End()
 }
 
 // closeupDetail explains the verdict, as the replay table does.

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -124,42 +127,42 @@ func findingToJSON(f inspect.Finding) findingJSON {
 // sessions.
 func writeReportJSON(out io.Writer, rep inspect.Report) error {
 	j := reportJSON(rep)
-	e := newJSONEncoder(out, jsonDocument)
-	e.beginObject()
-	e.key("overview")
-	e.beginObject()
-	if err := e.fields(j.Overview); err != nil {
+	e := jsonout.NewEncoder(out, jsonout.Document)
+	e.BeginObject()
+	e.Key("overview")
+	e.BeginObject()
+	if err := e.Fields(j.Overview); err != nil {
 		return err
 	}
-	e.key("sessions")
-	e.beginArray()
+	e.Key("sessions")
+	e.BeginArray()
 	for _, s := range rep.Overview.Sessions {
-		if err := e.value(sessionToJSON(s)); err != nil {
+		if err := e.Value(sessionToJSON(s)); err != nil {
 			return err
 		}
-		if err := e.flush(); err != nil {
+		if err := e.Flush(); err != nil {
 			return err
 		}
 	}
-	e.endArray()
-	e.endObject()
-	e.key("findings")
-	if err := e.value(j.Findings); err != nil {
+	e.EndArray()
+	e.EndObject()
+	e.Key("findings")
+	if err := e.Value(j.Findings); err != nil {
 		return err
 	}
-	e.endObject()
-	return e.end()
+	e.EndObject()
+	return e.End()
 }
 
 // writeFindingsJSONL writes the report's findings, one record per line,
 // as in the document's findings.
 func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
-	e := newJSONEncoder(out, jsonLines)
+	e := jsonout.NewEncoder(out, jsonout.Lines)
 	for _, f := range rep.Findings {
-		if err := e.value(findingToJSON(f)); err != nil {
+		if err := e.Value(findingToJSON(f)); err != nil {
 			return err
 		}
-		if err := e.end(); err != nil {
+		if err := e.End(); err != nil {
 			return err
 		}
 	}
@@ -170,11 +173,11 @@ func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
 // findings worst first.
 // width is the terminal's, 0 for none: it cuts the lists of positions,
 // which JSON gives whole.
-func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report, width int) error {
+func writeReportTable(out *bufio.Writer, pal iostreams.Palette, rep inspect.Report, width int) error {
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s%s, %s, %s (%d blank): %s, %s, %s\n",
-		plural(ov.Input.Files, "file"), formatNote(ov.Input), plural(int(ov.Input.Bytes), "byte"), plural(ov.Input.Lines, "line"), ov.Input.Blank,
-		plural(ov.Counts.Events, "event"), pal.Green(fmt.Sprintf("%d accepted", ov.Accepted())),
+		text.Plural(ov.Input.Files, "file"), formatNote(ov.Input), text.Plural(int(ov.Input.Bytes), "byte"), text.Plural(ov.Input.Lines, "line"), ov.Input.Blank,
+		text.Plural(ov.Counts.Events, "event"), pal.Green(fmt.Sprintf("%d accepted", ov.Accepted())),
 		pal.Yellow(fmt.Sprintf("%d inert", ov.Counts.Events-ov.Accepted())))
 	var kinds []string
 	for _, k := range []replay.Kind{replay.KindSnapshot, replay.KindSubmit, replay.KindDiagnostic} {
@@ -236,14 +239,14 @@ var inertReasons = func() []replay.Reason {
 	return rs
 }()
 
-func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview) {
+func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))
 	inert := fmt.Sprintf("%d inert", s.Events-s.Accepted())
 	if parts := reasonList(s.Reasons.Map(), inertReasons); len(parts) > 0 {
 		inert += " (" + strings.Join(parts, ", ") + ")"
 	}
-	fmt.Fprintf(out, "  %s: %d accepted, %s\n", plural(s.Events, "event"), s.Accepted(), inert)
-	line := fmt.Sprintf("  %s, %s", plural(s.Turns, "turn"), plural(s.Snapshots, "snapshot"))
+	fmt.Fprintf(out, "  %s: %d accepted, %s\n", text.Plural(s.Events, "event"), s.Accepted(), inert)
+	line := fmt.Sprintf("  %s, %s", text.Plural(s.Turns, "turn"), text.Plural(s.Snapshots, "snapshot"))
 	if r := s.Sequences; r != nil {
 		line += fmt.Sprintf(", sequences %d..%d", r.Min, r.Max)
 	}
@@ -252,7 +255,7 @@ func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview
 		fmt.Fprintf(out, "  emittedAt %s .. %s\n", termsafe.String(r.First), termsafe.String(r.Last))
 	}
 	if f := s.Final; f != nil {
-		fmt.Fprintf(out, "  final: %s, %s, turn %s, sequence %d at %s:%d\n", f.Status, plural(f.MessageCount, "message"),
+		fmt.Fprintf(out, "  final: %s, %s, turn %s, sequence %d at %s:%d\n", f.Status, text.Plural(f.MessageCount, "message"),
 			termsafe.String(f.TurnID), f.Sequence, termsafe.String(f.File), f.Line)
 	} else {
 		fmt.Fprintln(out, "  final: no accepted snapshot")
@@ -269,7 +272,7 @@ func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview
 	}
 }
 
-func severityColour(pal palette, s inspect.Severity) func(string) string {
+func severityColour(pal iostreams.Palette, s inspect.Severity) func(string) string {
 	switch s {
 	case inspect.SeverityError:
 		return pal.Red
@@ -279,7 +282,7 @@ func severityColour(pal palette, s inspect.Severity) func(string) string {
 	return pal.Cyan
 }
 
-func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding, width int) {
+func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Finding, width int) {
 	if len(fs) == 0 {
 		fmt.Fprintln(out, "no findings")
 		return
@@ -296,7 +299,7 @@ func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding, width i
 			parts = append(parts, severityColour(pal, sev)(severityCount(n, sev)))
 		}
 	}
-	fmt.Fprintf(out, "%s: %s\n", pal.Bold(plural(len(fs), "finding")), strings.Join(parts, ", "))
+	fmt.Fprintf(out, "%s: %s\n", pal.Bold(text.Plural(len(fs), "finding")), strings.Join(parts, ", "))
 	for _, f := range fs {
 		sev := fmt.Sprintf("%-7s", f.Severity)
 		head := severityColour(pal, f.Severity)(sev) + "  " + pal.Bold(f.ID)
@@ -325,5 +328,5 @@ func severityCount(n int, s inspect.Severity) string {
 	if s == inspect.SeverityInfo {
 		return strconv.Itoa(n) + " info"
 	}
-	return plural(n, string(s))
+	return text.Plural(n, string(s))
 }

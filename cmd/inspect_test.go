@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/inspect"
 )
 
@@ -42,7 +43,7 @@ func TestNewCmdInspect(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _ := testStreams("")
+			ios, _, _ := iostreams.Test("")
 			var got *inspectOptions
 			c := newCmdInspect(ios, func(o *inspectOptions) error { got = o; return nil })
 			c.SetArgs(tt.args)
@@ -116,7 +117,7 @@ func TestInspectRunStdin(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, out, _ := testStreams(capture)
+			ios, out, _ := iostreams.Test(capture)
 			o := tt.opts
 			o.IO, o.Files, o.MaxLine = ios, []string{"-"}, 1<<20
 			if err := inspectRun(&o); !errors.Is(err, tt.wantErr) {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -17,7 +18,7 @@ import (
 
 // lineageOptions is everything `snapctl lineage` needs.
 type lineageOptions struct {
-	IO *iostreams
+	IO *iostreams.IOStreams
 	captureFlags
 	Output string
 	Turn   string
@@ -27,7 +28,7 @@ type lineageOptions struct {
 
 // newCmdLineage builds `snapctl lineage`. runF replaces the run function
 // in tests; nil means lineageRun.
-func newCmdLineage(ios *iostreams, runF func(*lineageOptions) error) *cobra.Command {
+func newCmdLineage(ios *iostreams.IOStreams, runF func(*lineageOptions) error) *cobra.Command {
 	opts := &lineageOptions{IO: ios}
 	c := &cobra.Command{
 		Annotations: map[string]string{"pager": pageAlways},
@@ -92,7 +93,7 @@ Formats:
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "tree", func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "tree", func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, lineageRun(&o))
@@ -217,7 +218,7 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) e
 	case "svg":
 		return writeLineageSVG(w, sessions)
 	}
-	t := &treeWriter{w: w, pal: o.IO.palette(), glyphs: unicodeGlyphs, width: o.IO.FitWidth(o.Output == "wide")}
+	t := &treeWriter{w: w, pal: o.IO.Palette(), glyphs: unicodeGlyphs, width: o.IO.FitWidth(o.Output == "wide")}
 	if o.ASCII {
 		t.glyphs = asciiGlyphs
 	}
@@ -245,7 +246,7 @@ func problemCount(n int) string {
 	if n == 0 {
 		return "no problems"
 	}
-	return plural(n, "problem")
+	return text.Plural(n, "problem")
 }
 
 // origin says how a turn came about: its operation, its declared parent
@@ -309,7 +310,7 @@ func problemKinds(n *lineage.Node) string {
 // entry, every entry terminal-safe.
 func graphLabel(n *lineage.Node) []string {
 	lines := []string{termsafe.String(n.TurnID), origin(n) + " · " + outcome(n),
-		seqRange(n) + " · " + plural(int(n.Usage.TotalTokens), "token")}
+		seqRange(n) + " · " + text.Plural(int(n.Usage.TotalTokens), "token")}
 	if len(n.Problems) > 0 {
 		lines = append(lines, "! "+problemKinds(n))
 	}

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -30,7 +32,7 @@ const maxTreeIndent = 32
 // treeWriter draws one tree per session, then its problems.
 type treeWriter struct {
 	w      io.Writer
-	pal    palette
+	pal    iostreams.Palette
 	glyphs treeGlyphs
 	// width is the terminal's, or 0 to write every value whole.
 	width int
@@ -48,7 +50,7 @@ func (t *treeWriter) write(sessions []*lineage.Session) error {
 			fmt.Fprintln(t.w)
 		}
 		id := termsafe.String(s.SessionID)
-		rest := fmt.Sprintf(": %s (%s), %s", plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
+		rest := fmt.Sprintf(": %s (%s), %s", text.Plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
 		if t.width > 0 {
 			id = text.Shorten(id, max(text.MinMiddle, t.width-len("session ")-text.Width(rest)), text.FitMiddle)
 			rest = text.Shorten(rest, max(text.MinLast, t.width-len("session ")-text.Width(id)), text.FitTail)
@@ -130,7 +132,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 			parts = append(parts, part{timing(n), nil})
 		}
 		if tokens {
-			parts = append(parts, part{plural(int(n.Usage.TotalTokens), "token"), nil})
+			parts = append(parts, part{text.Plural(int(n.Usage.TotalTokens), "token"), nil})
 		}
 		if depth > t.maxIndent() {
 			parts = append(parts, part{fmt.Sprintf("(depth %d)", depth+1), nil})
@@ -406,57 +408,57 @@ func optString(s string) *string {
 // twice more (encoding/json's buffer and its indented copy), over 1 GB for
 // 200,000 sessions.
 func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) error {
-	e := newJSONEncoder(w, jsonDocument)
-	e.beginObject()
-	e.key("sessions")
-	e.beginArray()
+	e := jsonout.NewEncoder(w, jsonout.Document)
+	e.BeginObject()
+	e.Key("sessions")
+	e.BeginArray()
 	for _, s := range sessions {
 		if err := writeLineageSession(e, s, redact); err != nil {
 			return err
 		}
 	}
-	e.endArray()
-	e.endObject()
-	return e.end()
+	e.EndArray()
+	e.EndObject()
+	return e.End()
 }
 
 // writeLineageSession writes one session turn by turn, flushing as it
 // goes: a session of a hundred thousand chained turns is never encoded
 // whole.
-func writeLineageSession(e *jsonEncoder, s *lineage.Session, redact bool) error {
-	e.beginObject()
-	e.key("sessionId")
-	e.str(s.SessionID)
-	e.key("roots")
-	e.stringArray(len(s.Roots), func(i int) string { return s.Roots[i].TurnID })
-	e.key("problems")
-	e.int(int64(s.Problems()))
-	e.key("turns")
-	e.beginArray()
+func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, redact bool) error {
+	e.BeginObject()
+	e.Key("sessionId")
+	e.Str(s.SessionID)
+	e.Key("roots")
+	e.StringArray(len(s.Roots), func(i int) string { return s.Roots[i].TurnID })
+	e.Key("problems")
+	e.Int(int64(s.Problems()))
+	e.Key("turns")
+	e.BeginArray()
 	for i, n := range s.Turns {
-		if err := e.value(lineageTurnToJSON(n, redact)); err != nil {
+		if err := e.Value(lineageTurnToJSON(n, redact)); err != nil {
 			return err
 		}
 		if i%256 == 255 {
-			if err := e.flush(); err != nil {
+			if err := e.Flush(); err != nil {
 				return err
 			}
 		}
 	}
-	e.endArray()
-	e.endObject()
-	return e.flush()
+	e.EndArray()
+	e.EndObject()
+	return e.Flush()
 }
 
 // writeLineageJSONL writes one session per line, as in the document's
 // sessions.
 func writeLineageJSONL(w io.Writer, sessions []*lineage.Session, redact bool) error {
-	e := newJSONEncoder(w, jsonLines)
+	e := jsonout.NewEncoder(w, jsonout.Lines)
 	for _, s := range sessions {
 		if err := writeLineageSession(e, s, redact); err != nil {
 			return err
 		}
-		if err := e.end(); err != nil {
+		if err := e.End(); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -16,7 +17,7 @@ var lineageFormats = []string{"tree", "mermaid", "dot", "json"}
 // runLineage runs lineageRun on in-memory streams.
 func runLineage(t *testing.T, stdin string, opts lineageOptions) (string, error) {
 	t.Helper()
-	ios, out, _ := testStreams(stdin)
+	ios, out, _ := iostreams.Test(stdin)
 	opts.IO = ios
 	if opts.MaxLine == 0 {
 		opts.MaxLine = replay.DefaultMaxLine
@@ -233,7 +234,7 @@ func TestNewCmdLineage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ios, _, _ := testStreams("")
+			ios, _, _ := iostreams.Test("")
 			var got *lineageOptions
 			c := newCmdLineage(ios, func(o *lineageOptions) error { got = o; return nil })
 			c.SetArgs(strings.Fields(tt.args))

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -46,7 +47,7 @@ func unknownName(flag, value, kind string, names []string) error {
 	if n := len(names) - len(list); n > 0 {
 		more = " (+" + strconv.Itoa(n) + ")"
 	}
-	return usageErrorf("%s %s matches nothing: the capture has %s: %s%s", flag, value, plural(len(names), kind), strings.Join(list, ", "), more)
+	return usageErrorf("%s %s matches nothing: the capture has %s: %s%s", flag, value, text.Plural(len(names), kind), strings.Join(list, ", "), more)
 }
 
 // checkSession fails when a pinned --session is not the session of any

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/spf13/cobra"
 )
@@ -73,7 +74,7 @@ func TestReadmeProblemsFindsMistakes(t *testing.T) {
 // readmeRoot is the real command tree, with the help and version flags
 // cobra adds only when it runs.
 func readmeRoot() *cobra.Command {
-	ios, _, _ := testStreams("")
+	ios, _, _ := iostreams.Test("")
 	root := newRootCmd(ios)
 	root.InitDefaultVersionFlag()
 	for _, c := range commands(root) {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -42,7 +43,7 @@ func parseReasonList(flag, list string) ([]replay.Reason, error) {
 		name = strings.TrimSpace(name)
 		rs, ok := reasonsNamed(name)
 		if !ok {
-			return nil, usageErrorf("%s: unknown reason %q (want %s)", flag, name, orList(reasonWords()))
+			return nil, usageErrorf("%s: unknown reason %q (want %s)", flag, name, text.OrList(reasonWords()))
 		}
 		want = append(want, rs...)
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/pflag"
@@ -159,7 +161,7 @@ func shownString(path, s string) bool {
 // when redactEvent would hide it (a tool call's name that is free text).
 func shownField(path, s string, redact bool) string {
 	if redact && !shownString(path, s) {
-		return "(hidden: " + plural(len(s), "byte") + ")"
+		return "(hidden: " + text.Plural(len(s), "byte") + ")"
 	}
 	return termsafe.String(s)
 }
@@ -175,7 +177,7 @@ func setOf(items ...string) map[string]bool {
 // hiddenJSON is the placeholder of a hidden value: a JSON string that
 // says how long the value was.
 func hiddenJSON(raw []byte) []byte {
-	return strconv.AppendQuote(nil, "(hidden: "+plural(len(bytes.TrimSpace(raw)), "byte")+")")
+	return strconv.AppendQuote(nil, "(hidden: "+text.Plural(len(bytes.TrimSpace(raw)), "byte")+")")
 }
 
 // redactEvent returns the event line raw, which must be valid JSON, as
@@ -267,9 +269,9 @@ func redactContainer(b, raw []byte, path string) []byte {
 			if !ok {
 				return fail()
 			}
-			more := strconv.AppendQuote(nil, "("+plural(rest, "more member")+" hidden)")
+			more := strconv.AppendQuote(nil, "("+text.Plural(rest, "more member")+" hidden)")
 			if isObj {
-				b = appendJSONString(b, "(hidden keys)")
+				b = jsonout.AppendString(b, "(hidden keys)")
 				b = append(b, ':')
 			}
 			b = append(b, more...)
@@ -287,10 +289,10 @@ func redactContainer(b, raw []byte, path string) []byte {
 				child = path + "." + key
 			}
 			if replay.IsProtocolKey(key) {
-				b = appendJSONString(b, key)
+				b = jsonout.AppendString(b, key)
 			} else {
 				hidden++
-				b = appendJSONString(b, "(hidden key "+strconv.Itoa(hidden)+")")
+				b = jsonout.AppendString(b, "(hidden key "+strconv.Itoa(hidden)+")")
 			}
 			b = append(b, ':')
 		}

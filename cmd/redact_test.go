@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 // secretCapture puts a distinct marker in every place --redact must hide:
@@ -84,7 +86,7 @@ func TestRedactHidesEverySecret(t *testing.T) {
 			if redact {
 				a = append(a, "--redact")
 			}
-			ios, out, errOut := testStreams(capture)
+			ios, out, errOut := iostreams.Test(capture)
 			code := run(ios, append(a, "-"))
 			if code != exitOK {
 				t.Fatalf("%s: exit %d: %s", strings.Join(a, " "), code, errOut.String())

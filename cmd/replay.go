@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -14,7 +15,7 @@ import (
 
 // replayOptions is everything `snapctl replay` needs.
 type replayOptions struct {
-	IO *iostreams
+	IO *iostreams.IOStreams
 	captureFlags
 	Output string
 	// Only and FailOn are sets of reasons; nil Only shows every event.
@@ -28,7 +29,7 @@ type replayOptions struct {
 
 // newCmdReplay builds `snapctl replay`. runF replaces the run function in
 // tests; nil means replayRun.
-func newCmdReplay(ios *iostreams, runF func(*replayOptions) error) *cobra.Command {
+func newCmdReplay(ios *iostreams.IOStreams, runF func(*replayOptions) error) *cobra.Command {
 	opts := &replayOptions{IO: ios}
 	var failOn, only string
 	c := &cobra.Command{
@@ -78,7 +79,7 @@ output and exit-status.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "table", func(sub *iostreams, file string) error {
+			if each, err := opts.eachCapture(ios, opts.Output == "table", func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, replayRun(&o))
@@ -100,12 +101,6 @@ output and exit-status.`,
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonWords()...))
 	registerIDCompletion(c)
 	return c
-}
-
-func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return values, cobra.ShellCompDirectiveNoFileComp
-	}
 }
 
 // reasonHelp says in a few words what each reason means.
@@ -209,7 +204,7 @@ func replayRun(o *replayOptions) error {
 		width := o.IO.FitWidth(o.Output == "wide")
 		out = bufio.NewWriterSize(text.FitLines(o.IO.Out, width), 64<<10)
 		_, size := rd.Progress()
-		w = newTableWriter(out, o.IO.palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files), size)
+		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files), size)
 	}
 	matches := newReasonMatches(o.FailOn)
 	var turns nameSet // with --turn, the turns seen, to name them if it is not one

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -16,44 +18,44 @@ import (
 // contract documented in the README. With redact, a malformed line's
 // detail is its redacted form. carry holds the origin fields written
 // before, so that each is written only when it changes.
-func writeResult(e *jsonEncoder, res *replay.Result, redact bool, carry *originCarry) {
-	e.beginObject()
-	e.key("file")
-	e.str(res.File)
-	e.key("line")
-	e.int(int64(res.Line))
-	e.key("verdict")
-	e.str(string(res.Verdict()))
-	e.key("reason")
-	e.str(string(res.Reason))
+func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool, carry *originCarry) {
+	e.BeginObject()
+	e.Key("file")
+	e.Str(res.File)
+	e.Key("line")
+	e.Int(int64(res.Line))
+	e.Key("verdict")
+	e.Str(string(res.Verdict()))
+	e.Key("reason")
+	e.Str(string(res.Reason))
 	if ev := res.Event; ev != nil {
-		e.key("event")
-		e.str(string(ev.Kind))
-		e.key("eventId")
-		e.str(ev.EventID)
-		e.key("sessionId")
-		e.str(ev.SessionID)
-		e.key("turnId")
-		e.str(ev.TurnID)
-		e.key("sequence")
-		e.int(ev.Sequence)
+		e.Key("event")
+		e.Str(string(ev.Kind))
+		e.Key("eventId")
+		e.Str(ev.EventID)
+		e.Key("sessionId")
+		e.Str(ev.SessionID)
+		e.Key("turnId")
+		e.Str(ev.TurnID)
+		e.Key("sequence")
+		e.Int(ev.Sequence)
 	}
 	if res.Err != nil {
-		e.key("code")
-		e.str(string(res.Err.Code))
-		e.key("detail")
-		e.str(decodeDetail(res.Err, redact))
+		e.Key("code")
+		e.Str(string(res.Err.Code))
+		e.Key("detail")
+		e.Str(decodeDetail(res.Err, redact))
 		if env := shownEnvelope(res.Err.Envelope, redact); env != nil {
-			e.key("envelope")
+			e.Key("envelope")
 			writeEnvelope(e, env)
 		}
 	}
 	if res.Reason == replay.ReasonAdvanced {
-		e.key("gap")
-		e.int(res.Gap)
+		e.Key("gap")
+		e.Int(res.Gap)
 	}
 	carry.write(e, res.File, res.Origin)
-	e.endObject()
+	e.EndObject()
 }
 
 // originCarry is what a stream of records last wrote, in the current
@@ -72,7 +74,7 @@ var noOrigin replay.Origin
 // write writes what the capture's format said of an event of file
 // beyond its position, each key only when the format has it, the
 // carried ones only when they change.
-func (c *originCarry) write(e *jsonEncoder, file string, o *replay.Origin) {
+func (c *originCarry) write(e *jsonout.Encoder, file string, o *replay.Origin) {
 	if file != c.file {
 		*c = originCarry{file: file}
 	}
@@ -80,88 +82,88 @@ func (c *originCarry) write(e *jsonEncoder, file string, o *replay.Origin) {
 		o = &noOrigin
 	}
 	if o.LoggedAt != "" {
-		e.key("loggedAt")
-		e.str(o.LoggedAt)
+		e.Key("loggedAt")
+		e.Str(o.LoggedAt)
 	}
 	if o.LastEventID != c.lastEventID {
 		c.lastEventID = o.LastEventID
-		e.key("lastEventId")
-		e.str(o.LastEventID)
+		e.Key("lastEventId")
+		e.Str(o.LastEventID)
 	}
 	if o.Entry > 0 {
-		e.key("entry")
-		e.int(int64(o.Entry))
+		e.Key("entry")
+		e.Int(int64(o.Entry))
 	}
 	if o.URL != c.url {
 		c.url = o.URL
-		e.key("url")
-		e.str(o.URL)
+		e.Key("url")
+		e.Str(o.URL)
 	}
 }
 
 // writeEnvelope writes the readable envelope fields of a malformed line,
 // each only when it was read: unvalidated, so never under the contract's
 // own keys.
-func writeEnvelope(e *jsonEncoder, env *replay.Envelope) {
-	e.beginObject()
+func writeEnvelope(e *jsonout.Encoder, env *replay.Envelope) {
+	e.BeginObject()
 	for _, f := range []struct{ key, val string }{
 		{"event", env.Event}, {"eventId", env.EventID}, {"sessionId", env.SessionID}, {"turnId", env.TurnID},
 	} {
 		if f.val != "" {
-			e.key(f.key)
-			e.str(f.val)
+			e.Key(f.key)
+			e.Str(f.val)
 		}
 	}
 	if env.HasSequence {
-		e.key("sequence")
-		e.int(env.Sequence)
+		e.Key("sequence")
+		e.Int(env.Sequence)
 	}
-	e.endObject()
+	e.EndObject()
 }
 
 // jsonEvents writes replay results as JSON Lines, or as one document
 // {"events": [...], "summary": {...}} whose events are written as they
 // come.
 type jsonEvents struct {
-	recordStream
+	jsonout.RecordStream
 	redact bool
 	carry  originCarry
 }
 
 func newJSONEvents(out io.Writer, format string, redact bool) *jsonEvents {
-	return &jsonEvents{recordStream: newRecordStream(out, format, "events"), redact: redact}
+	return &jsonEvents{RecordStream: jsonout.NewRecordStream(out, format, "events"), redact: redact}
 }
 
 func (w *jsonEvents) event(res *replay.Result) error {
-	writeResult(w.e, res, w.redact, &w.carry)
-	return w.done()
+	writeResult(w.Enc, res, w.redact, &w.carry)
+	return w.Done()
 }
 
 func (w *jsonEvents) summary(sum replay.Summary) error {
-	if w.lines {
+	if w.Lines {
 		return nil
 	}
-	w.e.endArray()
+	w.Enc.EndArray()
 	// The summary's sessions go one at a time, as inspect's do.
-	w.e.key("summary")
-	w.e.beginObject()
-	if err := w.e.fields(summaryJSON(sum)); err != nil {
+	w.Enc.Key("summary")
+	w.Enc.BeginObject()
+	if err := w.Enc.Fields(summaryJSON(sum)); err != nil {
 		return err
 	}
-	w.e.key("sessions")
-	w.e.beginArray()
+	w.Enc.Key("sessions")
+	w.Enc.BeginArray()
 	for _, ss := range sum.Sessions {
-		if err := w.e.value(sessionToSummaryJSON(ss)); err != nil {
+		if err := w.Enc.Value(sessionToSummaryJSON(ss)); err != nil {
 			return err
 		}
-		if err := w.e.flush(); err != nil {
+		if err := w.Enc.Flush(); err != nil {
 			return err
 		}
 	}
-	w.e.endArray()
-	w.e.endObject()
-	w.e.endObject()
-	return w.e.end()
+	w.Enc.EndArray()
+	w.Enc.EndObject()
+	w.Enc.EndObject()
+	return w.Enc.End()
 }
 
 type finalJSON struct {
@@ -306,7 +308,7 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // have when its size is known.
 type tableWriter struct {
 	out      *bufio.Writer
-	pal      palette
+	pal      iostreams.Palette
 	withFile bool
 	redact   bool
 	// width is the terminal's width, 0 for whole values (-o wide, or
@@ -336,7 +338,7 @@ const maxHeldRows = 200
 // capture has no more lines than bytes, so its digits bound the line
 // numbers. (A compressed capture may have more lines than its size says;
 // a longer number then pushes the next columns, whole.)
-func newTableWriter(out *bufio.Writer, pal palette, withFile, redact bool, width int, sized, live bool, size int64) *tableWriter {
+func newTableWriter(out *bufio.Writer, pal iostreams.Palette, withFile, redact bool, width int, sized, live bool, size int64) *tableWriter {
 	w := &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact, width: width, sized: sized, live: live}
 	if size >= 0 {
 		w.lineDigits = len(strconv.FormatInt(max(size, 1), 10))
@@ -503,7 +505,7 @@ const maxEnvelopeCell = 40
 // reasonColour colours a reason by what it means: accepted green,
 // ordinary inert lines (submits and diagnostics) dim, problems yellow,
 // and lines that do not decode red.
-func reasonColour(pal palette, r replay.Reason) func(string) string {
+func reasonColour(pal iostreams.Palette, r replay.Reason) func(string) string {
 	switch {
 	case r == replay.ReasonMalformed:
 		return pal.Red
@@ -552,8 +554,8 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 	}
 	accepted := sum.Counts.Accepted()
 	fmt.Fprintf(w.out, "%s in %s (%s blank) from %s%s: %s, %s\n",
-		plural(sum.Counts.Events, "event"), plural(sum.Input.Lines, "line"), strconv.Itoa(sum.Input.Blank),
-		plural(sum.Input.Files, "file"), formatNote(sum.Input), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
+		text.Plural(sum.Counts.Events, "event"), text.Plural(sum.Input.Lines, "line"), strconv.Itoa(sum.Input.Blank),
+		text.Plural(sum.Input.Files, "file"), formatNote(sum.Input), w.pal.Green(fmt.Sprintf("%d accepted", accepted)),
 		w.pal.Yellow(fmt.Sprintf("%d inert", sum.Counts.Events-accepted)))
 	writeList(w.out, "reasons", reasonList(sum.Counts.Reasons, replay.Reasons))
 	writeList(w.out, "malformed", codeList(sum.Counts.Codes))
@@ -563,7 +565,7 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		fmt.Fprintf(w.out, "trusted session: %s (pinned)\n", termsafe.String(sum.Pinned))
 	case sum.PerSession:
 		fmt.Fprintf(w.out, "%s with snapshots: one independent cursor per session (pin one with --session)\n",
-			plural(countCursors(sum), "session"))
+			text.Plural(countCursors(sum), "session"))
 	}
 	if len(sum.Sessions) == 0 {
 		return nil
@@ -602,13 +604,13 @@ func formatNote(in replay.Stats) string {
 // writeInputWarnings says, in a human summary, when the verdicts may not
 // be a real client's: lines too long to decode, lines read in another
 // format than the rest of their capture, or input cut short.
-func writeInputWarnings(out *bufio.Writer, pal palette, in replay.Stats) {
+func writeInputWarnings(out *bufio.Writer, pal iostreams.Palette, in replay.Stats) {
 	for _, m := range in.Mixed {
 		fmt.Fprintf(out, "%s %s\n", pal.Yellow("warning:"), termsafe.String(m.Error()))
 	}
 	if in.TooLong > 0 {
 		fmt.Fprintf(out, "%s %s over --max-line not decoded (%s): verdicts after them may differ from a real client's\n",
-			pal.Yellow("warning:"), plural(in.TooLong, "line"), replay.CodeLineTooLong)
+			pal.Yellow("warning:"), text.Plural(in.TooLong, "line"), replay.CodeLineTooLong)
 	}
 	if d := in.Damage; d != nil {
 		more := ""
@@ -627,11 +629,4 @@ func countCursors(sum replay.Summary) int {
 		}
 	}
 	return n
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

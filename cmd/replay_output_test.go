@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -25,7 +26,7 @@ func snapshotResult(line int, eventID string, seq int64) *replay.Result {
 func TestTableWriterStreams(t *testing.T) {
 	var buf bytes.Buffer
 	out := bufio.NewWriter(&buf)
-	w := newTableWriter(out, palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
+	w := newTableWriter(out, iostreams.Palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
 		Yellow: func(s string) string { return s }, Red: func(s string) string { return s }}, false, false, 80, true, true, -1)
 	for i, id := range []string{"evt-1", "evt-2"} {
 		if err := w.event(snapshotResult(i+1, id, int64(i+1))); err != nil {
@@ -62,12 +63,12 @@ func TestTableWriterStreams(t *testing.T) {
 	}
 }
 
-var plainPalette = palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
+var plainPalette = iostreams.Palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
 	Yellow: func(s string) string { return s }, Red: func(s string) string { return s }, Dim: func(s string) string { return s }}
 
 // colourPalette colours as a terminal would, to check that colour codes
 // take no room.
-var colourPalette = palette{Bold: sgr("1"), Green: sgr("32"), Yellow: sgr("33"), Red: sgr("31"), Dim: sgr("2")}
+var colourPalette = iostreams.Palette{Bold: sgr("1"), Green: sgr("32"), Yellow: sgr("33"), Red: sgr("31"), Dim: sgr("2")}
 
 func sgr(code string) func(string) string {
 	return func(s string) string { return "\x1b[" + code + "m" + s + "\x1b[0m" }
@@ -119,7 +120,7 @@ func assertTableAligned(t *testing.T, out string, cols []text.Column) {
 // Piped, replay's header words start where their data does, also when a
 // value is longer than the column's usual width (session-reconnect).
 func TestReplayTablePipedAligned(t *testing.T) {
-	ios, out, errOut := testStreams("")
+	ios, out, errOut := iostreams.Test("")
 	if code := run(ios, []string{"replay", "../testdata/reconnect.jsonl"}); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
@@ -19,7 +20,7 @@ import (
 
 // reportOptions is everything `snapctl report` needs.
 type reportOptions struct {
-	IO *iostreams
+	IO *iostreams.IOStreams
 	captureFlags
 	// Output is the file written, "-" for standard output.
 	Output    string
@@ -31,7 +32,7 @@ type reportOptions struct {
 
 // newCmdReport builds `snapctl report`. runF replaces the run function in
 // tests; nil means reportRun.
-func newCmdReport(ios *iostreams, runF func(*reportOptions) error) *cobra.Command {
+func newCmdReport(ios *iostreams.IOStreams, runF func(*reportOptions) error) *cobra.Command {
 	opts := &reportOptions{IO: ios, Now: time.Now}
 	c := &cobra.Command{
 		Use:   "report [FILE...]",

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -86,7 +87,7 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineag
 		lines := []svgLine{
 			{Text: termsafe.Line(n.TurnID, svgMaxRunes), Class: "t-id"},
 			{Text: termsafe.Line(origin(n), svgMaxRunes), Class: "t-op"},
-			{Text: termsafe.Line(outcome(n)+" · "+seqRange(n)+" · "+plural(int(n.Usage.TotalTokens), "token"), svgMaxRunes), Class: statusClass(n)},
+			{Text: termsafe.Line(outcome(n)+" · "+seqRange(n)+" · "+text.Plural(int(n.Usage.TotalTokens), "token"), svgMaxRunes), Class: statusClass(n)},
 		}
 		if len(n.Problems) > 0 {
 			lines = append(lines, svgLine{Text: termsafe.Line("! "+problemKinds(n), svgMaxRunes), Class: "t-problem"})
@@ -179,7 +180,7 @@ func writeLineageSVG(w io.Writer, sessions []*lineage.Session) error {
 	}
 	for _, s := range sessions {
 		l := layoutLineage(s, nil)
-		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
+		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
 		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l})
 		y += 24 + l.Height
 		// The heading is bold and a size larger than the boxes' text.

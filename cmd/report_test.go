@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/hostile"
 	"github.com/agentskit/snapctl/replay"
 	"golang.org/x/net/html"
@@ -20,7 +21,7 @@ import (
 // runReport writes the report of files and returns the page.
 func runReport(t *testing.T, files []string, edit func(*reportOptions)) string {
 	t.Helper()
-	ios, _, _ := testStreams("")
+	ios, _, _ := iostreams.Test("")
 	out := filepath.Join(t.TempDir(), "report.html")
 	o := &reportOptions{IO: ios, Output: out, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
 	o.Files, o.MaxLine = files, replay.DefaultMaxLine
@@ -264,7 +265,7 @@ func TestChartAggregates(t *testing.T) {
 func TestLineageSVGWellFormed(t *testing.T) {
 	for _, name := range []string{"lineage-operations", "lineage-orphan", "lineage-conflict", "lineage-sessions"} {
 		t.Run(name, func(t *testing.T) {
-			ios, out, _ := testStreams("")
+			ios, out, _ := iostreams.Test("")
 			o := &lineageOptions{IO: ios, Output: "svg"}
 			o.Files, o.MaxLine = []string{"../testdata/" + name + ".jsonl"}, replay.DefaultMaxLine
 			if err := lineageRun(o); err != nil {
@@ -286,7 +287,7 @@ func TestLineageSVGHostile(t *testing.T) {
 	if err := os.WriteFile(name, []byte(reportHostile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ios, out, _ := testStreams("")
+	ios, out, _ := iostreams.Test("")
 	o := &lineageOptions{IO: ios, Output: "svg"}
 	o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
 	if err := lineageRun(o); err != nil {
@@ -346,7 +347,7 @@ func BenchmarkReport(b *testing.B) {
 	out := filepath.Join(b.TempDir(), "report.html")
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		ios, _, _ := testStreams("")
+		ios, _, _ := iostreams.Test("")
 		o := &reportOptions{IO: ios, Output: out, Now: time.Now}
 		o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
 		if err := reportRun(o); err != nil {
@@ -411,7 +412,7 @@ func TestCollectorPastHeld(t *testing.T) {
 // sessions drawn, summary) and once the page is built from them.
 func TestReportManySessions(t *testing.T) {
 	collect := func(capture []byte) (*reportOptions, *reportInputs) {
-		ios, _, _ := testStreams("")
+		ios, _, _ := iostreams.Test("")
 		o := &reportOptions{IO: ios, Now: time.Now}
 		o.Files, o.MaxLine = []string{replay.StdinName}, replay.DefaultMaxLine
 		rd, err := replay.Open(o.Files, bytes.NewReader(capture), o.MaxLine)

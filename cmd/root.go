@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -65,7 +66,7 @@ func versionString(set string, bi *debug.BuildInfo) string {
 }
 
 // newRootCmd builds the snapctl command tree on the given streams.
-func newRootCmd(ios *iostreams) *cobra.Command {
+func newRootCmd(ios *iostreams.IOStreams) *cobra.Command {
 	var jq string
 	root := &cobra.Command{
 		Use:   "snapctl",
@@ -89,7 +90,7 @@ what the cursor did with every line and why.`,
 				return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
 			}
 			if wantsPager(c, ios, args) {
-				if err := ios.startPager(pagerCommand(os.Getenv)); err != nil {
+				if err := ios.StartPager(iostreams.PagerCommand(os.Getenv)); err != nil {
 					return fmt.Errorf("starting the pager: %w", err)
 				}
 			}
@@ -127,34 +128,29 @@ what the cursor did with every line and why.`,
 // Execute runs snapctl with the process's arguments and returns its exit
 // status.
 func Execute() int {
-	ios := systemStreams()
-	ios.ctx, ios.stop = context.WithCancelCause(context.Background())
-	defer stopOnSignals(ios)()
+	ios := iostreams.System()
+	ios.Stoppable()
+	defer ios.StopOnSignals()()
 	return run(ios, os.Args[1:])
 }
 
-func run(ios *iostreams, args []string) int {
-	if ios.ctx == nil {
-		ios.ctx, ios.stop = context.WithCancelCause(context.Background())
-	}
-	out := &errWriter{w: ios.Out, failed: ios.stop}
+func run(ios *iostreams.IOStreams, args []string) int {
+	ios.Stoppable()
+	out := &errWriter{w: ios.Out, failed: ios.Stop}
 	ios.Out = out
 	root := newRootCmd(ios)
 	root.SetArgs(args)
 	err := root.Execute()
-	if ios.jq != nil {
-		// -o json's document is filtered once complete; a failed
-		// expression outweighs what the command made of the failed write.
-		if jerr := ios.jq.close(); jerr != nil {
-			err = jerr
-		}
+	// -o json's document is filtered by --jq once complete; a failed
+	// expression outweighs what the command made of the failed write.
+	if jerr := ios.Close(); jerr != nil {
+		err = jerr
 	}
-	ios.stopPager()
-	if errors.Is(err, errPagerQuit) {
+	if errors.Is(err, iostreams.ErrPagerQuit) {
 		err = nil // the user quit the pager before the end
 	}
-	var sig *signalError
-	switch stop := ios.stopped(); {
+	var sig *iostreams.SignalError
+	switch stop := ios.Stopped(); {
 	case errors.As(stop, &sig):
 		// A signal outweighs everything; the error that says where the
 		// reading stopped is kept.
@@ -167,7 +163,7 @@ func run(ios *iostreams, args []string) int {
 	case out.err != nil:
 		// Lost output outweighs a --fail-on match or any later error;
 		// help, version and completion ignore write errors themselves.
-		err = &writeError{out.err}
+		err = &iostreams.WriteError{Err: out.err}
 	}
 	var fm *failOnMatch
 	if errors.As(err, &fm) {
@@ -180,31 +176,9 @@ func run(ios *iostreams, args []string) int {
 		fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", msg)
 	}
 	if sig != nil {
-		return 128 + int(sig.sig)
+		return 128 + int(sig.Sig)
 	}
 	return exitStatus(err)
-}
-
-// setupJQ puts a --jq filter between the command's JSON and standard
-// output; the expression is checked before any input is read.
-func setupJQ(c *cobra.Command, ios *iostreams, expr string) error {
-	if expr == "" {
-		return nil
-	}
-	format := ""
-	if f := c.Flags().Lookup("output"); f != nil {
-		format = f.Value.String()
-	}
-	if format != "json" && format != "jsonl" {
-		return usageErrorf("--jq filters JSON output: it needs -o json or -o jsonl")
-	}
-	code, err := compileJQ(expr)
-	if err != nil {
-		return err
-	}
-	ios.jq = newJQWriter(ios.Out, code, format == "jsonl", ios.OutTTY)
-	ios.Out = ios.jq
-	return nil
 }
 
 // errWriter remembers the first error of the writer it wraps and fails
@@ -225,7 +199,7 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	if err != nil {
 		e.err = err
 		if e.failed != nil {
-			e.failed(&writeError{err})
+			e.failed(&iostreams.WriteError{Err: err})
 		}
 	}
 	return n, err

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 // failingWriter fails every write after the first n bytes, as a full disk
@@ -47,7 +49,7 @@ func TestWriteErrorsExitNonZero(t *testing.T) {
 	for _, args := range cases {
 		name := strings.Join(args, " ")
 		for _, room := range []int{0, 10} {
-			ios, _, errOut := testStreams(capture)
+			ios, _, errOut := iostreams.Test(capture)
 			ios.Out = &failingWriter{n: room}
 			if got := run(ios, args); got != exitUsage {
 				t.Errorf("%s with %d bytes of room: exit %d, want %d", name, room, got, exitUsage)
@@ -58,7 +60,7 @@ func TestWriteErrorsExitNonZero(t *testing.T) {
 				t.Errorf("%s: stderr %q, want one line about the write error", name, msg)
 			}
 		}
-		ios, out, errOut := testStreams(capture)
+		ios, out, errOut := iostreams.Test(capture)
 		want := exitOK
 		if len(args) > 1 && args[1] == "--fail-on" {
 			want = exitMatch
@@ -106,7 +108,7 @@ func TestManWriteError(t *testing.T) {
 	if err := os.Symlink("/dev/full", filepath.Join(dir, "snapctl-replay.1")); err != nil {
 		t.Fatal(err)
 	}
-	ios, _, errOut := testStreams("")
+	ios, _, errOut := iostreams.Test("")
 	if got := run(ios, []string{"man", dir}); got != exitUsage {
 		t.Errorf("exit %d, want %d", got, exitUsage)
 	}

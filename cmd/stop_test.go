@@ -5,7 +5,6 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +17,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
 // quietFeed is a standard input that stays open: it gives its data, says
@@ -83,20 +84,20 @@ func TestStopClosesEveryDocument(t *testing.T) {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 			name := strings.Join(tc.args, " ") + " " + sig.String()
 			t.Run(name, func(t *testing.T) {
-				ios, out, errOut := testStreams("")
+				ios, out, errOut := iostreams.Test("")
 				feed := newQuietFeed(t, capture)
 				ios.In = feed
-				ios.ctx, ios.stop = context.WithCancelCause(context.Background())
+				ios.Stoppable()
 				go func() {
 					<-feed.drained
-					ios.stop(&signalError{sig})
+					ios.Stop(&iostreams.SignalError{Sig: sig})
 				}()
 				if got, want := run(ios, tc.args), 128+int(sig); got != want {
 					t.Errorf("exit %d, want %d", got, want)
 				}
-				want := fmt.Sprintf("snapctl: -: stopped at byte %d: %s\n", len(capture), (&signalError{sig}).Error())
+				want := fmt.Sprintf("snapctl: -: stopped at byte %d: %s\n", len(capture), (&iostreams.SignalError{Sig: sig}).Error())
 				if tc.each {
-					want += "snapctl: " + (&signalError{sig}).Error() + "\n"
+					want += "snapctl: " + (&iostreams.SignalError{Sig: sig}).Error() + "\n"
 				}
 				if errOut.String() != want {
 					t.Errorf("stderr %q, want %q", errOut, want)
@@ -363,7 +364,7 @@ func TestBrokenPipeStopsReading(t *testing.T) {
 	for _, args := range [][]string{{"replay", "-o", "jsonl", "-"}, {"replay", "-"}, {"diff", "-o", "jsonl", "-"}} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			in := &endlessCapture{limit: limit}
-			ios, _, errOut := testStreams("")
+			ios, _, errOut := iostreams.Test("")
 			ios.In, ios.Out = in, &pipeWriter{room: 4096}
 			if got := run(ios, args); got != exitPipe || errOut.Len() > 0 {
 				t.Errorf("exit %d, stderr %q; want %d and nothing", got, errOut, exitPipe)
@@ -384,11 +385,11 @@ func TestEachStopsAtBrokenPipe(t *testing.T) {
 	for i := range files {
 		files[i] = fmt.Sprint("c", i)
 	}
-	ios, _, errOut := testStreams("")
-	ios.ctx, ios.stop = context.WithCancelCause(context.Background())
-	ios.Out = &errWriter{w: &pipeWriter{}, failed: ios.stop}
+	ios, _, errOut := iostreams.Test("")
+	ios.Stoppable()
+	ios.Out = &errWriter{w: &pipeWriter{}, failed: ios.Stop}
 	var began atomic.Int32
-	err := runEach(ios, files, false, func(sub *iostreams, file string) error {
+	err := runEach(ios, files, false, func(sub *iostreams.IOStreams, file string) error {
 		began.Add(1)
 		fmt.Fprintln(sub.Out, file)
 		return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -95,5 +96,5 @@ func (c *captureFlags) checkWindow(in replay.Stats, counts replay.Counts) error 
 			given = append(given, f.name+" "+f.v)
 		}
 	}
-	return usageErrorf("%s matches nothing: the capture has %s", strings.Join(given, " "), fmt.Sprintf("%s (%d blank)", plural(in.Lines, "line"), in.Blank))
+	return usageErrorf("%s matches nothing: the capture has %s", strings.Join(given, " "), fmt.Sprintf("%s (%d blank)", text.Plural(in.Lines, "line"), in.Blank))
 }

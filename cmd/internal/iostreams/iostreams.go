@@ -1,4 +1,8 @@
-package cmd
+// Package iostreams is the seam between snapctl's commands and the
+// process: where input comes from, where output goes, whether that is a
+// terminal, how wide it is, whether it gets colour, the pager, the
+// progress line, and the stop of a run that must end before its end.
+package iostreams
 
 import (
 	"bytes"
@@ -11,9 +15,9 @@ import (
 	"github.com/mattn/go-isatty"
 )
 
-// iostreams is the seam between commands and the process: where input
+// IOStreams is the seam between commands and the process: where input
 // comes from, where output goes, and whether that is a terminal.
-type iostreams struct {
+type IOStreams struct {
 	In     io.Reader
 	Out    io.Writer
 	ErrOut io.Writer
@@ -38,12 +42,12 @@ type iostreams struct {
 	// directly, so that it knows the terminal; nil in tests.
 	stdout *os.File
 
-	// jq, with --jq, filters what is written to Out; it must be closed
-	// once the command is done.
-	jq *jqWriter
+	// filter, when set, is what Out was made to write through (see
+	// Filter); Close closes it.
+	filter io.Closer
 
 	// ctx ends when the run must stop before its end, and stop ends it
-	// with the cause (see stop.go); nil until run sets them.
+	// with the cause (see stop.go); nil until Stoppable sets them.
 	ctx  context.Context
 	stop context.CancelCauseFunc
 }
@@ -51,14 +55,14 @@ type iostreams struct {
 // defaultColumns is the width assumed of a terminal that does not say.
 const defaultColumns = 80
 
-// systemStreams returns the streams of this process.
+// System returns the streams of this process.
 //
 // SNAPCTL_FORCE_TTY, as gh's GH_FORCE_TTY, makes standard output count as
 // a terminal even when it is not (for tests and for `script`-like
 // recorders); a number is then the terminal's width.
-func systemStreams() *iostreams {
+func System() *IOStreams {
 	tty := func(f *os.File) bool { return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()) }
-	ios := &iostreams{
+	ios := &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		InTTY: tty(os.Stdin), OutTTY: tty(os.Stdout), ErrTTY: tty(os.Stderr),
 		NoColor:   os.Getenv("NO_COLOR") != "",
@@ -91,23 +95,28 @@ func columns(env, force string, term func() int) int {
 // FitWidth is the width that human output must fit: the terminal's, or 0
 // when standard output is not a terminal or wide is set (-o wide), so
 // that every value is written whole.
-func (s *iostreams) FitWidth(wide bool) int {
+func (s *IOStreams) FitWidth(wide bool) int {
 	if !s.OutTTY || wide {
 		return 0
 	}
 	return s.Columns
 }
 
-// testStreams returns in-memory streams that are not terminals.
-func testStreams(in string) (*iostreams, *bytes.Buffer, *bytes.Buffer) {
+// Test returns in-memory streams that are not terminals, reading in, and
+// the buffers that standard output and standard error write to.
+func Test(in string) (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
-	return &iostreams{In: bytes.NewBufferString(in), Out: out, ErrOut: errOut, ColorMode: "auto"}, out, errOut
+	return &IOStreams{In: bytes.NewBufferString(in), Out: out, ErrOut: errOut, ColorMode: "auto"}, out, errOut
 }
+
+// Stdout is the process's standard output, which a full-screen program
+// writes to directly; nil for streams that are not the process's.
+func (s *IOStreams) Stdout() *os.File { return s.stdout }
 
 // ColorEnabled says whether standard output gets colour: always with
 // --color always, never with --color never, and otherwise only on a
 // terminal and when NO_COLOR is not set.
-func (s *iostreams) ColorEnabled() bool {
+func (s *IOStreams) ColorEnabled() bool {
 	switch s.ColorMode {
 	case "always":
 		return true
@@ -117,14 +126,14 @@ func (s *iostreams) ColorEnabled() bool {
 	return s.OutTTY && !s.NoColor
 }
 
-// palette colours snapctl's own text. Its functions return their input
+// Palette colours snapctl's own text. Its functions return their input
 // unchanged when colour is off.
-type palette struct {
+type Palette struct {
 	Green, Yellow, Red, Cyan, Magenta, Blue, Bold, Dim func(string) string
 }
 
-// palette returns the colours for standard output.
-func (s *iostreams) palette() palette {
+// Palette returns the colours for standard output.
+func (s *IOStreams) Palette() Palette {
 	on := s.ColorEnabled()
 	mk := func(attrs ...color.Attribute) func(string) string {
 		c := color.New(attrs...)
@@ -140,9 +149,29 @@ func (s *iostreams) palette() palette {
 			return c.Sprint(t)
 		}
 	}
-	return palette{
+	return Palette{
 		Green: mk(color.FgGreen), Yellow: mk(color.FgYellow), Red: mk(color.FgRed),
 		Cyan: mk(color.FgCyan), Magenta: mk(color.FgMagenta), Blue: mk(color.FgBlue),
 		Bold: mk(color.Bold), Dim: mk(color.Faint),
 	}
+}
+
+// Filter makes what is written to Out go through f, which must write on
+// to what Out was until now (a --jq filter); Close closes f.
+func (s *IOStreams) Filter(f io.WriteCloser) {
+	s.filter = f
+	s.Out = f
+}
+
+// Close ends the output once the command is done: it closes the filter,
+// which may write what it held, and then the pager's input, waiting for
+// the user to quit the pager. It returns the filter's error.
+func (s *IOStreams) Close() error {
+	var err error
+	if s.filter != nil {
+		err = s.filter.Close()
+		s.filter = nil
+	}
+	s.stopPager()
+	return err
 }

@@ -1,4 +1,7 @@
-package cmd
+// Package jsonout is the one path of snapctl's JSON output: a streaming
+// encoder that every -o json and -o jsonl takes, and the --jq filter
+// between it and standard output.
+package jsonout
 
 import (
 	"bytes"
@@ -9,31 +12,32 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
-// jsonEncoder is the one path every JSON output takes, -o json and
+// Encoder is the one path every JSON output takes, -o json and
 // -o jsonl of every command and the events inspect shows up close. It
 // writes values as they come, so a document never has to be held whole:
 // records are written field by field (the fast path of replay and diff),
 // and a value of a contract type, or JSON text from a capture, goes
-// through the same layout token by token (see value and rawJSON).
+// through the same layout token by token (see Value and RawJSON).
 //
 // Every string it writes for programs is safe on a terminal: each
 // character that termsafe.Unsafe names (controls, DEL, U+0085,
 // U+2028/U+2029, bidi and zero-width format characters) is escaped as
 // \uXXXX, so the parsed value is unchanged, and a byte that is not UTF-8
-// becomes U+FFFD, so the output is always valid JSON. (JSON shown to people, jsonStyle.Human,
-// escapes its strings as all human output does.)
+// becomes U+FFFD, so the output is always valid JSON. (JSON shown to people,
+// Style.Human, escapes its strings as all human output does.)
 //
 // Indentation and colour are options: indented output is laid out as
 // encoding/json's MarshalIndent with two spaces; colour wraps keys,
 // strings, numbers and literals in the colours of a palette.
-type jsonEncoder struct {
+type Encoder struct {
 	out    io.Writer
 	b      []byte
 	indent bool
-	colour *jsonColours
+	colour *Colours
 	human  bool
 	// open holds, for each container being written, whether it is an
 	// object and whether it has a member yet.
@@ -48,16 +52,16 @@ type jsonEncoder struct {
 
 type jsonLevel struct{ object, members bool }
 
-// jsonColours colour the tokens of JSON for people to read.
-type jsonColours struct{ key, str, num, lit func(string) string }
+// Colours colour the tokens of JSON for people to read.
+type Colours struct{ key, str, num, lit func(string) string }
 
-// jsonStyle is how a command writes JSON.
-type jsonStyle struct {
+// Style is how a command writes JSON.
+type Style struct {
 	// Indent lays the document out on indented lines; otherwise each
 	// top-level value is one compact line.
 	Indent bool
 	// Colour, when set, colours tokens (for a terminal only).
-	Colour *jsonColours
+	Colour *Colours
 	// Human shows JSON text to people rather than to programs: its
 	// strings are made terminal-safe as all human output is (termsafe:
 	// \x1b, \u202e, and \xff for a byte that is not UTF-8), which is
@@ -65,34 +69,35 @@ type jsonStyle struct {
 	Human bool
 }
 
-// The two layouts of machine output: -o json is one indented document,
-// -o jsonl one compact record per line.
+// The two layouts of machine output.
 var (
-	jsonDocument = jsonStyle{Indent: true}
-	jsonLines    = jsonStyle{}
+	// Document is -o json: one indented document.
+	Document = Style{Indent: true}
+	// Lines is -o jsonl: one compact record per line.
+	Lines = Style{}
 )
 
-// styleFor is the layout of the output format name, json or jsonl.
-func styleFor(format string) jsonStyle {
+// StyleFor is the layout of the output format name, json or jsonl.
+func StyleFor(format string) Style {
 	if format == "jsonl" {
-		return jsonLines
+		return Lines
 	}
-	return jsonDocument
+	return Document
 }
 
-// paletteColours are the colours of JSON shown to people: keys blue,
+// PaletteColours are the colours of JSON shown to people: keys blue,
 // strings green, numbers yellow, true, false and null magenta.
-func paletteColours(pal palette) *jsonColours {
-	return &jsonColours{key: pal.Blue, str: pal.Green, num: pal.Yellow, lit: pal.Magenta}
+func PaletteColours(pal iostreams.Palette) *Colours {
+	return &Colours{key: pal.Blue, str: pal.Green, num: pal.Yellow, lit: pal.Magenta}
 }
 
-// newJSONEncoder returns an encoder that writes to out in the given style.
-func newJSONEncoder(out io.Writer, style jsonStyle) *jsonEncoder {
-	return &jsonEncoder{out: out, indent: style.Indent, colour: style.Colour, human: style.Human}
+// NewEncoder returns an encoder that writes to out in the given style.
+func NewEncoder(out io.Writer, style Style) *Encoder {
+	return &Encoder{out: out, indent: style.Indent, colour: style.Colour, human: style.Human}
 }
 
-// flush writes what is pending and reports the first write error.
-func (e *jsonEncoder) flush() error {
+// Flush writes what is pending and reports the first write error.
+func (e *Encoder) Flush() error {
 	if e.err == nil && len(e.b) > 0 {
 		_, e.err = e.out.Write(e.b)
 	}
@@ -100,14 +105,14 @@ func (e *jsonEncoder) flush() error {
 	return e.err
 }
 
-// end ends a top-level value with a newline and writes it out.
-func (e *jsonEncoder) end() error {
+// End ends a top-level value with a newline and writes it out.
+func (e *Encoder) End() error {
 	e.b = append(e.b, '\n')
-	return e.flush()
+	return e.Flush()
 }
 
 // newline starts the next line at the depth of the open containers.
-func (e *jsonEncoder) newline() {
+func (e *Encoder) newline() {
 	e.b = append(e.b, '\n')
 	for range e.open {
 		e.b = append(e.b, "  "...)
@@ -116,7 +121,7 @@ func (e *jsonEncoder) newline() {
 
 // member places the next value: after its key, or after a comma and on a
 // line of its own inside an array.
-func (e *jsonEncoder) member() {
+func (e *Encoder) member() {
 	if e.afterKey {
 		e.afterKey = false
 		return
@@ -134,13 +139,13 @@ func (e *jsonEncoder) member() {
 	}
 }
 
-func (e *jsonEncoder) begin(c byte, object bool) {
+func (e *Encoder) begin(c byte, object bool) {
 	e.member()
 	e.b = append(e.b, c)
 	e.open = append(e.open, jsonLevel{object: object})
 }
 
-func (e *jsonEncoder) finish(c byte) {
+func (e *Encoder) finish(c byte) {
 	last := e.open[len(e.open)-1]
 	e.open = e.open[:len(e.open)-1]
 	if last.members && e.indent {
@@ -149,13 +154,20 @@ func (e *jsonEncoder) finish(c byte) {
 	e.b = append(e.b, c)
 }
 
-func (e *jsonEncoder) beginObject() { e.begin('{', true) }
-func (e *jsonEncoder) endObject()   { e.finish('}') }
-func (e *jsonEncoder) beginArray()  { e.begin('[', false) }
-func (e *jsonEncoder) endArray()    { e.finish(']') }
+// BeginObject opens an object; its members follow as Key and a value.
+func (e *Encoder) BeginObject() { e.begin('{', true) }
 
-// key writes an object member's key; its value comes next.
-func (e *jsonEncoder) key(k string) {
+// EndObject closes the object last opened.
+func (e *Encoder) EndObject() { e.finish('}') }
+
+// BeginArray opens an array; its values follow.
+func (e *Encoder) BeginArray() { e.begin('[', false) }
+
+// EndArray closes the array last opened.
+func (e *Encoder) EndArray() { e.finish(']') }
+
+// Key writes an object member's key; its value comes next.
+func (e *Encoder) Key(k string) {
 	if !e.indent && e.colour == nil {
 		// The path of every JSON Lines record, kept short.
 		top := &e.open[len(e.open)-1]
@@ -163,20 +175,20 @@ func (e *jsonEncoder) key(k string) {
 			e.b = append(e.b, ',')
 		}
 		top.members = true
-		e.b = append(appendJSONString(e.b, k), ':')
+		e.b = append(AppendString(e.b, k), ':')
 		e.afterKey = true
 		return
 	}
 	e.member()
 	if e.colour != nil {
-		e.coloured(e.colour.key, appendJSONString(e.tok[:0], k))
+		e.coloured(e.colour.key, AppendString(e.tok[:0], k))
 	} else {
-		e.b = appendJSONString(e.b, k)
+		e.b = AppendString(e.b, k)
 	}
 	e.colon()
 }
 
-func (e *jsonEncoder) colon() {
+func (e *Encoder) colon() {
 	if e.indent {
 		e.b = append(e.b, ':', ' ')
 	} else {
@@ -186,21 +198,23 @@ func (e *jsonEncoder) colon() {
 }
 
 // coloured appends tok in colour; tok may be e.tok, which it keeps.
-func (e *jsonEncoder) coloured(colour func(string) string, tok []byte) {
+func (e *Encoder) coloured(colour func(string) string, tok []byte) {
 	e.tok = tok
 	e.b = append(e.b, colour(string(tok))...)
 }
 
-func (e *jsonEncoder) str(s string) {
+// Str writes the string s.
+func (e *Encoder) Str(s string) {
 	e.member()
 	if e.colour != nil {
-		e.coloured(e.colour.str, appendJSONString(e.tok[:0], s))
+		e.coloured(e.colour.str, AppendString(e.tok[:0], s))
 		return
 	}
-	e.b = appendJSONString(e.b, s)
+	e.b = AppendString(e.b, s)
 }
 
-func (e *jsonEncoder) int(n int64) {
+// Int writes the number n.
+func (e *Encoder) Int(n int64) {
 	e.member()
 	if e.colour != nil {
 		e.coloured(e.colour.num, strconv.AppendInt(e.tok[:0], n, 10))
@@ -209,11 +223,13 @@ func (e *jsonEncoder) int(n int64) {
 	e.b = strconv.AppendInt(e.b, n, 10)
 }
 
-func (e *jsonEncoder) bool(v bool) { e.literal(strconv.AppendBool(e.tok[:0], v)) }
+// Bool writes true or false.
+func (e *Encoder) Bool(v bool) { e.literal(strconv.AppendBool(e.tok[:0], v)) }
 
-func (e *jsonEncoder) null() { e.literal(append(e.tok[:0], "null"...)) }
+// Null writes null.
+func (e *Encoder) Null() { e.literal(append(e.tok[:0], "null"...)) }
 
-func (e *jsonEncoder) literal(tok []byte) {
+func (e *Encoder) literal(tok []byte) {
 	e.member()
 	if e.colour != nil {
 		e.coloured(e.colour.lit, tok)
@@ -223,39 +239,39 @@ func (e *jsonEncoder) literal(tok []byte) {
 	e.tok = tok
 }
 
-// stringArray writes an array of n strings.
-func (e *jsonEncoder) stringArray(n int, item func(int) string) {
-	e.beginArray()
+// StringArray writes an array of n strings.
+func (e *Encoder) StringArray(n int, item func(int) string) {
+	e.BeginArray()
 	for i := 0; i < n; i++ {
-		e.str(item(i))
+		e.Str(item(i))
 	}
-	e.endArray()
+	e.EndArray()
 }
 
-// value writes v as encoding/json marshals it (without HTML escaping, so
+// Value writes v as encoding/json marshals it (without HTML escaping, so
 // values read as in the capture), laid out and made safe as the rest.
-func (e *jsonEncoder) value(v any) error {
+func (e *Encoder) Value(v any) error {
 	src, err := e.marshal(v)
 	if err != nil {
 		return err
 	}
-	e.rawJSON(src)
+	e.RawJSON(src)
 	return nil
 }
 
-// fields writes the members of the object v marshals to into the object
+// Fields writes the members of the object v marshals to into the object
 // being written, so that more members can follow them.
-func (e *jsonEncoder) fields(v any) error {
+func (e *Encoder) Fields(v any) error {
 	src, err := e.marshal(v)
 	if err != nil {
 		return err
 	}
 	src = bytes.TrimSpace(src)
-	e.rawJSON(src[1 : len(src)-1])
+	e.RawJSON(src[1 : len(src)-1])
 	return nil
 }
 
-func (e *jsonEncoder) marshal(v any) ([]byte, error) {
+func (e *Encoder) marshal(v any) ([]byte, error) {
 	if e.enc == nil {
 		e.enc = json.NewEncoder(&e.scratch)
 		e.enc.SetEscapeHTML(false)
@@ -267,25 +283,25 @@ func (e *jsonEncoder) marshal(v any) ([]byte, error) {
 	return e.scratch.Bytes(), nil
 }
 
-// rawJSON writes the JSON text src, which must be valid JSON, token by
+// RawJSON writes the JSON text src, which must be valid JSON, token by
 // token: its own layout is dropped, its strings keep their escapes and
 // get the ones this encoder adds.
-func (e *jsonEncoder) rawJSON(src []byte) {
+func (e *Encoder) RawJSON(src []byte) {
 	for i := 0; i < len(src); {
 		switch c := src[i]; c {
 		case ' ', '\t', '\n', '\r', ',', ':':
 			i++
 		case '{':
-			e.beginObject()
+			e.BeginObject()
 			i++
 		case '[':
-			e.beginArray()
+			e.BeginArray()
 			i++
 		case '}':
-			e.endObject()
+			e.EndObject()
 			i++
 		case ']':
-			e.endArray()
+			e.EndArray()
 			i++
 		case '"':
 			j := stringEnd(src, i)
@@ -324,7 +340,7 @@ const (
 
 // rawToken appends one token of JSON text, terminal-safe, in the colour
 // of its kind.
-func (e *jsonEncoder) rawToken(kind int, tok []byte) {
+func (e *Encoder) rawToken(kind int, tok []byte) {
 	switch {
 	case e.human:
 		e.tok = append(e.tok[:0], termsafe.String(string(tok))...)
@@ -357,9 +373,9 @@ func stringEnd(b []byte, i int) int {
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string that is safe to print on a
-// terminal (see jsonEncoder).
-func appendJSONString(b []byte, s string) []byte {
+// AppendString appends s as a JSON string that is safe to print on a
+// terminal (see Encoder).
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -451,29 +467,34 @@ func appendSafeJSON(b, src []byte) []byte {
 	return append(b, src[start:]...)
 }
 
-// recordStream writes records as JSON Lines, or as the array under key of
+// RecordStream writes records as JSON Lines, or as the array under key of
 // one document whose records are written as they come: replay's events
 // and diff's pairs.
-type recordStream struct {
-	e     *jsonEncoder
-	lines bool
+type RecordStream struct {
+	// Enc is the encoder of the records, for the members that follow
+	// them.
+	Enc *Encoder
+	// Lines says the records are JSON Lines, not one document.
+	Lines bool
 }
 
-func newRecordStream(out io.Writer, format, key string) recordStream {
-	s := recordStream{e: newJSONEncoder(out, styleFor(format)), lines: format == "jsonl"}
-	if !s.lines {
-		s.e.beginObject()
-		s.e.key(key)
-		s.e.beginArray()
+// NewRecordStream returns a stream of records in format, json or
+// jsonl; with json, it opens the document and its array under key.
+func NewRecordStream(out io.Writer, format, key string) RecordStream {
+	s := RecordStream{Enc: NewEncoder(out, StyleFor(format)), Lines: format == "jsonl"}
+	if !s.Lines {
+		s.Enc.BeginObject()
+		s.Enc.Key(key)
+		s.Enc.BeginArray()
 	}
 	return s
 }
 
-// done ends the record just written: its line, or a flush of the document
+// Done ends the record just written: its line, or a flush of the document
 // so far.
-func (s recordStream) done() error {
-	if s.lines {
-		return s.e.end()
+func (s RecordStream) Done() error {
+	if s.Lines {
+		return s.Enc.End()
 	}
-	return s.e.flush()
+	return s.Enc.Flush()
 }

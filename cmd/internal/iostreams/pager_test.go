@@ -1,4 +1,4 @@
-package cmd
+package iostreams
 
 import (
 	"errors"
@@ -19,7 +19,7 @@ func TestPagerCommand(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := pagerCommand(func(k string) string { return tc.env[k] }); got != tc.want {
+			if got := PagerCommand(func(k string) string { return tc.env[k] }); got != tc.want {
 				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
@@ -27,7 +27,7 @@ func TestPagerCommand(t *testing.T) {
 }
 
 // TestPagerQuit checks that writing to a pager the user has quit is
-// errPagerQuit, which run treats as success.
+// ErrPagerQuit, which run treats as success.
 func TestPagerQuit(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -35,7 +35,7 @@ func TestPagerQuit(t *testing.T) {
 	}
 	r.Close()
 	defer w.Close()
-	if _, err := (&pagerWriter{w: w}).Write([]byte("row\n")); !errors.Is(err, errPagerQuit) {
-		t.Errorf("write to a closed pager: %v, want errPagerQuit", err)
+	if _, err := (&pagerWriter{w: w}).Write([]byte("row\n")); !errors.Is(err, ErrPagerQuit) {
+		t.Errorf("write to a closed pager: %v, want ErrPagerQuit", err)
 	}
 }

@@ -1,4 +1,4 @@
-package cmd
+package jsonout
 
 import (
 	"bytes"
@@ -11,27 +11,37 @@ import (
 	"github.com/itchyny/gojq"
 )
 
-// compileJQ compiles a --jq expression; a bad one is bad usage.
-func compileJQ(expr string) (*gojq.Code, error) {
+// QueryError is a --jq expression that is wrong, or that failed on the
+// output: bad usage.
+type QueryError struct{ Err error }
+
+// Error says what was wrong with the expression.
+func (e *QueryError) Error() string { return "--jq: " + e.Err.Error() }
+
+// Unwrap returns gojq's own error.
+func (e *QueryError) Unwrap() error { return e.Err }
+
+// CompileJQ compiles a --jq expression; a bad one is a QueryError.
+func CompileJQ(expr string) (*gojq.Code, error) {
 	q, err := gojq.Parse(expr)
 	if err != nil {
-		return nil, usageErrorf("--jq: %v", err)
+		return nil, &QueryError{err}
 	}
 	code, err := gojq.Compile(q)
 	if err != nil {
-		return nil, usageErrorf("--jq: %v", err)
+		return nil, &QueryError{err}
 	}
 	return code, nil
 }
 
-// jqWriter runs a --jq expression on the JSON a command writes, between
+// JQWriter runs a --jq expression on the JSON a command writes, between
 // the one JSON encoder and standard output. With lines (-o jsonl) it runs
 // on each record as its line is written, so a live stream stays live;
 // otherwise (-o json) it collects the document, which is written as it
 // goes, and runs once on the whole at close. Results that are strings
 // are written raw, as gh and jq -r do (made terminal-safe on a terminal);
 // others as JSON in the output's layout, through the one encoder.
-type jqWriter struct {
+type JQWriter struct {
 	out   io.Writer
 	code  *gojq.Code
 	lines bool
@@ -40,11 +50,15 @@ type jqWriter struct {
 	err   error
 }
 
-func newJQWriter(out io.Writer, code *gojq.Code, lines, tty bool) *jqWriter {
-	return &jqWriter{out: out, code: code, lines: lines, tty: tty}
+// NewJQWriter returns a JQWriter of code that writes to out: with lines
+// record by record, with tty made safe for a terminal.
+func NewJQWriter(out io.Writer, code *gojq.Code, lines, tty bool) *JQWriter {
+	return &JQWriter{out: out, code: code, lines: lines, tty: tty}
 }
 
-func (j *jqWriter) Write(p []byte) (int, error) {
+// Write takes the next part of the output; with lines it runs the
+// expression on each record it completes.
+func (j *JQWriter) Write(p []byte) (int, error) {
 	if j.err != nil {
 		return 0, j.err
 	}
@@ -69,9 +83,9 @@ func (j *jqWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// close runs the expression on the collected document (-o json), or on a
+// Close runs the expression on the collected document (-o json), or on a
 // last record without its newline.
-func (j *jqWriter) close() error {
+func (j *JQWriter) Close() error {
 	if j.err != nil || len(bytes.TrimSpace(j.buf)) == 0 {
 		return j.err
 	}
@@ -82,7 +96,7 @@ func (j *jqWriter) close() error {
 
 // run runs the expression on each JSON value of doc: one, or with --each
 // one document per capture.
-func (j *jqWriter) run(doc []byte) error {
+func (j *JQWriter) run(doc []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(doc))
 	dec.UseNumber()
 	for {
@@ -98,12 +112,12 @@ func (j *jqWriter) run(doc []byte) error {
 	}
 }
 
-func (j *jqWriter) runOn(v any) error {
-	style := jsonDocument
+func (j *JQWriter) runOn(v any) error {
+	style := Document
 	if j.lines {
-		style = jsonLines
+		style = Lines
 	}
-	e := newJSONEncoder(j.out, style)
+	e := NewEncoder(j.out, style)
 	iter := j.code.Run(v)
 	for {
 		r, ok := iter.Next()
@@ -115,7 +129,7 @@ func (j *jqWriter) runOn(v any) error {
 			if errors.As(err, &halt) && halt.Value() == nil {
 				return nil
 			}
-			return &usageError{fmt.Errorf("--jq: %w", err)}
+			return &QueryError{err}
 		}
 		if s, ok := r.(string); ok {
 			if j.tty {
@@ -126,10 +140,10 @@ func (j *jqWriter) runOn(v any) error {
 			}
 			continue
 		}
-		if err := e.value(r); err != nil {
+		if err := e.Value(r); err != nil {
 			return fmt.Errorf("--jq: %w", err)
 		}
-		if err := e.end(); err != nil {
+		if err := e.End(); err != nil {
 			return err
 		}
 	}

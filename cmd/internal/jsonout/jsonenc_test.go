@@ -1,36 +1,15 @@
-package cmd
+package jsonout
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 	"unicode/utf8"
 
-	"github.com/agentskit/snapctl/replay"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout/jsontest"
 )
-
-// forbiddenInJSON reports the first character of out that no JSON output
-// may hold raw, or -1: controls other than the newline and indentation,
-// DEL, C1 controls, line separators, format characters (bidi controls,
-// zero-width spaces, U+FEFF) and bytes that are not UTF-8.
-func forbiddenInJSON(out []byte) int {
-	for i := 0; i < len(out); {
-		r, n := utf8.DecodeRune(out[i:])
-		bad := r < 0x20 && r != '\n' && r != ' ' || r == 0x7f || r >= 0x80 && r <= 0x9f ||
-			r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r) || r == utf8.RuneError && n == 1
-		if bad {
-			return i
-		}
-		i += n
-	}
-	return -1
-}
 
 func TestAppendJSONString(t *testing.T) {
 	cases := []struct{ name, in, want string }{
@@ -48,9 +27,9 @@ func TestAppendJSONString(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got := string(appendJSONString(nil, tc.in))
+			got := string(AppendString(nil, tc.in))
 			if got != tc.want {
-				t.Fatalf("appendJSONString(%q) = %s, want %s", tc.in, got, tc.want)
+				t.Fatalf("AppendString(%q) = %s, want %s", tc.in, got, tc.want)
 			}
 			var back string
 			if err := json.Unmarshal([]byte(got), &back); err != nil {
@@ -65,11 +44,11 @@ func TestAppendJSONString(t *testing.T) {
 
 // encode runs write on an encoder of the given style and returns what
 // it wrote.
-func encode(style jsonStyle, write func(e *jsonEncoder)) string {
+func encode(style Style, write func(e *Encoder)) string {
 	var buf bytes.Buffer
-	e := newJSONEncoder(&buf, style)
+	e := NewEncoder(&buf, style)
 	write(e)
-	e.end()
+	e.End()
 	return buf.String()
 }
 
@@ -77,12 +56,12 @@ func encode(style jsonStyle, write func(e *jsonEncoder)) string {
 // and parses back to itself.
 func TestJSONEncoderValue(t *testing.T) {
 	in := map[string]string{"k\u202e": "a\u0085b\x7f\u200b\ufeff\u2066<>&\U000e0001\xff"}
-	out := encode(jsonDocument, func(e *jsonEncoder) {
-		if err := e.value(in); err != nil {
+	out := encode(Document, func(e *Encoder) {
+		if err := e.Value(in); err != nil {
 			t.Fatal(err)
 		}
 	})
-	if i := forbiddenInJSON([]byte(out)); i >= 0 {
+	if i := jsontest.Forbidden([]byte(out)); i >= 0 {
 		t.Fatalf("raw forbidden character at byte %d of %s", i, out)
 	}
 	want := "{\n  \"k\\u202e\": \"a\\u0085b\\u007f\\u200b\\ufeff\\u2066<>&\\udb40\\udc01\\ufffd\"\n}\n"
@@ -113,49 +92,49 @@ func TestJSONEncoderLayout(t *testing.T) {
 	}{S: "x \"y\" \\ z", Empty: []string{}, In: []inner{{N: []int{1, -2}, M: map[string]any{"a": nil, "b": []any{}}}, {}}, B: true, F: -1.5e-7}
 	compact, _ := json.Marshal(v)
 	indented, _ := json.MarshalIndent(v, "", "  ")
-	byHand := func(e *jsonEncoder) {
-		e.beginObject()
-		e.key("s")
-		e.str(v.S)
-		e.key("empty")
-		e.stringArray(0, nil)
-		e.key("obj")
-		e.beginObject()
-		e.endObject()
-		e.key("in")
-		if err := e.value(v.In); err != nil {
+	byHand := func(e *Encoder) {
+		e.BeginObject()
+		e.Key("s")
+		e.Str(v.S)
+		e.Key("empty")
+		e.StringArray(0, nil)
+		e.Key("obj")
+		e.BeginObject()
+		e.EndObject()
+		e.Key("in")
+		if err := e.Value(v.In); err != nil {
 			t.Fatal(err)
 		}
-		e.key("null")
-		e.null()
-		e.key("b")
-		e.bool(true)
-		e.key("f")
-		e.rawJSON([]byte(" -1.5e-7 "))
-		e.endObject()
+		e.Key("null")
+		e.Null()
+		e.Key("b")
+		e.Bool(true)
+		e.Key("f")
+		e.RawJSON([]byte(" -1.5e-7 "))
+		e.EndObject()
 	}
 	cases := []struct {
 		name  string
-		style jsonStyle
-		write func(e *jsonEncoder)
+		style Style
+		write func(e *Encoder)
 		want  string
 	}{
-		{"compact value", jsonLines, func(e *jsonEncoder) { e.value(v) }, string(compact)},
-		{"indented value", jsonDocument, func(e *jsonEncoder) { e.value(v) }, string(indented)},
-		{"compact from indented text", jsonLines, func(e *jsonEncoder) { e.rawJSON(indented) }, string(compact)},
-		{"indented from compact text", jsonDocument, func(e *jsonEncoder) { e.rawJSON(compact) }, string(indented)},
-		{"compact by hand", jsonLines, byHand, string(compact)},
-		{"indented by hand", jsonDocument, byHand, string(indented)},
-		{"fields, then more members", jsonDocument, func(e *jsonEncoder) {
-			e.beginObject()
-			e.fields(struct {
+		{"compact value", Lines, func(e *Encoder) { e.Value(v) }, string(compact)},
+		{"indented value", Document, func(e *Encoder) { e.Value(v) }, string(indented)},
+		{"compact from indented text", Lines, func(e *Encoder) { e.RawJSON(indented) }, string(compact)},
+		{"indented from compact text", Document, func(e *Encoder) { e.RawJSON(compact) }, string(indented)},
+		{"compact by hand", Lines, byHand, string(compact)},
+		{"indented by hand", Document, byHand, string(indented)},
+		{"fields, then more members", Document, func(e *Encoder) {
+			e.BeginObject()
+			e.Fields(struct {
 				A int `json:"a"`
 			}{1})
-			e.key("b")
-			e.beginArray()
-			e.int(2)
-			e.endArray()
-			e.endObject()
+			e.Key("b")
+			e.BeginArray()
+			e.Int(2)
+			e.EndArray()
+			e.EndObject()
 		}, "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}"},
 	}
 	for _, tc := range cases {
@@ -170,7 +149,7 @@ func TestJSONEncoderLayout(t *testing.T) {
 // TestJSONEncoderColour: tokens get their colours, strings with escaped
 // quotes stay whole, and characters that act on a terminal never reach it.
 func TestJSONEncoderColour(t *testing.T) {
-	colours := &jsonColours{
+	colours := &Colours{
 		key: func(s string) string { return "<k>" + s + "</k>" },
 		str: func(s string) string { return "<s>" + s + "</s>" },
 		num: func(s string) string { return "<n>" + s + "</n>" },
@@ -184,7 +163,7 @@ func TestJSONEncoderColour(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := encode(jsonStyle{Indent: true, Colour: colours}, func(e *jsonEncoder) { e.rawJSON([]byte(tt.in)) })
+			got := encode(Style{Indent: true, Colour: colours}, func(e *Encoder) { e.RawJSON([]byte(tt.in)) })
 			if got != tt.want {
 				t.Errorf("rawJSON(%q) =\n%s\nwant\n%s", tt.in, got, tt.want)
 			}
@@ -196,32 +175,33 @@ func TestJSONEncoderColour(t *testing.T) {
 // document of records is written record by record.
 func TestJSONEncoderStreams(t *testing.T) {
 	var buf bytes.Buffer
-	e := newJSONEncoder(&buf, jsonDocument)
-	e.beginObject()
-	e.key("records")
-	e.beginArray()
+	e := NewEncoder(&buf, Document)
+	e.BeginObject()
+	e.Key("records")
+	e.BeginArray()
 	for i := range 3 {
-		e.int(int64(i))
-		if err := e.flush(); err != nil {
+		e.Int(int64(i))
+		if err := e.Flush(); err != nil {
 			t.Fatal(err)
 		}
 		if want := strings.Repeat(",", i) + "\n    " + strconv.Itoa(i); !strings.HasSuffix(buf.String(), "\n    "+strconv.Itoa(i)) || len(e.b) != 0 {
 			t.Fatalf("after record %d: %q pending %q, want a suffix %q", i, buf.String(), e.b, want)
 		}
 	}
-	e.endArray()
-	e.endObject()
-	e.end()
+	e.EndArray()
+	e.EndObject()
+	e.End()
 	if want := "{\n  \"records\": [\n    0,\n    1,\n    2\n  ]\n}\n"; buf.String() != want {
 		t.Fatalf("got %q, want %q", buf.String(), want)
 	}
 }
 
+// FuzzAppendJSONString keeps the name its corpus in testdata/fuzz has.
 func FuzzAppendJSONString(f *testing.F) {
 	f.Add("\x1b\u0085\u202e\u200b\ufeff\xff")
 	f.Fuzz(func(t *testing.T, s string) {
-		out := appendJSONString(nil, s)
-		if i := forbiddenInJSON(out); i >= 0 {
+		out := AppendString(nil, s)
+		if i := jsontest.Forbidden(out); i >= 0 {
 			t.Fatalf("%q: raw forbidden character at byte %d of %s", s, i, out)
 		}
 		var back string
@@ -236,53 +216,4 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Fatalf("appendSafeJSON changed %s to %s", out, safe)
 		}
 	})
-}
-
-// benchResult is a typical accepted snapshot's result.
-var benchResult = &replay.Result{File: "capture.jsonl", Line: 1234, Reason: replay.ReasonAdvanced, Gap: 1, Prev: 41,
-	Event: &replay.Event{Kind: replay.KindSnapshot, EventID: "evt-turn-12-7", SessionID: "session-7f3a", TurnID: "turn-12", Sequence: 42}}
-
-// BenchmarkReplayJSONL measures replay's -o jsonl record writer, the
-// output of its hot path.
-func BenchmarkReplayJSONL(b *testing.B) {
-	var one bytes.Buffer
-	newJSONEvents(&one, "jsonl", false).event(benchResult)
-	b.SetBytes(int64(one.Len()))
-	b.ReportAllocs()
-	w := newJSONEvents(bufio.NewWriterSize(io.Discard, 64<<10), "jsonl", false)
-	for b.Loop() {
-		w.event(benchResult)
-	}
-}
-
-// largestWrite remembers the longest single write.
-type largestWrite struct{ n, max int }
-
-func (w *largestWrite) Write(p []byte) (int, error) {
-	w.n += len(p)
-	w.max = max(w.max, len(p))
-	return len(p), nil
-}
-
-// TestJSONDocumentsStream: inspect and lineage write -o json a session at a
-// time and replay and diff a record at a time, so no write is ever the
-// whole document (the output buffer passes a write longer than itself
-// straight through).
-func TestJSONDocumentsStream(t *testing.T) {
-	var b strings.Builder
-	for i := range 3000 {
-		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s%d","turnId":"t%d","sequence":1,"emittedAt":"2026-07-11T03:00:00Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"lineage":{"operation":"submit"},"messages":[{"id":"m","role":"assistant","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"}]}}`+"\n", i, i, i)
-		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"f%d","sessionId":"s%d","turnId":"t%d","sequence":2,"emittedAt":"2026-07-11T03:00:01Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":2,"totalTokens":3},"lineage":{"operation":"submit"},"messages":[{"id":"m","role":"assistant","content":"hi there","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"}]}}`+"\n", i, i, i)
-	}
-	for _, args := range [][]string{{"inspect", "-o", "json"}, {"lineage", "-o", "json"}, {"replay", "-o", "json"}, {"diff", "-o", "json"}} {
-		ios, _, errOut := testStreams(b.String())
-		w := &largestWrite{}
-		ios.Out = w
-		if code := run(ios, append(args, "-")); code != exitOK {
-			t.Fatalf("%v: exit %d: %s", args, code, errOut)
-		}
-		if w.n < 1<<20 || w.max > 64<<10 {
-			t.Errorf("%v: %d bytes, the longest write %d: want over 1 MiB in writes of at most 64 KiB", args, w.n, w.max)
-		}
-	}
 }

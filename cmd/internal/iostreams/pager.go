@@ -1,15 +1,12 @@
-package cmd
+package iostreams
 
 import (
 	"errors"
 	"io"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"syscall"
-
-	"github.com/spf13/cobra"
 )
 
 // defaultPager is the pager when neither SNAPCTL_PAGER nor PAGER is set:
@@ -17,21 +14,13 @@ import (
 // through (-R) and leaves the output on the screen (-X), as git's.
 const defaultPager = "less -FRX"
 
-// Values of a command's "pager" annotation: page its output on a
-// terminal always, or only when every input is a file (replay and diff
-// follow a live standard input row by row, which a pager would hold).
-const (
-	pageAlways = "always"
-	pageFiles  = "files"
-)
-
-// errPagerQuit is a write to a pager that was closed: the user quit it
+// ErrPagerQuit is a write to a pager that was closed: the user quit it
 // before the end, which is no failure.
-var errPagerQuit = errors.New("pager quit")
+var ErrPagerQuit = errors.New("pager quit")
 
-// pagerCommand is the pager to run: the first of SNAPCTL_PAGER and PAGER
+// PagerCommand is the pager to run: the first of SNAPCTL_PAGER and PAGER
 // that is not empty, else less -FRX; "" (no pager) when that is cat.
-func pagerCommand(getenv func(string) string) string {
+func PagerCommand(getenv func(string) string) string {
 	cmd := defaultPager
 	for _, name := range []string{"SNAPCTL_PAGER", "PAGER"} {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
@@ -50,32 +39,16 @@ func pagerCommand(getenv func(string) string) string {
 	return cmd
 }
 
-// wantsPager says whether c's output goes through a pager: standard
-// output is a terminal, --no-pager is not given, and c pages its output
-// (for replay and diff, only when no input is standard input).
-func wantsPager(c *cobra.Command, ios *iostreams, args []string) bool {
-	if !ios.OutTTY || ios.NoPager {
-		return false
-	}
-	switch c.Annotations["pager"] {
-	case pageAlways:
-		return true
-	case pageFiles:
-		return len(args) > 0 && !slices.Contains(args, "-")
-	}
-	return false
-}
-
 // pager is a running pager: standard output goes to its input.
 type pager struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
 }
 
-// startPager runs the pager command line with the shell, as git does, its
+// StartPager runs the pager command line with the shell, as git does, its
 // output on this process's standard output (the terminal itself, so that
-// the pager knows it), and sends ios.Out to it.
-func (s *iostreams) startPager(cmdline string) error {
+// the pager knows it), and sends Out to it; "" runs none.
+func (s *IOStreams) StartPager(cmdline string) error {
 	if cmdline == "" {
 		return nil
 	}
@@ -99,12 +72,12 @@ func (s *iostreams) startPager(cmdline string) error {
 		return err
 	}
 	s.pager = &pager{cmd: cmd, in: in}
-	s.Out = &pagerWriter{w: in, quit: s.stop}
+	s.Out = &pagerWriter{w: in, quit: s.Stop}
 	return nil
 }
 
 // stopPager closes the pager's input and waits for the user to quit it.
-func (s *iostreams) stopPager() {
+func (s *IOStreams) stopPager() {
 	if s.pager == nil {
 		return
 	}
@@ -114,7 +87,7 @@ func (s *iostreams) stopPager() {
 }
 
 // pagerWriter writes to a pager; once the pager is gone, a write fails
-// with errPagerQuit, and quit, when set, stops the run: nobody reads on.
+// with ErrPagerQuit, and quit, when set, stops the run: nobody reads on.
 type pagerWriter struct {
 	w    io.Writer
 	quit func(error)
@@ -123,10 +96,10 @@ type pagerWriter struct {
 func (p *pagerWriter) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
 	if err != nil && (errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)) {
-		err = errPagerQuit
+		err = ErrPagerQuit
 	}
 	if err != nil && p.quit != nil {
-		p.quit(&writeError{err})
+		p.quit(&WriteError{err})
 	}
 	return n, err
 }

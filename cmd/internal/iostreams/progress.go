@@ -1,10 +1,8 @@
-package cmd
+package iostreams
 
 import (
 	"fmt"
 	"time"
-
-	"github.com/agentskit/snapctl/replay"
 )
 
 // progressThreshold is the input size from which progress is shown.
@@ -13,14 +11,20 @@ const progressThreshold = 64 << 20
 // progressEvery is how often the progress line is redrawn.
 var progressEvery = 250 * time.Millisecond
 
-// startProgress shows, on standard error, how much of the captures has
-// been read and how fast, while they are long (over 64 MiB) and standard
-// error is a terminal. It never writes elsewhere. A command that streams
+// A Source says how much of its input has been read, of how much in all
+// (-1 when that is not known), as replay.Reader does.
+type Source interface {
+	Progress() (read, total int64)
+}
+
+// StartProgress shows, on standard error, how much of rd has been read
+// and how fast, while it is long (over 64 MiB) and standard error is a
+// terminal. It never writes elsewhere. A command that streams
 // rows to standard output passes streaming, and then gets no progress when
 // that output shares the terminal, where the two would garble each other.
 // The returned function stops it and clears the line.
-func startProgress(ios *iostreams, rd *replay.Reader, streaming bool) func() {
-	if !ios.ErrTTY || ios.NoProgress || (streaming && ios.OutTTY) {
+func (s *IOStreams) StartProgress(rd Source, streaming bool) func() {
+	if !s.ErrTTY || s.NoProgress || (streaming && s.OutTTY) {
 		return func() {}
 	}
 	stop, done := make(chan struct{}), make(chan struct{})
@@ -34,7 +38,7 @@ func startProgress(ios *iostreams, rd *replay.Reader, streaming bool) func() {
 			select {
 			case <-stop:
 				if shown {
-					fmt.Fprint(ios.ErrOut, "\r\x1b[K")
+					fmt.Fprint(s.ErrOut, "\r\x1b[K")
 				}
 				return
 			case <-tick.C:
@@ -46,9 +50,9 @@ func startProgress(ios *iostreams, rd *replay.Reader, streaming bool) func() {
 			shown = true
 			rate := float64(read) / time.Since(start).Seconds()
 			if total > 0 {
-				fmt.Fprintf(ios.ErrOut, "\r\x1b[Kreading %s of %s (%d%%), %s/s", humanBytes(read), humanBytes(total), read*100/total, humanBytes(int64(rate)))
+				fmt.Fprintf(s.ErrOut, "\r\x1b[Kreading %s of %s (%d%%), %s/s", humanBytes(read), humanBytes(total), read*100/total, humanBytes(int64(rate)))
 			} else {
-				fmt.Fprintf(ios.ErrOut, "\r\x1b[Kreading %s, %s/s", humanBytes(read), humanBytes(int64(rate)))
+				fmt.Fprintf(s.ErrOut, "\r\x1b[Kreading %s, %s/s", humanBytes(read), humanBytes(int64(rate)))
 			}
 		}
 	}()

@@ -1,4 +1,4 @@
-package cmd
+package iostreams
 
 import "testing"
 
@@ -15,11 +15,11 @@ func TestColorEnabled(t *testing.T) {
 		{"never", true, false, false},
 	}
 	for _, tc := range cases {
-		ios := &iostreams{ColorMode: tc.mode, OutTTY: tc.outTTY, NoColor: tc.noColr}
+		ios := &IOStreams{ColorMode: tc.mode, OutTTY: tc.outTTY, NoColor: tc.noColr}
 		if got := ios.ColorEnabled(); got != tc.want {
 			t.Errorf("mode %s, terminal %v, NO_COLOR %v: got %v, want %v", tc.mode, tc.outTTY, tc.noColr, got, tc.want)
 		}
-		if got := ios.palette().Green("x") != "x"; got != tc.want {
+		if got := ios.Palette().Green("x") != "x"; got != tc.want {
 			t.Errorf("mode %s, terminal %v, NO_COLOR %v: palette colours %v, want %v", tc.mode, tc.outTTY, tc.noColr, got, tc.want)
 		}
 	}

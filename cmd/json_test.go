@@ -1,0 +1,62 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// benchResult is a typical accepted snapshot's result.
+var benchResult = &replay.Result{File: "capture.jsonl", Line: 1234, Reason: replay.ReasonAdvanced, Gap: 1, Prev: 41,
+	Event: &replay.Event{Kind: replay.KindSnapshot, EventID: "evt-turn-12-7", SessionID: "session-7f3a", TurnID: "turn-12", Sequence: 42}}
+
+// BenchmarkReplayJSONL measures replay's -o jsonl record writer, the
+// output of its hot path.
+func BenchmarkReplayJSONL(b *testing.B) {
+	var one bytes.Buffer
+	newJSONEvents(&one, "jsonl", false).event(benchResult)
+	b.SetBytes(int64(one.Len()))
+	b.ReportAllocs()
+	w := newJSONEvents(bufio.NewWriterSize(io.Discard, 64<<10), "jsonl", false)
+	for b.Loop() {
+		w.event(benchResult)
+	}
+}
+
+// largestWrite remembers the longest single write.
+type largestWrite struct{ n, max int }
+
+func (w *largestWrite) Write(p []byte) (int, error) {
+	w.n += len(p)
+	w.max = max(w.max, len(p))
+	return len(p), nil
+}
+
+// TestJSONDocumentsStream: inspect and lineage write -o json a session at a
+// time and replay and diff a record at a time, so no write is ever the
+// whole document (the output buffer passes a write longer than itself
+// straight through).
+func TestJSONDocumentsStream(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s%d","turnId":"t%d","sequence":1,"emittedAt":"2026-07-11T03:00:00Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"lineage":{"operation":"submit"},"messages":[{"id":"m","role":"assistant","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"}]}}`+"\n", i, i, i)
+		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"f%d","sessionId":"s%d","turnId":"t%d","sequence":2,"emittedAt":"2026-07-11T03:00:01Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":2,"totalTokens":3},"lineage":{"operation":"submit"},"messages":[{"id":"m","role":"assistant","content":"hi there","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"}]}}`+"\n", i, i, i)
+	}
+	for _, args := range [][]string{{"inspect", "-o", "json"}, {"lineage", "-o", "json"}, {"replay", "-o", "json"}, {"diff", "-o", "json"}} {
+		ios, _, errOut := iostreams.Test(b.String())
+		w := &largestWrite{}
+		ios.Out = w
+		if code := run(ios, append(args, "-")); code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		if w.n < 1<<20 || w.max > 64<<10 {
+			t.Errorf("%v: %d bytes, the longest write %d: want over 1 MiB in writes of at most 64 KiB", args, w.n, w.max)
+		}
+	}
+}
