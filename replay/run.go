@@ -104,10 +104,10 @@ type SessionStats struct {
 	Reasons ReasonCounts
 	// Final is the last accepted snapshot, if any.
 	Final *Final
-	// cursor is the session's own cursor, in use once cursor.session is
+	// cursor is the session's own cursor, in use once cursor.inUse is
 	// set; final is where Final points. Both live in the one allocation
 	// of the session's stats: a capture of many sessions pays for each.
-	cursor Cursor
+	cursor seqCursor
 	final  Final
 }
 
@@ -293,18 +293,17 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	r.counts.Kinds[ev.Kind]++
 	s := r.session(ev.SessionID)
 	s.Events++
-	c := r.pinned
-	if c == nil && ev.Kind == KindSnapshot {
-		if s.cursor.session == "" {
-			s.cursor.session = ev.SessionID
-		}
-		c = &s.cursor
-	}
-	if c == nil {
-		res.Reason = ReasonNonSnapshot
-	} else {
+	switch c := r.pinned; {
+	case c != nil:
 		res.Prev, _ = c.Sequence()
 		res.Reason, res.Gap = c.Apply(ev)
+	case ev.Kind == KindSnapshot:
+		// The session's own cursor: the event names its session.
+		s.cursor.inUse = true
+		res.Prev = s.cursor.sequence
+		res.Reason, res.Gap = s.cursor.apply(ev)
+	default:
+		res.Reason = ReasonNonSnapshot
 	}
 	r.counts.Reasons[res.Reason]++
 	s.Reasons.add(res.Reason)
@@ -334,7 +333,7 @@ func (r *Runner) Summary(in Stats) Summary {
 	if r.pinned == nil {
 		n := 0
 		for _, s := range r.order {
-			if s.cursor.session != "" {
+			if s.cursor.inUse {
 				n++
 			}
 		}
