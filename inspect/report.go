@@ -112,12 +112,14 @@ func (in *Inspector) Finish(sum replay.Summary) Report { return in.report(sum, t
 
 func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned}, Findings: []Finding{}}
-	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	stats := statsOf(sum.Sessions, in.order)
 	if release {
-		// The sessions stay reachable through order alone.
+		// The sessions stay reachable through order alone. The maps go
+		// before the overviews are allocated, so that a collection the
+		// allocation starts can take them.
 		in.model, in.events, in.bySeq = nil, nil, nil
 	}
+	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	for i, s := range in.order {
 		so := SessionOverview{SessionID: s.m.ID, Turns: s.m.Turns,
 			Snapshots: s.snapshots}

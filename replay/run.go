@@ -54,6 +54,11 @@ type Result struct {
 	Gap int64
 	// Prev is the sequence accepted before this snapshot, for advanced.
 	Prev int64
+	// Session is the number of the event's session in the run, from 1 in
+	// order of first appearance (Summary.Sessions[Session-1]), so that a
+	// consumer can find its own state of the session without a map of
+	// the ids; 0 for a malformed line, or a result no Runner made.
+	Session int
 	// Raw is the line as read, without its line ending, when the run was
 	// asked for it (Options.KeepRaw, or RawMalformed for a malformed
 	// line); nil for a line over the limit. It is
@@ -70,10 +75,11 @@ func (r *Result) Verdict() Verdict { return r.Reason.Verdict() }
 // Runner runs lines through the cursor, keeping per-session counts. It
 // holds one cursor per session (or one pinned cursor) and nothing per line.
 type Runner struct {
-	opts     Options
-	dec      Decoder
-	pinned   *Cursor
-	sessions map[string]*SessionStats
+	opts   Options
+	dec    Decoder
+	pinned *Cursor
+	// sessions maps each session's id to its place in order.
+	sessions map[string]int32
 	order    []*SessionStats
 	counts   Counts
 	ev       Event
@@ -209,7 +215,7 @@ func (o Options) decoder() Decoder {
 
 // NewRunner returns a runner; a pinned session must be a safe identifier.
 func NewRunner(opts Options) (*Runner, error) {
-	r := &Runner{opts: opts, sessions: map[string]*SessionStats{}, counts: newCounts()}
+	r := &Runner{opts: opts, sessions: map[string]int32{}, counts: newCounts()}
 	r.dec = opts.decoder()
 	if opts.Session != "" {
 		c, err := NewCursor(opts.Session)
@@ -283,7 +289,7 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 		// A line whose envelope names its session counts to it, so that
 		// a session's summary shows the broken events it was sent.
 		if e := err.Envelope; e != nil && IsSafeIdentifier(e.SessionID) {
-			s := r.session(e.SessionID)
+			s, _ := r.session(e.SessionID)
 			s.Events++
 			s.Reasons.add(ReasonMalformed)
 		}
@@ -291,7 +297,8 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	}
 	res.Event = ev
 	r.counts.Kinds[ev.Kind]++
-	s := r.session(ev.SessionID)
+	s, n := r.session(ev.SessionID)
+	res.Session = n
 	s.Events++
 	switch c := r.pinned; {
 	case c != nil:
@@ -314,17 +321,19 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	}
 }
 
-func (r *Runner) session(id string) *SessionStats {
-	s, ok := r.sessions[id]
+// session returns the stats of a session and its number (Result.Session).
+// A place fits in an int32: 2³¹ sessions would take some 400 GB of stats.
+func (r *Runner) session(id string) (*SessionStats, int) {
+	i, ok := r.sessions[id]
 	if !ok {
-		s = &SessionStats{SessionID: id}
-		r.sessions[id] = s
-		r.order = append(r.order, s)
+		i = int32(len(r.order))
+		r.sessions[id] = i
+		r.order = append(r.order, &SessionStats{SessionID: id})
 		if r.opts.Sessions != nil {
 			r.opts.Sessions(len(r.order))
 		}
 	}
-	return s
+	return r.order[i], int(i) + 1
 }
 
 // Summary returns the counts so far.

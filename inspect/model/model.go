@@ -230,6 +230,15 @@ type Step struct {
 type Model struct {
 	pinned   string
 	outcomes bool
+	// byRun holds the sessions by their number in the run
+	// (replay.Result.Session), nil where the run's session has no decoded
+	// event: the run keeps a map of the ids already. sessions is the map
+	// the model keeps instead, from the first result without a number or
+	// whose number names another session (results of another run): keyed
+	// is then set. n counts the sessions either way.
+	byRun    []*Session
+	keyed    bool
+	n        int
 	sessions map[string]*Session
 	turns    map[turnKey]*Turn
 	prev     Projection
@@ -251,13 +260,16 @@ func New(pinned string, outcomes bool) *Model {
 }
 
 // Observe folds one result of a run made with replay.Options.Messages into
-// the model. The step's Prev is valid until the next call.
+// the model. The step's Prev is valid until the next call. The results of
+// one model come from one run, in order, or carry no session number
+// (Result.Session 0): a number is taken to name the same session for as
+// long as it names the same id.
 func (m *Model) Observe(res *replay.Result) Step {
 	ev := res.Event
 	if ev == nil {
 		return Step{}
 	}
-	s := m.session(ev.SessionID)
+	s := m.session(ev.SessionID, res.Session)
 	st := Step{Session: s, Turn: m.turn(s, ev.TurnID)}
 	t := st.Turn
 	p := m.at(res.File, res.Line)
@@ -352,12 +364,42 @@ func (o *Outcome) noteLineage(seq int64, l replay.Lineage) {
 	v.list = append(v.list, Variant{Sequence: seq, Lineage: l})
 }
 
-func (m *Model) session(id string) *Session {
+// session returns the session of id, whose number in the run is n (0 for
+// none).
+func (m *Model) session(id string, n int) *Session {
+	if !m.keyed && n > 0 {
+		if n > len(m.byRun) {
+			m.byRun = append(m.byRun, make([]*Session, n-len(m.byRun))...)
+		}
+		switch s := m.byRun[n-1]; {
+		case s == nil:
+			s = m.newSession(id)
+			m.byRun[n-1] = s
+			return s
+		case s.ID == id:
+			return s
+		}
+	}
+	if !m.keyed {
+		m.keyed = true
+		for _, s := range m.byRun {
+			if s != nil {
+				m.sessions[s.ID] = s
+			}
+		}
+		m.byRun = nil
+	}
 	s, ok := m.sessions[id]
 	if !ok {
-		s = &Session{ID: id, Index: len(m.sessions)}
+		s = m.newSession(id)
 		m.sessions[id] = s
 	}
+	return s
+}
+
+func (m *Model) newSession(id string) *Session {
+	s := &Session{ID: id, Index: m.n}
+	m.n++
 	return s
 }
 
