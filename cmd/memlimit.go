@@ -12,8 +12,13 @@ import (
 const perSession = 16 << 10
 
 // headroom is the garbage the collector lets pile up above the live heap
-// once a capture has many sessions: the fixed 64 MiB of the bound.
-const headroom = 64 << 20
+// once a capture has many sessions: three quarters of the fixed 64 MiB of
+// the bound, since peak RSS counts what the runtime holds beside the heap
+// too (memory freed but not yet returned, its own metadata), some 40 MB
+// more on 200,000 sessions. A smaller headroom collects more often: 48
+// MiB rather than 64 took 0 to 7% more CPU there, and 12 to 17 MB less
+// peak RSS.
+const headroom = 48 << 20
 
 // limitMemory sets the Go runtime's soft memory limit to the bound the
 // README promises: 64 MiB, plus twice the longest line a capture may hold

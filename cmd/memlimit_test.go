@@ -49,10 +49,10 @@ func TestGCPercentFor(t *testing.T) {
 		old, want int
 	}{
 		{10 << 20, 200, 200}, // within the headroom: unchanged
-		{128 << 20, 200, 50}, // twice the headroom: half the live heap
-		{128 << 20, 40, 40},  // never raised
+		{96 << 20, 200, 50},  // twice the headroom: half the live heap
+		{96 << 20, 40, 40},   // never raised
 		{1 << 30, 200, 25},   // never below a quarter
-		{100 << 20, 100, 64}, // 64 MiB over 100 MiB
+		{100 << 20, 100, 48}, // 48 MiB over 100 MiB
 	} {
 		if got := gcPercentFor(tc.live, tc.old); got != tc.want {
 			t.Errorf("gcPercentFor(%d MiB, %d) = %d, want %d", tc.live>>20, tc.old, got, tc.want)

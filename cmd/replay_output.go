@@ -571,16 +571,17 @@ func (w *tableWriter) summary(sum replay.Summary) error {
 		return nil
 	}
 	w.out.WriteByte('\n')
-	rows := [][]string{}
-	for _, s := range sum.Sessions {
+	// A row per session, made twice rather than held: a capture of many
+	// sessions would otherwise hold them all at once.
+	return text.RenderEach(w.out, w.pal.Bold, w.width, sessionColumns, len(sum.Sessions), func(i int, row []string) []string {
+		s := sum.Sessions[i]
 		acc := s.Accepted()
-		row := []string{termsafe.String(s.SessionID), strconv.Itoa(s.Events), strconv.Itoa(acc), strconv.Itoa(s.Events - acc), "-", "-", "-", "-"}
+		row = append(row[:0], termsafe.String(s.SessionID), strconv.Itoa(s.Events), strconv.Itoa(acc), strconv.Itoa(s.Events-acc), "-", "-", "-", "-")
 		if f := s.Final; f != nil {
 			row[4], row[5], row[6], row[7] = strconv.FormatInt(f.Sequence, 10), string(f.Status), strconv.Itoa(f.MessageCount), termsafe.String(f.TurnID)
 		}
-		rows = append(rows, row)
-	}
-	return text.Render(w.out, w.pal.Bold, w.width, sessionColumns, rows)
+		return row
+	})
 }
 
 var sessionColumns = []text.Column{

@@ -426,7 +426,7 @@ func TestReportManySessions(t *testing.T) {
 		}
 		return o, got
 	}
-	hostile.ManySessions(t, "report while reading", 1<<10, func(capture []byte) any {
+	hostile.ManySessions(t, "report while reading", 832, func(capture []byte) any {
 		_, got := collect(capture)
 		return got
 	})

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"strings"
 	"unicode/utf8"
@@ -230,4 +231,86 @@ func wholeJSON(old, new string) []PathChange {
 		out[i].Kind, out[i].Old = Changed, old
 	}
 	return out
+}
+
+// pack writes a small projection's messages into one string: each
+// message's flags and number of tool calls, then each of its strings
+// (eachString) as its length and its bytes, then its tool calls' flags.
+// A session keeps its last projection until the next, and a capture of
+// many one-snapshot sessions keeps one per session: the records (168
+// bytes a message) and the decoder's copy of the messages array they
+// point into (keys, quotes and numbers too) took some 500 bytes for two
+// short messages, their packed form about a quarter of that. unpack
+// makes the messages again, for the rare pair.
+func pack(ms []replay.Message) string {
+	b := binary.AppendUvarint(nil, uint64(len(ms)))
+	for i := range ms {
+		m := &ms[i]
+		b = append(b, flags(m.HasToolCallID, m.HasToolCalls))
+		b = binary.AppendUvarint(b, uint64(len(m.ToolCalls)))
+		eachString(m, func(s *string) {
+			b = binary.AppendUvarint(b, uint64(len(*s)))
+			b = append(b, *s...)
+		})
+		for _, tc := range m.ToolCalls {
+			b = append(b, flags(tc.HasResult, tc.HasError))
+		}
+	}
+	return string(b)
+}
+
+// unpack is the messages pack wrote; their strings share p.
+func unpack(p string) []replay.Message {
+	at := 0
+	next := func() int {
+		v, n := binary.Uvarint([]byte(p[at:min(len(p), at+binary.MaxVarintLen64)]))
+		at += n
+		return int(v)
+	}
+	ms := make([]replay.Message, next())
+	for i := range ms {
+		m := &ms[i]
+		f := p[at]
+		at++
+		m.HasToolCallID, m.HasToolCalls = f&1 != 0, f&2 != 0
+		if n := next(); n > 0 {
+			m.ToolCalls = make([]replay.ToolCall, n)
+		}
+		eachString(m, func(s *string) {
+			n := next()
+			*s = p[at : at+n]
+			at += n
+		})
+		for j := range m.ToolCalls {
+			f := p[at]
+			at++
+			m.ToolCalls[j].HasResult, m.ToolCalls[j].HasError = f&1 != 0, f&2 != 0
+		}
+	}
+	return ms
+}
+
+func flags(a, b bool) byte {
+	var f byte
+	if a {
+		f |= 1
+	}
+	if b {
+		f |= 2
+	}
+	return f
+}
+
+// eachString calls f with every string of a message, its tool calls'
+// included, always in the same order.
+func eachString(m *replay.Message, f func(*string)) {
+	for _, s := range []*string{&m.ID, &m.Role, &m.Content, &m.Status, &m.CreatedAt, &m.ToolCallID, &m.Parts, &m.Metadata} {
+		f(s)
+	}
+	for i := range m.ToolCalls {
+		tc := &m.ToolCalls[i]
+		for _, s := range []*string{&tc.ID, &tc.Name, &tc.Status, &tc.Args, &tc.Result, &tc.Error} {
+			f(s)
+		}
+	}
 }

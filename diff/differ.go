@@ -104,8 +104,10 @@ func (d *Differ) toTarget() int64 {
 }
 
 type sessionState struct {
-	id      string
-	base    Projection
+	id   string
+	base Projection
+	// packed holds base's messages when it is small (pack), "" else.
+	packed  string
 	hasBase bool
 	// cost is what base costs against Differ.budget; 0 when compact.
 	cost    int
@@ -187,7 +189,7 @@ func (d *Differ) accept(res *replay.Result) error {
 		}
 	case s.hasBase && to < d.toTarget():
 		s.between++
-		s.skipped.Add(model.Messages(s.base.Messages), ev.Snapshot.Lineage)
+		s.skipped.Add(model.Messages(s.older().Messages), ev.Snapshot.Lineage)
 	case s.hasBase:
 		// To was skipped: nothing left to compare the base with.
 		d.drop(s)
@@ -201,7 +203,8 @@ func (d *Differ) rebase(s *sessionState, p Projection) {
 	d.drop(s)
 	switch c := p.cost(); {
 	case c <= smallCost:
-		s.base = p
+		s.base, s.packed = p, pack(p.Messages)
+		s.base.Messages = nil
 	case d.kept+c <= d.budget:
 		s.base, s.cost = p, c
 		d.kept += c
@@ -215,11 +218,21 @@ func (d *Differ) rebase(s *sessionState, p Projection) {
 // drop lets the session's older projection go.
 func (d *Differ) drop(s *sessionState) {
 	d.kept -= s.cost
-	s.base, s.hasBase, s.cost = Projection{}, false, 0
+	s.base, s.hasBase, s.cost, s.packed = Projection{}, false, 0, ""
+}
+
+// older is the session's older projection, its messages unpacked if they
+// were packed.
+func (s *sessionState) older() Projection {
+	p := s.base
+	if s.packed != "" {
+		p.Messages = unpack(s.packed)
+	}
+	return p
 }
 
 func (d *Differ) pair(s *sessionState, p Projection) error {
-	pd := compare(s.base, p, !d.opts.NoWords)
+	pd := compare(s.older(), p, !d.opts.NoWords)
 	if s.inert == nil {
 		s.inert = map[replay.Reason]int{}
 	}

@@ -226,7 +226,7 @@ func (in *Inspector) orphans(s *session) (tally, []string) {
 	for tu := s.m.FirstTurn(); tu != nil; tu = tu.Next() {
 		if tu.Submitted && tu.Snapshots == 0 {
 			t.hit("")
-			t.at(in.limit, in.pos(tu.SubmitAt))
+			t.at(in.limit, in.pos(tu.SubmitAt()))
 			turns = append(turns, tu.ID)
 		}
 	}

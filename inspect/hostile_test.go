@@ -173,11 +173,11 @@ func TestManySessions(t *testing.T) {
 		})
 		return in, sum
 	}
-	hostile.ManySessions(t, "inspect while reading", 1<<10, func(capture []byte) any {
+	hostile.ManySessions(t, "inspect while reading", 832, func(capture []byte) any {
 		in, sum := run(capture)
 		return []any{in, sum}
 	})
-	hostile.ManySessions(t, "inspect's report", 1<<10, func(capture []byte) any {
+	hostile.ManySessions(t, "inspect's report", 480, func(capture []byte) any {
 		in, sum := run(capture)
 		return []any{in.Finish(sum), sum}
 	})

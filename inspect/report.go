@@ -53,9 +53,11 @@ type SessionOverview struct {
 }
 
 // OpCounts counts by lineage operation, one counter per entry of
-// countedOps in that order: a fixed 40 bytes in every session's
-// overview, where two maps took some 500.
-type OpCounts [len(countedOps)]int
+// countedOps in that order: a fixed 20 bytes in every session's
+// overview, where two maps took some 500. A counter is an int32, as the
+// inspector's own per-session counts: a session of 2³¹ snapshots would
+// take a capture of hundreds of gigabytes.
+type OpCounts [len(countedOps)]int32
 
 // countedOps are the operations OpCounts counts: the protocol's, then
 // model.OpUnknown.
@@ -65,7 +67,7 @@ var countedOps = [...]replay.Operation{replay.OpSubmit, replay.OpRetry, replay.O
 func (c *OpCounts) Of(op replay.Operation) int {
 	for i, o := range countedOps {
 		if o == op {
-			return c[i]
+			return int(c[i])
 		}
 	}
 	return 0
@@ -74,7 +76,7 @@ func (c *OpCounts) Of(op replay.Operation) int {
 func (c *OpCounts) add(op replay.Operation, n int) {
 	for i, o := range countedOps {
 		if o == op {
-			c[i] += n
+			c[i] += int32(n)
 			return
 		}
 	}
@@ -86,7 +88,7 @@ func (c *OpCounts) Map() map[replay.Operation]int {
 	m := map[replay.Operation]int{}
 	for i, n := range c {
 		if n > 0 {
-			m[countedOps[i]] = n
+			m[countedOps[i]] = int(n)
 		}
 	}
 	return m
@@ -112,12 +114,14 @@ func (in *Inspector) Finish(sum replay.Summary) Report { return in.report(sum, t
 
 func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned}, Findings: []Finding{}}
-	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	stats := statsOf(sum.Sessions, in.order)
 	if release {
-		// The sessions stay reachable through order alone.
+		// The sessions stay reachable through order alone. The maps go
+		// before the overviews are allocated, so that a collection the
+		// allocation starts can take them.
 		in.model, in.events, in.bySeq = nil, nil, nil
 	}
+	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	for i, s := range in.order {
 		so := SessionOverview{SessionID: s.m.ID, Turns: s.m.Turns,
 			Snapshots: s.snapshots}

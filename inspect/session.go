@@ -1,8 +1,6 @@
 package inspect
 
 import (
-	"time"
-
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -19,13 +17,14 @@ type session struct {
 
 	snapshots      int
 	seqMin, seqMax int64
-	hasSeq         bool
-	// first and last are the earliest and latest emittedAt, as written
-	// and as instants; hasEmitted says whether there are any.
-	first, last     string
-	firstAt, lastAt time.Time
-	hasEmitted      bool
-	lineage         [len(lineageOps)]int32
+	// first and last are the earliest and latest emittedAt, as written,
+	// and their instants as seconds and nanoseconds (a time.Time takes
+	// 24 bytes, its location included, which comparing does not read);
+	// hasEmitted says whether there are any.
+	first, last         string
+	firstSec, lastSec   int64
+	firstNsec, lastNsec int32
+	lineage             [len(lineageOps)]int32
 
 	// acc fingerprints the last accepted snapshot.
 	acc print
@@ -33,16 +32,17 @@ type session struct {
 	// accepted snapshot: values they use are not gaps. betweenLost is set
 	// when one could not be kept within the budget: the next gap is then
 	// not judged, since any skipped value may have been used.
-	between     []int64
-	betweenLost bool
-	// inReconnect is set by a redelivery and cleared by an acceptance: the
-	// first redelivery of each run is where a reconnect began.
-	inReconnect bool
+	between []int64
 
 	tsLike, tsTotal int
 
 	// t holds the tallies, allocated at the session's first finding.
 	t *tallies
+
+	hasSeq, hasEmitted, betweenLost bool
+	// inReconnect is set by a redelivery and cleared by an acceptance: the
+	// first redelivery of each run is where a reconnect began.
+	inReconnect bool
 }
 
 // lineageOps are the lineage operations counted per session, in the
@@ -91,12 +91,12 @@ type print struct {
 
 // count updates the overview with one decoded event of the session.
 func (in *Inspector) count(s *session, ev *replay.Event) {
-	at := ev.Emitted
-	if !s.hasEmitted || at.Before(s.firstAt) {
-		s.first, s.firstAt = ev.EmittedAt, at
+	sec, nsec := ev.Emitted.Unix(), int32(ev.Emitted.Nanosecond())
+	if !s.hasEmitted || sec < s.firstSec || sec == s.firstSec && nsec < s.firstNsec {
+		s.first, s.firstSec, s.firstNsec = ev.EmittedAt, sec, nsec
 	}
-	if !s.hasEmitted || at.After(s.lastAt) {
-		s.last, s.lastAt = ev.EmittedAt, at
+	if !s.hasEmitted || sec > s.lastSec || sec == s.lastSec && nsec > s.lastNsec {
+		s.last, s.lastSec, s.lastNsec = ev.EmittedAt, sec, nsec
 	}
 	s.hasEmitted = true
 	if ev.Kind != replay.KindSnapshot {

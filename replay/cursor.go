@@ -40,9 +40,18 @@ func (r Reason) Verdict() Verdict {
 // Cursor is the monotonic snapshot cursor of ADR-0010 for one trusted
 // session. The zero value is not usable; use NewCursor.
 type Cursor struct {
-	session  string
-	accepted bool
-	sequence int64
+	session string
+	seq     seqCursor
+}
+
+// seqCursor is the cursor's judgement of the sequences of one session's
+// snapshots, all it keeps beside the session: a run's cursor of each
+// session is one, in the session's stats, which name the session already.
+// inUse is set on the runner's seqCursor of a session once it has judged
+// a snapshot.
+type seqCursor struct {
+	sequence        int64
+	accepted, inUse bool
 }
 
 // NewCursor returns a cursor that trusts session, which must be a safe
@@ -55,7 +64,7 @@ func NewCursor(session string) (*Cursor, error) {
 }
 
 // Sequence is the accepted snapshot's sequence, and whether there is one.
-func (c *Cursor) Sequence() (int64, bool) { return c.sequence, c.accepted }
+func (c *Cursor) Sequence() (int64, bool) { return c.seq.sequence, c.seq.accepted }
 
 // Apply runs one event through the cursor. ev is nil for a line that did
 // not decode. For an advanced snapshot, gap is the number of sequence
@@ -68,6 +77,13 @@ func (c *Cursor) Apply(ev *Event) (reason Reason, gap int64) {
 		return ReasonNonSnapshot, 0
 	case ev.SessionID != c.session:
 		return ReasonForeignSession, 0
+	}
+	return c.seq.apply(ev)
+}
+
+// apply judges a snapshot of the cursor's session.
+func (c *seqCursor) apply(ev *Event) (reason Reason, gap int64) {
+	switch {
 	case !c.accepted:
 		c.accepted, c.sequence = true, ev.Sequence
 		return ReasonInitial, 0

@@ -54,6 +54,11 @@ type Result struct {
 	Gap int64
 	// Prev is the sequence accepted before this snapshot, for advanced.
 	Prev int64
+	// Session is the number of the event's session in the run, from 1 in
+	// order of first appearance (Summary.Sessions[Session-1]), so that a
+	// consumer can find its own state of the session without a map of
+	// the ids; 0 for a malformed line, or a result no Runner made.
+	Session int
 	// Raw is the line as read, without its line ending, when the run was
 	// asked for it (Options.KeepRaw, or RawMalformed for a malformed
 	// line); nil for a line over the limit. It is
@@ -70,10 +75,11 @@ func (r *Result) Verdict() Verdict { return r.Reason.Verdict() }
 // Runner runs lines through the cursor, keeping per-session counts. It
 // holds one cursor per session (or one pinned cursor) and nothing per line.
 type Runner struct {
-	opts     Options
-	dec      Decoder
-	pinned   *Cursor
-	sessions map[string]*SessionStats
+	opts   Options
+	dec    Decoder
+	pinned *Cursor
+	// sessions maps each session's id to its place in order.
+	sessions map[string]int32
 	order    []*SessionStats
 	counts   Counts
 	ev       Event
@@ -104,10 +110,10 @@ type SessionStats struct {
 	Reasons ReasonCounts
 	// Final is the last accepted snapshot, if any.
 	Final *Final
-	// cursor is the session's own cursor, in use once cursor.session is
+	// cursor is the session's own cursor, in use once cursor.inUse is
 	// set; final is where Final points. Both live in the one allocation
 	// of the session's stats: a capture of many sessions pays for each.
-	cursor Cursor
+	cursor seqCursor
 	final  Final
 }
 
@@ -209,7 +215,7 @@ func (o Options) decoder() Decoder {
 
 // NewRunner returns a runner; a pinned session must be a safe identifier.
 func NewRunner(opts Options) (*Runner, error) {
-	r := &Runner{opts: opts, sessions: map[string]*SessionStats{}, counts: newCounts()}
+	r := &Runner{opts: opts, sessions: map[string]int32{}, counts: newCounts()}
 	r.dec = opts.decoder()
 	if opts.Session != "" {
 		c, err := NewCursor(opts.Session)
@@ -283,7 +289,7 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 		// A line whose envelope names its session counts to it, so that
 		// a session's summary shows the broken events it was sent.
 		if e := err.Envelope; e != nil && IsSafeIdentifier(e.SessionID) {
-			s := r.session(e.SessionID)
+			s, _ := r.session(e.SessionID)
 			s.Events++
 			s.Reasons.add(ReasonMalformed)
 		}
@@ -291,20 +297,20 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	}
 	res.Event = ev
 	r.counts.Kinds[ev.Kind]++
-	s := r.session(ev.SessionID)
+	s, n := r.session(ev.SessionID)
+	res.Session = n
 	s.Events++
-	c := r.pinned
-	if c == nil && ev.Kind == KindSnapshot {
-		if s.cursor.session == "" {
-			s.cursor.session = ev.SessionID
-		}
-		c = &s.cursor
-	}
-	if c == nil {
-		res.Reason = ReasonNonSnapshot
-	} else {
+	switch c := r.pinned; {
+	case c != nil:
 		res.Prev, _ = c.Sequence()
 		res.Reason, res.Gap = c.Apply(ev)
+	case ev.Kind == KindSnapshot:
+		// The session's own cursor: the event names its session.
+		s.cursor.inUse = true
+		res.Prev = s.cursor.sequence
+		res.Reason, res.Gap = s.cursor.apply(ev)
+	default:
+		res.Reason = ReasonNonSnapshot
 	}
 	r.counts.Reasons[res.Reason]++
 	s.Reasons.add(res.Reason)
@@ -315,17 +321,19 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	}
 }
 
-func (r *Runner) session(id string) *SessionStats {
-	s, ok := r.sessions[id]
+// session returns the stats of a session and its number (Result.Session).
+// A place fits in an int32: 2³¹ sessions would take some 400 GB of stats.
+func (r *Runner) session(id string) (*SessionStats, int) {
+	i, ok := r.sessions[id]
 	if !ok {
-		s = &SessionStats{SessionID: id}
-		r.sessions[id] = s
-		r.order = append(r.order, s)
+		i = int32(len(r.order))
+		r.sessions[id] = i
+		r.order = append(r.order, &SessionStats{SessionID: id})
 		if r.opts.Sessions != nil {
 			r.opts.Sessions(len(r.order))
 		}
 	}
-	return s
+	return r.order[i], int(i) + 1
 }
 
 // Summary returns the counts so far.
@@ -334,7 +342,7 @@ func (r *Runner) Summary(in Stats) Summary {
 	if r.pinned == nil {
 		n := 0
 		for _, s := range r.order {
-			if s.cursor.session != "" {
+			if s.cursor.inUse {
 				n++
 			}
 		}

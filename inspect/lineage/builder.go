@@ -20,10 +20,8 @@ import (
 type Builder struct {
 	model *model.Model
 	notes map[*model.Turn]*notes
-	// order lists the sessions in order of their first accepted snapshot;
-	// listed is set on a session's first turn once it is listed.
-	order  []*model.Session
-	listed map[*model.Session]bool
+	// order lists the sessions in order of their first accepted snapshot.
+	order []*model.Session
 }
 
 // notes are what the builder keeps of a turn beside the model's: the
@@ -38,7 +36,7 @@ type notes struct {
 // replay, or "": submit inputs of other sessions are then ignored, as the
 // cursor ignores their snapshots.
 func NewBuilder(pinned string) *Builder {
-	return &Builder{model: model.New(pinned, true), notes: map[*model.Turn]*notes{}, listed: map[*model.Session]bool{}}
+	return &Builder{model: model.New(pinned, true), notes: map[*model.Turn]*notes{}}
 }
 
 // Add records one replay result: accepted snapshots shape the nodes and
@@ -52,8 +50,9 @@ func (b *Builder) Add(res *replay.Result) {
 		nt.input, nt.inputCut = head(res.Event.Input)
 		nt.hasInput = true
 	case st.Accepted:
-		if !b.listed[st.Session] {
-			b.listed[st.Session] = true
+		// A session's first accepted snapshot has no previous
+		// projection: the model says so without a set of the sessions.
+		if st.Prev == nil {
 			b.order = append(b.order, st.Session)
 		}
 		nt := b.note(st.Turn)
@@ -92,7 +91,7 @@ func newNode(t *model.Turn, nt *notes) *Node {
 	n.FirstSequence, n.LastSequence = o.FirstSequence, o.LastSequence
 	n.FirstEmittedAt, n.LastEmittedAt = o.FirstEmittedAt, o.LastEmittedAt
 	n.FirstEmitted, n.LastEmitted = o.FirstEmitted, o.LastEmitted
-	n.Status, n.ErrorCode, n.Usage = t.Status, o.ErrorCode, o.Usage
+	n.Status, n.ErrorCode, n.Usage = t.Status(), o.ErrorCode, o.Usage
 	return n
 }
 
@@ -155,7 +154,7 @@ func (b *Builder) sessions(release bool) []*Session {
 	out := make([]*Session, 0, len(b.order))
 	if release {
 		// The sessions stay reachable through order alone.
-		b.model, b.listed = nil, nil
+		b.model = nil
 	}
 	for i, s := range b.order {
 		nodes := make([]*Node, 0, s.Turns)

@@ -92,11 +92,11 @@ func TestManySessions(t *testing.T) {
 		})
 		return b, sum
 	}
-	hostile.ManySessions(t, "lineage while reading", 1<<10, func(capture []byte) any {
+	hostile.ManySessions(t, "lineage while reading", 864, func(capture []byte) any {
 		b, sum := run(capture)
 		return []any{b, sum}
 	})
-	hostile.ManySessions(t, "lineage's graphs", 1<<10, func(capture []byte) any {
+	hostile.ManySessions(t, "lineage's graphs", 800, func(capture []byte) any {
 		b, sum := run(capture)
 		return []any{b.Finish(), sum}
 	})

@@ -31,7 +31,7 @@ func (m Messages) ID(i int) string { return m[i].ID }
 // most 1 GiB, so every end fits in four bytes.
 type IDs struct {
 	buf string
-	n   int
+	n   int32
 }
 
 // newIDs copies the message ids of a projection.
@@ -51,11 +51,11 @@ func newIDs(ms []replay.Message) IDs {
 		binary.LittleEndian.PutUint32(end[:], uint32(at))
 		b.Write(end[:])
 	}
-	return IDs{buf: b.String(), n: len(ms)}
+	return IDs{buf: b.String(), n: int32(len(ms))}
 }
 
 // Len is the number of ids.
-func (l IDs) Len() int { return l.n }
+func (l IDs) Len() int { return int(l.n) }
 
 // ID is id i.
 func (l IDs) ID(i int) string {
@@ -68,7 +68,7 @@ func (l IDs) ID(i int) string {
 
 // end is where id i ends in buf.
 func (l IDs) end(i int) int {
-	at := len(l.buf) - 4*(l.n-i)
+	at := len(l.buf) - 4*(int(l.n)-i)
 	b := l.buf[at : at+4]
 	return int(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 }

@@ -26,7 +26,7 @@ type Position struct {
 // Projection is an accepted snapshot as the model keeps it: what the
 // checks against the next one read (its sequence, its emittedAt as
 // written and as an instant) and its message ids. Every session keeps
-// one, so it holds nothing else.
+// the fields of one, compact (see Session), so it holds nothing else.
 type Projection struct {
 	Sequence  int64
 	EmittedAt string
@@ -35,26 +35,64 @@ type Projection struct {
 }
 
 // Turn is one turn of a session: how it came about (its lineage) and how
-// its accepted snapshots went.
+// its accepted snapshots went. It is the one record of per-turn state
+// every view reads; a session's first turn lives inside its Session, so
+// that a session of one turn is one allocation. What only lineage reads
+// goes in the Outcome. Small fields go at the end, by the bytes already
+// there, so that a new one costs no padding.
 type Turn struct {
 	ID string
 	// Snapshots counts the turn's snapshots whatever their verdict;
 	// Accepted those the cursor accepted.
 	Snapshots, Accepted int
-	// Status and StatusAt are those of the last accepted snapshot.
-	Status   replay.Status
-	StatusAt Position
-	// SubmitAt is where the first submit of the turn was, if Submitted.
-	SubmitAt Position
-	// op is the operation of the first lineage an accepted snapshot of
-	// the turn carried, "" while none did.
-	op  replay.Operation
-	out *Outcome
+	// statusAt is where the last accepted snapshot was; submitAt where the
+	// first submit of the turn was, if Submitted.
+	statusAt, submitAt at
+	out                *Outcome
+	next               *Turn
+	// status is the last accepted snapshot's status and op the operation
+	// of the first lineage an accepted snapshot of the turn carried, each
+	// as its place in statuses or operations (0 for none yet).
+	status, op uint8
 	// Submitted says whether a submit of the turn was seen.
 	Submitted bool
-
-	next *Turn
 }
+
+// at is a Position as a turn keeps it: the file as a pointer to the
+// model's one copy of its name, 8 bytes rather than a string's 16.
+type at struct {
+	line int
+	file *string
+}
+
+func (a at) position() Position {
+	if a.file == nil {
+		return Position{}
+	}
+	return Position{File: *a.file, Line: a.line}
+}
+
+// statuses and operations are the values the decoder lets a snapshot's
+// status and lineage operation take, "" first, as Turn keeps them.
+var (
+	statuses   = [...]replay.Status{"", replay.StatusIdle, replay.StatusStreaming, replay.StatusComplete, replay.StatusError}
+	operations = [...]replay.Operation{"", replay.OpSubmit, replay.OpRetry, replay.OpEdit, replay.OpRegenerate}
+)
+
+// code is the place of v in values; the decoder gives no other value, and
+// one would be kept as "".
+func code[T comparable](values []T, v T) uint8 {
+	for i, w := range values {
+		if w == v {
+			return uint8(i)
+		}
+	}
+	return 0
+}
+
+// Status is the status of the turn's last accepted snapshot, "" before
+// one.
+func (t *Turn) Status() replay.Status { return statuses[t.status] }
 
 // Outcome is what a model made with outcomes keeps of a turn beside what
 // every view reads: its lineage in full and how its accepted snapshots
@@ -124,30 +162,47 @@ const OpUnknown replay.Operation = "unknown"
 // Operation is how the turn came about: the operation of its first
 // lineage, or OpUnknown. inspect and lineage count turns by it.
 func (t *Turn) Operation() replay.Operation {
-	if t.op != "" {
-		return t.op
+	if t.op != 0 {
+		return operations[t.op]
 	}
 	return OpUnknown
 }
 
-// Session is what the model keeps of one session.
+// Session is what the model keeps of one session: its last accepted
+// projection, compact (Step.Prev gives it as a Projection), and its turns,
+// the first one inside it.
 type Session struct {
 	ID string
 	// Index is the session's place in order of first appearance.
 	Index int
-	// Last is the last accepted projection; HasLast says whether there is
-	// one.
-	Last    Projection
-	HasLast bool
 	// Turns counts the session's turns.
 	Turns int
+	last  *Turn
+	// lastSeq, lastEmittedAt, its instant (lastSec, lastNsec) and its ids
+	// (idsBuf, idsN: an IDs in two fields, so that the two int32s share
+	// eight bytes) are the last accepted projection's, if hasLast.
+	lastSeq        int64
+	lastEmittedAt  string
+	lastSec        int64
+	lastNsec, idsN int32
+	idsBuf         string
+	hasLast        bool
 
-	first, last *Turn
+	first Turn
 }
 
 // FirstTurn is the session's first turn in order of first appearance;
 // Turn.Next gives the others.
-func (s *Session) FirstTurn() *Turn { return s.first }
+func (s *Session) FirstTurn() *Turn {
+	if s.Turns == 0 {
+		return nil
+	}
+	return &s.first
+}
+
+// LastSequence is the sequence of the session's last accepted snapshot,
+// and whether there is one.
+func (s *Session) LastSequence() (int64, bool) { return s.lastSeq, s.hasLast }
 
 // Step is what one result did to the model.
 type Step struct {
@@ -175,9 +230,21 @@ type Step struct {
 type Model struct {
 	pinned   string
 	outcomes bool
+	// byRun holds the sessions by their number in the run
+	// (replay.Result.Session), nil where the run's session has no decoded
+	// event: the run keeps a map of the ids already. sessions is the map
+	// the model keeps instead, from the first result without a number or
+	// whose number names another session (results of another run): keyed
+	// is then set. n counts the sessions either way.
+	byRun    []*Session
+	keyed    bool
+	n        int
 	sessions map[string]*Session
 	turns    map[turnKey]*Turn
 	prev     Projection
+	// files holds the one copy of each file name the turns' positions
+	// point to.
+	files map[string]*string
 }
 
 type turnKey struct {
@@ -189,20 +256,23 @@ type turnKey struct {
 // "": events of other sessions are then foreign. outcomes says whether
 // to keep each turn's Outcome.
 func New(pinned string, outcomes bool) *Model {
-	return &Model{pinned: pinned, outcomes: outcomes, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}}
+	return &Model{pinned: pinned, outcomes: outcomes, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}, files: map[string]*string{}}
 }
 
 // Observe folds one result of a run made with replay.Options.Messages into
-// the model. The step's Prev is valid until the next call.
+// the model. The step's Prev is valid until the next call. The results of
+// one model come from one run, in order, or carry no session number
+// (Result.Session 0): a number is taken to name the same session for as
+// long as it names the same id.
 func (m *Model) Observe(res *replay.Result) Step {
 	ev := res.Event
 	if ev == nil {
 		return Step{}
 	}
-	s := m.session(ev.SessionID)
+	s := m.session(ev.SessionID, res.Session)
 	st := Step{Session: s, Turn: m.turn(s, ev.TurnID)}
 	t := st.Turn
-	at := Position{File: res.File, Line: res.Line}
+	p := m.at(res.File, res.Line)
 	// The cursor judged the session of a snapshot already: only the
 	// verdict counts for one that was accepted.
 	if m.pinned != "" && ev.SessionID != m.pinned && res.Verdict() != replay.Accepted {
@@ -212,35 +282,43 @@ func (m *Model) Observe(res *replay.Result) Step {
 	switch {
 	case ev.Kind == replay.KindSubmit:
 		if !t.Submitted {
-			t.Submitted, t.SubmitAt = true, at
+			t.Submitted, t.submitAt = true, p
 		}
 	case ev.Kind != replay.KindSnapshot:
 	case res.Verdict() != replay.Accepted:
 		t.Snapshots++
 	default:
 		t.Snapshots++
-		m.accept(&st, ev, at)
+		m.accept(&st, ev, p)
 	}
 	return st
 }
 
 // accept folds an accepted snapshot into its turn and session.
-func (m *Model) accept(st *Step, ev *replay.Event, at Position) {
+func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 	s, t, snap := st.Session, st.Turn, &ev.Snapshot
-	st.Accepted, st.PrevStatus, st.PrevStatusAt = true, t.Status, t.StatusAt
+	st.Accepted, st.PrevStatus = true, t.Status()
+	if t.Accepted > 0 {
+		st.PrevStatusAt = t.statusAt.position()
+	}
 	msgs := Messages(snap.Messages)
-	if s.HasLast {
-		m.prev = s.Last
+	if s.hasLast {
+		// The instant was kept without its location, which comparing
+		// does not read.
+		m.prev = Projection{Sequence: s.lastSeq, EmittedAt: s.lastEmittedAt,
+			Emitted: time.Unix(s.lastSec, int64(s.lastNsec)), IDs: IDs{buf: s.idsBuf, n: s.idsN}}
 		st.Prev = &m.prev
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
 	}
-	s.Last = Projection{Sequence: ev.Sequence, EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, IDs: newIDs(snap.Messages)}
-	s.HasLast = true
+	ids := newIDs(snap.Messages)
+	s.lastSeq, s.lastEmittedAt, s.idsBuf, s.idsN = ev.Sequence, ev.EmittedAt, ids.buf, ids.n
+	s.lastSec, s.lastNsec = ev.Emitted.Unix(), int32(ev.Emitted.Nanosecond())
+	s.hasLast = true
 
 	t.Accepted++
-	t.Status, t.StatusAt = snap.Status, at
-	if t.op == "" {
-		t.op = snap.Lineage.Operation
+	t.status, t.statusAt = code(statuses[:], snap.Status), p
+	if t.op == 0 {
+		t.op = code(operations[:], snap.Lineage.Operation)
 	}
 	if !m.outcomes {
 		return
@@ -286,12 +364,42 @@ func (o *Outcome) noteLineage(seq int64, l replay.Lineage) {
 	v.list = append(v.list, Variant{Sequence: seq, Lineage: l})
 }
 
-func (m *Model) session(id string) *Session {
+// session returns the session of id, whose number in the run is n (0 for
+// none).
+func (m *Model) session(id string, n int) *Session {
+	if !m.keyed && n > 0 {
+		if n > len(m.byRun) {
+			m.byRun = append(m.byRun, make([]*Session, n-len(m.byRun))...)
+		}
+		switch s := m.byRun[n-1]; {
+		case s == nil:
+			s = m.newSession(id)
+			m.byRun[n-1] = s
+			return s
+		case s.ID == id:
+			return s
+		}
+	}
+	if !m.keyed {
+		m.keyed = true
+		for _, s := range m.byRun {
+			if s != nil {
+				m.sessions[s.ID] = s
+			}
+		}
+		m.byRun = nil
+	}
 	s, ok := m.sessions[id]
 	if !ok {
-		s = &Session{ID: id, Index: len(m.sessions)}
+		s = m.newSession(id)
 		m.sessions[id] = s
 	}
+	return s
+}
+
+func (m *Model) newSession(id string) *Session {
+	s := &Session{ID: id, Index: m.n}
+	m.n++
 	return s
 }
 
@@ -301,7 +409,7 @@ const listedTurns = 8
 
 func (m *Model) turn(s *Session, id string) *Turn {
 	if s.Turns <= listedTurns {
-		for t := s.first; t != nil; t = t.next {
+		for t := s.FirstTurn(); t != nil; t = t.next {
 			if t.ID == id {
 				return t
 			}
@@ -309,17 +417,19 @@ func (m *Model) turn(s *Session, id string) *Turn {
 	} else if t, ok := m.turns[turnKey{s.Index, id}]; ok {
 		return t
 	}
-	t := &Turn{ID: id}
+	var t *Turn
 	if s.last == nil {
-		s.first = t
+		t = &s.first
+		t.ID = id
 	} else {
+		t = &Turn{ID: id}
 		s.last.next = t
 	}
 	s.last = t
 	s.Turns++
 	switch {
 	case s.Turns == listedTurns+1:
-		for u := s.first; u != nil; u = u.next {
+		for u := s.FirstTurn(); u != nil; u = u.next {
 			m.turns[turnKey{s.Index, u.ID}] = u
 		}
 	case s.Turns > listedTurns+1:
@@ -327,3 +437,19 @@ func (m *Model) turn(s *Session, id string) *Turn {
 	}
 	return t
 }
+
+// at is the position of a line.
+func (m *Model) at(file string, line int) at {
+	f, ok := m.files[file]
+	if !ok {
+		f = &file
+		m.files[file] = f
+	}
+	return at{line: line, file: f}
+}
+
+// StatusAt is where the turn's last accepted snapshot was.
+func (t *Turn) StatusAt() Position { return t.statusAt.position() }
+
+// SubmitAt is where the turn's first submit was, if Submitted.
+func (t *Turn) SubmitAt() Position { return t.submitAt.position() }

@@ -64,7 +64,7 @@ func TestObserve(t *testing.T) {
 		t.Errorf("turn sequences %d-%d, emitted %v-%v", o.FirstSequence, o.LastSequence, o.FirstEmitted, o.LastEmitted)
 	}
 	s := st.Session
-	if s.Turns != 2 || s.FirstTurn().ID != "t1" || s.FirstTurn().Next() != tu || !s.FirstTurn().Submitted || s.Last.Sequence != 5 {
+	if s.Turns != 2 || s.FirstTurn().ID != "t1" || s.FirstTurn().Next() != tu || !s.FirstTurn().Submitted || func() bool { q, _ := s.LastSequence(); return q != 5 }() {
 		t.Errorf("session %+v", s)
 	}
 }
@@ -117,7 +117,44 @@ func TestWithoutOutcomes(t *testing.T) {
 	m.Observe(result("snap", "s", "t1", 1, replay.StatusStreaming, replay.Lineage{}, "u1"))
 	st := m.Observe(result("snap", "s", "t1", 2, replay.StatusComplete, lin, "u1", "a1"))
 	tu := st.Turn
-	if tu.Outcome() != nil || tu.Operation() != replay.OpRetry || tu.Accepted != 2 || tu.Status != replay.StatusComplete || tu.StatusAt.Line != 2 {
+	if tu.Outcome() != nil || tu.Operation() != replay.OpRetry || tu.Accepted != 2 || tu.Status() != replay.StatusComplete || tu.StatusAt().Line != 2 {
 		t.Errorf("turn %+v, operation %s, outcome %+v", tu, tu.Operation(), tu.Outcome())
+	}
+}
+
+// TestSessionNumbers checks that sessions found by their number in the
+// run are the ones found by id: the same session for the same id, a new
+// one in order for a new id, and the map of ids taking over, with every
+// session kept, once results come without a number or with one that
+// names another id.
+func TestSessionNumbers(t *testing.T) {
+	numbered := func(session string, n int, seq int64) *replay.Result {
+		res := result("snap", session, "t", seq, replay.StatusComplete, replay.Lineage{}, "m")
+		res.Session = n
+		return res
+	}
+	m := New("", false)
+	// The run's session 2 had only malformed lines: the model never sees
+	// it, and numbers its sessions in its own order.
+	a := m.Observe(numbered("a", 1, 1)).Session
+	c := m.Observe(numbered("c", 3, 2)).Session
+	if st := m.Observe(numbered("a", 1, 3)); st.Session != a || st.Prev == nil || a.Index != 0 || c.Index != 1 {
+		t.Fatalf("by number: a %+v, c %+v, again %+v", a, c, st.Session)
+	}
+	// A number that names another id: the results are another run's.
+	if s := m.Observe(numbered("d", 1, 4)).Session; s == a || s.Index != 2 {
+		t.Fatalf("session d under a's number: %+v", s)
+	}
+	for _, tt := range []struct {
+		id   string
+		n    int
+		want *Session
+	}{{"a", 0, a}, {"c", 0, c}, {"c", 7, c}} {
+		if s := m.Observe(numbered(tt.id, tt.n, 5)).Session; s != tt.want {
+			t.Errorf("session %s numbered %d after the map took over: %+v, want %+v", tt.id, tt.n, s, tt.want)
+		}
+	}
+	if s := m.Observe(numbered("e", 0, 6)).Session; s.Index != 3 {
+		t.Errorf("a new session after the map took over has index %d, want 3", s.Index)
 	}
 }

@@ -42,18 +42,53 @@ const (
 
 // NaturalWidths is each column's width when every value is whole.
 func NaturalWidths(cols []Column, rows [][]string) []int {
-	w := make([]int, len(cols))
+	z := sizerOf(cols, rows)
+	return z.natural
+}
+
+// Sizer gathers, row by row, what FitWidths needs of a table's rows (each
+// column's widest value, and each position column's widest line number),
+// so that a table of very many rows can be sized without holding them.
+type Sizer struct {
+	cols    []Column
+	natural []int
+	floors  []int
+}
+
+// NewSizer returns a sizer of a table of cols, empty.
+func NewSizer(cols []Column) *Sizer {
+	z := &Sizer{cols: cols, natural: make([]int, len(cols)), floors: make([]int, len(cols))}
 	for i, c := range cols {
-		w[i] = Width(c.Name)
+		z.natural[i] = Width(c.Name)
+		z.floors[i] = Width(c.Name)
 	}
+	return z
+}
+
+func sizerOf(cols []Column, rows [][]string) *Sizer {
+	z := NewSizer(cols)
 	for _, r := range rows {
-		for i := range cols {
-			if i < len(r) {
-				w[i] = max(w[i], Width(r[i]))
-			}
+		z.Add(r)
+	}
+	return z
+}
+
+// Add counts one row; the sizer keeps nothing of it.
+func (z *Sizer) Add(r []string) {
+	for i, c := range z.cols {
+		if i >= len(r) {
+			continue
+		}
+		z.natural[i] = max(z.natural[i], Width(r[i]))
+		if c.Fit != FitPosition {
+			continue
+		}
+		if at := strings.LastIndexByte(r[i], ':'); at >= 0 {
+			z.floors[i] = max(z.floors[i], 1+Width(r[i][at:]))
+		} else {
+			z.floors[i] = max(z.floors[i], Width(r[i]))
 		}
 	}
-	return w
 }
 
 // FitWidths sizes columns from the data and, when width > 0, to fit it:
@@ -65,26 +100,15 @@ func NaturalWidths(cols []Column, rows [][]string) []int {
 // A position column is never narrower than its widest line number and
 // one cell of file name ("…:1234").
 func FitWidths(cols []Column, rows [][]string, width int) []int {
-	w := NaturalWidths(cols, rows)
+	return sizerOf(cols, rows).Widths(width)
+}
+
+// Widths is what FitWidths returns for the rows added.
+func (z *Sizer) Widths(width int) []int {
+	cols, floors := z.cols, z.floors
+	w := append([]int(nil), z.natural...)
 	if width <= 0 {
 		return w
-	}
-	floors := make([]int, len(cols))
-	for i, c := range cols {
-		floors[i] = Width(c.Name)
-		if c.Fit != FitPosition {
-			continue
-		}
-		for _, r := range rows {
-			if i >= len(r) {
-				continue
-			}
-			if at := strings.LastIndexByte(r[i], ':'); at >= 0 {
-				floors[i] = max(floors[i], 1+Width(r[i][at:]))
-			} else {
-				floors[i] = max(floors[i], Width(r[i]))
-			}
-		}
 	}
 	total := func() int {
 		n := -ColumnGap

@@ -134,3 +134,26 @@ func Render(w io.Writer, header func(string) string, width int, cols []Column, r
 	}
 	return t.Close()
 }
+
+// RenderEach writes a table of n rows as Render does, without holding
+// them: row(i, cells) fills and returns the cells of row i, and is called
+// twice per row, once to size the columns and once to write it, so it
+// must return the same cells both times. cells has room for one row and
+// may be reused.
+func RenderEach(w io.Writer, header func(string) string, width int, cols []Column, n int, row func(i int, cells []string) []string) error {
+	z := NewSizer(cols)
+	cells := make([]string, len(cols))
+	for i := range n {
+		z.Add(row(i, cells))
+	}
+	t, err := NewTable(w, cols, z.Widths(width), width > 0, header)
+	if err != nil {
+		return err
+	}
+	for i := range n {
+		if err := t.Row(row(i, cells), nil); err != nil {
+			return err
+		}
+	}
+	return t.Close()
+}
