@@ -375,6 +375,14 @@ func (h *harReader) bad(err error, entry int, off int64) *Line {
 	return &l
 }
 
+// trailing is the malformed event of n bytes after the document's end,
+// the first of them at byte at: after every event of the document.
+func (h *harReader) trailing(at, n int64) *Line {
+	l := Line{File: h.name, Num: 0, Origin: &Origin{}}
+	l.bad = formatProblem(FormatHAR, fmt.Sprintf("%d bytes after the document's end, from byte %d, are not read: a HAR holds one document", n, at))
+	return &l
+}
+
 // bodySniffBytes is how much of a response body is looked at to tell an
 // SSE stream from NDJSON.
 const bodySniffBytes = 4096

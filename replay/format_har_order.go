@@ -103,6 +103,12 @@ func (h *harReader) index(in io.Reader) (io.ReaderAt, func(), error) {
 	}
 	if err != nil {
 		h.fail = h.bad(err, ix.entries+1, s.off)
+	} else if _, perr := s.peek(); perr == nil {
+		// A HAR is one document: bytes after it (a capture appended to
+		// it, say) are not read as events, and so are reported.
+		at, held := s.off, int64(s.w-s.r)
+		rest, _ := io.Copy(io.Discard, h.in)
+		h.fail = h.trailing(at, held+rest)
 	}
 	io.Copy(io.Discard, h.in) // the rest counts as read, damage and all
 	if err := h.slots.done(); err != nil && h.fail == nil {

@@ -251,3 +251,38 @@ func TestHARMemoryBoundedByEntry(t *testing.T) {
 		}
 	}
 }
+
+// Bytes after a HAR document (a capture appended to it, say) are one
+// malformed event after the document's events, whether or not the
+// document fits auto-detection's window: nothing is dropped in silence.
+func TestHARTrailingBytesReported(t *testing.T) {
+	body := turnText("s", 1, 2)
+	entry := `{"request": {"url": "https://x/a"}, "response": {"content": {"text": ` + body + `}}}`
+	pad := `{"request": {"url": "https://x/pad", "headers": [{"name": "h", "value": "` + strings.Repeat("x", 40<<10) + `"}]}, "response": {"content": {"text": "none"}}}`
+	tail := "{\"protocol\":\"agentskit.chat.turn\"}\nmore\n"
+	// (A small HAR-shaped document in front of NDJSON lines is auto
+	// -detection's prefix, TestAutoDetectPrefix's subject.)
+	for _, tc := range []struct {
+		name string
+		doc  string
+		f    Format
+	}{
+		{"small", harDoc(entry), FormatHAR},
+		{"past the detection window", harDoc(pad, entry), FormatHAR},
+		{"past the detection window", harDoc(pad, entry), FormatAuto},
+	} {
+		{
+			f := tc.f
+			t.Run(tc.name+"/"+string(f), func(t *testing.T) {
+				got, _ := runCapture(t, "c.har", []byte(tc.doc+tail), f, 1)
+				if len(got) != 3 {
+					t.Fatalf("%d results, want the entry's 2 events and 1 for the bytes after: %+v", len(got), got)
+				}
+				last := got[2]
+				if last.Reason != ReasonMalformed || last.Line != 0 {
+					t.Fatalf("last result %+v, want the bytes after the document reported as malformed", last)
+				}
+			})
+		}
+	}
+}
