@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -52,6 +53,19 @@ type sessionOverviewJSON struct {
 	// LineageTurns counts turns, the unit of lineage's own counts;
 	// Lineage keeps its meaning, snapshots.
 	LineageTurns map[replay.Operation]int `json:"lineageTurns"`
+	// TurnOutcomes is how each turn ended for the client.
+	TurnOutcomes []turnOutcomeJSON `json:"turnOutcomes"`
+}
+
+// turnOutcomeJSON is one turn's outcome, with the keys lineage's turns
+// have (outcomeToJSON).
+type turnOutcomeJSON struct {
+	TurnID         string              `json:"turnId"`
+	Outcome        string              `json:"outcome"`
+	OutcomeCode    *string             `json:"outcomeCode"`
+	OutcomeFile    *string             `json:"outcomeFile"`
+	OutcomeLine    *int                `json:"outcomeLine"`
+	CompletedLater *completedLaterJSON `json:"completedLater"`
 }
 
 type findingJSON struct {
@@ -94,6 +108,12 @@ func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
 		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons), Turns: s.Turns,
 		Snapshots: s.Snapshots, Lineage: s.Lineage, LineageTurns: s.LineageTurns, Final: newFinalJSON(s.Final)}
+	sj.TurnOutcomes = make([]turnOutcomeJSON, len(s.Outcomes))
+	for i, o := range s.Outcomes {
+		tj := &sj.TurnOutcomes[i]
+		tj.TurnID = o.TurnID
+		tj.Outcome, tj.OutcomeCode, tj.OutcomeFile, tj.OutcomeLine, tj.CompletedLater = outcomeToJSON(o.Outcome, o.Code, o.At, o.Later)
+	}
 	if r := s.Sequences; r != nil {
 		sj.Sequences = &struct {
 			Min int64 `json:"min"`
@@ -267,6 +287,51 @@ func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview
 	if len(ops) > 0 {
 		fmt.Fprintf(out, "  lineage: %s\n", strings.Join(ops, ", "))
 	}
+	if line := outcomeLine(s.Outcomes); line != "" {
+		fmt.Fprintf(out, "  outcomes: %s\n", line)
+	}
+}
+
+// maxOutcomesListed is how many turns that did not simply complete the
+// overview names; the others are counted.
+const maxOutcomesListed = 5
+
+// outcomeLine counts the turns that completed and names the others with
+// their outcome, code and line: "2 complete; turn-1 timed-out
+// SERVER_TIMEOUT at cap.jsonl:22 (completed later at cap.jsonl:23, +0
+// characters)".
+func outcomeLine(outs []inspect.TurnOutcome) string {
+	complete, others := 0, 0
+	var named []string
+	for _, o := range outs {
+		if o.Outcome == model.OutcomeComplete && o.Later == nil {
+			complete++
+			continue
+		}
+		if others++; others > maxOutcomesListed {
+			continue
+		}
+		d := termsafe.String(o.TurnID) + " " + o.Outcome.String()
+		if o.Code != "" {
+			d += " " + termsafe.String(o.Code)
+		}
+		if o.At.Line > 0 {
+			d += fmt.Sprintf(" at %s:%d", termsafe.String(o.At.File), o.At.Line)
+		}
+		if l := o.Later; l != nil {
+			d += fmt.Sprintf(" (completed later at %s:%d, %+d characters)", termsafe.String(l.At.File), l.At.Line, l.Chars)
+		}
+		named = append(named, d)
+	}
+	var parts []string
+	if complete > 0 {
+		parts = append(parts, fmt.Sprintf("%d complete", complete))
+	}
+	parts = append(parts, named...)
+	if others > maxOutcomesListed {
+		parts = append(parts, fmt.Sprintf("%d more", others-maxOutcomesListed))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func severityColour(pal palette, s inspect.Severity) func(string) string {

@@ -277,13 +277,17 @@ func originFit(n *lineage.Node, idWidth int) string {
 	return s
 }
 
-// outcome is how the turn ended: its final status, and the code of the
-// final snapshot's error diagnostic.
+// outcome is how the turn ended for the client (the model's outcome),
+// with its code, and whether a later snapshot showed the reply complete.
 func outcome(n *lineage.Node) string {
-	if n.ErrorCode == "" {
-		return termsafe.String(string(n.Status))
+	s := n.Outcome.String()
+	if n.OutcomeCode != "" {
+		s += " " + n.OutcomeCode
 	}
-	return termsafe.String(string(n.Status) + " " + n.ErrorCode)
+	if n.Later != nil {
+		s += " (completed later)"
+	}
+	return termsafe.String(s)
 }
 
 func seqRange(n *lineage.Node) string {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -375,6 +376,11 @@ type (
 		LastSequence    int64                `json:"lastSequence"`
 		Status          string               `json:"status"`
 		ErrorCode       *string              `json:"errorCode"`
+		Outcome         string               `json:"outcome"`
+		OutcomeCode     *string              `json:"outcomeCode"`
+		OutcomeFile     *string              `json:"outcomeFile"`
+		OutcomeLine     *int                 `json:"outcomeLine"`
+		CompletedLater  *completedLaterJSON  `json:"completedLater"`
 		FirstEmittedAt  string               `json:"firstEmittedAt"`
 		LastEmittedAt   string               `json:"lastEmittedAt"`
 		Usage           lineageUsageJSON     `json:"usage"`
@@ -382,6 +388,14 @@ type (
 		Input           *string              `json:"input,omitempty"`
 		Children        []string             `json:"children"`
 		Problems        []lineageProblemJSON `json:"problems"`
+	}
+	// completedLaterJSON is model.Later: the later snapshot that showed
+	// the turn's unfinished reply complete, and how its text differs.
+	completedLaterJSON struct {
+		File       string `json:"file"`
+		Line       int    `json:"line"`
+		Characters int    `json:"characters"`
+		Prefix     bool   `json:"prefix"`
 	}
 	lineageUsageJSON struct {
 		PromptTokens     int64 `json:"promptTokens"`
@@ -472,6 +486,7 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 		Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
 		Children: []string{}, Problems: []lineageProblemJSON{},
 	}
+	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.CompletedLater = outcomeToJSON(n.Outcome, n.OutcomeCode, n.OutcomeAt, n.Later)
 	if !redact {
 		preview := n.Preview
 		jt.Preview = &preview
@@ -487,4 +502,20 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 		jt.Problems = append(jt.Problems, lineageProblemJSON{Kind: string(p.Kind), Detail: p.Detail})
 	}
 	return jt
+}
+
+// outcomeToJSON is a turn's outcome as inspect's and lineage's JSON give
+// it: the outcome's name, its code and its line (null when there is none),
+// and the later snapshot that completed the reply.
+func outcomeToJSON(o model.Outcome, code string, at model.Position, l *model.Later) (string, *string, *string, *int, *completedLaterJSON) {
+	var file *string
+	var line *int
+	if at.Line > 0 {
+		file, line = &at.File, &at.Line
+	}
+	var cl *completedLaterJSON
+	if l != nil {
+		cl = &completedLaterJSON{File: l.At.File, Line: l.At.Line, Characters: l.Chars, Prefix: l.Prefix}
+	}
+	return o.String(), optString(code), file, line, cl
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -262,6 +263,10 @@ func TestOverview(t *testing.T) {
 		Final:        &replay.Final{File: "../testdata/inspect/clean.jsonl", Line: 10, Sequence: 9, TurnID: "t4", Status: "complete", MessageCount: 4},
 		Lineage:      map[replay.Operation]int{replay.OpSubmit: 3, replay.OpRegenerate: 1, replay.OpEdit: 2},
 		LineageTurns: map[replay.Operation]int{replay.OpSubmit: 2, replay.OpRegenerate: 1, replay.OpEdit: 1}}
+	for i, line := range []int{3, 5, 7, 10} {
+		want.Outcomes = append(want.Outcomes, TurnOutcome{TurnID: fmt.Sprintf("t%d", i+1), Outcome: model.OutcomeComplete,
+			At: model.Position{File: "../testdata/inspect/clean.jsonl", Line: line}})
+	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("session overview:\n got %+v\nwant %+v", s, want)
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -49,6 +50,20 @@ type SessionOverview struct {
 	// LineageTurns counts the turns with an accepted snapshot by how they
 	// came about (model.Turn.Operation), as lineage does.
 	LineageTurns map[replay.Operation]int
+	// Outcomes is how each turn ended for the client, in order of first
+	// appearance.
+	Outcomes []TurnOutcome
+}
+
+// TurnOutcome is how one turn ended for the client, as the model decides
+// (model.Turn.Outcome): the outcome, its code and line, and the later
+// snapshot that showed an unfinished reply complete (nil when none did).
+type TurnOutcome struct {
+	TurnID  string
+	Outcome model.Outcome
+	Code    string
+	At      model.Position
+	Later   *model.Later
 }
 
 // Accepted is the number of the session's events the cursor accepted.
@@ -74,10 +89,13 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 			}
 		}
 		so.LineageTurns = map[replay.Operation]int{}
+		so.Outcomes = make([]TurnOutcome, 0, s.m.Turns)
 		for t := s.m.FirstTurn(); t != nil; t = t.Next() {
 			if t.Accepted > 0 {
 				so.LineageTurns[t.Operation()]++
 			}
+			o, code, at := t.Outcome()
+			so.Outcomes = append(so.Outcomes, TurnOutcome{TurnID: t.ID, Outcome: o, Code: code, At: at, Later: t.Later})
 		}
 		if ss := stats(i, s.m.ID); ss != nil {
 			so.Events, so.Reasons, so.Final = ss.Events, ss.Reasons, ss.Final

@@ -68,6 +68,12 @@ type Turn struct {
 	// where the first one was.
 	Submitted bool
 	SubmitAt  Position
+	// Diagnostic is the turn's last server.turn.diagnostic, nil without
+	// one; Later is what a later snapshot of another turn showed of the
+	// reply this turn left unfinished, nil when none did. Both are
+	// pointers: most turns have neither (see Outcome).
+	Diagnostic *Seen
+	Later      *Later
 
 	next *Turn
 }
@@ -105,6 +111,8 @@ type Session struct {
 	HasLast bool
 	// Turns counts the session's turns.
 	Turns int
+
+	tail tail
 
 	first, last *Turn
 }
@@ -175,6 +183,12 @@ func (m *Model) Observe(res *replay.Result) Step {
 		if !t.Submitted {
 			t.Submitted, t.SubmitAt = true, at
 		}
+	case ev.Kind == replay.KindDiagnostic:
+		// One allocation per turn, however many diagnostics it has.
+		if t.Diagnostic == nil {
+			t.Diagnostic = new(Seen)
+		}
+		*t.Diagnostic = Seen{Code: ev.Diagnostic.Code, At: at}
 	case ev.Kind != replay.KindSnapshot:
 	case res.Verdict() != replay.Accepted:
 		t.Snapshots++
@@ -194,7 +208,11 @@ func (m *Model) accept(st *Step, ev *replay.Event, at Position) {
 		m.prev = s.Last
 		st.Prev = &m.prev
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
+		if m.prev.TurnID != ev.TurnID {
+			s.noteLater(m.turn(s, m.prev.TurnID), &m.prev, snap, at)
+		}
 	}
+	s.noteTail(snap)
 	s.Last = Projection{At: at, EventID: ev.EventID, TurnID: ev.TurnID, Sequence: ev.Sequence,
 		EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, Status: snap.Status, Lineage: snap.Lineage, IDs: newIDs(snap.Messages)}
 	s.HasLast = true
@@ -238,7 +256,7 @@ func (t *Turn) noteLineage(seq int64, l replay.Lineage) {
 func (m *Model) session(id string) *Session {
 	s, ok := m.sessions[id]
 	if !ok {
-		s = &Session{ID: id, Index: len(m.sessions)}
+		s = &Session{ID: id, Index: len(m.sessions), tail: tail{index: -1}}
 		m.sessions[id] = s
 	}
 	return s
