@@ -2,9 +2,12 @@ package cmd
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -29,6 +32,7 @@ type overviewJSON struct {
 	Kinds         map[string]int `json:"kinds"`
 	Reasons       map[string]int `json:"reasons"`
 	Malformed     map[string]int `json:"malformed"`
+	Refused       map[string]int `json:"refused"`
 	PinnedSession *string        `json:"pinnedSession"`
 }
 
@@ -87,6 +91,7 @@ func reportJSON(rep inspect.Report) inspectJSON {
 	j := inspectJSON{Findings: []findingJSON{}, Overview: overviewJSON{
 		inputJSON: newInputJSON(ov.Input, ov.Counts),
 		Kinds:     map[string]int{}, Reasons: reasonMap(ov.Counts.Reasons), Malformed: map[string]int{},
+		Refused: ov.Refused,
 	}}
 	for k, v := range ov.Counts.Kinds {
 		j.Overview.Kinds[string(k)] = v
@@ -205,6 +210,7 @@ func writeReportTable(out *bufio.Writer, pal palette, rep inspect.Report, width 
 	writeList(out, "kinds", kinds)
 	writeList(out, "reasons", reasonList(ov.Counts.Reasons, replay.Reasons))
 	writeList(out, "malformed", codeList(ov.Counts.Codes))
+	writeList(out, "refused", refusedList(ov.Refused))
 	writeInputWarnings(out, pal, ov.Input)
 	if ov.Pinned != "" {
 		fmt.Fprintf(out, "trusted session: %s (pinned)\n", termsafe.String(ov.Pinned))
@@ -242,6 +248,17 @@ func codeList(m map[replay.Code]int) []string {
 		if n := m[c]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", c, n))
 		}
+	}
+	return parts
+}
+
+// refusedList counts the server's error bodies by code, most first.
+func refusedList(m map[string]int) []string {
+	codes := slices.Collect(maps.Keys(m))
+	slices.SortFunc(codes, func(a, b string) int { return cmp.Or(m[b]-m[a], strings.Compare(a, b)) })
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%s %d", termsafe.String(c), m[c])
 	}
 	return parts
 }

@@ -43,6 +43,8 @@ const (
 	StaleRedelivery     = "stale-redelivery"
 	SequenceGap         = "sequence-gap"
 	UnusableInput       = "unusable-input"
+	RequestRefused      = "request-refused"
+	GluedLines          = "glued-lines"
 )
 
 // Check describes one kind of finding: its id, its severity and what it
@@ -65,6 +67,8 @@ var Checks = []Check{
 	{DuplicateEventID, SeverityWarning, "one event id on lines with different content"},
 	{ForeignSession, SeverityWarning, "lines of other sessions than the pinned one"},
 	{OrphanSubmit, SeverityWarning, "a submit whose turn never received a snapshot"},
+	{GluedLines, SeverityWarning, "a server error body and the next event on one line: a client drops both"},
+	{RequestRefused, SeverityInfo, "the server answered a request with an error body"},
 	{StaleRedelivery, SeverityInfo, "duplicate or stale deliveries the cursor kept inert"},
 	{SequenceGap, SeverityInfo, "accepted sequences skip values"},
 	{UnusableInput, SeverityInfo, "most lines are malformed: what they look like and how to read them"},

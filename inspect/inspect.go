@@ -71,6 +71,9 @@ type Inspector struct {
 	invalid map[string]*tally
 	// sniff looks at malformed lines for unusable-input.
 	sniff replay.Sniffer
+	// refused collects the server's error bodies, for request-refused
+	// and glued-lines.
+	refused refusals
 }
 
 // idKey names an event id (by hash) of the session with index s.
@@ -145,6 +148,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 	in.sniff.Observe(res)
 	if res.Err != nil {
 		in.observeInvalid(res)
+		in.observeRefusal(res)
 	}
 	st := in.model.Observe(res)
 	if st.Session == nil {

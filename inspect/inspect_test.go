@@ -89,6 +89,15 @@ func TestCaptures(t *testing.T) {
 			"error invalid-event s-invalid [invalid-event.jsonl:3 invalid-event.jsonl:4]",
 			"info sequence-gap s-invalid [invalid-event.jsonl:5]",
 		}},
+		{"request-refused.jsonl", "", []string{
+			"info request-refused  [request-refused.jsonl:2]",
+			"info sequence-gap s-busy [request-refused.jsonl:3]",
+		}},
+		{"glued-lines.jsonl", "", []string{
+			"warning glued-lines  [glued-lines.jsonl:2]",
+			"info request-refused  [glued-lines.jsonl:2]",
+			"info sequence-gap s-busy [glued-lines.jsonl:3]",
+		}},
 		{"unusable-input.jsonl", "", []string{
 			"info unusable-input  [unusable-input.jsonl:1]",
 		}},

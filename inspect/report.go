@@ -24,6 +24,9 @@ type Overview struct {
 	// Pinned is the trusted session when one was given.
 	Pinned   string
 	Sessions []SessionOverview
+	// Refused counts the server's error bodies ({"error": …}, malformed
+	// lines as the reference decides) by their code.
+	Refused map[string]int
 }
 
 // Accepted is the number of events the cursor accepted.
@@ -77,7 +80,8 @@ type EmittedRange struct{ First, Last string }
 
 // Report builds the report from what was observed and the run's summary.
 func (in *Inspector) Report(sum replay.Summary) Report {
-	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned}, Findings: []Finding{}}
+	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned, Refused: in.refusalCounts()},
+		Findings: []Finding{}}
 	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	stats := statsOf(sum.Sessions, in.order)
 	for i, s := range in.order {
@@ -109,6 +113,7 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 		r.Overview.Sessions = append(r.Overview.Sessions, so)
 		r.Findings = in.findings(r.Findings, s, sum.Pinned)
 	}
+	r.Findings = in.refusalFindings(r.Findings)
 	if h := in.sniff.Hint(in.opts.EventPath); h != nil {
 		f := Finding{ID: UnusableInput, Severity: SeverityInfo, PositionCount: 1,
 			Message:   fmt.Sprintf("%d of %d lines are malformed and look like %s: %s", h.Malformed, h.Events, h.Format, h.Advice),
