@@ -44,6 +44,8 @@ const (
 	SequenceGap         = "sequence-gap"
 	UnusableInput       = "unusable-input"
 	RequestRefused      = "request-refused"
+	TurnNeverAccepted   = "turn-never-accepted"
+	OutOfOrder          = "out-of-order-delivery"
 	GluedLines          = "glued-lines"
 )
 
@@ -63,14 +65,16 @@ var Checks = []Check{
 	{SequenceCollision, SeverityError, "two snapshots share a sequence but differ: a lost update"},
 	{MessageVanished, SeverityError, "a message left the accepted projection without a retry, edit or regenerate"},
 	{StatusRegression, SeverityError, "a turn went from complete or error back to streaming"},
+	{TurnNeverAccepted, SeverityError, "a turn whose snapshots were all kept inert: the client never showed it"},
 	{EmittedAtRegression, SeverityWarning, "emittedAt went backwards while accepted sequences went forwards"},
 	{DuplicateEventID, SeverityWarning, "one event id on lines with different content"},
 	{ForeignSession, SeverityWarning, "lines of other sessions than the pinned one"},
 	{OrphanSubmit, SeverityWarning, "a submit whose turn never received a snapshot"},
+	{OutOfOrder, SeverityWarning, "snapshots never delivered before arrived behind the cursor: delivered out of order"},
 	{GluedLines, SeverityWarning, "a server error body and the next event on one line: a client drops both"},
 	{RequestRefused, SeverityInfo, "the server answered a request with an error body"},
-	{StaleRedelivery, SeverityInfo, "duplicate or stale deliveries the cursor kept inert"},
-	{SequenceGap, SeverityInfo, "accepted sequences skip values"},
+	{StaleRedelivery, SeverityInfo, "events delivered again behind the cursor, kept inert"},
+	{SequenceGap, SeverityInfo, "accepted sequences skip values that no snapshot took"},
 	{UnusableInput, SeverityInfo, "most lines are malformed: what they look like and how to read them"},
 }
 

@@ -164,7 +164,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		f.at(in.limit, p)
 		return
 	}
-	in.checkEventID(s, ev, p)
+	seen := in.checkEventID(s, ev, p)
 	if ev.Kind != replay.KindSnapshot {
 		if in.tracked < in.budget {
 			in.tracked++
@@ -178,7 +178,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 	case replay.ReasonInitial, replay.ReasonAdvanced:
 		in.accept(s, &st, res, p)
 	case replay.ReasonDuplicate, replay.ReasonStale:
-		in.redelivered(s, res, p)
+		in.redelivered(s, res, p, seen)
 	}
 }
 

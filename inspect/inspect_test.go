@@ -98,6 +98,16 @@ func TestCaptures(t *testing.T) {
 			"info request-refused  [glued-lines.jsonl:2]",
 			"info sequence-gap s-busy [glued-lines.jsonl:3]",
 		}},
+		{"out-of-order-delivery.jsonl", "", []string{
+			"error turn-never-accepted s-fail [out-of-order-delivery.jsonl:4]",
+			"warning out-of-order-delivery s-fail [out-of-order-delivery.jsonl:4]",
+			"info sequence-gap s-fail [out-of-order-delivery.jsonl:2]",
+		}},
+		{"turn-never-accepted.jsonl", "", []string{
+			"error turn-never-accepted s-fail [turn-never-accepted.jsonl:4]",
+			"warning out-of-order-delivery s-fail [turn-never-accepted.jsonl:4]",
+			"info sequence-gap s-fail [turn-never-accepted.jsonl:2]",
+		}},
 		{"unusable-input.jsonl", "", []string{
 			"info unusable-input  [unusable-input.jsonl:1]",
 		}},

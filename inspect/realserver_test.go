@@ -113,3 +113,90 @@ func lineNumbers(f Finding) []string {
 	}
 	return out
 }
+
+// writeLines writes lines of a capture to a temporary file.
+func writeLines(t *testing.T, lines [][]byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "capture.jsonl")
+	if err := os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestOvertakenTurn: real-alpha.jsonl with turn-2 (lines 44-86) delivered
+// after turn-3, as a proxy that forwards responses in the order they
+// complete would. Those event ids were never delivered before: the
+// snapshots came out of order, no reconnect redelivered them, and the
+// whole turn never reached the client.
+func TestOvertakenTurn(t *testing.T) {
+	l := realLines(t, "real-alpha.jsonl")
+	var moved [][]byte
+	moved = append(moved, l[:43]...)
+	moved = append(moved, l[86:]...)
+	moved = append(moved, l[43:86]...)
+	rep := run(t, Options{}, writeLines(t, moved))
+	got := brief(rep.Findings)
+	want := []string{"error turn-never-accepted s-alpha [capture.jsonl:87]", "warning out-of-order-delivery s-alpha [capture.jsonl:87]",
+		"info sequence-gap s-alpha [capture.jsonl:44]"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, f := range rep.Findings {
+		if strings.Contains(f.Message, "reconnect") {
+			t.Errorf("%s claims a reconnect: %s", f.ID, f.Message)
+		}
+	}
+	late := findingsOf(rep, OutOfOrder)[0]
+	if !strings.Contains(late.Message, "43 snapshots of event ids never delivered before") || !strings.Contains(late.Message, "turn turn-2, overtaken by turn turn-3") {
+		t.Errorf("out-of-order-delivery: %s", late.Message)
+	}
+	if lost := findingsOf(rep, TurnNeverAccepted)[0]; !strings.Contains(lost.Message, "(turn-2)") {
+		t.Errorf("turn-never-accepted: %s", lost.Message)
+	}
+
+	// The same turn delivered twice (a redelivery of ids already seen) is
+	// what a reconnect does: stale-redelivery, and no turn is lost.
+	again := append(append([][]byte{}, l...), l[43:86]...)
+	rep = run(t, Options{}, writeLines(t, again))
+	if got := brief(rep.Findings); len(got) != 2 || got[0] != "info stale-redelivery s-alpha [capture.jsonl:130]" {
+		t.Errorf("redelivered turn: %q", got)
+	}
+}
+
+// TestRealServerGaps: every turn boundary of the real server skips
+// exactly 2 sequence values; in real-timeout.jsonl the diagnostic took one
+// of them. sequence-gap counts gaps as replay does (replay.SequenceGap),
+// names what is known, and guesses no mechanism.
+func TestRealServerGaps(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"real-alpha.jsonl", "2 accepted snapshots skipped 4 sequence values that no snapshot took, at most 2 at once (2 at a turn boundary)"},
+		{"real-timeout.jsonl", "1 accepted snapshot skipped 2 sequence values that no snapshot took, at most 2 at once (1 at a turn boundary, 1 value taken by submits or diagnostics in between)"},
+	} {
+		rep := run(t, Options{}, realCapture(tc.file))
+		fs := findingsOf(rep, SequenceGap)
+		if len(fs) != 1 || fs[0].Message != tc.want {
+			t.Errorf("%s: %+v\nwant %s", tc.file, fs, tc.want)
+		}
+		for _, f := range rep.Findings {
+			if strings.Contains(f.Message, "coalesc") || strings.Contains(f.Message, "reconnect") {
+				t.Errorf("%s: %s guesses a mechanism: %s", tc.file, f.ID, f.Message)
+			}
+		}
+	}
+	// replay reports the same gap for real-timeout.jsonl's line 23.
+	rd, err := replay.Open([]string{realCapture("real-timeout.jsonl")}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	_, err = replay.Run(rd, replay.Options{}, func(res *replay.Result) error {
+		if res.Line == 23 && res.Gap != 2 {
+			t.Errorf("replay's gap at line 23: %d, want 2", res.Gap)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

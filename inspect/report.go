@@ -147,9 +147,9 @@ func statsOf(stats []*replay.SessionStats, order []*session) func(int, string) *
 // findings appends one session's findings to out. Messages are formatted
 // only for the checks that found something.
 func (in *Inspector) findings(out []Finding, s *session, pinned string) []Finding {
-	orphans, turns := in.orphans(s)
+	orphans, turns, lost, lostTurns := in.orphans(s)
 	invalid := in.invalid[s.m.ID]
-	if s.t == nil && orphans.n == 0 && invalid == nil {
+	if s.t == nil && orphans.n == 0 && lost.n == 0 && invalid == nil {
 		return out
 	}
 	t := s.tally()
@@ -200,13 +200,32 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 		return fmt.Sprintf("%s never received a snapshot of %s (%s)",
 			count(orphans.n, "submit", "submits"), pick(orphans.n, "its turn", "their turns"), listSome(turns, 5))
 	})
+	add(TurnNeverAccepted, &lost, func() string {
+		return fmt.Sprintf("%s never reached the client: the cursor kept every snapshot of %s inert (%s)",
+			count(lost.n, "turn", "turns"), pick(lost.n, "it", "them"), listSome(lostTurns, 5))
+	})
+	add(OutOfOrder, &t.late, func() string {
+		return fmt.Sprintf("%s of event ids never delivered before arrived behind the cursor in %s, so the cursor kept %s inert (first: turn %s, overtaken by turn %s, accepted before it)",
+			count(s.late, "snapshot", "snapshots"), count(t.late.n, "run", "runs"), pick(s.late, "it", "them"), s.lateTurn, s.lateAfter)
+	})
 	add(StaleRedelivery, &t.stale, func() string {
-		return fmt.Sprintf("%s kept inert after %s: the cursor prevented a rollback",
-			count(s.redeliveries, "duplicate or stale snapshot", "duplicate or stale snapshots"), count(t.stale.n, "reconnect", "reconnects"))
+		return fmt.Sprintf("%s already delivered, in %s that resumed behind the cursor (as after a reconnect): the cursor prevented a rollback",
+			count(s.redeliveries, "duplicate or stale snapshot repeats an event", "duplicate or stale snapshots repeat events"), count(t.stale.n, "run", "runs"))
 	})
 	add(SequenceGap, &t.gap, func() string {
-		return fmt.Sprintf("%s skipped %s, at most %d at once (legal when the server coalesces under backpressure)",
-			count(t.gap.n, "accepted snapshot", "accepted snapshots"), count(int(s.gapMissing), "sequence value", "sequence values"), s.gapLargest)
+		var known []string
+		if s.gapBoundary > 0 {
+			known = append(known, fmt.Sprintf("%d at a turn boundary", s.gapBoundary))
+		}
+		if s.gapUsed > 0 {
+			known = append(known, count(int(s.gapUsed), "value", "values")+" taken by submits or diagnostics in between")
+		}
+		msg := fmt.Sprintf("%s skipped %s that no snapshot took, at most %d at once",
+			count(t.gap.n, "accepted snapshot", "accepted snapshots"), count(int(s.gapValues), "sequence value", "sequence values"), s.gapLargest)
+		if len(known) > 0 {
+			msg += " (" + strings.Join(known, ", ") + ")"
+		}
+		return msg
 	})
 	return out
 }

@@ -50,7 +50,8 @@ type Turn struct {
 	FirstEmittedAt, LastEmittedAt string
 	FirstEmitted, LastEmitted     time.Time
 	// Status, StatusAt, Usage and ErrorCode are those of the last accepted
-	// snapshot; ErrorCode is its error diagnostic's code, or "".
+	// snapshot; ErrorCode is its error diagnostic's code, or "". While no
+	// snapshot of the turn is accepted, StatusAt is its first snapshot.
 	Status    replay.Status
 	StatusAt  Position
 	Usage     replay.Usage
@@ -191,7 +192,9 @@ func (m *Model) Observe(res *replay.Result) Step {
 		*t.Diagnostic = Seen{Code: ev.Diagnostic.Code, At: at}
 	case ev.Kind != replay.KindSnapshot:
 	case res.Verdict() != replay.Accepted:
-		t.Snapshots++
+		if t.Snapshots++; t.Accepted == 0 && t.Snapshots == 1 {
+			t.StatusAt = at
+		}
 	default:
 		t.Snapshots++
 		m.accept(&st, ev, at)

@@ -66,7 +66,7 @@ func diagnosticOutcome(code string) Outcome {
 // Outcome is how the turn ended for the client, with the code and line
 // that say so: the error code and line of an error snapshot, the
 // diagnostic's code and line, or the last accepted snapshot's line (no
-// code). A terminal status wins over a diagnostic, which a server may
+// code; a never-accepted turn's first snapshot). A terminal status wins over a diagnostic, which a server may
 // send before it finishes anyway.
 func (t *Turn) Outcome() (o Outcome, code string, at Position) {
 	switch {
@@ -79,7 +79,7 @@ func (t *Turn) Outcome() (o Outcome, code string, at Position) {
 	case t.Accepted > 0:
 		return OutcomeCutOff, "", t.StatusAt
 	case t.Snapshots > 0:
-		return OutcomeNeverAccepted, "", Position{}
+		return OutcomeNeverAccepted, "", t.StatusAt
 	}
 	return OutcomeUnanswered, "", t.SubmitAt
 }
