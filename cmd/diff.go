@@ -270,7 +270,11 @@ func writePair(e *jsonEncoder, p *diff.PairDiff, redact bool) {
 	e.key("status")
 	writeFromTo(e, func() { e.str(string(p.FromStatus)) }, func() { e.str(string(p.ToStatus)) })
 	e.key("usage")
-	writeUsage(e, p.Usage)
+	if p.UsageCompared {
+		writeUsage(e, p.Usage)
+	} else {
+		e.null()
+	}
 	e.key("messages")
 	writeMessages(e, p, redact)
 	e.key("error")

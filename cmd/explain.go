@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -24,9 +25,11 @@ type explainOptions struct {
 func newCmdExplain(ios *iostreams, runF func(*explainOptions) error) *cobra.Command {
 	opts := &explainOptions{IO: ios}
 	c := &cobra.Command{
-		Use:   "explain [RULE|CODE|REASON|WORD...]",
-		Short: "Print the rule of the wire contract behind a verdict, code or detail",
-		Long: `Explain prints the part of the protocol reference (replay/PROTOCOL.md, built
+		Use:   "explain [FINDING|RULE|CODE|REASON|WORD...]",
+		Short: "Print what a finding means, or the rule of the wire contract behind a verdict, code or detail",
+		Long: `Explain prints, for a finding id of inspect (message-vanished), what it means,
+how it arises and what to do, as snapctl help findings has it. Otherwise it
+prints the part of the protocol reference (replay/PROTOCOL.md, built
 into snapctl) that answers the question: a rule by its id
 (envelope.sequence), a decode code (PROTOCOL_UNKNOWN_EVENT), a reason
 (stale), a field (createdAt), or words from a detail, which may be pasted
@@ -42,6 +45,7 @@ exit 2, naming the closest ids (one line on standard error):
   snapctl: no rule matches "createdAat"; close matches: message.created-at \
     (snapctl explain lists every rule)`,
 		Example: `  snapctl explain
+  snapctl explain sequence-gap
   snapctl explain createdAt
   snapctl explain PROTOCOL_UNKNOWN_EVENT
   snapctl explain stale
@@ -69,6 +73,17 @@ func explainRun(opts *explainOptions) error {
 		listRules(out, opts.Rules)
 		return nil
 	}
+	if c, ok := inspect.CheckByID(strings.ToLower(opts.Query)); ok {
+		explainFinding(opts.IO, c)
+		// A finding named like a reason (foreign-session) has its rule too.
+		for _, r := range opts.Rules {
+			if _, last, _ := strings.Cut(r.ID, "."); fold(last) == fold(opts.Query) {
+				fmt.Fprintln(out)
+				printRule(opts.IO, r)
+			}
+		}
+		return nil
+	}
 	found := matchRules(opts.Rules, opts.Query)
 	switch {
 	case len(found) == 0:
@@ -81,18 +96,37 @@ func explainRun(opts *explainOptions) error {
 		listRules(out, found)
 		return nil
 	}
-	pal := opts.IO.palette()
 	for i, r := range found {
 		if i > 0 {
 			fmt.Fprintln(out)
 		}
-		_, body, _ := strings.Cut(r.Text, "\n")
-		fmt.Fprintln(out, pal.Bold(termsafe.String(r.ID+": "+r.Title)))
-		for line := range strings.Lines(body) {
-			fmt.Fprintln(out, termsafe.String(strings.TrimRight(line, "\n")))
-		}
+		printRule(opts.IO, r)
 	}
 	return nil
+}
+
+// printRule prints one rule of the protocol reference.
+func printRule(ios *iostreams, r replay.Rule) {
+	_, body, _ := strings.Cut(r.Text, "\n")
+	fmt.Fprintln(ios.Out, ios.palette().Bold(termsafe.String(r.ID+": "+r.Title)))
+	for line := range strings.Lines(body) {
+		fmt.Fprintln(ios.Out, termsafe.String(strings.TrimRight(line, "\n")))
+	}
+}
+
+// explainFinding prints what a finding of inspect means, how it arises
+// and what to do, as `snapctl help findings` has it.
+func explainFinding(ios *iostreams, c inspect.Check) {
+	out := ios.Out
+	fmt.Fprintln(out, ios.palette().Bold(c.ID+" ("+string(c.Severity)+"): "+c.Summary))
+	for i, p := range findingParagraphs(c) {
+		var b strings.Builder
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		wrapWords(&b, p, "", helpWidth)
+		io.WriteString(out, b.String())
+	}
 }
 
 func listRules(out io.Writer, rules []replay.Rule) {

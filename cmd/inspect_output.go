@@ -388,6 +388,9 @@ func writeFindings(out *bufio.Writer, pal palette, fs []inspect.Finding, width i
 		fmt.Fprintf(out, "\n%s\n", head)
 		fmt.Fprintf(out, "  %s\n", termsafe.String(f.Message))
 		fmt.Fprintf(out, "  at %s\n", positionList(f, max(width-len("  at "), 0)))
+		if c, ok := inspect.CheckByID(f.ID); ok {
+			fmt.Fprintf(out, "  %s %s\n", pal.Dim("what to do:"), c.Do)
+		}
 	}
 }
 

@@ -229,3 +229,19 @@ func TestCompareToolCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareUsagePerTurn: usage is per turn (0 until a turn's final
+// snapshot and 0 again in the next, as the AgentsKit Chat server reports
+// it), so it is compared within one turn only: a drop at a turn boundary
+// is no loss of tokens.
+func TestCompareUsagePerTurn(t *testing.T) {
+	done := Projection{TurnID: "turn-1", Status: "complete", Usage: replay.Usage{PromptTokens: 27, CompletionTokens: 54, TotalTokens: 81}}
+	next := Projection{TurnID: "turn-2", Status: "streaming"}
+	if p := Compare(done, next); p.UsageCompared || p.Usage != (replay.Usage{}) {
+		t.Errorf("across turns: compared %v, usage %+v; want not compared", p.UsageCompared, p.Usage)
+	}
+	streaming := Projection{TurnID: "turn-1", Status: "streaming"}
+	if p := Compare(streaming, done); !p.UsageCompared || p.Usage.TotalTokens != 81 {
+		t.Errorf("within a turn: compared %v, usage %+v; want +81", p.UsageCompared, p.Usage)
+	}
+}

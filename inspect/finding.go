@@ -49,35 +49,6 @@ const (
 	GluedLines          = "glued-lines"
 )
 
-// Check describes one kind of finding: its id, its severity and what it
-// means.
-type Check struct {
-	ID       string
-	Severity Severity
-	Summary  string
-}
-
-// Checks lists every check in report order: worst first, then roughly by
-// how much an operator should care.
-var Checks = []Check{
-	{InvalidEvent, SeverityError, "events with the session's id that break the protocol: a client drops them"},
-	{TimestampSequence, SeverityError, "sequences look like Unix-millisecond timestamps"},
-	{SequenceCollision, SeverityError, "two snapshots share a sequence but differ: a lost update"},
-	{MessageVanished, SeverityError, "a message left the accepted projection without a retry, edit or regenerate"},
-	{StatusRegression, SeverityError, "a turn went from complete or error back to streaming"},
-	{TurnNeverAccepted, SeverityError, "a turn whose snapshots were all kept inert: the client never showed it"},
-	{EmittedAtRegression, SeverityWarning, "emittedAt went backwards while accepted sequences went forwards"},
-	{DuplicateEventID, SeverityWarning, "one event id on lines with different content"},
-	{ForeignSession, SeverityWarning, "lines of other sessions than the pinned one"},
-	{OrphanSubmit, SeverityWarning, "a submit whose turn never received a snapshot"},
-	{OutOfOrder, SeverityWarning, "snapshots never delivered before arrived behind the cursor: delivered out of order"},
-	{GluedLines, SeverityWarning, "a server error body and the next event on one line: a client drops both"},
-	{RequestRefused, SeverityInfo, "the server answered a request with an error body"},
-	{StaleRedelivery, SeverityInfo, "events delivered again behind the cursor, kept inert"},
-	{SequenceGap, SeverityInfo, "accepted sequences skip values that no snapshot took"},
-	{UnusableInput, SeverityInfo, "most lines are malformed: what they look like and how to read them"},
-}
-
 func checkIndex(id string) int {
 	for i, c := range Checks {
 		if c.ID == id {
