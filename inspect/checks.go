@@ -244,11 +244,12 @@ func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 }
 
 // orphans lists, at the end of the run, the submits whose turn never got
-// a snapshot, and the turns whose snapshots were all kept inert.
+// a snapshot nor a refusal, and the turns whose snapshots were all kept
+// inert.
 func (in *Inspector) orphans(s *session) (orphans tally, turns []string, lost tally, lostTurns []string) {
 	for tu := s.m.FirstTurn(); tu != nil; tu = tu.Next() {
 		switch o, _, at := tu.Outcome(); {
-		case tu.Submitted && tu.Snapshots == 0:
+		case tu.Submitted && tu.Snapshots == 0 && o != model.OutcomeRefused:
 			orphans.hit("")
 			orphans.at(in.limit, in.pos(tu.SubmitAt))
 			turns = append(turns, tu.ID)

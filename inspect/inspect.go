@@ -74,6 +74,16 @@ type Inspector struct {
 	// refused collects the server's error bodies, for request-refused
 	// and glued-lines.
 	refused refusals
+	// pending is the submit on the line just before, whose turn an error
+	// body on the next line of the same file refuses; nil after any other
+	// line.
+	pending *pendingSubmit
+}
+
+// pendingSubmit is a submit that an error body may answer.
+type pendingSubmit struct {
+	turn          *model.Turn
+	session, file string
 }
 
 // idKey names an event id (by hash) of the session with index s.
@@ -151,6 +161,10 @@ func (in *Inspector) Observe(res *replay.Result) {
 		in.observeRefusal(res)
 	}
 	st := in.model.Observe(res)
+	in.pending = nil
+	if st.Session != nil && !st.Foreign && res.Event.Kind == replay.KindSubmit {
+		in.pending = &pendingSubmit{turn: st.Turn, session: st.Session.ID, file: res.File}
+	}
 	if st.Session == nil {
 		return
 	}

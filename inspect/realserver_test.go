@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -198,5 +199,37 @@ func TestRealServerGaps(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRefusedTurn: a client's log of p-s-busy in proxied-mix.jsonl with
+// its submits (busy-submits.jsonl, from proxied.har): turn-2's first
+// submit is answered by the SESSION_BUSY body on the next line, so the
+// turn is refused, and named; once the retry's response follows, the turn
+// is complete.
+func TestRefusedTurn(t *testing.T) {
+	mix, submits := realLines(t, "proxied-mix.jsonl"), realLines(t, "busy-submits.jsonl")
+	var lines [][]byte
+	lines = append(lines, mix[536:579]...) // turn-1, lines 537-579
+	lines = append(lines, submits[0], mix[535])
+	refusedAt := len(lines)
+	rep := run(t, Options{}, writeLines(t, lines))
+	outs := rep.Overview.Sessions[0].Outcomes
+	if len(outs) != 2 || outs[1].Outcome != model.OutcomeRefused || outs[1].Code != "SESSION_BUSY" || outs[1].At.Line != refusedAt {
+		t.Fatalf("outcomes: %+v; want turn-2 refused SESSION_BUSY at line %d", outs, refusedAt)
+	}
+	fs := findingsOf(rep, RequestRefused)
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "it answered the submit of turn turn-2 of session p-s-busy on the line before") {
+		t.Errorf("request-refused: %+v", fs)
+	}
+	if fs := findingsOf(rep, OrphanSubmit); len(fs) != 0 {
+		t.Errorf("a refused submit is no orphan: %+v", fs)
+	}
+
+	lines = append(lines, submits[1])
+	lines = append(lines, mix[579:602]...) // the retry's response, lines 580-602
+	rep = run(t, Options{}, writeLines(t, lines))
+	if o := rep.Overview.Sessions[0].Outcomes[1]; o.Outcome != model.OutcomeComplete {
+		t.Errorf("turn-2 after its retry: %+v, want complete", o)
 	}
 }

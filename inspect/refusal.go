@@ -34,6 +34,10 @@ type refusal struct {
 	code, message string
 	retryable     bool
 	t             tally
+	// answered counts the bodies that came right after a submit, whose
+	// turn they refused; first names the first such turn.
+	answered int
+	first    string
 }
 
 // glued is one line where an error body and the next response's first
@@ -93,9 +97,18 @@ func (in *Inspector) observeRefusal(res *replay.Result) {
 		r.byCode[code] = ref
 		r.order = append(r.order, ref)
 	}
-	p := in.pos(model.Position{File: res.File, Line: res.Line})
+	at := model.Position{File: res.File, Line: res.Line}
+	p := in.pos(at)
 	ref.t.hit("")
 	ref.t.at(in.limit, p)
+	// A body on the line after a submit, before any snapshot of its turn,
+	// answers that submit: a client's own log shows the pair.
+	if s := in.pending; s != nil && s.file == res.File && s.turn.Snapshots == 0 {
+		s.turn.Refuse(code, at)
+		if ref.answered++; ref.answered == 1 {
+			ref.first = "turn " + s.turn.ID + " of session " + s.session
+		}
+	}
 	rest := bytes.TrimLeft(raw[d.InputOffset():], " \t\r")
 	if len(rest) == 0 {
 		return
@@ -145,8 +158,15 @@ func (in *Inspector) refusalFindings(out []Finding) []Finding {
 		if ref.retryable {
 			retry = "retryable"
 		}
-		msg := fmt.Sprintf("the server refused %s with %s: %s (%s; an error body names no session or turn, only its position is known)",
-			count(ref.t.n, "request", "requests"), ref.code, strconv.Quote(ref.message), retry)
+		known := "an error body names no session or turn, only its position is known"
+		switch {
+		case ref.answered == ref.t.n && ref.t.n == 1:
+			known = "it answered the submit of " + ref.first + " on the line before"
+		case ref.answered > 0:
+			known = fmt.Sprintf("%d answered the submit on the line before, first of %s; an error body names no session or turn", ref.answered, ref.first)
+		}
+		msg := fmt.Sprintf("the server refused %s with %s: %s (%s; %s)",
+			count(ref.t.n, "request", "requests"), ref.code, strconv.Quote(ref.message), retry, known)
 		out = append(out, in.finding(RequestRefused, "", &ref.t, msg))
 	}
 	if r.glued.n > 0 {

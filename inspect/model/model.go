@@ -69,8 +69,8 @@ type Turn struct {
 	// where the first one was.
 	Submitted bool
 	SubmitAt  Position
-	// Diagnostic is the turn's last server.turn.diagnostic, nil without
-	// one; Later is what a later snapshot of another turn showed of the
+	// Diagnostic is the turn's last server.turn.diagnostic (or the error
+	// body that refused it, see Refuse), nil without one; Later is what a later snapshot of another turn showed of the
 	// reply this turn left unfinished, nil when none did. Both are
 	// pointers: most turns have neither (see Outcome).
 	Diagnostic *Seen

@@ -36,13 +36,16 @@ const (
 	// OutcomeNeverAccepted: the turn had snapshots and the cursor kept
 	// every one inert.
 	OutcomeNeverAccepted
+	// OutcomeRefused: the server answered the turn's submit with an HTTP
+	// error body (Turn.Refuse) and no snapshot of the turn was accepted.
+	OutcomeRefused
 )
 
-var outcomeNames = [...]string{"unanswered", "complete", "error", "timed-out", "cancelled", "diagnostic", "cut-off", "never-accepted"}
+var outcomeNames = [...]string{"unanswered", "complete", "error", "timed-out", "cancelled", "diagnostic", "cut-off", "never-accepted", "refused"}
 
 // Outcomes lists every outcome, in a fixed order, for counts and legends.
 var Outcomes = []Outcome{OutcomeComplete, OutcomeError, OutcomeTimedOut, OutcomeCancelled, OutcomeDiagnostic,
-	OutcomeCutOff, OutcomeNeverAccepted, OutcomeUnanswered}
+	OutcomeCutOff, OutcomeRefused, OutcomeNeverAccepted, OutcomeUnanswered}
 
 func (o Outcome) String() string { return outcomeNames[o] }
 
@@ -74,20 +77,35 @@ func (t *Turn) Outcome() (o Outcome, code string, at Position) {
 		return OutcomeComplete, "", t.StatusAt
 	case t.Accepted > 0 && t.Status == replay.StatusError:
 		return OutcomeError, t.ErrorCode, t.StatusAt
-	case t.Diagnostic != nil:
+	case t.Diagnostic != nil && !t.Diagnostic.Refused:
 		return diagnosticOutcome(t.Diagnostic.Code), t.Diagnostic.Code, t.Diagnostic.At
 	case t.Accepted > 0:
 		return OutcomeCutOff, "", t.StatusAt
+	case t.Diagnostic != nil:
+		return OutcomeRefused, t.Diagnostic.Code, t.Diagnostic.At
 	case t.Snapshots > 0:
 		return OutcomeNeverAccepted, "", t.StatusAt
 	}
 	return OutcomeUnanswered, "", t.SubmitAt
 }
 
-// Seen is a diagnostic of a turn: its code and line.
+// Seen is a diagnostic of a turn, or the error body that refused its
+// submit (Refused): its code and line.
 type Seen struct {
-	Code string
-	At   Position
+	Code    string
+	At      Position
+	Refused bool
+}
+
+// Refuse records that the server answered the turn's submit with an HTTP
+// error body of the given code, at a line of the capture: the caller
+// decides that the body answers this turn, which the body itself never
+// says.
+func (t *Turn) Refuse(code string, at Position) {
+	if t.Diagnostic == nil {
+		t.Diagnostic = new(Seen)
+	}
+	*t.Diagnostic = Seen{Code: code, At: at, Refused: true}
 }
 
 // Later is the later accepted snapshot of the session that showed a
