@@ -113,11 +113,11 @@ func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
 		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons), Turns: s.Turns,
 		Snapshots: s.Snapshots, Lineage: s.Lineage, LineageTurns: s.LineageTurns, Final: newFinalJSON(s.Final)}
-	sj.TurnOutcomes = make([]turnOutcomeJSON, len(s.Outcomes))
-	for i, o := range s.Outcomes {
+	sj.TurnOutcomes = make([]turnOutcomeJSON, len(s.Endings))
+	for i, o := range s.Endings {
 		tj := &sj.TurnOutcomes[i]
 		tj.TurnID = o.TurnID
-		tj.Outcome, tj.OutcomeCode, tj.OutcomeFile, tj.OutcomeLine, tj.CompletedLater = outcomeToJSON(o.Outcome, o.Code, o.At, o.Later)
+		tj.Outcome, tj.OutcomeCode, tj.OutcomeFile, tj.OutcomeLine, tj.CompletedLater = outcomeToJSON(o.Ending, o.Code, o.At, o.Later)
 	}
 	if r := s.Sequences; r != nil {
 		sj.Sequences = &struct {
@@ -304,7 +304,7 @@ func writeSessionBlock(out *bufio.Writer, pal palette, s inspect.SessionOverview
 	if len(ops) > 0 {
 		fmt.Fprintf(out, "  lineage: %s\n", strings.Join(ops, ", "))
 	}
-	if line := outcomeLine(s.Outcomes); line != "" {
+	if line := outcomeLine(s.Endings); line != "" {
 		fmt.Fprintf(out, "  outcomes: %s\n", line)
 	}
 }
@@ -317,18 +317,18 @@ const maxOutcomesListed = 5
 // their outcome, code and line: "2 complete; turn-1 timed-out
 // SERVER_TIMEOUT at cap.jsonl:22 (completed later at cap.jsonl:23, +0
 // characters)".
-func outcomeLine(outs []inspect.TurnOutcome) string {
+func outcomeLine(outs []inspect.TurnEnding) string {
 	complete, others := 0, 0
 	var named []string
 	for _, o := range outs {
-		if o.Outcome == model.OutcomeComplete && o.Later == nil {
+		if o.Ending == model.EndComplete && o.Later == nil {
 			complete++
 			continue
 		}
 		if others++; others > maxOutcomesListed {
 			continue
 		}
-		d := termsafe.String(o.TurnID) + " " + o.Outcome.String()
+		d := termsafe.String(o.TurnID) + " " + o.Ending.String()
 		if o.Code != "" {
 			d += " " + termsafe.String(o.Code)
 		}

@@ -280,9 +280,9 @@ func originFit(n *lineage.Node, idWidth int) string {
 // outcome is how the turn ended for the client (the model's outcome),
 // with its code, and whether a later snapshot showed the reply complete.
 func outcome(n *lineage.Node) string {
-	s := n.Outcome.String()
-	if n.OutcomeCode != "" {
-		s += " " + n.OutcomeCode
+	s := n.Ending.String()
+	if n.EndCode != "" {
+		s += " " + n.EndCode
 	}
 	if n.Later != nil {
 		s += " (completed later)"

@@ -486,7 +486,7 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 		Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
 		Children: []string{}, Problems: []lineageProblemJSON{},
 	}
-	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.CompletedLater = outcomeToJSON(n.Outcome, n.OutcomeCode, n.OutcomeAt, n.Later)
+	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.CompletedLater = outcomeToJSON(n.Ending, n.EndCode, n.EndAt, n.Later)
 	if !redact {
 		preview := n.Preview
 		jt.Preview = &preview
@@ -507,7 +507,7 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 // outcomeToJSON is a turn's outcome as inspect's and lineage's JSON give
 // it: the outcome's name, its code and its line (null when there is none),
 // and the later snapshot that completed the reply.
-func outcomeToJSON(o model.Outcome, code string, at model.Position, l *model.Later) (string, *string, *string, *int, *completedLaterJSON) {
+func outcomeToJSON(o model.Ending, code string, at model.Position, l *model.Later) (string, *string, *string, *int, *completedLaterJSON) {
 	var file *string
 	var line *int
 	if at.Line > 0 {

@@ -63,7 +63,10 @@ func (in *Inspector) accept(s *session, st *model.Step, res *replay.Result, p po
 		}
 	}
 	s.acc = print{content: ev.Snapshot.Hash, eventID: in.hashID(ev.EventID), at: p, listed: listed}
-	s.inReconnect, s.inLate = false, false
+	s.inReconnect = false
+	if s.t != nil {
+		s.t.inLate = false
+	}
 }
 
 // pair records an instance that involves the previous accepted snapshot
@@ -115,14 +118,14 @@ func (in *Inspector) checkGap(s *session, st *model.Step, res *replay.Result, p 
 	if taken >= res.Gap {
 		return
 	}
-	g := &s.tally().gap
-	g.hit("")
-	g.at(in.limit, p)
-	s.gapValues += res.Gap
-	s.gapUsed += taken
-	s.gapLargest = max(s.gapLargest, res.Gap)
-	if st.Prev != nil && st.Prev.TurnID != res.Event.TurnID {
-		s.gapBoundary++
+	t := s.tally()
+	t.gap.hit("")
+	t.gap.at(in.limit, p)
+	t.gapMissing += res.Gap
+	t.gapUsed += taken
+	t.gapLargest = max(t.gapLargest, res.Gap)
+	if st.PrevTurn != nil && st.PrevTurn != st.Turn {
+		t.gapBoundary++
 	}
 }
 
@@ -174,19 +177,18 @@ func (in *Inspector) redelivered(s *session, res *replay.Result, p pos, seen boo
 		// Event ids never delivered before, behind the cursor: the
 		// snapshots came out of order (a proxy or a client that
 		// delivers a whole response after a later one), not again.
-		s.late++
-		if s.late == 1 {
-			s.lateTurn, s.lateAfter = ev.TurnID, s.m.Last.TurnID
+		t := s.tally()
+		if t.lateCount++; t.lateCount == 1 {
+			t.lateTurn, t.lateAfter = ev.TurnID, s.m.AcceptedTurn().ID
 		}
-		if !s.inLate {
-			s.inLate = true
-			l := &s.tally().late
-			l.hit("")
-			l.at(in.limit, p)
+		if !t.inLate {
+			t.inLate = true
+			t.late.hit("")
+			t.late.at(in.limit, p)
 		}
 		return
 	}
-	s.redeliveries++
+	s.tally().redeliveries++
 	if !s.inReconnect {
 		s.inReconnect = true
 		st := &s.tally().stale
@@ -248,12 +250,12 @@ func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 // inert.
 func (in *Inspector) orphans(s *session) (orphans tally, turns []string, lost tally, lostTurns []string) {
 	for tu := s.m.FirstTurn(); tu != nil; tu = tu.Next() {
-		switch o, _, at := tu.Outcome(); {
-		case tu.Submitted && tu.Snapshots == 0 && o != model.OutcomeRefused:
+		switch o, _, at := tu.Ending(); {
+		case tu.Submitted && tu.Snapshots == 0 && o != model.EndRefused:
 			orphans.hit("")
 			orphans.at(in.limit, in.pos(tu.SubmitAt))
 			turns = append(turns, tu.ID)
-		case o == model.OutcomeNeverAccepted:
+		case o == model.EndNeverAccepted:
 			lost.hit("")
 			lost.at(in.limit, in.pos(at))
 			lostTurns = append(lostTurns, tu.ID)

@@ -283,7 +283,7 @@ func TestOverview(t *testing.T) {
 		Lineage:      map[replay.Operation]int{replay.OpSubmit: 3, replay.OpRegenerate: 1, replay.OpEdit: 2},
 		LineageTurns: map[replay.Operation]int{replay.OpSubmit: 2, replay.OpRegenerate: 1, replay.OpEdit: 1}}
 	for i, line := range []int{3, 5, 7, 10} {
-		want.Outcomes = append(want.Outcomes, TurnOutcome{TurnID: fmt.Sprintf("t%d", i+1), Outcome: model.OutcomeComplete,
+		want.Endings = append(want.Endings, TurnEnding{TurnID: fmt.Sprintf("t%d", i+1), Ending: model.EndComplete,
 			At: model.Position{File: "../testdata/inspect/clean.jsonl", Line: line}})
 	}
 	if !reflect.DeepEqual(s, want) {

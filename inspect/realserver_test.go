@@ -214,8 +214,8 @@ func TestRefusedTurn(t *testing.T) {
 	lines = append(lines, submits[0], mix[535])
 	refusedAt := len(lines)
 	rep := run(t, Options{}, writeLines(t, lines))
-	outs := rep.Overview.Sessions[0].Outcomes
-	if len(outs) != 2 || outs[1].Outcome != model.OutcomeRefused || outs[1].Code != "SESSION_BUSY" || outs[1].At.Line != refusedAt {
+	outs := rep.Overview.Sessions[0].Endings
+	if len(outs) != 2 || outs[1].Ending != model.EndRefused || outs[1].Code != "SESSION_BUSY" || outs[1].At.Line != refusedAt {
 		t.Fatalf("outcomes: %+v; want turn-2 refused SESSION_BUSY at line %d", outs, refusedAt)
 	}
 	fs := findingsOf(rep, RequestRefused)
@@ -229,7 +229,7 @@ func TestRefusedTurn(t *testing.T) {
 	lines = append(lines, submits[1])
 	lines = append(lines, mix[579:602]...) // the retry's response, lines 580-602
 	rep = run(t, Options{}, writeLines(t, lines))
-	if o := rep.Overview.Sessions[0].Outcomes[1]; o.Outcome != model.OutcomeComplete {
+	if o := rep.Overview.Sessions[0].Endings[1]; o.Ending != model.EndComplete {
 		t.Errorf("turn-2 after its retry: %+v, want complete", o)
 	}
 }

@@ -53,20 +53,20 @@ type SessionOverview struct {
 	// LineageTurns counts the turns with an accepted snapshot by how they
 	// came about (model.Turn.Operation), as lineage does.
 	LineageTurns map[replay.Operation]int
-	// Outcomes is how each turn ended for the client, in order of first
+	// Endings is how each turn ended for the client, in order of first
 	// appearance.
-	Outcomes []TurnOutcome
+	Endings []TurnEnding
 }
 
-// TurnOutcome is how one turn ended for the client, as the model decides
-// (model.Turn.Outcome): the outcome, its code and line, and the later
+// TurnEnding is how one turn ended for the client, as the model decides
+// (model.Turn.Ending): the ending, its code and line, and the later
 // snapshot that showed an unfinished reply complete (nil when none did).
-type TurnOutcome struct {
-	TurnID  string
-	Outcome model.Outcome
-	Code    string
-	At      model.Position
-	Later   *model.Later
+type TurnEnding struct {
+	TurnID string
+	Ending model.Ending
+	Code   string
+	At     model.Position
+	Later  *model.Later
 }
 
 // Accepted is the number of the session's events the cursor accepted.
@@ -93,13 +93,13 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 			}
 		}
 		so.LineageTurns = map[replay.Operation]int{}
-		so.Outcomes = make([]TurnOutcome, 0, s.m.Turns)
+		so.Endings = make([]TurnEnding, 0, s.m.Turns)
 		for t := s.m.FirstTurn(); t != nil; t = t.Next() {
 			if t.Accepted > 0 {
 				so.LineageTurns[t.Operation()]++
 			}
-			o, code, at := t.Outcome()
-			so.Outcomes = append(so.Outcomes, TurnOutcome{TurnID: t.ID, Outcome: o, Code: code, At: at, Later: t.Later})
+			o, code, at := t.Ending()
+			so.Endings = append(so.Endings, TurnEnding{TurnID: t.ID, Ending: o, Code: code, At: at, Later: t.Later()})
 		}
 		if ss := stats(i, s.m.ID); ss != nil {
 			so.Events, so.Reasons, so.Final = ss.Events, ss.Reasons, ss.Final
@@ -206,22 +206,22 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 	})
 	add(OutOfOrder, &t.late, func() string {
 		return fmt.Sprintf("%s of event ids never delivered before arrived behind the cursor in %s, so the cursor kept %s inert (first: turn %s, overtaken by turn %s, accepted before it)",
-			count(s.late, "snapshot", "snapshots"), count(t.late.n, "run", "runs"), pick(s.late, "it", "them"), s.lateTurn, s.lateAfter)
+			count(t.lateCount, "snapshot", "snapshots"), count(t.late.n, "run", "runs"), pick(t.lateCount, "it", "them"), t.lateTurn, t.lateAfter)
 	})
 	add(StaleRedelivery, &t.stale, func() string {
 		return fmt.Sprintf("%s already delivered, in %s that resumed behind the cursor (as after a reconnect): the cursor prevented a rollback",
-			count(s.redeliveries, "duplicate or stale snapshot repeats an event", "duplicate or stale snapshots repeat events"), count(t.stale.n, "run", "runs"))
+			count(t.redeliveries, "duplicate or stale snapshot repeats an event", "duplicate or stale snapshots repeat events"), count(t.stale.n, "run", "runs"))
 	})
 	add(SequenceGap, &t.gap, func() string {
 		var known []string
-		if s.gapBoundary > 0 {
-			known = append(known, fmt.Sprintf("%d at a turn boundary", s.gapBoundary))
+		if t.gapBoundary > 0 {
+			known = append(known, fmt.Sprintf("%d at a turn boundary", t.gapBoundary))
 		}
-		if s.gapUsed > 0 {
-			known = append(known, count(int(s.gapUsed), "value", "values")+" taken by submits or diagnostics in between")
+		if t.gapUsed > 0 {
+			known = append(known, count(int(t.gapUsed), "value", "values")+" taken by submits or diagnostics in between")
 		}
 		msg := fmt.Sprintf("%s skipped %s that no snapshot took, at most %d at once",
-			count(t.gap.n, "accepted snapshot", "accepted snapshots"), count(int(s.gapValues), "sequence value", "sequence values"), s.gapLargest)
+			count(t.gap.n, "accepted snapshot", "accepted snapshots"), count(int(t.gapMissing), "sequence value", "sequence values"), t.gapLargest)
 		if len(known) > 0 {
 			msg += " (" + strings.Join(known, ", ") + ")"
 		}

@@ -36,22 +36,11 @@ type session struct {
 	between     []int64
 	betweenLost bool
 	// inReconnect is set by a redelivery and cleared by an acceptance: the
-	// first redelivery of each run is where a reconnect began. inLate is
-	// the same for a run of snapshots delivered out of order.
-	inReconnect, inLate bool
+	// first redelivery of each run is where a reconnect began.
+	inReconnect bool
 
 	tsLike, tsTotal int
 	tsExample       string
-	// gapValues sums the gaps (replay.SequenceGap) of the sequence-gap
-	// instances, gapUsed the values of them submits or diagnostics took;
-	// gapBoundary counts the gaps where a new turn starts.
-	gapValues, gapLargest, gapUsed int64
-	gapBoundary                    int
-	redeliveries                   int
-	// late counts the snapshots delivered out of order; lateTurn is the
-	// first one's turn and lateAfter the turn accepted before it.
-	late                int
-	lateTurn, lateAfter string
 
 	// t holds the tallies, allocated at the session's first finding.
 	t *tallies
@@ -64,7 +53,24 @@ var lineageOps = [...]replay.Operation{replay.OpSubmit, replay.OpRetry, replay.O
 // tallies are the instances of each check in one session.
 type tallies struct {
 	timestamp, collision, vanished, regression, emitted tally
-	dupEvent, foreign, stale, gap, late                 tally
+	dupEvent, foreign, stale, gap                       tally
+	late                                                tally
+
+	// The details of some checks' messages, here rather than in every
+	// session: only a session with findings has any. gapMissing sums the
+	// gaps (replay.SequenceGap) of the sequence-gap instances, gapUsed the
+	// values of them that submits or diagnostics took, gapBoundary counts
+	// those where a new turn starts.
+	gapMissing, gapLargest int64
+	redeliveries           int
+	gapUsed                int64
+	gapBoundary            int
+	// lateCount counts the snapshots delivered out of order, lateTurn is
+	// the first one's turn and lateAfter the turn accepted before it;
+	// inLate is set by one and cleared by an acceptance, as inReconnect.
+	lateCount           int
+	lateTurn, lateAfter string
+	inLate              bool
 }
 
 // The bits of print.listed: tallies that list an earlier line beside the

@@ -74,8 +74,8 @@ func (n *Node) fill() {
 	n.FirstEmittedAt, n.LastEmittedAt = t.FirstEmittedAt, t.LastEmittedAt
 	n.FirstEmitted, n.LastEmitted = t.FirstEmitted, t.LastEmitted
 	n.Status, n.ErrorCode, n.Usage = t.Status, t.ErrorCode, t.Usage
-	n.Outcome, n.OutcomeCode, n.OutcomeAt = t.Outcome()
-	n.Later = t.Later
+	n.Ending, n.EndCode, n.EndAt = t.Ending()
+	n.Later = t.Later()
 }
 
 // idSeed hashes message ids for Node.messageIDs.

@@ -54,13 +54,13 @@ type Node struct {
 	Status    replay.Status
 	ErrorCode string
 	Usage     replay.Usage
-	// Outcome, OutcomeCode and OutcomeAt are how the turn ended for the
-	// client, as the model decides (model.Turn.Outcome); Later is the
+	// Ending, EndCode and EndAt are how the turn ended for the client, as
+	// the model decides (model.Turn.Ending); Later is the
 	// later snapshot that showed its unfinished reply complete, or nil.
-	Outcome     model.Outcome
-	OutcomeCode string
-	OutcomeAt   model.Position
-	Later       *model.Later
+	Ending  model.Ending
+	EndCode string
+	EndAt   model.Position
+	Later   *model.Later
 
 	// Preview is the head of the final assistant message of the turn's
 	// last accepted projection, raw: at most PreviewRunes runes, cut on a

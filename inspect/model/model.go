@@ -69,12 +69,9 @@ type Turn struct {
 	// where the first one was.
 	Submitted bool
 	SubmitAt  Position
-	// Diagnostic is the turn's last server.turn.diagnostic (or the error
-	// body that refused it, see Refuse), nil without one; Later is what a later snapshot of another turn showed of the
-	// reply this turn left unfinished, nil when none did. Both are
-	// pointers: most turns have neither (see Outcome).
-	Diagnostic *Seen
-	Later      *Later
+	// end is what says how the turn ended beside its status (see Ending),
+	// nil for most turns: those that completed with nothing more to say.
+	end *turnEnd
 
 	next *Turn
 }
@@ -112,8 +109,10 @@ type Session struct {
 	HasLast bool
 	// Turns counts the session's turns.
 	Turns int
-
-	tail tail
+	// accTurn is the turn of the last accepted projection, and tail what
+	// Ending needs of its last message while that turn is unfinished.
+	accTurn *Turn
+	tail    *tail
 
 	first, last *Turn
 }
@@ -131,11 +130,13 @@ type Step struct {
 	// it changes nothing but the session's turns.
 	Foreign bool
 	// Accepted is set for an accepted snapshot. Prev is then the session's
-	// previous accepted projection (nil for its first), PrevStatus and
+	// previous accepted projection (nil for its first) and PrevTurn its
+	// turn, PrevStatus and
 	// PrevStatusAt the turn's status before it, and Removed the messages
 	// of Prev the snapshot lacks, as Removals decides.
 	Accepted     bool
 	Prev         *Projection
+	PrevTurn     *Turn
 	PrevStatus   replay.Status
 	PrevStatusAt Position
 	Removed      []Removal
@@ -185,11 +186,7 @@ func (m *Model) Observe(res *replay.Result) Step {
 			t.Submitted, t.SubmitAt = true, at
 		}
 	case ev.Kind == replay.KindDiagnostic:
-		// One allocation per turn, however many diagnostics it has.
-		if t.Diagnostic == nil {
-			t.Diagnostic = new(Seen)
-		}
-		*t.Diagnostic = Seen{Code: ev.Diagnostic.Code, At: at}
+		t.ending().diag = Seen{Code: ev.Diagnostic.Code, At: at}
 	case ev.Kind != replay.KindSnapshot:
 	case res.Verdict() != replay.Accepted:
 		if t.Snapshots++; t.Accepted == 0 && t.Snapshots == 1 {
@@ -211,11 +208,9 @@ func (m *Model) accept(st *Step, ev *replay.Event, at Position) {
 		m.prev = s.Last
 		st.Prev = &m.prev
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
-		if m.prev.TurnID != ev.TurnID {
-			s.noteLater(m.turn(s, m.prev.TurnID), &m.prev, snap, at)
-		}
 	}
-	s.noteTail(snap)
+	st.PrevTurn = s.accTurn
+	s.noteEnd(t, snap, at)
 	s.Last = Projection{At: at, EventID: ev.EventID, TurnID: ev.TurnID, Sequence: ev.Sequence,
 		EmittedAt: ev.EmittedAt, Emitted: ev.Emitted, Status: snap.Status, Lineage: snap.Lineage, IDs: newIDs(snap.Messages)}
 	s.HasLast = true
@@ -259,7 +254,7 @@ func (t *Turn) noteLineage(seq int64, l replay.Lineage) {
 func (m *Model) session(id string) *Session {
 	s, ok := m.sessions[id]
 	if !ok {
-		s = &Session{ID: id, Index: len(m.sessions), tail: tail{index: -1}}
+		s = &Session{ID: id, Index: len(m.sessions)}
 		m.sessions[id] = s
 	}
 	return s

@@ -30,7 +30,7 @@ func outcomes(t *testing.T, name string) []string {
 	var out []string
 	for _, s := range sessions {
 		for tu := s.FirstTurn(); tu != nil; tu = tu.Next() {
-			o, code, at := tu.Outcome()
+			o, code, at := tu.Ending()
 			d := fmt.Sprintf("%s/%s %s", s.ID, tu.ID, o)
 			if code != "" {
 				d += " " + code
@@ -38,7 +38,7 @@ func outcomes(t *testing.T, name string) []string {
 			if at.Line > 0 {
 				d += fmt.Sprintf(" @%d", at.Line)
 			}
-			if l := tu.Later; l != nil {
+			if l := tu.Later(); l != nil {
 				d += fmt.Sprintf(" completed later @%d %+d prefix=%v", l.At.Line, l.Chars, l.Prefix)
 			}
 			out = append(out, d)
