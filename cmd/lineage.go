@@ -280,11 +280,12 @@ func originFit(n *lineage.Node, idWidth int) string {
 // outcome is how the turn ended for the client (the model's outcome),
 // with its code, and whether a later snapshot showed the reply complete.
 func outcome(n *lineage.Node) string {
-	s := n.Ending.String()
-	if n.EndCode != "" {
-		s += " " + n.EndCode
+	e, code, _ := n.Ending()
+	s := e.String()
+	if code != "" {
+		s += " " + code
 	}
-	if n.Later != nil {
+	if n.Later() != nil {
 		s += " (completed later)"
 	}
 	return termsafe.String(s)

@@ -486,7 +486,8 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 		Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
 		Children: []string{}, Problems: []lineageProblemJSON{},
 	}
-	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.CompletedLater = outcomeToJSON(n.Ending, n.EndCode, n.EndAt, n.Later)
+	e, code, at := n.Ending()
+	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.CompletedLater = outcomeToJSON(e, code, at, n.Later())
 	if !redact {
 		preview := n.Preview
 		jt.Preview = &preview

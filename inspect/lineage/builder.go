@@ -74,8 +74,6 @@ func (n *Node) fill() {
 	n.FirstEmittedAt, n.LastEmittedAt = t.FirstEmittedAt, t.LastEmittedAt
 	n.FirstEmitted, n.LastEmitted = t.FirstEmitted, t.LastEmitted
 	n.Status, n.ErrorCode, n.Usage = t.Status, t.ErrorCode, t.Usage
-	n.Ending, n.EndCode, n.EndAt = t.Ending()
-	n.Later = t.Later()
 }
 
 // idSeed hashes message ids for Node.messageIDs.

@@ -54,13 +54,6 @@ type Node struct {
 	Status    replay.Status
 	ErrorCode string
 	Usage     replay.Usage
-	// Ending, EndCode and EndAt are how the turn ended for the client, as
-	// the model decides (model.Turn.Ending); Later is the
-	// later snapshot that showed its unfinished reply complete, or nil.
-	Ending  model.Ending
-	EndCode string
-	EndAt   model.Position
-	Later   *model.Later
 
 	// Preview is the head of the final assistant message of the turn's
 	// last accepted projection, raw: at most PreviewRunes runes, cut on a
@@ -92,6 +85,15 @@ type Node struct {
 	state   int8
 	pathIdx int
 }
+
+// Ending is how the turn ended for the client, with its code and line,
+// as the model decides (model.Turn.Ending): asked of the model, so that a
+// node costs nothing more.
+func (n *Node) Ending() (model.Ending, string, model.Position) { return n.turn.Ending() }
+
+// Later is the later snapshot that showed the turn's unfinished reply
+// complete, or nil (model.Turn.Later).
+func (n *Node) Later() *model.Later { return n.turn.Later() }
 
 // Duration is the time from the first to the last accepted snapshot of
 // the turn.
