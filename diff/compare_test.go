@@ -245,3 +245,33 @@ func TestCompareUsagePerTurn(t *testing.T) {
 		t.Errorf("within a turn: compared %v, usage %+v; want +81", p.UsageCompared, p.Usage)
 	}
 }
+
+// TestRealServerUsage: over real-alpha.jsonl, a capture of the real
+// AgentsKit Chat server, usage never drops within a turn, and the two
+// turn boundaries, where it falls back to 0, are not compared.
+func TestRealServerUsage(t *testing.T) {
+	rd, err := replay.Open([]string{"../testdata/real-server/real-alpha.jsonl"}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	across := 0
+	d := NewDiffer(Options{NoWords: true}, func(p *PairDiff) error {
+		switch {
+		case p.From.TurnID != p.To.TurnID:
+			across++
+			if p.UsageCompared {
+				t.Errorf("%s → %s: usage compared across turns: %+v", p.From.TurnID, p.To.TurnID, p.Usage)
+			}
+		case !p.UsageCompared || p.Usage.TotalTokens < 0:
+			t.Errorf("line %d: usage within %s: compared %v, %+v", p.To.Line, p.To.TurnID, p.UsageCompared, p.Usage)
+		}
+		return nil
+	})
+	if _, err := replay.Run(rd, replay.Options{Messages: true}, d.Add); err != nil {
+		t.Fatal(err)
+	}
+	if across != 2 {
+		t.Errorf("%d pairs across turns, want 2", across)
+	}
+}

@@ -233,3 +233,62 @@ func TestRefusedTurn(t *testing.T) {
 		t.Errorf("turn-2 after its retry: %+v, want complete", o)
 	}
 }
+
+// TestRealServerTruths asserts, over every real capture, what
+// testdata/real-server/README.md says the server does beyond the protocol
+// documents: a session's first snapshot is sequence 2, sequences are
+// contiguous within a turn, every turn boundary skips exactly 2 (a timeout
+// diagnostic takes the first), usage is 0 until a turn's final snapshot,
+// the handler writes only submit lineage, and real-alpha's snapshots are
+// all accepted.
+func TestRealServerTruths(t *testing.T) {
+	for _, name := range []string{"real-alpha.jsonl", "real-abort.jsonl", "real-timeout.jsonl", "real-busy.jsonl", "real-fail.jsonl"} {
+		t.Run(name, func(t *testing.T) {
+			rd, err := replay.Open([]string{realCapture(name)}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			var turn string
+			var diag int64
+			first := true
+			ids := map[string]bool{}
+			_, err = replay.Run(rd, replay.Options{}, func(res *replay.Result) error {
+				ev := res.Event
+				if ids[ev.EventID] {
+					t.Errorf("line %d: event id %s again", res.Line, ev.EventID)
+				}
+				ids[ev.EventID] = true
+				if ev.Kind == replay.KindDiagnostic {
+					diag = ev.Sequence
+					return nil
+				}
+				snap := &ev.Snapshot
+				switch {
+				case first && ev.Sequence != 2:
+					t.Errorf("line %d: first sequence %d, want 2", res.Line, ev.Sequence)
+				case !first && ev.TurnID == turn && res.Gap != 0:
+					t.Errorf("line %d: gap %d within %s", res.Line, res.Gap, turn)
+				case !first && ev.TurnID != turn && res.Gap != 2:
+					t.Errorf("line %d: gap %d at the turn boundary, want 2", res.Line, res.Gap)
+				case diag != 0 && ev.Sequence != diag+2:
+					t.Errorf("line %d: sequence %d after a diagnostic at %d, want %d", res.Line, ev.Sequence, diag, diag+2)
+				}
+				if res.Verdict() != replay.Accepted {
+					t.Errorf("line %d: %s", res.Line, res.Reason)
+				}
+				if snap.Status != replay.StatusComplete && snap.Usage.TotalTokens != 0 {
+					t.Errorf("line %d: usage %d before the turn's final snapshot", res.Line, snap.Usage.TotalTokens)
+				}
+				if snap.Lineage.Operation != replay.OpSubmit || snap.Lineage.ParentTurnID != "" {
+					t.Errorf("line %d: lineage %+v, want submit only", res.Line, snap.Lineage)
+				}
+				first, turn, diag = false, ev.TurnID, 0
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
