@@ -40,7 +40,8 @@ turns without a parent form the trunk in sequence order, and each retry,
 edit or regenerate hangs under its parent turn.
 
 Each turn shows its operation (submit, retry, edit, regenerate, or unknown
-when no accepted snapshot carried lineage), source message, final status,
+when no accepted snapshot carried lineage), source message, how it ended
+for the client (its outcome, as inspect's overview gives it),
 first and last accepted sequence, duration, final token usage, and a
 preview of its submit input and final assistant message.
 

@@ -12,7 +12,6 @@ import (
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
-	"github.com/agentskit/snapctl/replay"
 )
 
 // treeGlyphs are the connectors of the tree format.
@@ -122,7 +121,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 	}
 	build := func(idWidth int, timed, tokens bool) []part {
 		status := part{outcome(n), nil}
-		if n.Status == replay.StatusError || n.ErrorCode != "" {
+		if e, _, _ := n.Ending(); e != model.EndComplete || n.ErrorCode != "" {
 			status.colour = t.pal.Red
 		}
 		parts := []part{{text.Shorten(termsafe.String(n.TurnID), idWidth, text.FitMiddle), t.pal.Bold},

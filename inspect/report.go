@@ -93,10 +93,16 @@ func (in *Inspector) Report(sum replay.Summary) Report {
 			}
 		}
 		so.LineageTurns = map[replay.Operation]int{}
+		// A session the pin leaves foreign has no client: its turns end
+		// for nobody.
+		foreign := sum.Pinned != "" && s.m.ID != sum.Pinned
 		so.Endings = make([]TurnEnding, 0, s.m.Turns)
 		for t := s.m.FirstTurn(); t != nil; t = t.Next() {
 			if t.Accepted > 0 {
 				so.LineageTurns[t.Operation()]++
+			}
+			if foreign {
+				continue
 			}
 			o, code, at := t.Ending()
 			so.Endings = append(so.Endings, TurnEnding{TurnID: t.ID, Ending: o, Code: code, At: at, Later: t.Later()})
