@@ -292,3 +292,22 @@ func TestRealServerTruths(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusalBounds: a capture of error bodies with ever new codes and
+// huge messages keeps a bounded count of codes and bytes of message.
+func TestRefusalBounds(t *testing.T) {
+	var lines [][]byte
+	long := strings.Repeat("é", 10000)
+	for i := range 100 {
+		lines = append(lines, []byte(`{"error":{"version":1,"code":"CODE_`+strconv.Itoa(i)+`","message":"`+long+`","retryable":false}}`))
+	}
+	rep := run(t, Options{}, writeLines(t, lines))
+	if n := len(rep.Overview.Refused); n != maxRefusalCodes+1 || rep.Overview.Refused[otherRefusalCode] != 100-maxRefusalCodes {
+		t.Errorf("%d codes counted, %d as other; want %d and %d", n, rep.Overview.Refused[otherRefusalCode], maxRefusalCodes+1, 100-maxRefusalCodes)
+	}
+	for _, f := range findingsOf(rep, RequestRefused) {
+		if len(f.Message) > maxRefusalMessage+300 {
+			t.Errorf("a message of %d bytes", len(f.Message))
+		}
+	}
+}

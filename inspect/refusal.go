@@ -88,10 +88,15 @@ func (in *Inspector) observeRefusal(res *replay.Result) {
 		r.byCode = map[string]*refusal{}
 	}
 	code := body.Error.Code
-	if _, ok := r.byCode[code]; !ok && len(r.order) == maxRefusalCodes {
+	if _, ok := r.byCode[code]; !ok && len(r.order) >= maxRefusalCodes {
 		code = otherRefusalCode
 	}
 	ref := r.byCode[code]
+	if ref == nil && code == otherRefusalCode {
+		ref = &refusal{code: code}
+		r.byCode[code] = ref
+		r.order = append(r.order, ref)
+	}
 	if ref == nil {
 		ref = &refusal{code: code, message: clip(body.Error.Message, maxRefusalMessage), retryable: body.Error.Retryable}
 		r.byCode[code] = ref
@@ -167,6 +172,10 @@ func (in *Inspector) refusalFindings(out []Finding) []Finding {
 		}
 		msg := fmt.Sprintf("the server refused %s with %s: %s (%s; %s)",
 			count(ref.t.n, "request", "requests"), ref.code, strconv.Quote(ref.message), retry, known)
+		if ref.code == otherRefusalCode {
+			msg = fmt.Sprintf("the server refused %s with codes past the first %d, not told apart (%s)",
+				count(ref.t.n, "more request", "more requests"), maxRefusalCodes, known)
+		}
 		out = append(out, in.finding(RequestRefused, "", &ref.t, msg))
 	}
 	if r.glued.n > 0 {
