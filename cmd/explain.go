@@ -87,7 +87,7 @@ func explainRun(opts *explainOptions) error {
 	found := matchRules(opts.Rules, opts.Query)
 	switch {
 	case len(found) == 0:
-		if close := closeRules(opts.Rules, opts.Query); len(close) > 0 {
+		if close := append(closeFindings(opts.Query), closeRules(opts.Rules, opts.Query)...); len(close) > 0 {
 			return usageErrorf("no rule matches %q; close matches: %s (snapctl explain lists every rule)", opts.Query, strings.Join(close, ", "))
 		}
 		return usageErrorf("no rule matches %q (snapctl explain lists every rule)", opts.Query)
@@ -256,6 +256,19 @@ func closeRules(rules []replay.Rule, q string) []string {
 	var out []string
 	for _, n := range all[:min(len(all), 5)] {
 		out = append(out, n.id)
+	}
+	return out
+}
+
+// closeFindings names the finding ids nearest a query that matched
+// nothing, as closeRules does for rules.
+func closeFindings(q string) []string {
+	var out []string
+	fq := fold(q)
+	for _, c := range inspect.Checks {
+		if editDistance(fq, fold(c.ID)) <= max(1, len(fq)/3) {
+			out = append(out, c.ID)
+		}
 	}
 	return out
 }
