@@ -100,3 +100,34 @@ func join(outs []turnOutcome) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// TestRealServerText: the overview and the lineage tree say how turn-1 of
+// real-timeout.jsonl and real-abort.jsonl ended, where they said
+// "streaming" and "no problems".
+func TestRealServerText(t *testing.T) {
+	for _, tc := range []struct{ file, overview, tree string }{
+		{"real-timeout.jsonl", "  outcomes: 1 complete; turn-1 timed-out SERVER_TIMEOUT at " + realCapture("real-timeout.jsonl") + ":22 (completed later at " + realCapture("real-timeout.jsonl") + ":23, +0 characters)\n",
+			"turn-1  submit  timed-out SERVER_TIMEOUT (completed later)  seq 2-22"},
+		{"real-abort.jsonl", "  outcomes: 1 complete; turn-1 cut-off at " + realCapture("real-abort.jsonl") + ":9 (completed later at " + realCapture("real-abort.jsonl") + ":10, +0 characters)\n",
+			"turn-1  submit  cut-off (completed later)  seq 2-10"},
+	} {
+		ios, out, _ := testStreams("")
+		o := inspectOptions{IO: ios, Output: "wide"}
+		o.Files, o.MaxLine = []string{realCapture(tc.file)}, replay.DefaultMaxLine
+		if err := inspectRun(&o); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), tc.overview) || !strings.Contains(out.String(), "  what to do: Nothing for a gap of 2 at each turn boundary") {
+			t.Errorf("%s: inspect lacks %q or the gap's what to do:\n%s", tc.file, tc.overview, out)
+		}
+		lo := lineageOptions{}
+		lo.Files = []string{realCapture(tc.file)}
+		tree, err := runLineage(t, "", lo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(tree, tc.tree) {
+			t.Errorf("%s: lineage lacks %q:\n%s", tc.file, tc.tree, tree)
+		}
+	}
+}
