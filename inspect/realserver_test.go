@@ -311,3 +311,32 @@ func TestRefusalBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfOrderBudget: past the budget of tracked event ids, an id not
+// kept counts as delivered before, so the late turn of TestOvertakenTurn is
+// then a redelivery, never claimed out of order.
+func TestOutOfOrderBudget(t *testing.T) {
+	l := realLines(t, "real-alpha.jsonl")
+	var moved [][]byte
+	moved = append(moved, l[:43]...)
+	moved = append(moved, l[86:]...)
+	moved = append(moved, l[43:86]...)
+	rd, err := replay.Open([]string{writeLines(t, moved)}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	in := New(Options{})
+	in.budget = 50
+	sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error { in.Observe(res); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := in.Report(sum)
+	if fs := findingsOf(rep, OutOfOrder); len(fs) != 0 {
+		t.Errorf("out-of-order claimed past the budget: %+v", fs)
+	}
+	if fs := findingsOf(rep, StaleRedelivery); len(fs) != 1 {
+		t.Errorf("stale-redelivery: %+v", fs)
+	}
+}
