@@ -125,6 +125,17 @@ func writeLines(t *testing.T, lines [][]byte) string {
 	return path
 }
 
+// overtaken writes real-alpha.jsonl with turn-2 (lines 44-86) after
+// turn-3.
+func overtaken(t *testing.T) string {
+	l := realLines(t, "real-alpha.jsonl")
+	var moved [][]byte
+	moved = append(moved, l[:43]...)
+	moved = append(moved, l[86:]...)
+	moved = append(moved, l[43:86]...)
+	return writeLines(t, moved)
+}
+
 // TestOvertakenTurn: real-alpha.jsonl with turn-2 (lines 44-86) delivered
 // after turn-3, as a proxy that forwards responses in the order they
 // complete would. Those event ids were never delivered before: the
@@ -132,11 +143,7 @@ func writeLines(t *testing.T, lines [][]byte) string {
 // whole turn never reached the client.
 func TestOvertakenTurn(t *testing.T) {
 	l := realLines(t, "real-alpha.jsonl")
-	var moved [][]byte
-	moved = append(moved, l[:43]...)
-	moved = append(moved, l[86:]...)
-	moved = append(moved, l[43:86]...)
-	rep := run(t, Options{}, writeLines(t, moved))
+	rep := run(t, Options{}, overtaken(t))
 	got := brief(rep.Findings)
 	want := []string{"error turn-never-accepted s-alpha [capture.jsonl:87]", "warning out-of-order-delivery s-alpha [capture.jsonl:87]",
 		"info sequence-gap s-alpha [capture.jsonl:44]"}
@@ -316,12 +323,7 @@ func TestRefusalBounds(t *testing.T) {
 // kept counts as delivered before, so the late turn of TestOvertakenTurn is
 // then a redelivery, never claimed out of order.
 func TestOutOfOrderBudget(t *testing.T) {
-	l := realLines(t, "real-alpha.jsonl")
-	var moved [][]byte
-	moved = append(moved, l[:43]...)
-	moved = append(moved, l[86:]...)
-	moved = append(moved, l[43:86]...)
-	rd, err := replay.Open([]string{writeLines(t, moved)}, nil, 0)
+	rd, err := replay.Open([]string{overtaken(t)}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
