@@ -272,7 +272,11 @@ func writePair(e *jsonout.Encoder, p *diff.PairDiff, redact bool) {
 	e.Key("status")
 	writeFromTo(e, func() { e.Str(string(p.FromStatus)) }, func() { e.Str(string(p.ToStatus)) })
 	e.Key("usage")
-	writeUsage(e, p.Usage)
+	if p.UsageCompared {
+		writeUsage(e, p.Usage)
+	} else {
+		e.Null()
+	}
 	e.Key("messages")
 	writeMessages(e, p, redact)
 	e.Key("error")

@@ -92,8 +92,12 @@ func (w *pairTextWriter) header(p *diff.PairDiff) {
 		status = p.FromStatus + " → " + p.ToStatus
 	}
 	fmt.Fprintf(w.out, "  status  %s\n", status)
-	fmt.Fprintf(w.out, "  usage   prompt %s, completion %s, total %s\n",
-		signed(p.Usage.PromptTokens), signed(p.Usage.CompletionTokens), signed(p.Usage.TotalTokens))
+	if p.UsageCompared {
+		fmt.Fprintf(w.out, "  usage   prompt %s, completion %s, total %s\n",
+			signed(p.Usage.PromptTokens), signed(p.Usage.CompletionTokens), signed(p.Usage.TotalTokens))
+	} else {
+		fmt.Fprintln(w.out, "  usage   per turn: not compared across turns")
+	}
 	fmt.Fprintf(w.out, "  inert   %s\n", inertList(p.Inert))
 	if w.rng {
 		fmt.Fprintf(w.out, "  between %s\n", text.Plural(p.AcceptedBetween, "accepted snapshot"))

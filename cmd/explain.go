@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -25,9 +26,11 @@ type explainOptions struct {
 func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *cobra.Command {
 	opts := &explainOptions{IO: ios}
 	c := &cobra.Command{
-		Use:   "explain [RULE|CODE|REASON|WORD...]",
-		Short: "Print the rule of the wire contract behind a verdict, code or detail",
-		Long: `Explain prints the part of the protocol reference (replay/PROTOCOL.md, built
+		Use:   "explain [FINDING|RULE|CODE|REASON|WORD...]",
+		Short: "Print what a finding means, or the rule of the wire contract behind a verdict, code or detail",
+		Long: `Explain prints, for a finding id of inspect (message-vanished), what it means,
+how it arises and what to do, as snapctl help findings has it. Otherwise it
+prints the part of the protocol reference (replay/PROTOCOL.md, built
 into snapctl) that answers the question: a rule by its id
 (envelope.sequence), a decode code (PROTOCOL_UNKNOWN_EVENT), a reason
 (stale), a field (createdAt), or words from a detail, which may be pasted
@@ -43,6 +46,7 @@ exit 2, naming the closest ids (one line on standard error):
   snapctl: no rule matches "createdAat"; close matches: message.created-at \
     (snapctl explain lists every rule)`,
 		Example: `  snapctl explain
+  snapctl explain sequence-gap
   snapctl explain createdAt
   snapctl explain PROTOCOL_UNKNOWN_EVENT
   snapctl explain stale
@@ -70,10 +74,21 @@ func explainRun(opts *explainOptions) error {
 		listRules(out, opts.Rules)
 		return nil
 	}
+	if c, ok := inspect.CheckByID(strings.ToLower(opts.Query)); ok {
+		explainFinding(opts.IO, c)
+		// A finding named like a reason (foreign-session) has its rule too.
+		for _, r := range opts.Rules {
+			if _, last, _ := strings.Cut(r.ID, "."); fold(last) == fold(opts.Query) {
+				fmt.Fprintln(out)
+				printRule(opts.IO, r)
+			}
+		}
+		return nil
+	}
 	found := matchRules(opts.Rules, opts.Query)
 	switch {
 	case len(found) == 0:
-		if close := closeRules(opts.Rules, opts.Query); len(close) > 0 {
+		if close := append(closeFindings(opts.Query), closeRules(opts.Rules, opts.Query)...); len(close) > 0 {
 			return usageErrorf("no rule matches %q; close matches: %s (snapctl explain lists every rule)", opts.Query, strings.Join(close, ", "))
 		}
 		return usageErrorf("no rule matches %q (snapctl explain lists every rule)", opts.Query)
@@ -82,18 +97,37 @@ func explainRun(opts *explainOptions) error {
 		listRules(out, found)
 		return nil
 	}
-	pal := opts.IO.Palette()
 	for i, r := range found {
 		if i > 0 {
 			fmt.Fprintln(out)
 		}
-		_, body, _ := strings.Cut(r.Text, "\n")
-		fmt.Fprintln(out, pal.Bold(termsafe.String(r.ID+": "+r.Title)))
-		for line := range strings.Lines(body) {
-			fmt.Fprintln(out, termsafe.String(strings.TrimRight(line, "\n")))
-		}
+		printRule(opts.IO, r)
 	}
 	return nil
+}
+
+// printRule prints one rule of the protocol reference.
+func printRule(ios *iostreams.IOStreams, r replay.Rule) {
+	_, body, _ := strings.Cut(r.Text, "\n")
+	fmt.Fprintln(ios.Out, ios.Palette().Bold(termsafe.String(r.ID+": "+r.Title)))
+	for line := range strings.Lines(body) {
+		fmt.Fprintln(ios.Out, termsafe.String(strings.TrimRight(line, "\n")))
+	}
+}
+
+// explainFinding prints what a finding of inspect means, how it arises
+// and what to do, as `snapctl help findings` has it.
+func explainFinding(ios *iostreams.IOStreams, c inspect.Check) {
+	out := ios.Out
+	fmt.Fprintln(out, ios.Palette().Bold(c.ID+" ("+string(c.Severity)+"): "+c.Summary))
+	for i, p := range findingParagraphs(c) {
+		var b strings.Builder
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		wrapWords(&b, p, "", helpWidth)
+		io.WriteString(out, b.String())
+	}
 }
 
 func listRules(out io.Writer, rules []replay.Rule) {
@@ -223,6 +257,19 @@ func closeRules(rules []replay.Rule, q string) []string {
 	var out []string
 	for _, n := range all[:min(len(all), 5)] {
 		out = append(out, n.id)
+	}
+	return out
+}
+
+// closeFindings names the finding ids nearest a query that matched
+// nothing, as closeRules does for rules.
+func closeFindings(q string) []string {
+	var out []string
+	fq := fold(q)
+	for _, c := range inspect.Checks {
+		if editDistance(fq, fold(c.ID)) <= max(1, len(fq)/3) {
+			out = append(out, c.ID)
+		}
 	}
 	return out
 }

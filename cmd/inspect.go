@@ -45,7 +45,12 @@ func newCmdInspect(ios *iostreams.IOStreams, runF func(*inspectOptions) error) *
 		Short:       "Explain a capture: an overview and the server bugs it shows, with positions",
 		Long: `Inspect reads captures as replay does (same reader, cursor, --session and
 --max-line) and reports an overview of what they hold and findings: classes
-of server bug the capture shows, each with the lines involved.
+of server bug the capture shows, each with the lines involved, and what to
+do (snapctl explain ID says more). The overview says how each turn ended
+for the client (outcomes: complete, error, timed-out, cancelled,
+diagnostic, cut-off, refused, never-accepted, unanswered, and completed
+later when a later snapshot shows a cut-off reply complete) and counts
+the server's error bodies by code (refused).
 
 Findings:
 ` + checkList() + `

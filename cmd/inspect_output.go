@@ -2,9 +2,12 @@ package cmd
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -14,6 +17,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -31,6 +35,7 @@ type overviewJSON struct {
 	Kinds         map[string]int `json:"kinds"`
 	Reasons       map[string]int `json:"reasons"`
 	Malformed     map[string]int `json:"malformed"`
+	Refused       map[string]int `json:"refused"`
 	PinnedSession *string        `json:"pinnedSession"`
 }
 
@@ -55,6 +60,19 @@ type sessionOverviewJSON struct {
 	// LineageTurns counts turns, the unit of lineage's own counts;
 	// Lineage keeps its meaning, snapshots.
 	LineageTurns map[replay.Operation]int `json:"lineageTurns"`
+	// TurnOutcomes is how each turn ended for the client.
+	TurnOutcomes []turnOutcomeJSON `json:"turnOutcomes"`
+}
+
+// turnOutcomeJSON is one turn's outcome, with the keys lineage's turns
+// have (outcomeToJSON).
+type turnOutcomeJSON struct {
+	TurnID         string              `json:"turnId"`
+	Outcome        string              `json:"outcome"`
+	OutcomeCode    *string             `json:"outcomeCode"`
+	OutcomeFile    *string             `json:"outcomeFile"`
+	OutcomeLine    *int                `json:"outcomeLine"`
+	CompletedLater *completedLaterJSON `json:"completedLater"`
 }
 
 type findingJSON struct {
@@ -76,6 +94,7 @@ func reportJSON(rep inspect.Report) inspectJSON {
 	j := inspectJSON{Findings: []findingJSON{}, Overview: overviewJSON{
 		inputJSON: newInputJSON(ov.Input, ov.Counts),
 		Kinds:     map[string]int{}, Reasons: reasonMap(ov.Counts.Reasons), Malformed: map[string]int{},
+		Refused: ov.Refused,
 	}}
 	for k, v := range ov.Counts.Kinds {
 		j.Overview.Kinds[string(k)] = v
@@ -97,6 +116,12 @@ func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
 		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons.Map()), Turns: s.Turns,
 		Snapshots: s.Snapshots, Lineage: s.Lineage.Map(), LineageTurns: s.LineageTurns.Map(), Final: newFinalJSON(s.Final)}
+	sj.TurnOutcomes = make([]turnOutcomeJSON, len(s.Endings()))
+	for i, o := range s.Endings() {
+		tj := &sj.TurnOutcomes[i]
+		tj.TurnID = o.TurnID
+		tj.Outcome, tj.OutcomeCode, tj.OutcomeFile, tj.OutcomeLine, tj.CompletedLater = outcomeToJSON(o.Ending, o.Code, o.At, o.Later)
+	}
 	if r := s.Sequences; r != nil {
 		sj.Sequences = &struct {
 			Min int64 `json:"min"`
@@ -188,6 +213,7 @@ func writeReportTable(out *bufio.Writer, pal iostreams.Palette, rep inspect.Repo
 	writeList(out, "kinds", kinds)
 	writeList(out, "reasons", reasonList(ov.Counts.Reasons, replay.Reasons))
 	writeList(out, "malformed", codeList(ov.Counts.Codes))
+	writeList(out, "refused", refusedList(ov.Refused))
 	writeInputWarnings(out, pal, ov.Input)
 	if ov.Pinned != "" {
 		fmt.Fprintf(out, "trusted session: %s (pinned)\n", termsafe.String(ov.Pinned))
@@ -225,6 +251,17 @@ func codeList(m map[replay.Code]int) []string {
 		if n := m[c]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", c, n))
 		}
+	}
+	return parts
+}
+
+// refusedList counts the server's error bodies by code, most first.
+func refusedList(m map[string]int) []string {
+	codes := slices.Collect(maps.Keys(m))
+	slices.SortFunc(codes, func(a, b string) int { return cmp.Or(m[b]-m[a], strings.Compare(a, b)) })
+	parts := make([]string, len(codes))
+	for i, c := range codes {
+		parts[i] = fmt.Sprintf("%s %d", termsafe.String(c), m[c])
 	}
 	return parts
 }
@@ -270,6 +307,51 @@ func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.Sessi
 	if len(ops) > 0 {
 		fmt.Fprintf(out, "  lineage: %s\n", strings.Join(ops, ", "))
 	}
+	if line := outcomeLine(s.Endings()); line != "" {
+		fmt.Fprintf(out, "  outcomes: %s\n", line)
+	}
+}
+
+// maxOutcomesListed is how many turns that did not simply complete the
+// overview names; the others are counted.
+const maxOutcomesListed = 5
+
+// outcomeLine counts the turns that completed and names the others with
+// their outcome, code and line: "2 complete; turn-1 timed-out
+// SERVER_TIMEOUT at cap.jsonl:22 (completed later at cap.jsonl:23, +0
+// characters)".
+func outcomeLine(outs []inspect.TurnEnding) string {
+	complete, others := 0, 0
+	var named []string
+	for _, o := range outs {
+		if o.Ending == model.EndComplete && o.Later == nil {
+			complete++
+			continue
+		}
+		if others++; others > maxOutcomesListed {
+			continue
+		}
+		d := termsafe.String(o.TurnID) + " " + o.Ending.String()
+		if o.Code != "" {
+			d += " " + termsafe.String(o.Code)
+		}
+		if o.At.Line > 0 {
+			d += fmt.Sprintf(" at %s:%d", termsafe.String(o.At.File), o.At.Line)
+		}
+		if l := o.Later; l != nil {
+			d += fmt.Sprintf(" (completed later at %s:%d, %+d characters)", termsafe.String(l.At.File), l.At.Line, l.Chars)
+		}
+		named = append(named, d)
+	}
+	var parts []string
+	if complete > 0 {
+		parts = append(parts, fmt.Sprintf("%d complete", complete))
+	}
+	parts = append(parts, named...)
+	if others > maxOutcomesListed {
+		parts = append(parts, fmt.Sprintf("%d more", others-maxOutcomesListed))
+	}
+	return strings.Join(parts, "; ")
 }
 
 func severityColour(pal iostreams.Palette, s inspect.Severity) func(string) string {
@@ -309,6 +391,9 @@ func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Findin
 		fmt.Fprintf(out, "\n%s\n", head)
 		fmt.Fprintf(out, "  %s\n", termsafe.String(f.Message))
 		fmt.Fprintf(out, "  at %s\n", positionList(f, max(width-len("  at "), 0)))
+		if c, ok := inspect.CheckByID(f.ID); ok {
+			fmt.Fprintf(out, "  %s %s\n", pal.Dim("what to do:"), c.Do)
+		}
 	}
 }
 

@@ -41,7 +41,8 @@ turns without a parent form the trunk in sequence order, and each retry,
 edit or regenerate hangs under its parent turn.
 
 Each turn shows its operation (submit, retry, edit, regenerate, or unknown
-when no accepted snapshot carried lineage), source message, final status,
+when no accepted snapshot carried lineage), source message, how it ended
+for the client (its outcome, as inspect's overview gives it),
 first and last accepted sequence, duration, final token usage, and a
 preview of its submit input and final assistant message.
 
@@ -280,13 +281,18 @@ func originFit(n *lineage.Node, idWidth int) string {
 	return s
 }
 
-// outcome is how the turn ended: its final status, and the code of the
-// final snapshot's error diagnostic.
+// outcome is how the turn ended for the client (the model's outcome),
+// with its code, and whether a later snapshot showed the reply complete.
 func outcome(n *lineage.Node) string {
-	if n.ErrorCode == "" {
-		return termsafe.String(string(n.Status))
+	e, code, _ := n.Ending()
+	s := e.String()
+	if code != "" {
+		s += " " + code
 	}
-	return termsafe.String(string(n.Status) + " " + n.ErrorCode)
+	if n.Later() != nil {
+		s += " (completed later)"
+	}
+	return termsafe.String(s)
 }
 
 func seqRange(n *lineage.Node) string {

@@ -12,8 +12,8 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
-	"github.com/agentskit/snapctl/replay"
 )
 
 // treeGlyphs are the connectors of the tree format.
@@ -123,7 +123,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 	}
 	build := func(idWidth int, timed, tokens bool) []part {
 		status := part{outcome(n), nil}
-		if n.Status == replay.StatusError || n.ErrorCode != "" {
+		if e, _, _ := n.Ending(); e != model.EndComplete || n.ErrorCode != "" {
 			status.colour = t.pal.Red
 		}
 		parts := []part{{text.Shorten(termsafe.String(n.TurnID), idWidth, text.FitMiddle), t.pal.Bold},
@@ -377,6 +377,11 @@ type (
 		LastSequence    int64                `json:"lastSequence"`
 		Status          string               `json:"status"`
 		ErrorCode       *string              `json:"errorCode"`
+		Outcome         string               `json:"outcome"`
+		OutcomeCode     *string              `json:"outcomeCode"`
+		OutcomeFile     *string              `json:"outcomeFile"`
+		OutcomeLine     *int                 `json:"outcomeLine"`
+		CompletedLater  *completedLaterJSON  `json:"completedLater"`
 		FirstEmittedAt  string               `json:"firstEmittedAt"`
 		LastEmittedAt   string               `json:"lastEmittedAt"`
 		Usage           lineageUsageJSON     `json:"usage"`
@@ -384,6 +389,14 @@ type (
 		Input           *string              `json:"input,omitempty"`
 		Children        []string             `json:"children"`
 		Problems        []lineageProblemJSON `json:"problems"`
+	}
+	// completedLaterJSON is model.Later: the later snapshot that showed
+	// the turn's unfinished reply complete, and how its text differs.
+	completedLaterJSON struct {
+		File       string `json:"file"`
+		Line       int    `json:"line"`
+		Characters int    `json:"characters"`
+		Prefix     bool   `json:"prefix"`
 	}
 	lineageUsageJSON struct {
 		PromptTokens     int64 `json:"promptTokens"`
@@ -474,6 +487,8 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 		Usage:    lineageUsageJSON{n.Usage.PromptTokens, n.Usage.CompletionTokens, n.Usage.TotalTokens},
 		Children: []string{}, Problems: []lineageProblemJSON{},
 	}
+	e, code, at := n.Ending()
+	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.CompletedLater = outcomeToJSON(e, code, at, n.Later())
 	if !redact {
 		preview := n.Preview
 		jt.Preview = &preview
@@ -489,4 +504,20 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 		jt.Problems = append(jt.Problems, lineageProblemJSON{Kind: string(p.Kind), Detail: p.Detail})
 	}
 	return jt
+}
+
+// outcomeToJSON is a turn's outcome as inspect's and lineage's JSON give
+// it: the outcome's name, its code and its line (null when there is none),
+// and the later snapshot that completed the reply.
+func outcomeToJSON(o model.Ending, code string, at model.Position, l *model.Later) (string, *string, *string, *int, *completedLaterJSON) {
+	var file *string
+	var line *int
+	if at.Line > 0 {
+		file, line = &at.File, &at.Line
+	}
+	var cl *completedLaterJSON
+	if l != nil {
+		cl = &completedLaterJSON{File: l.At.File, Line: l.At.Line, Characters: l.Chars, Prefix: l.Prefix}
+	}
+	return o.String(), optString(code), file, line, cl
 }

@@ -36,8 +36,12 @@ type PairDiff struct {
 	From, To   Position
 	FromStatus replay.Status
 	ToStatus   replay.Status
-	// Usage is the newer snapshot's usage minus the older one's.
-	Usage replay.Usage
+	// Usage is the newer snapshot's usage minus the older one's when both
+	// are of one turn (UsageCompared). Usage is per turn (the AgentsKit
+	// Chat server reports 0 until a turn's final snapshot, and 0 again in
+	// the next turn), so across turns it is not compared and stays zero.
+	Usage         replay.Usage
+	UsageCompared bool
 	// Inert counts, by reason, the inert deliveries between the two
 	// snapshots. Compare leaves it nil; Differ fills it.
 	Inert map[replay.Reason]int
@@ -123,13 +127,16 @@ func compare(old, new Projection, words bool) PairDiff {
 		SessionID: new.SessionID,
 		From:      position(&old), To: position(&new),
 		FromStatus: old.Status, ToStatus: new.Status,
-		Usage: replay.Usage{
+		Lineage: LineageChange{From: old.Lineage, To: new.Lineage},
+		Coarse:  old.digests != nil,
+	}
+	if old.TurnID == new.TurnID {
+		p.UsageCompared = true
+		p.Usage = replay.Usage{
 			PromptTokens:     new.Usage.PromptTokens - old.Usage.PromptTokens,
 			CompletionTokens: new.Usage.CompletionTokens - old.Usage.CompletionTokens,
 			TotalTokens:      new.Usage.TotalTokens - old.Usage.TotalTokens,
-		},
-		Lineage: LineageChange{From: old.Lineage, To: new.Lineage},
-		Coarse:  old.digests != nil,
+		}
 	}
 	if old.HasError {
 		e := old.Error

@@ -229,3 +229,49 @@ func TestCompareToolCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestCompareUsagePerTurn: usage is per turn (0 until a turn's final
+// snapshot and 0 again in the next, as the AgentsKit Chat server reports
+// it), so it is compared within one turn only: a drop at a turn boundary
+// is no loss of tokens.
+func TestCompareUsagePerTurn(t *testing.T) {
+	done := Projection{TurnID: "turn-1", Status: "complete", Usage: replay.Usage{PromptTokens: 27, CompletionTokens: 54, TotalTokens: 81}}
+	next := Projection{TurnID: "turn-2", Status: "streaming"}
+	if p := Compare(done, next); p.UsageCompared || p.Usage != (replay.Usage{}) {
+		t.Errorf("across turns: compared %v, usage %+v; want not compared", p.UsageCompared, p.Usage)
+	}
+	streaming := Projection{TurnID: "turn-1", Status: "streaming"}
+	if p := Compare(streaming, done); !p.UsageCompared || p.Usage.TotalTokens != 81 {
+		t.Errorf("within a turn: compared %v, usage %+v; want +81", p.UsageCompared, p.Usage)
+	}
+}
+
+// TestRealServerUsage: over real-alpha.jsonl, a capture of the real
+// AgentsKit Chat server, usage never drops within a turn, and the two
+// turn boundaries, where it falls back to 0, are not compared.
+func TestRealServerUsage(t *testing.T) {
+	rd, err := replay.Open([]string{"../testdata/real-server/real-alpha.jsonl"}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	across := 0
+	d := NewDiffer(Options{NoWords: true}, func(p *PairDiff) error {
+		switch {
+		case p.From.TurnID != p.To.TurnID:
+			across++
+			if p.UsageCompared {
+				t.Errorf("%s → %s: usage compared across turns: %+v", p.From.TurnID, p.To.TurnID, p.Usage)
+			}
+		case !p.UsageCompared || p.Usage.TotalTokens < 0:
+			t.Errorf("line %d: usage within %s: compared %v, %+v", p.To.Line, p.To.TurnID, p.UsageCompared, p.Usage)
+		}
+		return nil
+	})
+	if _, err := replay.Run(rd, replay.Options{Messages: true}, d.Add); err != nil {
+		t.Fatal(err)
+	}
+	if across != 2 {
+		t.Errorf("%d pairs across turns, want 2", across)
+	}
+}

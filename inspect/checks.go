@@ -24,7 +24,7 @@ func (in *Inspector) accept(s *session, st *model.Step, res *replay.Result, p po
 	ev := res.Event
 	in.checkTimestamp(s, ev, p)
 	if res.Reason == replay.ReasonAdvanced && res.Gap > 0 && !s.betweenLost {
-		in.checkGap(s, res, p)
+		in.checkGap(s, st, res, p)
 	}
 	in.tracked -= len(s.between)
 	s.betweenLost = false
@@ -64,6 +64,9 @@ func (in *Inspector) accept(s *session, st *model.Step, res *replay.Result, p po
 	}
 	s.acc = print{content: ev.Snapshot.Hash, eventID: in.hashID(ev.EventID), at: p, listed: listed}
 	s.inReconnect = false
+	if s.t != nil {
+		s.t.inLate = false
+	}
 }
 
 // pair records an instance that involves the previous accepted snapshot
@@ -97,9 +100,11 @@ func (in *Inspector) checkTimestamp(s *session, ev *replay.Event, p pos) {
 	ts.at(in.limit, p)
 }
 
-// checkGap records the sequence values an advanced snapshot skipped that
-// no submit or diagnostic of the session used in between.
-func (in *Inspector) checkGap(s *session, res *replay.Result, p pos) {
+// checkGap records an advanced snapshot's gap (replay.SequenceGap, as
+// replay reports it) unless submits or diagnostics of the session took
+// every skipped value, with what is known of it: whether a new turn starts
+// there, and how many values those events took.
+func (in *Inspector) checkGap(s *session, st *model.Step, res *replay.Result, p pos) {
 	// between is in arrival order; sorting a copy of the values in range
 	// counts the distinct ones in O(n log n) without a map per snapshot.
 	var used []int64
@@ -109,17 +114,18 @@ func (in *Inspector) checkGap(s *session, res *replay.Result, p pos) {
 		}
 	}
 	slices.Sort(used)
-	missing := res.Gap - int64(len(slices.Compact(used)))
-	if missing <= 0 {
+	taken := int64(len(slices.Compact(used)))
+	if taken >= res.Gap {
 		return
 	}
-	g := &s.tally().gap
-	g.hit("")
-	g.at(in.limit, p)
 	t := s.tally()
-	t.gapMissing += missing
-	if missing > t.gapLargest {
-		t.gapLargest = missing
+	t.gap.hit("")
+	t.gap.at(in.limit, p)
+	t.gapMissing += res.Gap
+	t.gapUsed += taken
+	t.gapLargest = max(t.gapLargest, res.Gap)
+	if st.PrevTurn != nil && st.PrevTurn != st.Turn {
+		t.gapBoundary++
 	}
 }
 
@@ -144,8 +150,10 @@ func (in *Inspector) checkVanished(s *session, st *model.Step, ev *replay.Event,
 
 // redelivered handles a snapshot the cursor kept inert as a duplicate or
 // as stale. One that differs from what was accepted at its sequence is a
-// lost update; one that does not is a harmless redelivery.
-func (in *Inspector) redelivered(s *session, res *replay.Result, p pos) {
+// lost update; one whose event id was delivered before (seen, or not
+// tracked past the budget) is a harmless redelivery; one whose id is new
+// was delivered out of order.
+func (in *Inspector) redelivered(s *session, res *replay.Result, p pos, seen bool) {
 	ev := res.Event
 	var ref *print
 	k := seqKey{s.m.Index, ev.Sequence}
@@ -165,6 +173,21 @@ func (in *Inspector) redelivered(s *session, res *replay.Result, p pos) {
 		in.pair(c, ref, p)
 		return
 	}
+	if !seen {
+		// Event ids never delivered before, behind the cursor: the
+		// snapshots came out of order (a proxy or a client that
+		// delivers a whole response after a later one), not again.
+		t := s.tally()
+		if t.lateCount++; t.lateCount == 1 {
+			t.lateTurn, t.lateAfter = ev.TurnID, s.m.AcceptedTurn().ID
+		}
+		if !t.inLate {
+			t.inLate = true
+			t.late.hit("")
+			t.late.at(in.limit, p)
+		}
+		return
+	}
 	s.tally().redeliveries++
 	if !s.inReconnect {
 		s.inReconnect = true
@@ -176,8 +199,10 @@ func (in *Inspector) redelivered(s *session, res *replay.Result, p pos) {
 
 func (in *Inspector) hashID(id string) uint64 { return maphash.String(in.seed, id) }
 
-// checkEventID compares each line with the first line of its event id.
-func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) {
+// checkEventID compares each line with the first line of its event id,
+// and reports whether the id was met before: true too when it could not
+// be tracked, so that no claim rests on what was not kept.
+func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) (seen bool) {
 	content := in.contentHash(ev)
 	key := idKey{s.m.Index, in.hashID(ev.EventID)}
 	old, ok := in.events[key]
@@ -185,16 +210,18 @@ func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) {
 		if in.tracked < in.budget {
 			in.tracked++
 			in.events[key] = print{content: content, at: p}
+			return false
 		}
-		return
+		return true
 	}
 	if old.content == content {
-		return
+		return true
 	}
 	d := &s.tally().dupEvent
 	d.hit(fmt.Sprintf("event id %s", strconv.Quote(ev.EventID)))
 	in.pair(d, &old, p)
 	in.events[key] = old
+	return true
 }
 
 // contentHash fingerprints everything a decoded event carries but its id:
@@ -219,16 +246,20 @@ func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 }
 
 // orphans lists, at the end of the run, the submits whose turn never got
-// a snapshot.
-func (in *Inspector) orphans(s *session) (tally, []string) {
-	var t tally
-	var turns []string
+// a snapshot nor a refusal, and the turns whose snapshots were all kept
+// inert.
+func (in *Inspector) orphans(s *session) (orphans tally, turns []string, lost tally, lostTurns []string) {
 	for tu := s.m.FirstTurn(); tu != nil; tu = tu.Next() {
-		if tu.Submitted && tu.Snapshots == 0 {
-			t.hit("")
-			t.at(in.limit, in.pos(tu.SubmitAt()))
+		switch o, _, at := tu.Ending(); {
+		case tu.Submitted && tu.Snapshots == 0 && o != model.EndRefused:
+			orphans.hit("")
+			orphans.at(in.limit, in.pos(tu.SubmitAt()))
 			turns = append(turns, tu.ID)
+		case o == model.EndNeverAccepted:
+			lost.hit("")
+			lost.at(in.limit, in.pos(at))
+			lostTurns = append(lostTurns, tu.ID)
 		}
 	}
-	return t, turns
+	return orphans, turns, lost, lostTurns
 }

@@ -43,32 +43,11 @@ const (
 	StaleRedelivery     = "stale-redelivery"
 	SequenceGap         = "sequence-gap"
 	UnusableInput       = "unusable-input"
+	RequestRefused      = "request-refused"
+	TurnNeverAccepted   = "turn-never-accepted"
+	OutOfOrder          = "out-of-order-delivery"
+	GluedLines          = "glued-lines"
 )
-
-// Check describes one kind of finding: its id, its severity and what it
-// means.
-type Check struct {
-	ID       string
-	Severity Severity
-	Summary  string
-}
-
-// Checks lists every check in report order: worst first, then roughly by
-// how much an operator should care.
-var Checks = []Check{
-	{InvalidEvent, SeverityError, "events with the session's id that break the protocol: a client drops them"},
-	{TimestampSequence, SeverityError, "sequences look like Unix-millisecond timestamps"},
-	{SequenceCollision, SeverityError, "two snapshots share a sequence but differ: a lost update"},
-	{MessageVanished, SeverityError, "a message left the accepted projection without a retry, edit or regenerate"},
-	{StatusRegression, SeverityError, "a turn went from complete or error back to streaming"},
-	{EmittedAtRegression, SeverityWarning, "emittedAt went backwards while accepted sequences went forwards"},
-	{DuplicateEventID, SeverityWarning, "one event id on lines with different content"},
-	{ForeignSession, SeverityWarning, "lines of other sessions than the pinned one"},
-	{OrphanSubmit, SeverityWarning, "a submit whose turn never received a snapshot"},
-	{StaleRedelivery, SeverityInfo, "duplicate or stale deliveries the cursor kept inert"},
-	{SequenceGap, SeverityInfo, "accepted sequences skip values"},
-	{UnusableInput, SeverityInfo, "most lines are malformed: what they look like and how to read them"},
-}
 
 func checkIndex(id string) int {
 	for i, c := range Checks {

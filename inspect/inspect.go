@@ -71,6 +71,19 @@ type Inspector struct {
 	invalid map[string]*tally
 	// sniff looks at malformed lines for unusable-input.
 	sniff replay.Sniffer
+	// refused collects the server's error bodies, for request-refused
+	// and glued-lines.
+	refused refusals
+	// pending is the submit on the line just before, whose turn an error
+	// body on the next line of the same file refuses; nil after any other
+	// line.
+	pending *pendingSubmit
+}
+
+// pendingSubmit is a submit that an error body may answer.
+type pendingSubmit struct {
+	turn          *model.Turn
+	session, file string
 }
 
 // idKey names an event id (by hash) of the session with index s.
@@ -145,8 +158,13 @@ func (in *Inspector) Observe(res *replay.Result) {
 	in.sniff.Observe(res)
 	if res.Err != nil {
 		in.observeInvalid(res)
+		in.observeRefusal(res)
 	}
 	st := in.model.Observe(res)
+	in.pending = nil
+	if st.Session != nil && !st.Foreign && res.Event.Kind == replay.KindSubmit {
+		in.pending = &pendingSubmit{turn: st.Turn, session: st.Session.ID, file: res.File}
+	}
 	if st.Session == nil {
 		return
 	}
@@ -160,7 +178,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		f.at(in.limit, p)
 		return
 	}
-	in.checkEventID(s, ev, p)
+	seen := in.checkEventID(s, ev, p)
 	if ev.Kind != replay.KindSnapshot {
 		if in.tracked < in.budget {
 			in.tracked++
@@ -174,7 +192,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 	case replay.ReasonInitial, replay.ReasonAdvanced:
 		in.accept(s, &st, res, p)
 	case replay.ReasonDuplicate, replay.ReasonStale:
-		in.redelivered(s, res, p)
+		in.redelivered(s, res, p, seen)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -87,6 +88,25 @@ func TestCaptures(t *testing.T) {
 		{"invalid-event.jsonl", "", []string{
 			"error invalid-event s-invalid [invalid-event.jsonl:3 invalid-event.jsonl:4]",
 			"info sequence-gap s-invalid [invalid-event.jsonl:5]",
+		}},
+		{"request-refused.jsonl", "", []string{
+			"info request-refused  [request-refused.jsonl:2]",
+			"info sequence-gap s-busy [request-refused.jsonl:3]",
+		}},
+		{"glued-lines.jsonl", "", []string{
+			"warning glued-lines  [glued-lines.jsonl:2]",
+			"info request-refused  [glued-lines.jsonl:2]",
+			"info sequence-gap s-busy [glued-lines.jsonl:3]",
+		}},
+		{"out-of-order-delivery.jsonl", "", []string{
+			"error turn-never-accepted s-fail [out-of-order-delivery.jsonl:4]",
+			"warning out-of-order-delivery s-fail [out-of-order-delivery.jsonl:4]",
+			"info sequence-gap s-fail [out-of-order-delivery.jsonl:2]",
+		}},
+		{"turn-never-accepted.jsonl", "", []string{
+			"error turn-never-accepted s-fail [turn-never-accepted.jsonl:4]",
+			"warning out-of-order-delivery s-fail [turn-never-accepted.jsonl:4]",
+			"info sequence-gap s-fail [turn-never-accepted.jsonl:2]",
 		}},
 		{"unusable-input.jsonl", "", []string{
 			"info unusable-input  [unusable-input.jsonl:1]",
@@ -267,7 +287,15 @@ func TestOverview(t *testing.T) {
 	if !reflect.DeepEqual(got, counts) {
 		t.Errorf("session counts:\n got %v\nwant %v", got, counts)
 	}
-	s.Reasons, s.Lineage, s.LineageTurns = replay.ReasonCounts{}, OpCounts{}, OpCounts{}
+	var endings []TurnEnding
+	for i, line := range []int{3, 5, 7, 10} {
+		endings = append(endings, TurnEnding{TurnID: fmt.Sprintf("t%d", i+1), Ending: model.EndComplete,
+			At: model.Position{File: "../testdata/inspect/clean.jsonl", Line: line}})
+	}
+	if got := s.Endings(); !reflect.DeepEqual(got, endings) {
+		t.Errorf("endings:\n got %+v\nwant %+v", got, endings)
+	}
+	s.Reasons, s.Lineage, s.LineageTurns, s.endings = replay.ReasonCounts{}, OpCounts{}, OpCounts{}, nil
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("session overview:\n got %+v\nwant %+v", s, want)
 	}

@@ -24,6 +24,9 @@ type Overview struct {
 	// Pinned is the trusted session when one was given.
 	Pinned   string
 	Sessions []SessionOverview
+	// Refused counts the server's error bodies ({"error": …}, malformed
+	// lines as the reference decides) by their code.
+	Refused map[string]int
 }
 
 // Accepted is the number of events the cursor accepted.
@@ -50,6 +53,38 @@ type SessionOverview struct {
 	// LineageTurns counts the turns with an accepted snapshot by how they
 	// came about (model.Turn.Operation), as lineage does.
 	LineageTurns OpCounts
+	// endings is how each turn ended for the client (Endings), nil when
+	// sole says it: sole is then the ending, plus one, of a session's one
+	// turn that Final tells the rest of (its id and line, no code, nothing
+	// completed later), so that the common session of one turn keeps a
+	// byte for it rather than an allocation.
+	endings []TurnEnding
+	sole    uint8
+}
+
+// Endings is how each turn of the session ended for the client, in order
+// of first appearance; none for a session the pin left foreign.
+func (s *SessionOverview) Endings() []TurnEnding {
+	if s.sole == 0 {
+		return s.endings
+	}
+	return []TurnEnding{{TurnID: s.Final.TurnID, Ending: model.Ending(s.sole - 1),
+		At: model.Position{File: s.Final.File, Line: s.Final.Line}}}
+}
+
+// noteEndings keeps how each turn of session m ended; Final must be set.
+func (s *SessionOverview) noteEndings(m *model.Session) {
+	if t := m.FirstTurn(); m.Turns == 1 && s.Final != nil && t.Later() == nil {
+		if e, code, at := t.Ending(); code == "" && t.ID == s.Final.TurnID && at == (model.Position{File: s.Final.File, Line: s.Final.Line}) {
+			s.sole = uint8(e) + 1
+			return
+		}
+	}
+	s.endings = make([]TurnEnding, 0, m.Turns)
+	for t := m.FirstTurn(); t != nil; t = t.Next() {
+		e, code, at := t.Ending()
+		s.endings = append(s.endings, TurnEnding{TurnID: t.ID, Ending: e, Code: code, At: at, Later: t.Later()})
+	}
 }
 
 // OpCounts counts by lineage operation, one counter per entry of
@@ -94,6 +129,17 @@ func (c *OpCounts) Map() map[replay.Operation]int {
 	return m
 }
 
+// TurnEnding is how one turn ended for the client, as the model decides
+// (model.Turn.Ending): the ending, its code and line, and the later
+// snapshot that showed an unfinished reply complete (nil when none did).
+type TurnEnding struct {
+	TurnID string
+	Ending model.Ending
+	Code   string
+	At     model.Position
+	Later  *model.Later
+}
+
 // Accepted is the number of the session's events the cursor accepted.
 func (s *SessionOverview) Accepted() int { return s.Reasons.Accepted() }
 
@@ -113,7 +159,8 @@ func (in *Inspector) Report(sum replay.Summary) Report { return in.report(sum, f
 func (in *Inspector) Finish(sum replay.Summary) Report { return in.report(sum, true) }
 
 func (in *Inspector) report(sum replay.Summary, release bool) Report {
-	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned}, Findings: []Finding{}}
+	r := Report{Overview: Overview{Input: sum.Input, Counts: sum.Counts, Pinned: sum.Pinned, Refused: in.refusalCounts()},
+		Findings: []Finding{}}
 	stats := statsOf(sum.Sessions, in.order)
 	if release {
 		// The sessions stay reachable through order alone. The maps go
@@ -136,6 +183,11 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 		if ss := stats(i, s.m.ID); ss != nil {
 			so.Events, so.Reasons, so.Final = ss.Events, ss.Reasons, ss.Final
 		}
+		// A session the pin leaves foreign has no client: its turns end
+		// for nobody.
+		if sum.Pinned == "" || s.m.ID == sum.Pinned {
+			so.noteEndings(s.m)
+		}
 		if s.hasSeq {
 			so.Sequences = &SequenceRange{Min: s.seqMin, Max: s.seqMax}
 		}
@@ -148,6 +200,7 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 			in.order[i] = nil
 		}
 	}
+	r.Findings = in.refusalFindings(r.Findings)
 	if h := in.sniff.Hint(in.opts.EventPath); h != nil {
 		f := Finding{ID: UnusableInput, Severity: SeverityInfo, PositionCount: 1,
 			Message:   fmt.Sprintf("%d of %d lines are malformed and look like %s: %s", h.Malformed, h.Events, h.Format, h.Advice),
@@ -181,9 +234,9 @@ func statsOf(stats []*replay.SessionStats, order []*session) func(int, string) *
 // findings appends one session's findings to out. Messages are formatted
 // only for the checks that found something.
 func (in *Inspector) findings(out []Finding, s *session, pinned string) []Finding {
-	orphans, turns := in.orphans(s)
+	orphans, turns, lost, lostTurns := in.orphans(s)
 	invalid := in.invalid[s.m.ID]
-	if s.t == nil && orphans.n == 0 && invalid == nil {
+	if s.t == nil && orphans.n == 0 && lost.n == 0 && invalid == nil {
 		return out
 	}
 	t := s.tally()
@@ -234,13 +287,32 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 		return fmt.Sprintf("%s never received a snapshot of %s (%s)",
 			count(orphans.n, "submit", "submits"), pick(orphans.n, "its turn", "their turns"), listSome(turns, 5))
 	})
+	add(TurnNeverAccepted, &lost, func() string {
+		return fmt.Sprintf("%s never reached the client: the cursor kept every snapshot of %s inert (%s)",
+			count(lost.n, "turn", "turns"), pick(lost.n, "it", "them"), listSome(lostTurns, 5))
+	})
+	add(OutOfOrder, &t.late, func() string {
+		return fmt.Sprintf("%s of event ids never delivered before arrived behind the cursor in %s, so the cursor kept %s inert (first: turn %s, overtaken by turn %s, accepted before it)",
+			count(t.lateCount, "snapshot", "snapshots"), count(t.late.n, "run", "runs"), pick(t.lateCount, "it", "them"), t.lateTurn, t.lateAfter)
+	})
 	add(StaleRedelivery, &t.stale, func() string {
-		return fmt.Sprintf("%s kept inert after %s: the cursor prevented a rollback",
-			count(t.redeliveries, "duplicate or stale snapshot", "duplicate or stale snapshots"), count(t.stale.n, "reconnect", "reconnects"))
+		return fmt.Sprintf("%s already delivered, in %s that resumed behind the cursor (as after a reconnect): the cursor prevented a rollback",
+			count(t.redeliveries, "duplicate or stale snapshot repeats an event", "duplicate or stale snapshots repeat events"), count(t.stale.n, "run", "runs"))
 	})
 	add(SequenceGap, &t.gap, func() string {
-		return fmt.Sprintf("%s skipped %s, at most %d at once (legal when the server coalesces under backpressure)",
+		var known []string
+		if t.gapBoundary > 0 {
+			known = append(known, fmt.Sprintf("%d at a turn boundary", t.gapBoundary))
+		}
+		if t.gapUsed > 0 {
+			known = append(known, count(int(t.gapUsed), "value", "values")+" taken by submits or diagnostics in between")
+		}
+		msg := fmt.Sprintf("%s skipped %s that no snapshot took, at most %d at once",
 			count(t.gap.n, "accepted snapshot", "accepted snapshots"), count(int(t.gapMissing), "sequence value", "sequence values"), t.gapLargest)
+		if len(known) > 0 {
+			msg += " (" + strings.Join(known, ", ") + ")"
+		}
+		return msg
 	})
 	return out
 }

@@ -53,12 +53,24 @@ var lineageOps = [...]replay.Operation{replay.OpSubmit, replay.OpRetry, replay.O
 type tallies struct {
 	timestamp, collision, vanished, regression, emitted tally
 	dupEvent, foreign, stale, gap                       tally
+	late                                                tally
 
 	// The details of some checks' messages, here rather than in every
-	// session: only a session with findings has any.
+	// session: only a session with findings has any. gapMissing sums the
+	// gaps (replay.SequenceGap) of the sequence-gap instances, gapUsed the
+	// values of them that submits or diagnostics took, gapBoundary counts
+	// those where a new turn starts.
 	tsExample              string
 	gapMissing, gapLargest int64
 	redeliveries           int
+	gapUsed                int64
+	gapBoundary            int
+	// lateCount counts the snapshots delivered out of order, lateTurn is
+	// the first one's turn and lateAfter the turn accepted before it;
+	// inLate is set by one and cleared by an acceptance, as inReconnect.
+	lateCount           int
+	lateTurn, lateAfter string
+	inLate              bool
 }
 
 // The bits of print.listed: tallies that list an earlier line beside the

@@ -63,6 +63,12 @@ func NewCursor(session string) (*Cursor, error) {
 	return &Cursor{session: session}, nil
 }
 
+// SequenceGap is the number of sequence values between two accepted
+// snapshots, prev and then seq, that no snapshot took: the one definition
+// of a gap, which replay reports and inspect's sequence-gap counts,
+// whether or not a submit or diagnostic took some of them.
+func SequenceGap(prev, seq int64) int64 { return seq - prev - 1 }
+
 // Sequence is the accepted snapshot's sequence, and whether there is one.
 func (c *Cursor) Sequence() (int64, bool) { return c.seq.sequence, c.seq.accepted }
 
@@ -88,7 +94,7 @@ func (c *seqCursor) apply(ev *Event) (reason Reason, gap int64) {
 		c.accepted, c.sequence = true, ev.Sequence
 		return ReasonInitial, 0
 	case ev.Sequence > c.sequence:
-		gap = ev.Sequence - c.sequence - 1
+		gap = SequenceGap(c.sequence, ev.Sequence)
 		c.sequence = ev.Sequence
 		return ReasonAdvanced, gap
 	case ev.Sequence == c.sequence:

@@ -92,6 +92,8 @@ func newNode(t *model.Turn, nt *notes) *Node {
 	n.FirstEmittedAt, n.LastEmittedAt = o.FirstEmittedAt, o.LastEmittedAt
 	n.FirstEmitted, n.LastEmitted = o.FirstEmitted, o.LastEmitted
 	n.Status, n.ErrorCode, n.Usage = t.Status(), o.ErrorCode, o.Usage
+	e, code, at := t.Ending()
+	n.ending, n.end = e, &nodeEnd{code: code, at: at, later: t.Later()}
 	return n
 }
 

@@ -81,9 +81,41 @@ type Node struct {
 	// messageIDs are the sorted hashes of the message ids of the last
 	// accepted projection: enough to check a child's source message.
 	messageIDs []uint64
-	// walk state for cycle detection.
+	// end is how the turn ended beside ending, copied when the node is
+	// made, since the model's turns are let go of once their graph is
+	// drawn; it goes behind a pointer so that the node stays in its size
+	// class.
+	end *nodeEnd
+	// walk state for cycle detection; ending sits in its padding.
 	state   int8
+	ending  model.Ending
 	pathIdx int
+}
+
+// nodeEnd is the code and line of a turn's ending and the later snapshot
+// that showed its reply complete (model.Turn.Ending, model.Turn.Later).
+type nodeEnd struct {
+	code  string
+	at    model.Position
+	later *model.Later
+}
+
+// Ending is how the turn ended for the client, with its code and line,
+// as the model decides (model.Turn.Ending).
+func (n *Node) Ending() (model.Ending, string, model.Position) {
+	if n.end == nil {
+		return n.ending, "", model.Position{}
+	}
+	return n.ending, n.end.code, n.end.at
+}
+
+// Later is the later snapshot that showed the turn's unfinished reply
+// complete, or nil (model.Turn.Later).
+func (n *Node) Later() *model.Later {
+	if n.end == nil {
+		return nil
+	}
+	return n.end.later
 }
 
 // Duration is the time from the first to the last accepted snapshot of

@@ -45,11 +45,15 @@ type Turn struct {
 	// Snapshots counts the turn's snapshots whatever their verdict;
 	// Accepted those the cursor accepted.
 	Snapshots, Accepted int
-	// statusAt is where the last accepted snapshot was; submitAt where the
-	// first submit of the turn was, if Submitted.
+	// statusAt is where the last accepted snapshot was (while none is, the
+	// turn's first snapshot); submitAt where the first submit of the turn
+	// was, if Submitted.
 	statusAt, submitAt at
 	out                *Outcome
 	next               *Turn
+	// end is what says how the turn ended beside its status (see Ending),
+	// nil for most turns: those that completed with nothing more to say.
+	end *turnEnd
 	// status is the last accepted snapshot's status and op the operation
 	// of the first lineage an accepted snapshot of the turn carried, each
 	// as its place in statuses or operations (0 for none yet).
@@ -187,6 +191,10 @@ type Session struct {
 	lastNsec, idsN int32
 	idsBuf         string
 	hasLast        bool
+	// accTurn is the turn of the last accepted projection, and tail what
+	// Ending needs of its last message while that turn is unfinished.
+	accTurn *Turn
+	tail    *tail
 
 	first Turn
 }
@@ -213,11 +221,13 @@ type Step struct {
 	// it changes nothing but the session's turns.
 	Foreign bool
 	// Accepted is set for an accepted snapshot. Prev is then the session's
-	// previous accepted projection (nil for its first), PrevStatus and
+	// previous accepted projection (nil for its first) and PrevTurn its
+	// turn, PrevStatus and
 	// PrevStatusAt the turn's status before it, and Removed the messages
 	// of Prev the snapshot lacks, as Removals decides.
 	Accepted     bool
 	Prev         *Projection
+	PrevTurn     *Turn
 	PrevStatus   replay.Status
 	PrevStatusAt Position
 	Removed      []Removal
@@ -284,9 +294,13 @@ func (m *Model) Observe(res *replay.Result) Step {
 		if !t.Submitted {
 			t.Submitted, t.submitAt = true, p
 		}
+	case ev.Kind == replay.KindDiagnostic:
+		t.ending().diag = Seen{Code: ev.Diagnostic.Code, At: p.position()}
 	case ev.Kind != replay.KindSnapshot:
 	case res.Verdict() != replay.Accepted:
-		t.Snapshots++
+		if t.Snapshots++; t.Accepted == 0 && t.Snapshots == 1 {
+			t.statusAt = p
+		}
 	default:
 		t.Snapshots++
 		m.accept(&st, ev, p)
@@ -310,6 +324,8 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 		st.Prev = &m.prev
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
 	}
+	st.PrevTurn = s.accTurn
+	s.noteEnd(t, snap, p.position())
 	ids := newIDs(snap.Messages)
 	s.lastSeq, s.lastEmittedAt, s.idsBuf, s.idsN = ev.Sequence, ev.EmittedAt, ids.buf, ids.n
 	s.lastSec, s.lastNsec = ev.Emitted.Unix(), int32(ev.Emitted.Nanosecond())

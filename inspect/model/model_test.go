@@ -158,3 +158,56 @@ func TestSessionNumbers(t *testing.T) {
 		t.Errorf("a new session after the map took over has index %d, want 3", s.Index)
 	}
 }
+
+// TestEnding covers the outcomes the real captures do not show: a cut-off
+// reply completed later with more or other text, a cancel, a turn never
+// accepted, a submit never answered.
+func TestEnding(t *testing.T) {
+	snap := func(turn string, seq int64, status replay.Status, content string) *replay.Result {
+		res := result("snap", "s", turn, seq, status, replay.Lineage{})
+		msgStatus := "streaming"
+		if status == replay.StatusComplete {
+			msgStatus = "complete"
+		}
+		res.Event.Snapshot.Messages = []replay.Message{{ID: "u-" + turn, Status: "complete"}, {ID: "a-" + turn, Content: content, Status: msgStatus}}
+		return res
+	}
+	m := New("", false)
+	m.Observe(snap("t1", 1, replay.StatusStreaming, "héllo"))
+	// t2's first snapshot holds t1's reply, complete and longer.
+	later := snap("t2", 3, replay.StatusStreaming, "")
+	later.Event.Snapshot.Messages = append([]replay.Message{{ID: "u-t1"}, {ID: "a-t1", Content: "héllo world", Status: "complete"}}, later.Event.Snapshot.Messages...)
+	st := m.Observe(later)
+	t1 := st.Session.FirstTurn()
+	if o, code, at := t1.Ending(); o != EndCutOff || code != "" || at.Line != 1 {
+		t.Errorf("t1: %s %q at %d, want cut-off at line 1", o, code, at.Line)
+	}
+	if l := t1.Later(); l == nil || l.Chars != 6 || !l.Prefix || l.At.Line != 3 {
+		t.Errorf("t1 later: %+v, want complete at line 3, 6 more characters, prefix", l)
+	}
+	// t2 is cancelled; t3's snapshot shows its reply with other text.
+	m.Observe(snap("t2", 4, replay.StatusStreaming, "abc"))
+	diag := result("submit", "s", "t2", 5, "", replay.Lineage{})
+	diag.Event.Kind, diag.Event.Diagnostic.Code = replay.KindDiagnostic, "TURN_CANCELLED"
+	m.Observe(diag)
+	other := snap("t3", 7, replay.StatusComplete, "x")
+	other.Event.Snapshot.Messages = append([]replay.Message{{ID: "a-t2", Content: "xy", Status: "complete"}}, other.Event.Snapshot.Messages...)
+	m.Observe(other)
+	t2 := t1.Next()
+	if o, code, at := t2.Ending(); o != EndCancelled || code != "TURN_CANCELLED" || at.Line != 5 {
+		t.Errorf("t2: %s %q at %d, want cancelled TURN_CANCELLED at line 5", o, code, at.Line)
+	}
+	if l := t2.Later(); l == nil || l.Chars != -1 || l.Prefix {
+		t.Errorf("t2 later: %+v, want 1 character fewer, not a prefix", l)
+	}
+	m.Observe(result("inert", "s", "t4", 2, replay.StatusStreaming, replay.Lineage{}))
+	m.Observe(result("submit", "s", "t5", 8, "", replay.Lineage{}))
+	want := []Ending{EndCutOff, EndCancelled, EndComplete, EndNeverAccepted, EndUnanswered}
+	i := 0
+	for tu := st.Session.FirstTurn(); tu != nil; tu = tu.Next() {
+		if o, _, _ := tu.Ending(); i >= len(want) || o != want[i] {
+			t.Errorf("turn %s: %s, want %v", tu.ID, o, want[min(i, len(want)-1)])
+		}
+		i++
+	}
+}

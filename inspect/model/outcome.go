@@ -1,0 +1,220 @@
+package model
+
+import (
+	"hash/maphash"
+	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// Ending is how a turn ended as the client saw it: from the last snapshot
+// the cursor accepted and what the server sent besides, not from what the
+// server did afterwards. Its names (String) are the JSON contract's
+// "outcome".
+type Ending uint8
+
+// The endings of a turn.
+const (
+	// EndUnanswered: a submit of the turn, and no snapshot, diagnostic
+	// or refusal.
+	EndUnanswered Ending = iota
+	// EndComplete: the last accepted snapshot is complete.
+	EndComplete
+	// EndError: the last accepted snapshot is error; the code is its
+	// error diagnostic's.
+	EndError
+	// EndTimedOut, EndCancelled and EndDiagnostic: the turn did not
+	// finish and a server.turn.diagnostic of the turn came, whose code
+	// says it timed out, was cancelled, or something else.
+	EndTimedOut
+	EndCancelled
+	EndDiagnostic
+	// EndCutOff: the last accepted snapshot is not terminal and no
+	// diagnostic came: the stream ended under the client (an abort, a
+	// dropped connection, a capture that stops too early).
+	EndCutOff
+	// EndNeverAccepted: the turn had snapshots and the cursor kept every
+	// one inert.
+	EndNeverAccepted
+	// EndRefused: the server answered the turn's submit with an HTTP
+	// error body (Turn.Refuse) and no snapshot of the turn was accepted.
+	EndRefused
+)
+
+var endingNames = [...]string{"unanswered", "complete", "error", "timed-out", "cancelled", "diagnostic", "cut-off", "never-accepted", "refused"}
+
+// Endings lists every ending, in a fixed order, for counts and legends.
+var Endings = []Ending{EndComplete, EndError, EndTimedOut, EndCancelled, EndDiagnostic,
+	EndCutOff, EndRefused, EndNeverAccepted, EndUnanswered}
+
+func (e Ending) String() string { return endingNames[e] }
+
+// diagnosticEnding is the ending a diagnostic's code names: the code of
+// the AgentsKit Chat server's deadline (SERVER_TIMEOUT), and the
+// spellings a server is likely to use for a timeout or a cancel.
+func diagnosticEnding(code string) Ending {
+	switch code {
+	case "SERVER_TIMEOUT", "TURN_TIMEOUT", "TIMEOUT", "REQUEST_TIMEOUT":
+		return EndTimedOut
+	case "SERVER_CANCELLED", "TURN_CANCELLED", "CANCELLED", "CANCELED", "REQUEST_ABORTED", "ABORTED":
+		return EndCancelled
+	}
+	return EndDiagnostic
+}
+
+// Seen is a diagnostic of a turn, or the error body that refused its
+// submit (Refused): its code and line.
+type Seen struct {
+	Code    string
+	At      Position
+	Refused bool
+}
+
+// Later is the later accepted snapshot of the session that showed a
+// turn's unfinished reply (the message its last accepted projection ended
+// with) complete: the server finished a reply the client never saw end.
+type Later struct {
+	// At is the later snapshot.
+	At Position
+	// Chars is how many characters (runes) the later text has beyond the
+	// delivered one (negative when fewer), and Prefix whether the
+	// delivered text is where the later one starts.
+	Chars  int
+	Prefix bool
+}
+
+// turnEnd is what a turn keeps to say how it ended beside its status:
+// allocated only for a turn with an error, a diagnostic, a refusal or a
+// reply completed later.
+type turnEnd struct {
+	// errorCode is the last accepted snapshot's error code, "" for none.
+	errorCode string
+	// diag is the last diagnostic or refusal, Code "" for none.
+	diag     Seen
+	later    Later
+	hasLater bool
+}
+
+func (t *Turn) ending() *turnEnd {
+	if t.end == nil {
+		t.end = new(turnEnd)
+	}
+	return t.end
+}
+
+// Ending is how the turn ended for the client, with the code and line
+// that say so: the error code and line of an error snapshot, the
+// diagnostic's or refusal's code and line, or the last accepted
+// snapshot's line (no code; a never-accepted turn's first snapshot). A
+// terminal status wins over a diagnostic, which a server may send before
+// it finishes anyway, and any accepted snapshot over a refusal, which a
+// retry of the turn overcame.
+func (t *Turn) Ending() (e Ending, code string, at Position) {
+	var d Seen
+	if t.end != nil {
+		d = t.end.diag
+	}
+	switch {
+	case t.Accepted > 0 && t.Status() == replay.StatusComplete:
+		return EndComplete, "", t.StatusAt()
+	case t.Accepted > 0 && t.Status() == replay.StatusError:
+		if t.end != nil {
+			code = t.end.errorCode
+		}
+		return EndError, code, t.StatusAt()
+	case d.Code != "" && !d.Refused:
+		return diagnosticEnding(d.Code), d.Code, d.At
+	case t.Accepted > 0:
+		return EndCutOff, "", t.StatusAt()
+	case d.Code != "":
+		return EndRefused, d.Code, d.At
+	case t.Snapshots > 0:
+		return EndNeverAccepted, "", t.StatusAt()
+	}
+	return EndUnanswered, "", t.SubmitAt()
+}
+
+// Later is the later snapshot that showed the turn's unfinished reply
+// complete, nil when none did.
+func (t *Turn) Later() *Later {
+	if t.end == nil || !t.end.hasLater {
+		return nil
+	}
+	return &t.end.later
+}
+
+// Refuse records that the server answered the turn's submit with an HTTP
+// error body of the given code, at a line of the capture: the caller
+// decides that the body answers this turn, which the body itself never
+// says.
+func (t *Turn) Refuse(code string, at Position) {
+	t.ending().diag = Seen{Code: code, At: at, Refused: true}
+}
+
+// tail is what the model keeps of the last message of a session's last
+// accepted projection while its turn is unfinished: enough to say, when
+// a later snapshot shows that message again, how its text differs,
+// without keeping the text.
+type tail struct {
+	id           uint64 // hash of the message id
+	bytes, runes int
+	hash         uint64 // hash of the text
+}
+
+// tailSeed hashes message ids and text for tail; any seed works, since
+// hashes are compared within one run.
+var tailSeed = maphash.MakeSeed()
+
+// noteEnd folds what an accepted snapshot of turn t says of how turns
+// end: its error code, whether it shows the unfinished reply of the
+// turn accepted before it complete, and its own last message while t is
+// unfinished.
+func (s *Session) noteEnd(t *Turn, snap *replay.Snapshot, at Position) {
+	if snap.HasError {
+		t.ending().errorCode = snap.Error.Code
+	} else if t.end != nil {
+		t.end.errorCode = ""
+	}
+	if prev := s.accTurn; prev != nil && prev != t && s.tail != nil {
+		s.noteLater(prev, snap, at)
+	}
+	s.accTurn = t
+	if snap.Status == replay.StatusComplete || snap.Status == replay.StatusError || len(snap.Messages) == 0 {
+		s.tail = nil
+		return
+	}
+	if s.tail == nil {
+		s.tail = new(tail)
+	}
+	msg := &snap.Messages[len(snap.Messages)-1]
+	*s.tail = tail{id: maphash.String(tailSeed, msg.ID), bytes: len(msg.Content),
+		runes: utf8.RuneCountInString(msg.Content), hash: maphash.String(tailSeed, msg.Content)}
+}
+
+// noteLater looks, in an accepted snapshot of another turn, for the
+// message prev's last projection ended with, and records on prev what
+// the snapshot shows of it once it is complete.
+func (s *Session) noteLater(prev *Turn, snap *replay.Snapshot, at Position) {
+	if prev.Later() != nil {
+		return
+	}
+	for i := range snap.Messages {
+		msg := &snap.Messages[i]
+		if maphash.String(tailSeed, msg.ID) != s.tail.id {
+			continue
+		}
+		if msg.Status != string(replay.StatusComplete) {
+			return
+		}
+		c, tl := msg.Content, s.tail
+		e := prev.ending()
+		e.hasLater = true
+		e.later = Later{At: at, Chars: utf8.RuneCountInString(c) - tl.runes,
+			Prefix: len(c) >= tl.bytes && maphash.String(tailSeed, c[:tl.bytes]) == tl.hash}
+		return
+	}
+}
+
+// AcceptedTurn is the turn of the session's last accepted projection, nil
+// before one.
+func (s *Session) AcceptedTurn() *Turn { return s.accTurn }

@@ -1,0 +1,212 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// errorBodyPrefix starts an HTTP error body of the AgentsKit Chat server,
+// {"error": TurnDiagnostic}: the server answers a request it refuses
+// with one, without a session, a turn or a trailing newline.
+var errorBodyPrefix = []byte(`{"error"`)
+
+// Bounds on what is kept of error bodies, whatever a hostile capture
+// holds: the distinct codes counted one by one, and the bytes of each
+// code's first message.
+const (
+	maxRefusalCodes   = 32
+	maxRefusalMessage = 200
+	otherRefusalCode  = "(other codes)"
+)
+
+// codePattern is a diagnostic code of the protocol (diagnostic.code).
+var codePattern = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,63}$`)
+
+// refusal is what is kept of the error bodies of one code.
+type refusal struct {
+	code, message string
+	retryable     bool
+	t             tally
+	// answered counts the bodies that came right after a submit, whose
+	// turn they refused; first names the first such turn.
+	answered int
+	first    string
+}
+
+// glued is one line where an error body and the next response's first
+// event were written with nothing between them.
+type glued struct {
+	code string
+	// lost says what the event glued after the body was: its event id,
+	// session and sequence, or what little could be read of it.
+	lost string
+}
+
+// refusals collects the server error bodies of a capture. It looks only at
+// lines that failed to decode and start with {"error", and keeps a
+// count, a few positions and one message per code.
+type refusals struct {
+	byCode map[string]*refusal
+	order  []*refusal
+	glued  tally
+	first  []glued
+	dec    replay.Decoder
+	ev     replay.Event
+}
+
+// errorBody is the JSON of a server error body.
+type errorBody struct {
+	Error *struct {
+		Code      string `json:"code"`
+		Message   string `json:"message"`
+		Retryable bool   `json:"retryable"`
+	} `json:"error"`
+}
+
+// observeRefusal looks at a malformed line for a server error body, and
+// for the event glued after one. Its verdict stays malformed, as the
+// reference decides: a client drops the whole line, glued event too.
+func (in *Inspector) observeRefusal(res *replay.Result) {
+	raw := bytes.TrimLeft(res.Raw, " \t")
+	if in.opts.EventPath != "" || !bytes.HasPrefix(raw, errorBodyPrefix) {
+		return
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	var body errorBody
+	if d.Decode(&body) != nil || body.Error == nil || !codePattern.MatchString(body.Error.Code) {
+		return
+	}
+	r := &in.refused
+	if r.byCode == nil {
+		r.byCode = map[string]*refusal{}
+	}
+	code := body.Error.Code
+	if _, ok := r.byCode[code]; !ok && len(r.order) >= maxRefusalCodes {
+		code = otherRefusalCode
+	}
+	ref := r.byCode[code]
+	if ref == nil && code == otherRefusalCode {
+		ref = &refusal{code: code}
+		r.byCode[code] = ref
+		r.order = append(r.order, ref)
+	}
+	if ref == nil {
+		ref = &refusal{code: code, message: clip(body.Error.Message, maxRefusalMessage), retryable: body.Error.Retryable}
+		r.byCode[code] = ref
+		r.order = append(r.order, ref)
+	}
+	at := model.Position{File: res.File, Line: res.Line}
+	p := in.pos(at)
+	ref.t.hit("")
+	ref.t.at(in.limit, p)
+	// A body on the line after a submit, before any snapshot of its turn,
+	// answers that submit: a client's own log shows the pair.
+	if s := in.pending; s != nil && s.file == res.File && s.turn.Snapshots == 0 {
+		s.turn.Refuse(code, at)
+		if ref.answered++; ref.answered == 1 {
+			ref.first = "turn " + s.turn.ID + " of session " + s.session
+		}
+	}
+	rest := bytes.TrimLeft(raw[d.InputOffset():], " \t\r")
+	if len(rest) == 0 {
+		return
+	}
+	r.glued.hit("")
+	r.glued.at(in.limit, p)
+	if len(r.first) < 5 {
+		r.first = append(r.first, glued{code: code, lost: r.describe(rest)})
+	}
+}
+
+// describe says which event the bytes after an error body were.
+func (r *refusals) describe(rest []byte) string {
+	err := r.dec.Decode(rest, &r.ev)
+	var id, session, turn string
+	var seq int64
+	var kind replay.Kind
+	switch {
+	case err == nil:
+		id, session, turn, seq, kind = r.ev.EventID, r.ev.SessionID, r.ev.TurnID, r.ev.Sequence, r.ev.Kind
+	case err.Envelope != nil:
+		e := err.Envelope
+		id, session, turn, seq, kind = e.EventID, e.SessionID, e.TurnID, e.Sequence, replay.Kind(e.Event)
+	default:
+		return fmt.Sprintf("%d bytes that are not an event (%s)", len(rest), err.RedactedDetail())
+	}
+	if !replay.IsSafeIdentifier(id) || !replay.IsSafeIdentifier(session) {
+		return fmt.Sprintf("%d bytes of an event without a readable id", len(rest))
+	}
+	what := "event"
+	if kind == replay.KindSnapshot {
+		what = "snapshot"
+	}
+	s := fmt.Sprintf("%s %s of session %s", what, strconv.Quote(id), session)
+	if replay.IsSafeIdentifier(turn) {
+		s += ", turn " + turn
+	}
+	return s + fmt.Sprintf(", sequence %d", seq)
+}
+
+// refusalFindings are the request-refused findings, one per code, and
+// glued-lines. Error bodies name no session, so neither has one.
+func (in *Inspector) refusalFindings(out []Finding) []Finding {
+	r := &in.refused
+	for _, ref := range r.order {
+		retry := "not retryable"
+		if ref.retryable {
+			retry = "retryable"
+		}
+		known := "an error body names no session or turn, only its position is known"
+		switch {
+		case ref.answered == ref.t.n && ref.t.n == 1:
+			known = "it answered the submit of " + ref.first + " on the line before"
+		case ref.answered > 0:
+			known = fmt.Sprintf("%d answered the submit on the line before, first of %s; an error body names no session or turn", ref.answered, ref.first)
+		}
+		msg := fmt.Sprintf("the server refused %s with %s: %s (%s; %s)",
+			count(ref.t.n, "request", "requests"), ref.code, strconv.Quote(ref.message), retry, known)
+		if ref.code == otherRefusalCode {
+			msg = fmt.Sprintf("the server refused %s with codes past the first %d, not told apart (%s)",
+				count(ref.t.n, "more request", "more requests"), maxRefusalCodes, known)
+		}
+		out = append(out, in.finding(RequestRefused, "", &ref.t, msg))
+	}
+	if r.glued.n > 0 {
+		g := r.first[0]
+		lost := "the event lost: " + g.lost
+		if r.glued.n > 1 {
+			lost = "first: " + lost
+		}
+		msg := fmt.Sprintf("%s a server error body (%s) and, glued to it with no newline, the next response's first event, which a client drops with it (%s)",
+			count(r.glued.n, "line holds", "lines hold"), g.code, lost)
+		out = append(out, in.finding(GluedLines, "", &r.glued, msg))
+	}
+	return out
+}
+
+// refusalCounts counts the server error bodies by code.
+func (in *Inspector) refusalCounts() map[string]int {
+	m := map[string]int{}
+	for _, ref := range in.refused.order {
+		m[ref.code] = ref.t.n
+	}
+	return m
+}
+
+// clip cuts s to at most n bytes on a rune boundary.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
