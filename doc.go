@@ -101,8 +101,15 @@
 //     raw control, separator or format character.
 //   - FuzzCommandsAgree ./cmd: replay, inspect, diff and lineage agree on
 //     which lines were accepted.
-//   - FuzzAppendJSONString ./cmd, FuzzString ./internal/termsafe.
+//   - FuzzFormats ./replay: every capture format from memory.
+//   - FuzzAutoDetect ./replay: --format auto accounts for every line, and
+//     an NDJSON capture behind any first line keeps all its events.
+//   - FuzzJSONScan ./replay: the HAR scanner agrees with encoding/json.
+//   - FuzzAppendJSONString ./cmd/internal/jsonout, FuzzString
+//     ./internal/termsafe.
 //
-// Crashers found so far are kept in replay/testdata/fuzz/ as regression
-// cases.
+// scripts/fuzz.sh runs them all, for FUZZTIME each (60 s by default), and
+// fails on any crasher; the inputs they found are kept in each package's
+// testdata/fuzz/ and replayed by go test ./... (scripts/README.md has the
+// recorded run).
 package main
