@@ -2,10 +2,8 @@ package replay
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 
 	"github.com/agentskit/snapctl/replay/internal/wire"
 )
@@ -125,26 +123,17 @@ func detectWith(b []byte, eof, paused bool) (d detection, ready bool) {
 // -shaped prefix of something else: lines is then the number of lines it
 // spans, when nothing follows it on its last line.
 func harDocument(b []byte, full bool) (doc bool, lines int, ready bool) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	var v struct{}
-	err := dec.Decode(&v)
-	end := int(dec.InputOffset())
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) && strings.Contains(syn.Error(), "max depth") {
-		// encoding/json stops at 10,000 levels; a HAR may nest a field
-		// it does not need deeper, and its reader does not mind.
-		var ok bool
-		if end, ok = valueEnd(b); !ok {
-			return true, 0, full
-		}
-		err = nil
-	}
+	// The HAR reader's own scanner: it has no depth limit (a HAR may nest
+	// a field it does not need 100,000 deep), as encoding/json has.
+	s := newJSONScan(bytes.NewReader(b), 0)
+	err := s.skip()
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		return true, 0, full
 	case err != nil:
 		return false, 0, true // not JSON: the lines say what it is
 	}
+	end := int(s.off)
 	rest := b[end:]
 	if wire.IsBlank(rest) {
 		return true, 0, full
@@ -153,34 +142,6 @@ func harDocument(b []byte, full bool) (doc bool, lines int, ready bool) {
 		return false, bytes.Count(b[:end], []byte{'\n'}) + 1, true
 	}
 	return false, 0, true
-}
-
-// valueEnd returns where the JSON object b opens with ends, by its
-// brackets and strings alone, with no limit on depth (a HAR may nest a
-// field it does not need 100,000 deep); ok is false when b ends first.
-func valueEnd(b []byte) (end int, ok bool) {
-	depth, inString := 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-		case c == '}' || c == ']':
-			depth--
-			if depth == 0 {
-				return i + 1, true
-			}
-		}
-	}
-	return 0, false
 }
 
 // windowLines returns the first max lines of the window that can be
