@@ -352,7 +352,9 @@ func FuzzJSONScan(f *testing.F) {
 			t.Fatalf("%q: scanner accepts it: %v, json.Valid: %v", doc, got, valid)
 		}
 		var want string
-		if !valid || json.Unmarshal(doc, &want) != nil {
+		// Only a string is a string: encoding/json also takes null into
+		// a string, leaving it empty, which stringValue rightly refuses.
+		if trimmed := bytes.TrimLeft(doc, " \t\r\n"); !valid || trimmed[0] != '"' || json.Unmarshal(doc, &want) != nil {
 			return
 		}
 		got, _, err := newJSONScan(bytes.NewReader(doc), 0).stringValue(len(doc) * 4)
