@@ -255,7 +255,7 @@ func problemCount(n int) string {
 // message.
 func origin(n *lineage.Node) string {
 	s := string(n.Operation)
-	if n.ParentTurnID != "" && (n.Parent == nil || n.Parent.TurnID != n.ParentTurnID) {
+	if n.ParentElsewhere() {
 		s += " of " + n.ParentTurnID
 	}
 	if n.SourceMessageID != "" {
@@ -272,7 +272,7 @@ func originFit(n *lineage.Node, idWidth int) string {
 	}
 	id := func(s string) string { return text.Shorten(termsafe.String(s), idWidth, text.FitMiddle) }
 	s := string(n.Operation)
-	if n.ParentTurnID != "" && (n.Parent == nil || n.Parent.TurnID != n.ParentTurnID) {
+	if n.ParentElsewhere() {
 		s += " of " + id(n.ParentTurnID)
 	}
 	if n.SourceMessageID != "" {

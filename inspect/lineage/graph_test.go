@@ -333,3 +333,21 @@ func BenchmarkBuildChain(b *testing.B) {
 		}
 	}
 }
+
+func TestParentElsewhere(t *testing.T) {
+	// Orphans and turns where a cycle was cut declare a parent they do not
+	// hang under; every other turn hangs under the parent it declares.
+	s := build(t, []snap{
+		{"t1", "submit", nil},
+		{"t2", "retry gone m", nil},
+		{"t3", "regenerate t2 x", nil},
+		{"y", "retry z m", []string{"m"}},
+		{"z", "retry y m", []string{"m"}},
+	})
+	want := map[string]bool{"t1": false, "t2": true, "t3": false, "y": true, "z": false}
+	for _, n := range s.Turns {
+		if got := n.ParentElsewhere(); got != want[n.TurnID] {
+			t.Errorf("%s: ParentElsewhere = %v, want %v (parent %q, tree parent %v)", n.TurnID, got, want[n.TurnID], n.ParentTurnID, n.Parent)
+		}
+	}
+}

@@ -148,3 +148,11 @@ type Problem struct {
 	Kind   ProblemKind
 	Detail string
 }
+
+// ParentElsewhere reports whether the turn declares a parent under which
+// it does not hang in the tree: the parent never appeared (an orphan), or
+// hanging it there would have closed a cycle. Views name such a parent
+// next to the turn, since the tree does not show it.
+func (n *Node) ParentElsewhere() bool {
+	return n.ParentTurnID != "" && (n.Parent == nil || n.Parent.TurnID != n.ParentTurnID)
+}
