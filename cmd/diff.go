@@ -4,11 +4,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
-	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
-	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/replay"
@@ -168,8 +166,8 @@ func (o *diffOptions) validate(fromSet, toSet bool) error {
 
 // pairWriter writes the pairs of a diff in some format.
 type pairWriter interface {
-	pair(p *diff.PairDiff) error
-	finish() error
+	Pair(p *diff.PairDiff) error
+	Finish() error
 }
 
 func diffRun(o *diffOptions) error {
@@ -188,9 +186,9 @@ func diffRun(o *diffOptions) error {
 	var w pairWriter
 	switch {
 	case o.Output == "json" || o.Output == "jsonl":
-		w = newPairJSON(out, o.Output, o.Redact)
+		w = render.NewDiffJSON(out, o.Output, o.Redact)
 	default:
-		w = newPairTextWriter(out, o.IO.Palette(), o)
+		w = render.NewDiffText(out, o.IO.Palette(), render.DiffTextOptions{Stat: o.Stat, Redact: o.Redact, WithFile: len(o.Files) > 1, Range: o.Range})
 	}
 	if o.Only != nil {
 		w = onlyPairs{w, o.Only}
@@ -198,7 +196,7 @@ func diffRun(o *diffOptions) error {
 	// Only the text output shows word diffs (--redact counts their words).
 	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range,
 		From: o.From.seq, To: o.To.seq, FromLine: o.From.line, ToLine: o.To.line,
-		NoWords: o.Output != "text" || o.Stat}, w.pair)
+		NoWords: o.Output != "text" || o.Stat}, w.Pair)
 	ropts := o.options()
 	ropts.Messages = true
 	// Flush while waiting for input, so a live stream shows each pair
@@ -238,190 +236,11 @@ func diffRun(o *diffOptions) error {
 		}
 		return err
 	}
-	if err := w.finish(); err != nil {
+	if err := w.Finish(); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
 	return nil
-}
-
-// writePair writes the machine record of one pair: the stable contract
-// documented in the README.
-func writePair(e *jsonout.Encoder, p *diff.PairDiff, redact bool) {
-	e.BeginObject()
-	e.Key("sessionId")
-	e.Str(p.SessionID)
-	e.Key("turnId")
-	e.Str(p.To.TurnID)
-	e.Key("fromTurnId")
-	e.Str(p.From.TurnID)
-	e.Key("fromSequence")
-	e.Int(p.From.Sequence)
-	e.Key("toSequence")
-	e.Int(p.To.Sequence)
-	e.Key("fromFile")
-	e.Str(p.From.File)
-	e.Key("fromLine")
-	e.Int(int64(p.From.Line))
-	e.Key("toFile")
-	e.Str(p.To.File)
-	e.Key("toLine")
-	e.Int(int64(p.To.Line))
-	e.Key("status")
-	writeFromTo(e, func() { e.Str(string(p.FromStatus)) }, func() { e.Str(string(p.ToStatus)) })
-	e.Key("usage")
-	if p.UsageCompared {
-		writeUsage(e, p.Usage)
-	} else {
-		e.Null()
-	}
-	e.Key("messages")
-	writeMessages(e, p, redact)
-	e.Key("error")
-	writeFromTo(e, func() { writeDiagnostic(e, p.Error.From, redact) }, func() { writeDiagnostic(e, p.Error.To, redact) })
-	e.Key("lineage")
-	writeFromTo(e, func() { writePairLineage(e, p.Lineage.From) }, func() { writePairLineage(e, p.Lineage.To) })
-	e.Key("inertBetween")
-	writeInert(e, p.Inert)
-	e.Key("acceptedBetween")
-	e.Int(int64(p.AcceptedBetween))
-	e.EndObject()
-}
-
-// writeFromTo writes {"from": …, "to": …}.
-func writeFromTo(e *jsonout.Encoder, from, to func()) {
-	e.BeginObject()
-	e.Key("from")
-	from()
-	e.Key("to")
-	to()
-	e.EndObject()
-}
-
-func writeUsage(e *jsonout.Encoder, u replay.Usage) {
-	e.BeginObject()
-	e.Key("promptTokens")
-	e.Int(u.PromptTokens)
-	e.Key("completionTokens")
-	e.Int(u.CompletionTokens)
-	e.Key("totalTokens")
-	e.Int(u.TotalTokens)
-	e.EndObject()
-}
-
-// writeInert writes the inert counts in the fixed order of the reasons.
-func writeInert(e *jsonout.Encoder, m map[replay.Reason]int) {
-	e.BeginObject()
-	for _, r := range replay.Reasons {
-		if n := m[r]; n > 0 {
-			e.Key(string(r))
-			e.Int(int64(n))
-		}
-	}
-	e.EndObject()
-}
-
-// writeDiagnostic writes a payload error, or null when there is none.
-func writeDiagnostic(e *jsonout.Encoder, d *replay.Diagnostic, redact bool) {
-	if d == nil {
-		e.Null()
-		return
-	}
-	e.BeginObject()
-	e.Key("code")
-	e.Str(d.Code)
-	if redact {
-		e.Key("messageLength")
-		e.Int(int64(utf8.RuneCountInString(d.Message)))
-	} else {
-		e.Key("message")
-		e.Str(d.Message)
-	}
-	e.Key("retryable")
-	e.Bool(d.Retryable)
-	e.EndObject()
-}
-
-func writePairLineage(e *jsonout.Encoder, l replay.Lineage) {
-	if l.Operation == "" {
-		e.Null()
-		return
-	}
-	e.BeginObject()
-	e.Key("operation")
-	e.Str(string(l.Operation))
-	if l.Operation != replay.OpSubmit {
-		e.Key("parentTurnId")
-		e.Str(l.ParentTurnID)
-		e.Key("sourceMessageId")
-		e.Str(l.SourceMessageID)
-	}
-	e.EndObject()
-}
-
-func writeMessages(e *jsonout.Encoder, p *diff.PairDiff, redact bool) {
-	e.BeginObject()
-	e.Key("added")
-	e.StringArray(len(p.Added), func(i int) string { return p.Added[i].ID })
-	e.Key("removed")
-	e.StringArray(len(p.Removed), func(i int) string { return p.Removed[i].Message.ID })
-	var unexplained []string
-	for _, r := range p.Removed {
-		if !r.Explained {
-			unexplained = append(unexplained, r.Message.ID)
-		}
-	}
-	e.Key("unexplained")
-	e.StringArray(len(unexplained), func(i int) string { return unexplained[i] })
-	e.Key("changed")
-	e.BeginArray()
-	for i := range p.Changed {
-		c := &p.Changed[i]
-		e.BeginObject()
-		e.Key("id")
-		e.Str(c.ID)
-		e.Key("fields")
-		e.StringArray(len(c.Fields), func(j int) string { return string(c.Fields[j]) })
-		if c.Grew {
-			if redact {
-				e.Key("appendedLength")
-				e.Int(int64(utf8.RuneCountInString(c.Appended)))
-			} else {
-				e.Key("appended")
-				e.Str(c.Appended)
-			}
-		}
-		e.EndObject()
-	}
-	e.EndArray()
-	e.Key("moved")
-	e.StringArray(len(p.Moved), func(i int) string { return p.Moved[i].ID })
-	e.EndObject()
-}
-
-// pairJSON writes pair records as JSON Lines, or as one document
-// {"pairs": [...]} whose pairs are written as they come.
-type pairJSON struct {
-	jsonout.RecordStream
-	redact bool
-}
-
-func newPairJSON(out io.Writer, format string, redact bool) *pairJSON {
-	return &pairJSON{RecordStream: jsonout.NewRecordStream(out, format, "pairs"), redact: redact}
-}
-
-func (w *pairJSON) pair(p *diff.PairDiff) error {
-	writePair(w.Enc, p, w.redact)
-	return w.Done()
-}
-
-func (w *pairJSON) finish() error {
-	if w.Lines {
-		return nil
-	}
-	w.Enc.EndArray()
-	w.Enc.EndObject()
-	return w.Enc.End()
 }

@@ -65,9 +65,9 @@ type onlyPairs struct {
 	keep func(*diff.PairDiff) bool
 }
 
-func (o onlyPairs) pair(p *diff.PairDiff) error {
+func (o onlyPairs) Pair(p *diff.PairDiff) error {
 	if !o.keep(p) {
 		return nil
 	}
-	return o.pairWriter.pair(p)
+	return o.pairWriter.Pair(p)
 }

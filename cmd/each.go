@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -171,15 +172,15 @@ func writeEachRow(w io.Writer, file string, rep inspect.Report) error {
 		findings[f.ID]++
 		severities[string(f.Severity)]++
 	}
-	in := newInputJSON(ov.Input, ov.Counts)
+	in := render.NewInputJSON(ov.Input, ov.Counts)
 	row := struct {
 		File string `json:"file"`
-		inputJSON
+		render.InputJSON
 		Sessions   int            `json:"sessions"`
 		Reasons    map[string]int `json:"reasons"`
 		Findings   map[string]int `json:"findings"`
 		Severities map[string]int `json:"severities"`
-	}{file, in, len(ov.Sessions), reasonMap(ov.Counts.Reasons), findings, severities}
+	}{file, in, len(ov.Sessions), render.ReasonMap(ov.Counts.Reasons), findings, severities}
 	e := jsonout.NewEncoder(w, jsonout.Lines)
 	if err := e.Value(row); err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/inspect/lineage"
@@ -59,7 +60,7 @@ func (m *exploreModel) verdictLine(i int) string {
 	}
 	res := m.x.result(i)
 	s := m.reasonColour(res.Reason)(fmt.Sprintf("%s (%s)", res.Verdict(), res.Reason))
-	if d := resultDetail(res, m.redact); d != "" {
+	if d := render.ResultDetail(res, m.redact); d != "" {
 		s += ": " + d
 	}
 	return s
@@ -90,9 +91,9 @@ func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
 	fmt.Fprintln(out)
 	switch {
 	case m.redact:
-		showJSON(out, m.pal, redactEvent(raw))
+		render.ShowJSON(out, m.pal, render.RedactEvent(raw))
 	case json.Valid(raw):
-		showJSON(out, m.pal, raw)
+		render.ShowJSON(out, m.pal, raw)
 	default:
 		fmt.Fprintln(out, termsafe.String(string(raw)))
 	}
@@ -125,13 +126,13 @@ func (m *exploreModel) malformed(out *bufio.Writer, raw []byte) {
 	case m.redact && !json.Valid(raw):
 		fmt.Fprintln(out, m.pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", text.Plural(len(raw), "byte"))))
 	case m.redact:
-		showJSON(out, m.pal, redactEvent(raw))
+		render.ShowJSON(out, m.pal, render.RedactEvent(raw))
 	case !json.Valid(raw):
 		at := max(0, min(derr.Offset, len(raw)))
 		fmt.Fprintln(out, termsafe.String(string(raw[:at]))+m.pal.Red("▮")+m.st.selected(m.pal.Red(termsafe.String(string(raw[at:])))))
 	default:
 		var b bytes.Buffer
-		showJSON(&b, noColour, raw)
+		render.ShowJSON(&b, noColour, raw)
 		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 			if hasAny(l, keys) {
 				l = m.st.selected(m.pal.Red("▶ " + l))
@@ -196,7 +197,7 @@ func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
 	s := &ev.Snapshot
 	fmt.Fprintf(out, "%s\n", m.pal.Bold(fmt.Sprintf("session %s after %s", termsafe.String(ev.SessionID), m.position(i))))
 	fmt.Fprintf(out, "accepted at %s: sequence %d, turn %s, status %s\n", m.position(a), ev.Sequence, termsafe.String(ev.TurnID),
-		shownField("payload.status", string(s.Status), m.redact))
+		render.ShownField("payload.status", string(s.Status), m.redact))
 	switch p := m.x.prevAcc(a); {
 	case a != i:
 		fmt.Fprintln(out, m.st.dim("this line changed nothing: the same projection before and after it"))
@@ -207,11 +208,11 @@ func (m *exploreModel) projectionTab(out *bufio.Writer, i int) {
 	}
 	fmt.Fprintf(out, "usage: prompt %d, completion %d, total %d\n", s.Usage.PromptTokens, s.Usage.CompletionTokens, s.Usage.TotalTokens)
 	if s.HasError {
-		fmt.Fprintf(out, "error: %s\n", m.pal.Red(shownField("payload.error.code", string(s.Error.Code), m.redact)))
+		fmt.Fprintf(out, "error: %s\n", m.pal.Red(render.ShownField("payload.error.code", string(s.Error.Code), m.redact)))
 	}
 	for _, msg := range s.Messages {
 		fmt.Fprintln(out)
-		field := func(name, v string) string { return shownField("payload.messages[]."+name, v, m.redact) }
+		field := func(name, v string) string { return render.ShownField("payload.messages[]."+name, v, m.redact) }
 		fmt.Fprintf(out, "%s %s %s\n", m.pal.Cyan(field("role", string(msg.Role))), m.pal.Dim(field("status", string(msg.Status))), m.pal.Dim(field("id", msg.ID)))
 		m.text(out, msg.Content)
 		for _, tc := range msg.ToolCalls {
@@ -261,8 +262,8 @@ func (m *exploreModel) diffTab(out *bufio.Writer, i int) {
 	pd := diff.Compare(old, cur)
 	pd.Explain(old.Messages, cur.Lineage)
 	pd.Inert = m.inertBetween(p, a)
-	w := newPairTextWriter(out, m.pal, &diffOptions{Redact: m.redact, captureFlags: captureFlags{Files: m.fileNames()}})
-	w.pair(&pd)
+	w := render.NewDiffText(out, m.pal, render.DiffTextOptions{Redact: m.redact, WithFile: len(m.fileNames()) > 1})
+	w.Pair(&pd)
 }
 
 // inertBetween counts by reason the inert lines in play between two
@@ -310,11 +311,11 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		return
 	}
 	if m.redact {
-		redact(sel)
+		render.RedactSessions(sel)
 	}
 	var b bytes.Buffer
-	t := &treeWriter{w: &b, pal: m.pal, glyphs: unicodeGlyphs, width: w - 2}
-	t.write(sel)
+	t := render.NewTree(&b, m.pal, w-2, false)
+	t.Write(sel)
 	turn := termsafe.String(m.x.turnID(i))
 	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		if turn != "" && strings.Contains(ansi.Strip(l), " "+turn+" ") || strings.HasSuffix(ansi.Strip(l), " "+turn) {
@@ -349,7 +350,7 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 			continue
 		}
 		n++
-		fmt.Fprintf(out, "%s  %s\n  %s\n", severityColour(m.pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
+		fmt.Fprintf(out, "%s  %s\n  %s\n", render.SeverityColour(m.pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
 			m.pal.Bold(f.ID), termsafe.String(f.Message))
 	}
 	if n == 0 {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -44,7 +45,7 @@ func (m *failOnMatch) Unwrap() error { return errMatched }
 func (it *matchedItem) String() string {
 	s := fmt.Sprintf("--fail-on matched %s: %s", it.what, text.Plural(it.total, it.unit))
 	if len(it.positions) > 0 {
-		s += " at " + compactPositions(it.positions, it.total, 0)
+		s += " at " + render.CompactPositions(it.positions, it.total, 0)
 	}
 	return s
 }

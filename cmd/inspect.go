@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -252,7 +253,7 @@ func inspectRun(o *inspectOptions) error {
 			return noMatch(o, x)
 		}
 		rep = x.Report
-		err = writeCloseups(out, o, x)
+		err = render.WriteCloseups(out, render.CloseupOptions{Output: o.Output, Redact: o.Redact, Palette: o.IO.Palette()}, x)
 		if err != nil {
 			return err
 		}
@@ -269,15 +270,15 @@ func inspectRun(o *inspectOptions) error {
 		}
 		switch o.Output {
 		case "json":
-			err = writeReportJSON(out, rep)
+			err = render.WriteInspectJSON(out, rep)
 		case "jsonl":
 			if o.Each {
 				err = writeEachRow(out, o.Files[0], rep)
 			} else {
-				err = writeFindingsJSONL(out, rep)
+				err = render.WriteFindingsJSONL(out, rep)
 			}
 		default:
-			err = writeReportTable(out, o.IO.Palette(), rep, o.IO.FitWidth(o.Output == "wide"))
+			err = render.WriteInspectText(out, o.IO.Palette(), rep, o.IO.FitWidth(o.Output == "wide"))
 		}
 		if err != nil {
 			return err

@@ -1,33 +1,12 @@
 package cmd
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
-	"github.com/agentskit/snapctl/replay"
 )
-
-// benchResult is a typical accepted snapshot's result.
-var benchResult = &replay.Result{File: "capture.jsonl", Line: 1234, Reason: replay.ReasonAdvanced, Gap: 1, Prev: 41,
-	Event: &replay.Event{Kind: replay.KindSnapshot, EventID: "evt-turn-12-7", SessionID: "session-7f3a", TurnID: "turn-12", Sequence: 42}}
-
-// BenchmarkReplayJSONL measures replay's -o jsonl record writer, the
-// output of its hot path.
-func BenchmarkReplayJSONL(b *testing.B) {
-	var one bytes.Buffer
-	newJSONEvents(&one, "jsonl", false).event(benchResult)
-	b.SetBytes(int64(one.Len()))
-	b.ReportAllocs()
-	w := newJSONEvents(bufio.NewWriterSize(io.Discard, 64<<10), "jsonl", false)
-	for b.Loop() {
-		w.event(benchResult)
-	}
-}
 
 // largestWrite remembers the longest single write.
 type largestWrite struct{ n, max int }

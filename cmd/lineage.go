@@ -4,14 +4,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
-	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect/lineage"
-	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -161,7 +157,7 @@ func lineageRun(o *lineageOptions) error {
 		}
 	}
 	if o.Redact {
-		redact(sessions)
+		render.RedactSessions(sessions)
 	}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 	if err := writeLineage(out, o, sessions); err != nil {
@@ -196,144 +192,18 @@ func turnIDs(sessions []*lineage.Session) []string {
 	return ids.order
 }
 
-// redact drops every text that came from a message or a submit, so that
-// no format can print one by mistake.
-func redact(sessions []*lineage.Session) {
-	for _, s := range sessions {
-		for _, n := range s.Turns {
-			n.Preview, n.Input, n.HasInput = "", "", false
-		}
-	}
-}
-
 func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) error {
 	switch o.Output {
 	case "json":
-		return writeLineageJSON(w, sessions, o.Redact)
+		return render.WriteLineageJSON(w, sessions, o.Redact)
 	case "jsonl":
-		return writeLineageJSONL(w, sessions, o.Redact)
+		return render.WriteLineageJSONL(w, sessions, o.Redact)
 	case "mermaid":
-		return writeLineageMermaid(w, sessions)
+		return render.WriteLineageMermaid(w, sessions)
 	case "dot":
-		return writeLineageDot(w, sessions)
+		return render.WriteLineageDot(w, sessions)
 	case "svg":
 		return writeLineageSVG(w, sessions)
 	}
-	t := &treeWriter{w: w, pal: o.IO.Palette(), glyphs: unicodeGlyphs, width: o.IO.FitWidth(o.Output == "wide")}
-	if o.ASCII {
-		t.glyphs = asciiGlyphs
-	}
-	return t.write(sessions)
-}
-
-// How a turn is put in words, the same in every format.
-
-// opCounts counts a session's turns by operation.
-func opCounts(s *lineage.Session) string {
-	counts := map[lineage.Operation]int{}
-	for _, n := range s.Turns {
-		counts[n.Operation]++
-	}
-	var parts []string
-	for _, op := range lineage.Operations {
-		if counts[op] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", counts[op], op))
-		}
-	}
-	return strings.Join(parts, ", ")
-}
-
-func problemCount(n int) string {
-	if n == 0 {
-		return "no problems"
-	}
-	return text.Plural(n, "problem")
-}
-
-// origin says how a turn came about: its operation, its declared parent
-// when it does not hang under it (an orphan, a cut cycle), and its source
-// message.
-func origin(n *lineage.Node) string {
-	s := string(n.Operation)
-	if n.ParentElsewhere() {
-		s += " of " + n.ParentTurnID
-	}
-	if n.SourceMessageID != "" {
-		s += " from " + n.SourceMessageID
-	}
-	return termsafe.String(s)
-}
-
-// originFit is origin with its ids shortened in the middle to idWidth
-// cells (0: whole), for a tree that fits a terminal.
-func originFit(n *lineage.Node, idWidth int) string {
-	if idWidth == 0 {
-		return origin(n)
-	}
-	id := func(s string) string { return text.Shorten(termsafe.String(s), idWidth, text.FitMiddle) }
-	s := string(n.Operation)
-	if n.ParentElsewhere() {
-		s += " of " + id(n.ParentTurnID)
-	}
-	if n.SourceMessageID != "" {
-		s += " from " + id(n.SourceMessageID)
-	}
-	return s
-}
-
-// outcome is how the turn ended for the client (the model's outcome),
-// with its code, and whether a later snapshot showed the reply complete.
-func outcome(n *lineage.Node) string {
-	e, code, _ := n.Ending()
-	s := e.String()
-	if code != "" {
-		s += " " + code
-	}
-	if n.Later() != nil {
-		s += " (completed later)"
-	}
-	return termsafe.String(s)
-}
-
-func seqRange(n *lineage.Node) string {
-	if n.FirstSequence == n.LastSequence {
-		return "seq " + strconv.FormatInt(n.FirstSequence, 10)
-	}
-	return fmt.Sprintf("seq %d-%d", n.FirstSequence, n.LastSequence)
-}
-
-func problemKinds(n *lineage.Node) string {
-	kinds := make([]string, 0, len(n.Problems))
-	for _, p := range n.Problems {
-		if !slices.Contains(kinds, string(p.Kind)) {
-			kinds = append(kinds, string(p.Kind))
-		}
-	}
-	return strings.Join(kinds, ", ")
-}
-
-// graphLabel is the text of a turn's box in mermaid and dot, one line per
-// entry, every entry terminal-safe.
-func graphLabel(n *lineage.Node) []string {
-	lines := []string{termsafe.String(n.TurnID), origin(n) + " · " + outcome(n),
-		seqRange(n) + " · " + text.Plural(int(n.Usage.TotalTokens), "token")}
-	if len(n.Problems) > 0 {
-		lines = append(lines, "! "+problemKinds(n))
-	}
-	if n.HasInput {
-		lines = append(lines, "input: "+previewLine(n.Input, n.InputCut))
-	}
-	if n.Preview != "" {
-		lines = append(lines, "reply: "+previewLine(n.Preview, n.PreviewCut))
-	}
-	return lines
-}
-
-// previewLine makes the raw head of a text one terminal-safe line of at
-// most lineage.PreviewRunes runes, ending in "…" when the text went on.
-func previewLine(head string, cut bool) string {
-	if cut {
-		head += "…"
-	}
-	return termsafe.Line(head, lineage.PreviewRunes)
+	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Write(sessions)
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -172,42 +173,8 @@ func TestLineageDeepChain(t *testing.T) {
 			if !strings.Contains(last, "t9999") || !strings.Contains(last, fmt.Sprintf("(depth %d)", n)) {
 				t.Errorf("deepest turn line = %q", last)
 			}
-			if w := len(last); w > 3*maxTreeIndent*3+200 {
+			if w := len(last); w > 3*render.MaxTreeIndent*3+200 {
 				t.Errorf("deepest line is %d bytes: indentation is not bounded", w)
-			}
-		})
-	}
-}
-
-func TestMermaidText(t *testing.T) {
-	tests := []struct{ name, in, want string }{
-		{"plain", "turn-1 retry: ok, fine.", "turn-1 retry: ok, fine."},
-		{"quote and hash", `say "hi" #1;`, "say #34;hi#34; #35;1#59;"},
-		{"html", "<b>x</b> & y", "#60;b#62;x#60;/b#62; #38; y"},
-		{"mermaid syntax", "a --> b |c| `d`", "a --#62; b #124;c#124; #96;d#96;"},
-		{"visible escapes stay visible", `line\nnext`, "line#92;nnext"},
-		{"unicode kept, separators escaped", "Störung…\u2028x", "Störung…#8232;x"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := mermaidText(tt.in); got != tt.want {
-				t.Errorf("mermaidText(%q) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestDotString(t *testing.T) {
-	tests := []struct{ name, in, want string }{
-		{"plain", "turn-1", `"turn-1"`},
-		{"quote", `say "hi"`, `"say \"hi\""`},
-		{"backslash escapes nothing", `a\nb\l`, `"a\\nb\\l"`},
-		{"newline is a line break", "a\nb", `"a\nb"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := dotString(tt.in); got != tt.want {
-				t.Errorf("dotString(%q) = %s, want %s", tt.in, got, tt.want)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -184,8 +185,8 @@ func liveInput(files []string) bool {
 
 // eventWriter writes one replay result in some format.
 type eventWriter interface {
-	event(res *replay.Result) error
-	summary(sum replay.Summary) error
+	Event(res *replay.Result) error
+	Summary(sum replay.Summary) error
 }
 
 func replayRun(o *replayOptions) error {
@@ -199,12 +200,12 @@ func replayRun(o *replayOptions) error {
 	switch o.Output {
 	case "json", "jsonl":
 		out = bufio.NewWriterSize(o.IO.Out, 64<<10)
-		w = newJSONEvents(out, o.Output, o.Redact)
+		w = render.NewJSONEvents(out, o.Output, o.Redact)
 	default:
 		width := o.IO.FitWidth(o.Output == "wide")
 		out = bufio.NewWriterSize(text.FitLines(o.IO.Out, width), 64<<10)
 		_, size := rd.Progress()
-		w = newTableWriter(out, o.IO.Palette(), len(o.Files) > 1, o.Redact, width, o.IO.OutTTY, liveInput(o.Files), size)
+		w = render.NewTable(out, o.IO.Palette(), render.TableOptions{WithFile: len(o.Files) > 1, Redact: o.Redact, Width: width, Sized: o.IO.OutTTY, Live: liveInput(o.Files), Size: size})
 	}
 	matches := newReasonMatches(o.FailOn)
 	var turns nameSet // with --turn, the turns seen, to name them if it is not one
@@ -212,8 +213,8 @@ func replayRun(o *replayOptions) error {
 	// event as soon as its line has arrived.
 	ropts := o.options()
 	ropts.Idle = func() {
-		if t, ok := w.(*tableWriter); ok {
-			t.idle()
+		if t, ok := w.(*render.Table); ok {
+			t.Idle()
 		}
 		out.Flush()
 	}
@@ -230,13 +231,13 @@ func replayRun(o *replayOptions) error {
 		if o.Only != nil && !slices.Contains(o.Only, res.Reason) {
 			return nil
 		}
-		return w.event(res)
+		return w.Event(res)
 	})
 	if err != nil {
 		out.Flush()
 		return &usageError{err}
 	}
-	if err := w.summary(sum); err != nil {
+	if err := w.Summary(sum); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"strconv"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -248,7 +249,7 @@ func (c *reportCollector) add(res *replay.Result) {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
 			row := eventRow{X: x, File: fi, Line: res.Line, Verdict: string(res.Verdict()), Reason: string(res.Reason),
-				Detail: termsafe.Line(resultDetail(res, c.redact), reportCellRunes), Problem: true}
+				Detail: termsafe.Line(render.ResultDetail(res, c.redact), reportCellRunes), Problem: true}
 			c.malformed = append(c.malformed, row)
 		}
 		return
@@ -369,7 +370,7 @@ func (p pendingRow) problem() bool {
 func (c *reportCollector) row(p pendingRow) eventRow {
 	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
 	return eventRow{X: p.x, File: p.file, Line: p.line, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
-		Detail: termsafe.Line(resultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(),
-		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: shortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
+		Detail: termsafe.Line(render.ResultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(),
+		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: render.ShortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
 		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}
 }

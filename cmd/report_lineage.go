@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -86,28 +87,28 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineag
 	s.Walk(func(n *lineage.Node, depth int, _ bool) {
 		lines := []svgLine{
 			{Text: termsafe.Line(n.TurnID, svgMaxRunes), Class: "t-id"},
-			{Text: termsafe.Line(origin(n), svgMaxRunes), Class: "t-op"},
-			{Text: termsafe.Line(outcome(n)+" · "+seqRange(n)+" · "+text.Plural(int(n.Usage.TotalTokens), "token"), svgMaxRunes), Class: statusClass(n)},
+			{Text: termsafe.Line(render.Origin(n), svgMaxRunes), Class: "t-op"},
+			{Text: termsafe.Line(render.Outcome(n)+" · "+render.SeqRange(n)+" · "+text.Plural(int(n.Usage.TotalTokens), "token"), svgMaxRunes), Class: statusClass(n)},
 		}
 		if len(n.Problems) > 0 {
-			lines = append(lines, svgLine{Text: termsafe.Line("! "+problemKinds(n), svgMaxRunes), Class: "t-problem"})
+			lines = append(lines, svgLine{Text: termsafe.Line("! "+render.ProblemKinds(n), svgMaxRunes), Class: "t-problem"})
 		}
 		long := 0
 		for i := range lines {
 			lines[i].Y = 4 + svgLineH*(i+1)
 			long = max(long, len([]rune(lines[i].Text)))
 		}
-		x := svgPad + min(depth, maxTreeIndent)*svgIndent
+		x := svgPad + min(depth, render.MaxTreeIndent)*svgIndent
 		h := svgLineH*len(lines) + 12
 		w := int(float64(long)*svgCharWidth) + 16
-		st := opStyle[n.Operation]
+		st := render.OpStyle[n.Operation]
 		node := svgNode{X: x, Y: y, W: w, H: h, Fill: st[0], Stroke: st[1], Problem: len(n.Problems) > 0, Lines: lines,
 			Tip: strings.Join(graphTip(n), "\n")}
 		if anchor != nil {
 			node.Anchor = anchor(n)
 		}
 		if node.Problem {
-			node.Stroke = problemStroke
+			node.Stroke = render.ProblemStroke
 		}
 		out.Nodes = append(out.Nodes, node)
 		at[n] = placed{x, y, h}
@@ -117,7 +118,7 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineag
 			mid := y + h/2
 			out.Edges = append(out.Edges, svgEdge{
 				Path:  fmt.Sprintf("M%d %dV%dH%d", px, p.y+p.h, mid, x),
-				Label: string(n.Operation), LX: px + 4, LY: mid - 4, Colour: opStyle[n.Operation][1]})
+				Label: string(n.Operation), LX: px + 4, LY: mid - 4, Colour: render.OpStyle[n.Operation][1]})
 		}
 		width = max(width, x+w)
 		y += h + svgRowGap
@@ -133,7 +134,7 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineag
 // graphTip is a turn's whole description, for the tooltip of its box:
 // what the box shows, with ids whole, and the previews and problems.
 func graphTip(n *lineage.Node) []string {
-	lines := graphLabel(n)
+	lines := render.GraphLabel(n)
 	for _, p := range n.Problems {
 		lines = append(lines, string(p.Kind)+": "+termsafe.String(p.Detail))
 	}
@@ -180,7 +181,7 @@ func writeLineageSVG(w io.Writer, sessions []*lineage.Session) error {
 	}
 	for _, s := range sessions {
 		l := layoutLineage(s, nil)
-		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
+		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), render.OpCounts(s), render.ProblemCount(s.Problems()))
 		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l})
 		y += 24 + l.Height
 		// The heading is bold and a size larger than the boxes' text.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
@@ -143,7 +144,7 @@ func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []
 	perSession := b.findings(rep.Findings)
 	b.sessionRows(ov.Sessions, perSession)
 	if o.Redact {
-		redact(graphs)
+		render.RedactSessions(graphs)
 	}
 	b.sessions(graphs)
 	return b.p
@@ -167,7 +168,7 @@ func (b *pageBuilder) summary(ov inspect.Overview) {
 		sum.Codes = append(sum.Codes, countItem{string(k), n})
 	}
 	for k, n := range ov.Counts.Kinds {
-		sum.Kinds = append(sum.Kinds, countItem{shortKind(k), n})
+		sum.Kinds = append(sum.Kinds, countItem{render.ShortKind(k), n})
 	}
 	byName := func(a, b countItem) int { return strings.Compare(a.Name, b.Name) }
 	slices.SortFunc(sum.Codes, byName)

@@ -1,4 +1,4 @@
-package cmd
+package render
 
 import (
 	"bufio"
@@ -121,25 +121,27 @@ func writeEnvelope(e *jsonout.Encoder, env *replay.Envelope) {
 	e.EndObject()
 }
 
-// jsonEvents writes replay results as JSON Lines, or as one document
+// JSONEvents writes replay results as JSON Lines, or as one document
 // {"events": [...], "summary": {...}} whose events are written as they
 // come.
-type jsonEvents struct {
+type JSONEvents struct {
 	jsonout.RecordStream
 	redact bool
 	carry  originCarry
 }
 
-func newJSONEvents(out io.Writer, format string, redact bool) *jsonEvents {
-	return &jsonEvents{RecordStream: jsonout.NewRecordStream(out, format, "events"), redact: redact}
+// NewJSONEvents writes replay results to out as JSON Lines (format
+// "jsonl") or as one document.
+func NewJSONEvents(out io.Writer, format string, redact bool) *JSONEvents {
+	return &JSONEvents{RecordStream: jsonout.NewRecordStream(out, format, "events"), redact: redact}
 }
 
-func (w *jsonEvents) event(res *replay.Result) error {
+func (w *JSONEvents) Event(res *replay.Result) error {
 	writeResult(w.Enc, res, w.redact, &w.carry)
 	return w.Done()
 }
 
-func (w *jsonEvents) summary(sum replay.Summary) error {
+func (w *JSONEvents) Summary(sum replay.Summary) error {
 	if w.Lines {
 		return nil
 	}
@@ -182,9 +184,9 @@ type sessionJSON struct {
 	Final     *finalJSON     `json:"final"`
 }
 
-// inputJSON opens replay's summary and inspect's overview: what was read
+// InputJSON opens replay's summary and inspect's overview: what was read
 // and what the cursor made of it.
-type inputJSON struct {
+type InputJSON struct {
 	Files int `json:"files"`
 	// Formats are the formats the captures were read in (--format).
 	Formats []string `json:"formats"`
@@ -230,9 +232,10 @@ type damageJSON struct {
 	Error   string `json:"error"`
 }
 
-func newInputJSON(in replay.Stats, c replay.Counts) inputJSON {
+// NewInputJSON is the JSON form of what was read.
+func NewInputJSON(in replay.Stats, c replay.Counts) InputJSON {
 	acc := c.Accepted()
-	j := inputJSON{Files: in.Files, Formats: []string{}, Mixed: []mixedJSON{}, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
+	j := InputJSON{Files: in.Files, Formats: []string{}, Mixed: []mixedJSON{}, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
 		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong}
 	for _, f := range in.Formats {
 		j.Formats = append(j.Formats, string(f))
@@ -258,14 +261,15 @@ func newFinalJSON(f *replay.Final) *finalJSON {
 }
 
 type summaryBody struct {
-	inputJSON
+	InputJSON
 	Reasons       map[string]int `json:"reasons"`
 	Codes         map[string]int `json:"codes"`
 	PinnedSession *string        `json:"pinnedSession"`
 	PerSession    bool           `json:"perSession"`
 }
 
-func reasonMap(m map[replay.Reason]int) map[string]int {
+// ReasonMap keys counts by reason name, for JSON.
+func ReasonMap(m map[replay.Reason]int) map[string]int {
 	out := map[string]int{}
 	for k, v := range m {
 		out[string(k)] = v
@@ -274,15 +278,15 @@ func reasonMap(m map[replay.Reason]int) map[string]int {
 }
 
 func sessionToSummaryJSON(ss *replay.SessionStats) sessionJSON {
-	return sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: reasonMap(ss.Reasons.Map()), Final: newFinalJSON(ss.Final)}
+	return sessionJSON{SessionID: ss.SessionID, Events: ss.Events, Reasons: ReasonMap(ss.Reasons.Map()), Final: newFinalJSON(ss.Final)}
 }
 
 // summaryJSON is the summary but its sessions, which jsonEvents writes
 // after it one at a time.
 func summaryJSON(sum replay.Summary) summaryBody {
 	s := summaryBody{
-		inputJSON: newInputJSON(sum.Input, sum.Counts),
-		Reasons:   reasonMap(sum.Counts.Reasons), Codes: map[string]int{},
+		InputJSON: NewInputJSON(sum.Input, sum.Counts),
+		Reasons:   ReasonMap(sum.Counts.Reasons), Codes: map[string]int{},
 		PerSession: sum.PerSession,
 	}
 	for k, v := range sum.Counts.Codes {
@@ -295,7 +299,7 @@ func summaryJSON(sum replay.Summary) summaryBody {
 	return s
 }
 
-// tableWriter streams one row per event, so a live capture shows rows as
+// Table streams one row per event, so a live capture shows rows as
 // they arrive. The columns are sized from the first maxHeldRows rows (all
 // of them when there are fewer) or, when an input is live (standard
 // input, a pipe), from the rows that arrive before the run first waits
@@ -306,7 +310,7 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // least the fixed widths they always had. A line number is never
 // shortened, and its column is wide enough for the largest the input can
 // have when its size is known.
-type tableWriter struct {
+type Table struct {
 	out      *bufio.Writer
 	pal      iostreams.Palette
 	withFile bool
@@ -333,17 +337,35 @@ type heldRow struct {
 // more, and a small memory.
 const maxHeldRows = 200
 
-// newTableWriter writes replay's table to out. size is the total size
+// NewTable writes replay's table to out. size is the total size
 // of the input in bytes, or -1 when it is not known (standard input): a
 // capture has no more lines than bytes, so its digits bound the line
 // numbers. (A compressed capture may have more lines than its size says;
 // a longer number then pushes the next columns, whole.)
-func newTableWriter(out *bufio.Writer, pal iostreams.Palette, withFile, redact bool, width int, sized, live bool, size int64) *tableWriter {
-	w := &tableWriter{out: out, pal: pal, withFile: withFile, redact: redact, width: width, sized: sized, live: live}
-	if size >= 0 {
-		w.lineDigits = len(strconv.FormatInt(max(size, 1), 10))
+func NewTable(out *bufio.Writer, pal iostreams.Palette, o TableOptions) *Table {
+	w := &Table{out: out, pal: pal, withFile: o.WithFile, redact: o.Redact, width: o.Width, sized: o.Sized, live: o.Live}
+	if o.Size >= 0 {
+		w.lineDigits = len(strconv.FormatInt(max(o.Size, 1), 10))
 	}
 	return w
+}
+
+// TableOptions says how replay's table is laid out.
+type TableOptions struct {
+	// WithFile adds the FILE column (several captures).
+	WithFile bool
+	// Redact hides every text that came from a message, tool call,
+	// metadata or submit input.
+	Redact bool
+	// Width is the terminal's width, 0 for whole values (-o wide, or not
+	// a terminal); Sized is set on a terminal.
+	Width int
+	Sized bool
+	// Live says the input may wait (standard input, a pipe): columns are
+	// sized from the rows that arrive before it first does.
+	Live bool
+	// Size is the total size of the input in bytes, -1 when unknown.
+	Size int64
 }
 
 // replayColumns are the columns of replay's table; fixedWidths are their
@@ -360,19 +382,19 @@ var (
 	fixedWidths = []int{6, 18, 10, 16, 14, 6, 8, 15, 0}
 )
 
-// shortKind names an event kind in a table cell.
-func shortKind(k replay.Kind) string {
+// ShortKind names an event kind in a table cell.
+func ShortKind(k replay.Kind) string {
 	if i := strings.LastIndexByte(string(k), '.'); i >= 0 {
 		return string(k)[i+1:]
 	}
 	return string(k)
 }
 
-// idle is called when the run waits for input: with a live input, the
+// Idle is called when the run waits for input: with a live input, the
 // rows held so far size the columns, so a live stream is never held back.
 // (Files make the run wait too, between batches; their rows are sized
 // from the same rows whatever the timing.)
-func (w *tableWriter) idle() {
+func (w *Table) Idle() {
 	if w.live && len(w.held) > 0 && w.err == nil {
 		w.err = w.settle()
 	}
@@ -380,7 +402,7 @@ func (w *tableWriter) idle() {
 
 // columnWidths sizes the columns from the held rows, and LINE for the
 // largest line number the input can have.
-func (w *tableWriter) columnWidths() []int {
+func (w *Table) columnWidths() []int {
 	cells := make([][]string, len(w.held), len(w.held)+1)
 	file := ""
 	for i, r := range w.held {
@@ -403,7 +425,7 @@ func (w *tableWriter) columnWidths() []int {
 }
 
 // settle decides the column widths, writes the header and the held rows.
-func (w *tableWriter) settle() error {
+func (w *Table) settle() error {
 	if w.table != nil {
 		return nil
 	}
@@ -422,7 +444,7 @@ func (w *tableWriter) settle() error {
 	return nil
 }
 
-func (w *tableWriter) write(r heldRow) error {
+func (w *Table) write(r heldRow) error {
 	return w.table.Row(r.cells, func(i int, s string) string {
 		if replayColumns[i].Name == "VERDICT" || replayColumns[i].Name == "REASON" {
 			return r.colour(s)
@@ -431,18 +453,18 @@ func (w *tableWriter) write(r heldRow) error {
 	})
 }
 
-func (w *tableWriter) event(res *replay.Result) error {
+func (w *Table) Event(res *replay.Result) error {
 	pos := strconv.Itoa(res.Line)
 	if w.withFile {
 		pos = termsafe.String(res.File) + ":" + pos
 	}
-	detail := resultDetail(res, w.redact)
+	detail := ResultDetail(res, w.redact)
 	if o := originDetail(res.Origin); o != "" {
 		detail = strings.TrimPrefix(detail+" · "+o, " · ")
 	}
 	cells := []string{pos, "-", "-", "-", "-", "-", string(res.Verdict()), string(res.Reason), detail}
 	if ev := res.Event; ev != nil {
-		cells[1], cells[2], cells[3], cells[4] = ev.EventID, shortKind(ev.Kind), ev.SessionID, ev.TurnID
+		cells[1], cells[2], cells[3], cells[4] = ev.EventID, ShortKind(ev.Kind), ev.SessionID, ev.TurnID
 		cells[5] = strconv.FormatInt(ev.Sequence, 10)
 	} else if res.Err != nil {
 		envelopeCells(cells, shownEnvelope(res.Err.Envelope, w.redact))
@@ -488,7 +510,7 @@ func envelopeCells(cells []string, env *replay.Envelope) {
 	if env == nil {
 		return
 	}
-	for i, v := range []string{env.EventID, shortKind(replay.Kind(env.Event)), env.SessionID, env.TurnID} {
+	for i, v := range []string{env.EventID, ShortKind(replay.Kind(env.Event)), env.SessionID, env.TurnID} {
 		if v != "" {
 			cells[1+i] = termsafe.Line(v, maxEnvelopeCell)
 		}
@@ -517,8 +539,8 @@ func reasonColour(pal iostreams.Palette, r replay.Reason) func(string) string {
 	return pal.Yellow
 }
 
-// resultDetail explains a verdict in a few words for the table.
-func resultDetail(res *replay.Result, redact bool) string {
+// ResultDetail explains a verdict in a few words for the table.
+func ResultDetail(res *replay.Result, redact bool) string {
 	switch res.Reason {
 	case replay.ReasonMalformed:
 		return string(res.Err.Code) + ": " + termsafe.String(decodeDetail(res.Err, redact))
@@ -537,7 +559,7 @@ func resultDetail(res *replay.Result, redact bool) string {
 	return ""
 }
 
-func (w *tableWriter) summary(sum replay.Summary) error {
+func (w *Table) Summary(sum replay.Summary) error {
 	if w.err != nil {
 		return w.err
 	}

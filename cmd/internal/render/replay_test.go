@@ -1,8 +1,9 @@
-package cmd
+package render
 
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -26,10 +27,10 @@ func snapshotResult(line int, eventID string, seq int64) *replay.Result {
 func TestTableWriterStreams(t *testing.T) {
 	var buf bytes.Buffer
 	out := bufio.NewWriter(&buf)
-	w := newTableWriter(out, iostreams.Palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
-		Yellow: func(s string) string { return s }, Red: func(s string) string { return s }}, false, false, 80, true, true, -1)
+	w := NewTable(out, iostreams.Palette{Bold: func(s string) string { return s }, Green: func(s string) string { return s },
+		Yellow: func(s string) string { return s }, Red: func(s string) string { return s }}, TableOptions{Width: 80, Sized: true, Live: true, Size: -1})
 	for i, id := range []string{"evt-1", "evt-2"} {
-		if err := w.event(snapshotResult(i+1, id, int64(i+1))); err != nil {
+		if err := w.Event(snapshotResult(i+1, id, int64(i+1))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -37,12 +38,12 @@ func TestTableWriterStreams(t *testing.T) {
 	if buf.Len() != 0 {
 		t.Fatalf("rows written before the columns were sized:\n%s", buf.String())
 	}
-	w.idle()
+	w.Idle()
 	out.Flush()
 	if got := strings.Count(buf.String(), "\n"); got != 3 {
 		t.Fatalf("after idle: %d lines, want the header and 2 rows:\n%s", got, buf.String())
 	}
-	if err := w.event(snapshotResult(3, "evt-session-0-1-777420", 3)); err != nil {
+	if err := w.Event(snapshotResult(3, "evt-session-0-1-777420", 3)); err != nil {
 		t.Fatal(err)
 	}
 	out.Flush()
@@ -117,29 +118,19 @@ func assertTableAligned(t *testing.T, out string, cols []text.Column) {
 	}
 }
 
-// Piped, replay's header words start where their data does, also when a
-// value is longer than the column's usual width (session-reconnect).
-func TestReplayTablePipedAligned(t *testing.T) {
-	ios, out, errOut := iostreams.Test("")
-	if code := run(ios, []string{"replay", "../testdata/reconnect.jsonl"}); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	assertTableAligned(t, out.String(), replayColumns)
-}
-
 // A fullwidth event id of 10 characters (20 cells) keeps every later
 // column aligned, piped and on a terminal, with colours on.
 func TestTableWriterAlignsWideIDs(t *testing.T) {
 	for _, width := range []int{0, 80, 120} {
 		var buf bytes.Buffer
 		out := bufio.NewWriter(&buf)
-		w := newTableWriter(out, colourPalette, false, false, width, width > 0, false, 4096)
+		w := NewTable(out, colourPalette, TableOptions{Width: width, Sized: width > 0, Size: 4096})
 		for i, id := range []string{"evt-1", "ｅｖｔ－ｆｕｌｌ－０１", "evt-3", "日本語のイベント番号"} {
-			if err := w.event(snapshotResult(i+1, id, int64(i+1))); err != nil {
+			if err := w.Event(snapshotResult(i+1, id, int64(i+1))); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := w.summary(replay.Summary{}); err != nil {
+		if err := w.Summary(replay.Summary{}); err != nil {
 			t.Fatal(err)
 		}
 		out.Flush()
@@ -157,14 +148,14 @@ func TestTableWriterLongLineNumbers(t *testing.T) {
 	for _, size := range []int64{2 << 20, -1} {
 		var buf bytes.Buffer
 		out := bufio.NewWriter(&buf)
-		w := newTableWriter(out, plainPalette, false, false, 120, true, true, size)
+		w := NewTable(out, plainPalette, TableOptions{Width: 120, Sized: true, Live: true, Size: size})
 		for _, line := range []int{26, 1026, 9999} {
-			if err := w.event(snapshotResult(line, "evt-x", 1)); err != nil {
+			if err := w.Event(snapshotResult(line, "evt-x", 1)); err != nil {
 				t.Fatal(err)
 			}
 		}
-		w.idle() // the widths are settled
-		if err := w.event(snapshotResult(10026, "evt-x", 2)); err != nil {
+		w.Idle() // the widths are settled
+		if err := w.Event(snapshotResult(10026, "evt-x", 2)); err != nil {
 			t.Fatal(err)
 		}
 		out.Flush()
@@ -202,11 +193,11 @@ func TestJSONEventsCarryOrigin(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	out := bufio.NewWriter(&buf)
-	w := newJSONEvents(out, "jsonl", false)
+	w := NewJSONEvents(out, "jsonl", false)
 	for i, o := range origins {
 		res := snapshotResult(i+1, "e", int64(i+1))
 		res.File, res.Origin = o.file, o.o
-		if err := w.event(res); err != nil {
+		if err := w.Event(res); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -229,3 +220,41 @@ func TestJSONEventsCarryOrigin(t *testing.T) {
 
 // afterSequence holds what a record has after its sequence.
 var afterSequence = regexp.MustCompile(`"sequence":\d+,?(.*)\}$`)
+
+// BenchmarkReplayJSONL measures replay's -o jsonl record writer, the
+// output of its hot path.
+func BenchmarkReplayJSONL(b *testing.B) {
+	var one bytes.Buffer
+	NewJSONEvents(&one, "jsonl", false).Event(benchResult)
+	b.SetBytes(int64(one.Len()))
+	b.ReportAllocs()
+	w := NewJSONEvents(bufio.NewWriterSize(io.Discard, 64<<10), "jsonl", false)
+	for b.Loop() {
+		w.Event(benchResult)
+	}
+}
+
+// benchResult is a typical accepted snapshot's result.
+var benchResult = &replay.Result{File: "capture.jsonl", Line: 1234, Reason: replay.ReasonAdvanced, Gap: 1, Prev: 41,
+	Event: &replay.Event{Kind: replay.KindSnapshot, EventID: "evt-turn-12-7", SessionID: "session-7f3a", TurnID: "turn-12", Sequence: 42}}
+
+// Piped (no width, not a terminal), the table of a real capture has every
+// header over its data.
+func TestReplayTablePipedAligned(t *testing.T) {
+	rd, err := replay.Open([]string{"../../../testdata/reconnect.jsonl"}, nil, replay.DefaultMaxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	out := bufio.NewWriter(&b)
+	w := NewTable(out, plainPalette, TableOptions{Size: -1})
+	sum, err := replay.Run(rd, replay.Options{}, w.Event)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Summary(sum); err != nil {
+		t.Fatal(err)
+	}
+	out.Flush()
+	assertTableAligned(t, b.String(), replayColumns)
+}

@@ -1,4 +1,4 @@
-package cmd
+package render
 
 import (
 	"strconv"
@@ -9,12 +9,12 @@ import (
 	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
-// compactPositions writes positions, in capture order, as compact ranges
+// CompactPositions writes positions, in capture order, as compact ranges
 // per file: "a.jsonl:2,4-8,10-120 b.jsonl:3". total is how many lines are
 // involved, listed or not; those past the listed ones, and those that
 // would take the text past width runes (0: no limit), are counted at the
 // end as "(+N)".
-func compactPositions(ps []inspect.Position, total, width int) string {
+func CompactPositions(ps []inspect.Position, total, width int) string {
 	var b strings.Builder
 	shown := 0
 	for i := 0; i < len(ps); {

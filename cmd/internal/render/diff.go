@@ -1,4 +1,4 @@
-package cmd
+package render
 
 import (
 	"bufio"
@@ -20,9 +20,9 @@ const (
 	contextRunes = 24
 )
 
-// pairTextWriter writes pairs as text in the spirit of git diff
+// DiffText writes pairs as text in the spirit of git diff
 // --word-diff, or with stat one line per pair.
-type pairTextWriter struct {
+type DiffText struct {
 	out      *bufio.Writer
 	pal      iostreams.Palette
 	stat     bool
@@ -36,12 +36,27 @@ type pairTextWriter struct {
 	cur *diff.PairDiff
 }
 
-func newPairTextWriter(out *bufio.Writer, pal iostreams.Palette, o *diffOptions) *pairTextWriter {
-	return &pairTextWriter{out: out, pal: pal, stat: o.Stat, redact: o.Redact,
-		withFile: len(o.Files) > 1, rng: o.Range, sessions: map[string]bool{}}
+// DiffTextOptions says how pairs are written as text.
+type DiffTextOptions struct {
+	// Stat writes one line per pair instead of its changes.
+	Stat bool
+	// Redact hides every text that came from a message, tool call,
+	// metadata or submit input.
+	Redact bool
+	// WithFile names the file in positions (several captures).
+	WithFile bool
+	// Range says the pairs were chosen by --from/--to, so a pair's
+	// header also counts the accepted snapshots between its two sides.
+	Range bool
 }
 
-func (w *pairTextWriter) pair(p *diff.PairDiff) error {
+// NewDiffText writes diff pairs to out as text, as o says.
+func NewDiffText(out *bufio.Writer, pal iostreams.Palette, o DiffTextOptions) *DiffText {
+	return &DiffText{out: out, pal: pal, stat: o.Stat, redact: o.Redact,
+		withFile: o.WithFile, rng: o.Range, sessions: map[string]bool{}}
+}
+
+func (w *DiffText) Pair(p *diff.PairDiff) error {
 	w.cur = p
 	w.pairs++
 	w.sessions[p.SessionID] = true
@@ -79,7 +94,7 @@ func (w *pairTextWriter) pair(p *diff.PairDiff) error {
 	return nil
 }
 
-func (w *pairTextWriter) header(p *diff.PairDiff) {
+func (w *DiffText) header(p *diff.PairDiff) {
 	turn := p.To.TurnID
 	if p.From.TurnID != p.To.TurnID {
 		turn = p.From.TurnID + " → " + p.To.TurnID
@@ -104,14 +119,14 @@ func (w *pairTextWriter) header(p *diff.PairDiff) {
 	}
 }
 
-func (w *pairTextWriter) pos(at diff.Position) string {
+func (w *DiffText) pos(at diff.Position) string {
 	if w.withFile {
 		return termsafe.String(at.File) + ":" + strconv.Itoa(at.Line)
 	}
 	return strconv.Itoa(at.Line)
 }
 
-func (w *pairTextWriter) pairError(p *diff.PairDiff) {
+func (w *DiffText) pairError(p *diff.PairDiff) {
 	e := p.Error
 	switch {
 	case !e.Changed():
@@ -124,7 +139,7 @@ func (w *pairTextWriter) pairError(p *diff.PairDiff) {
 	}
 }
 
-func (w *pairTextWriter) diagnostic(d *replay.Diagnostic) string {
+func (w *DiffText) diagnostic(d *replay.Diagnostic) string {
 	s := d.Code + " " + w.text(d.Message)
 	if d.Retryable {
 		s += " (retryable)"
@@ -132,7 +147,7 @@ func (w *pairTextWriter) diagnostic(d *replay.Diagnostic) string {
 	return s
 }
 
-func (w *pairTextWriter) pairLineage(p *diff.PairDiff) {
+func (w *DiffText) pairLineage(p *diff.PairDiff) {
 	if p.Lineage.Changed() {
 		w.line('~', "lineage: "+lineageText(p.Lineage.From)+" → "+lineageText(p.Lineage.To))
 	}
@@ -149,7 +164,7 @@ func lineageText(l replay.Lineage) string {
 }
 
 // message writes one line per changed field of a message.
-func (w *pairTextWriter) message(c *diff.MessageChange) {
+func (w *DiffText) message(c *diff.MessageChange) {
 	id := termsafe.String(c.ID)
 	for _, f := range c.Fields {
 		prefix := id + " " + string(f) + ": "
@@ -183,7 +198,7 @@ func optQuoted(s string, has bool) string {
 
 // content shows a content change: the appended text when it only grew,
 // otherwise a word diff with long unchanged runs cut short.
-func (w *pairTextWriter) content(c *diff.MessageChange) string {
+func (w *DiffText) content(c *diff.MessageChange) string {
 	o, n := w.runes(c.Old.Content), w.runes(c.New.Content)
 	switch {
 	case w.redact && c.Grew:
@@ -220,11 +235,11 @@ func (w *pairTextWriter) content(c *diff.MessageChange) string {
 	return b.String()
 }
 
-func (w *pairTextWriter) del(s string) string {
+func (w *DiffText) del(s string) string {
 	return w.pal.Red("[-" + termsafe.Line(s, previewRunes) + "-]")
 }
 
-func (w *pairTextWriter) ins(s string) string {
+func (w *DiffText) ins(s string) string {
 	return w.pal.Green("{+" + termsafe.Line(s, previewRunes) + "+}")
 }
 
@@ -274,7 +289,7 @@ func tailOffset(s string, n int) int {
 }
 
 // paths writes one line per JSON path change of parts or metadata.
-func (w *pairTextWriter) paths(prefix string, changes []diff.PathChange, keep func(string) bool) {
+func (w *DiffText) paths(prefix string, changes []diff.PathChange, keep func(string) bool) {
 	for _, c := range changes {
 		w.line('~', prefix+w.pathChange(c, keep))
 	}
@@ -282,7 +297,7 @@ func (w *pairTextWriter) paths(prefix string, changes []diff.PathChange, keep fu
 
 // pathChange shows one change by path; with --redact, the object keys of
 // the path that keep does not name are hidden, as the values are.
-func (w *pairTextWriter) pathChange(c diff.PathChange, keep func(string) bool) string {
+func (w *DiffText) pathChange(c diff.PathChange, keep func(string) bool) string {
 	path := c.Path
 	if w.redact {
 		path = redactJSONPath(path, keep)
@@ -298,7 +313,7 @@ func (w *pairTextWriter) pathChange(c diff.PathChange, keep func(string) bool) s
 }
 
 // value shows a compact JSON value, or its size when redacting.
-func (w *pairTextWriter) value(v string) string {
+func (w *DiffText) value(v string) string {
 	if w.redact {
 		_, n := w.cur.Whole(v)
 		return "(" + text.Plural(n, "byte") + ")"
@@ -306,7 +321,7 @@ func (w *pairTextWriter) value(v string) string {
 	return termsafe.Line(v, previewRunes)
 }
 
-func (w *pairTextWriter) toolCalls(prefix string, c *diff.MessageChange) {
+func (w *DiffText) toolCalls(prefix string, c *diff.MessageChange) {
 	if len(c.ToolCalls) == 0 {
 		w.line('~', prefix+toolCallsPresence(c.Old.HasToolCalls)+" → "+toolCallsPresence(c.New.HasToolCalls))
 	}
@@ -342,8 +357,8 @@ func (w *pairTextWriter) toolCalls(prefix string, c *diff.MessageChange) {
 
 // toolName is a tool call's name, free text that --redact shows only
 // when it is a safe identifier.
-func (w *pairTextWriter) toolName(s string) string {
-	return shownField("payload.messages[].toolCalls[].name", s, w.redact)
+func (w *DiffText) toolName(s string) string {
+	return ShownField("payload.messages[].toolCalls[].name", s, w.redact)
 }
 
 func toolCallsPresence(has bool) string {
@@ -354,7 +369,7 @@ func toolCallsPresence(has bool) string {
 }
 
 // text shows capture text quoted, or its length when redacting.
-func (w *pairTextWriter) text(s string) string {
+func (w *DiffText) text(s string) string {
 	if w.redact {
 		return text.Plural(w.runes(s), "char")
 	}
@@ -363,12 +378,12 @@ func (w *pairTextWriter) text(s string) string {
 
 // runes counts the characters of a text of the pair, whole even when the
 // pair kept only its head (diff.PairDiff.Whole).
-func (w *pairTextWriter) runes(s string) int {
+func (w *DiffText) runes(s string) int {
 	n, _ := w.cur.Whole(s)
 	return n
 }
 
-func (w *pairTextWriter) optText(s string, has bool) string {
+func (w *DiffText) optText(s string, has bool) string {
 	if !has {
 		return "(none)"
 	}
@@ -377,7 +392,7 @@ func (w *pairTextWriter) optText(s string, has bool) string {
 
 // line writes one change line; added and removed lines are coloured
 // whole, changed lines only by their marker and inline edits.
-func (w *pairTextWriter) line(mark byte, s string) {
+func (w *DiffText) line(mark byte, s string) {
 	switch mark {
 	case '+':
 		w.out.WriteString(w.pal.Green("+ "+s) + "\n")
@@ -388,7 +403,7 @@ func (w *pairTextWriter) line(mark byte, s string) {
 	}
 }
 
-func (w *pairTextWriter) statLine(p *diff.PairDiff) {
+func (w *DiffText) statLine(p *diff.PairDiff) {
 	parts := []string{fmt.Sprintf("%d added, %d removed, %d changed", len(p.Added), len(p.Removed), len(p.Changed))}
 	if len(p.Moved) > 0 {
 		parts[0] += fmt.Sprintf(", %d moved", len(p.Moved))
@@ -411,7 +426,7 @@ func (w *pairTextWriter) statLine(p *diff.PairDiff) {
 	fmt.Fprintf(w.out, "%s %d → %d (%s): %s\n", p.SessionID, p.From.Sequence, p.To.Sequence, p.To.TurnID, strings.Join(parts, "; "))
 }
 
-func (w *pairTextWriter) finish() error {
+func (w *DiffText) Finish() error {
 	if w.pairs > 0 && !w.stat {
 		w.out.WriteByte('\n')
 	}

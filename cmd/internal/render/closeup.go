@@ -1,4 +1,4 @@
-package cmd
+package render
 
 import (
 	"bufio"
@@ -14,7 +14,18 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
-func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) error {
+// CloseupOptions says how close-ups are written.
+type CloseupOptions struct {
+	// Output is "json", "jsonl", or anything else for text.
+	Output string
+	// Redact keeps only the envelope and the protocol's own fields.
+	Redact  bool
+	Palette iostreams.Palette
+}
+
+// WriteCloseups writes the close-ups of an examination (inspect --line,
+// --event-id) as JSON, JSON Lines or text, and counts the matches not shown.
+func WriteCloseups(out *bufio.Writer, o CloseupOptions, x inspect.Examination) error {
 	switch o.Output {
 	case "json":
 		e := jsonout.NewEncoder(out, jsonout.Document)
@@ -35,7 +46,7 @@ func writeCloseups(out *bufio.Writer, o *inspectOptions, x inspect.Examination) 
 		}
 		return nil
 	}
-	pal := o.IO.Palette()
+	pal := o.Palette
 	for i, c := range x.Closeups {
 		if i > 0 {
 			out.WriteByte('\n')
@@ -65,9 +76,9 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 	case redact && !json.Valid(c.Raw):
 		fmt.Fprintln(out, pal.Dim(fmt.Sprintf("(line not shown: not JSON, %s, hidden by --redact)", text.Plural(len(c.Raw), "byte"))))
 	case redact:
-		showJSON(out, pal, redactEvent(c.Raw))
+		ShowJSON(out, pal, RedactEvent(c.Raw))
 	case json.Valid(c.Raw):
-		showJSON(out, pal, c.Raw)
+		ShowJSON(out, pal, c.Raw)
 	default:
 		fmt.Fprintln(out, termsafe.String(string(c.Raw)))
 	}
@@ -97,14 +108,14 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 	}
 	fmt.Fprintln(out, "findings:")
 	for _, f := range c.Findings {
-		fmt.Fprintf(out, "  %s  %s  %s\n", severityColour(pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
+		fmt.Fprintf(out, "  %s  %s  %s\n", SeverityColour(pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
 			pal.Bold(f.ID), termsafe.String(f.Message))
 	}
 }
 
-// showJSON writes the valid JSON text raw for people: indented, and
+// ShowJSON writes the valid JSON text raw for people: indented, and
 // coloured when the iostreams.Palette is.
-func showJSON(out io.Writer, pal iostreams.Palette, raw []byte) {
+func ShowJSON(out io.Writer, pal iostreams.Palette, raw []byte) {
 	e := jsonout.NewEncoder(out, jsonout.Style{Indent: true, Colour: jsonout.PaletteColours(pal), Human: true})
 	e.RawJSON(raw)
 	e.End()
@@ -121,7 +132,7 @@ func closeupDetail(c inspect.Closeup) string {
 		return "another session than the pinned one"
 	}
 	res := replay.Result{Event: c.Event, Err: c.Err, Reason: c.Reason, Prev: c.Prev, Gap: c.Gap}
-	return resultDetail(&res, false) // not malformed: no value to hide
+	return ResultDetail(&res, false) // not malformed: no value to hide
 }
 
 type closeupJSON struct {
@@ -160,7 +171,7 @@ func closeupsJSON(x inspect.Examination, redact bool) closeupsBody {
 		case len(c.Raw) == 0:
 			j.TooLong = true
 		case redact && json.Valid(c.Raw):
-			j.Event = redactEvent(c.Raw)
+			j.Event = RedactEvent(c.Raw)
 		case redact:
 			s := string(hiddenJSON(c.Raw))
 			s = s[1 : len(s)-1]

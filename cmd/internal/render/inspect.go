@@ -1,4 +1,4 @@
-package cmd
+package render
 
 import (
 	"bufio"
@@ -31,7 +31,7 @@ type inspectJSON struct {
 // overviewJSON is the overview but its sessions, which writeReportJSON
 // writes after it one at a time.
 type overviewJSON struct {
-	inputJSON
+	InputJSON
 	Kinds         map[string]int `json:"kinds"`
 	Reasons       map[string]int `json:"reasons"`
 	Malformed     map[string]int `json:"malformed"`
@@ -92,8 +92,8 @@ type positionJSON struct {
 func reportJSON(rep inspect.Report) inspectJSON {
 	ov := rep.Overview
 	j := inspectJSON{Findings: []findingJSON{}, Overview: overviewJSON{
-		inputJSON: newInputJSON(ov.Input, ov.Counts),
-		Kinds:     map[string]int{}, Reasons: reasonMap(ov.Counts.Reasons), Malformed: map[string]int{},
+		InputJSON: NewInputJSON(ov.Input, ov.Counts),
+		Kinds:     map[string]int{}, Reasons: ReasonMap(ov.Counts.Reasons), Malformed: map[string]int{},
 		Refused: ov.Refused,
 	}}
 	for k, v := range ov.Counts.Kinds {
@@ -114,7 +114,7 @@ func reportJSON(rep inspect.Report) inspectJSON {
 
 func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
-		Inert: s.Events - s.Accepted(), Reasons: reasonMap(s.Reasons.Map()), Turns: s.Turns,
+		Inert: s.Events - s.Accepted(), Reasons: ReasonMap(s.Reasons.Map()), Turns: s.Turns,
 		Snapshots: s.Snapshots, Lineage: s.Lineage.Map(), LineageTurns: s.LineageTurns.Map(), Final: newFinalJSON(s.Final)}
 	sj.TurnOutcomes = make([]turnOutcomeJSON, len(s.Endings()))
 	for i, o := range s.Endings() {
@@ -146,11 +146,11 @@ func findingToJSON(f inspect.Finding) findingJSON {
 	return fj
 }
 
-// writeReportJSON writes the report as one document, the sessions one at
+// WriteInspectJSON writes the report as one document, the sessions one at
 // a time: encoding the whole report at once held it twice more
 // (encoding/json's buffer and its indented copy), 1.1 GB for 200,000
 // sessions.
-func writeReportJSON(out io.Writer, rep inspect.Report) error {
+func WriteInspectJSON(out io.Writer, rep inspect.Report) error {
 	j := reportJSON(rep)
 	e := jsonout.NewEncoder(out, jsonout.Document)
 	e.BeginObject()
@@ -179,9 +179,9 @@ func writeReportJSON(out io.Writer, rep inspect.Report) error {
 	return e.End()
 }
 
-// writeFindingsJSONL writes the report's findings, one record per line,
+// WriteFindingsJSONL writes the report's findings, one record per line,
 // as in the document's findings.
-func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
+func WriteFindingsJSONL(out io.Writer, rep inspect.Report) error {
 	e := jsonout.NewEncoder(out, jsonout.Lines)
 	for _, f := range rep.Findings {
 		if err := e.Value(findingToJSON(f)); err != nil {
@@ -194,11 +194,11 @@ func writeFindingsJSONL(out io.Writer, rep inspect.Report) error {
 	return nil
 }
 
-// writeReportTable writes the overview, one block per session, then the
+// WriteInspectText writes the overview, one block per session, then the
 // findings worst first.
 // width is the terminal's, 0 for none: it cuts the lists of positions,
 // which JSON gives whole.
-func writeReportTable(out *bufio.Writer, pal iostreams.Palette, rep inspect.Report, width int) error {
+func WriteInspectText(out *bufio.Writer, pal iostreams.Palette, rep inspect.Report, width int) error {
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s%s, %s, %s (%d blank): %s, %s, %s\n",
 		text.Plural(ov.Input.Files, "file"), formatNote(ov.Input), text.Plural(int(ov.Input.Bytes), "byte"), text.Plural(ov.Input.Lines, "line"), ov.Input.Blank,
@@ -207,7 +207,7 @@ func writeReportTable(out *bufio.Writer, pal iostreams.Palette, rep inspect.Repo
 	var kinds []string
 	for _, k := range []replay.Kind{replay.KindSnapshot, replay.KindSubmit, replay.KindDiagnostic} {
 		if n := ov.Counts.Kinds[k]; n > 0 {
-			kinds = append(kinds, fmt.Sprintf("%s %d", shortKind(k), n))
+			kinds = append(kinds, fmt.Sprintf("%s %d", ShortKind(k), n))
 		}
 	}
 	writeList(out, "kinds", kinds)
@@ -354,7 +354,8 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 	return strings.Join(parts, "; ")
 }
 
-func severityColour(pal iostreams.Palette, s inspect.Severity) func(string) string {
+// SeverityColour is the colour a finding of severity s is shown in.
+func SeverityColour(pal iostreams.Palette, s inspect.Severity) func(string) string {
 	switch s {
 	case inspect.SeverityError:
 		return pal.Red
@@ -378,13 +379,13 @@ func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Findin
 			}
 		}
 		if n > 0 {
-			parts = append(parts, severityColour(pal, sev)(severityCount(n, sev)))
+			parts = append(parts, SeverityColour(pal, sev)(severityCount(n, sev)))
 		}
 	}
 	fmt.Fprintf(out, "%s: %s\n", pal.Bold(text.Plural(len(fs), "finding")), strings.Join(parts, ", "))
 	for _, f := range fs {
 		sev := fmt.Sprintf("%-7s", f.Severity)
-		head := severityColour(pal, f.Severity)(sev) + "  " + pal.Bold(f.ID)
+		head := SeverityColour(pal, f.Severity)(sev) + "  " + pal.Bold(f.ID)
 		if f.SessionID != "" { // unusable-input is about the whole capture
 			head += "  " + termsafe.String(f.SessionID)
 		}
@@ -401,7 +402,7 @@ func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Findin
 // "a.jsonl:2,4-8 b.jsonl:1 (+163)", counting those past the listed ones
 // and those past width runes (0: no limit).
 func positionList(f inspect.Finding, width int) string {
-	return compactPositions(f.Positions, f.PositionCount, width)
+	return CompactPositions(f.Positions, f.PositionCount, width)
 }
 
 // validUTF8JSON reports whether raw can be shown as a JSON value: valid

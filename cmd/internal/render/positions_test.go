@@ -1,4 +1,4 @@
-package cmd
+package render
 
 import (
 	"testing"
@@ -31,7 +31,7 @@ func TestCompactPositions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := compactPositions(tt.ps, tt.total, tt.width); got != tt.want {
+			if got := CompactPositions(tt.ps, tt.total, tt.width); got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package cmd
+package render
 
 import (
 	"fmt"
@@ -24,13 +24,13 @@ var (
 	asciiGlyphs   = treeGlyphs{tee: "|- ", elbow: "`- ", pipe: "|  ", space: "   "}
 )
 
-// maxTreeIndent is the deepest level drawn with its own indentation:
+// MaxTreeIndent is the deepest level drawn with its own indentation:
 // deeper turns are drawn at this level with their depth, so a chain of
 // thousands of regenerations does not print megabytes of connectors.
-const maxTreeIndent = 32
+const MaxTreeIndent = 32
 
-// treeWriter draws one tree per session, then its problems.
-type treeWriter struct {
+// Tree draws one tree per session, then its problems.
+type Tree struct {
 	w      io.Writer
 	pal    iostreams.Palette
 	glyphs treeGlyphs
@@ -40,7 +40,17 @@ type treeWriter struct {
 	open []bool
 }
 
-func (t *treeWriter) write(sessions []*lineage.Session) error {
+// NewTree draws trees to w, fitted to width cells (0: every value
+// whole), in ASCII connectors when ascii is set.
+func NewTree(w io.Writer, pal iostreams.Palette, width int, ascii bool) *Tree {
+	t := &Tree{w: w, pal: pal, glyphs: unicodeGlyphs, width: width}
+	if ascii {
+		t.glyphs = asciiGlyphs
+	}
+	return t
+}
+
+func (t *Tree) Write(sessions []*lineage.Session) error {
 	if len(sessions) == 0 {
 		fmt.Fprintln(t.w, "no accepted snapshots: no turns to draw")
 		return nil
@@ -50,7 +60,7 @@ func (t *treeWriter) write(sessions []*lineage.Session) error {
 			fmt.Fprintln(t.w)
 		}
 		id := termsafe.String(s.SessionID)
-		rest := fmt.Sprintf(": %s (%s), %s", text.Plural(len(s.Turns), "turn"), opCounts(s), problemCount(s.Problems()))
+		rest := fmt.Sprintf(": %s (%s), %s", text.Plural(len(s.Turns), "turn"), OpCounts(s), ProblemCount(s.Problems()))
 		if t.width > 0 {
 			id = text.Shorten(id, max(text.MinMiddle, t.width-len("session ")-text.Width(rest)), text.FitMiddle)
 			rest = text.Shorten(rest, max(text.MinLast, t.width-len("session ")-text.Width(id)), text.FitTail)
@@ -66,7 +76,7 @@ func (t *treeWriter) write(sessions []*lineage.Session) error {
 }
 
 // node draws one turn: its line, then its input and reply previews.
-func (t *treeWriter) node(n *lineage.Node, depth int, last bool) {
+func (t *Tree) node(n *lineage.Node, depth int, last bool) {
 	t.open = t.open[:depth]
 	var prefix strings.Builder
 	for _, open := range t.open[:min(depth, t.maxIndent())] {
@@ -89,23 +99,23 @@ func (t *treeWriter) node(n *lineage.Node, depth int, last bool) {
 
 // maxIndent is the deepest level drawn with its own indentation: on a
 // terminal, as many as leave 40 cells for the turn.
-func (t *treeWriter) maxIndent() int {
+func (t *Tree) maxIndent() int {
 	if t.width > 0 {
-		return max(1, min(maxTreeIndent, (t.width-40)/text.Width(t.glyphs.pipe)))
+		return max(1, min(MaxTreeIndent, (t.width-40)/text.Width(t.glyphs.pipe)))
 	}
-	return maxTreeIndent
+	return MaxTreeIndent
 }
 
 // room is what is left of the terminal after the guides of lead, at
 // least a few cells; 0 (no limit) when values are whole.
-func (t *treeWriter) room(lead string) int {
+func (t *Tree) room(lead string) int {
 	if t.width <= 0 {
 		return 0
 	}
 	return max(text.MinLast, t.width-text.Width(lead))
 }
 
-func (t *treeWriter) pick(cond bool, yes, no string) string {
+func (t *Tree) pick(cond bool, yes, no string) string {
 	if cond {
 		return yes
 	}
@@ -116,18 +126,18 @@ func (t *treeWriter) pick(cond bool, yes, no string) string {
 // sequences, time and tokens, and its problems. With room > 0 it fits in
 // room cells: ids are shortened in the middle first, then the time and the
 // tokens left out, then the line cut.
-func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
+func (t *Tree) label(n *lineage.Node, depth int, room int) string {
 	type part struct {
 		text   string
 		colour func(string) string
 	}
 	build := func(idWidth int, timed, tokens bool) []part {
-		status := part{outcome(n), nil}
+		status := part{Outcome(n), nil}
 		if e, _, _ := n.Ending(); e != model.EndComplete || n.ErrorCode != "" {
 			status.colour = t.pal.Red
 		}
 		parts := []part{{text.Shorten(termsafe.String(n.TurnID), idWidth, text.FitMiddle), t.pal.Bold},
-			{originFit(n, idWidth), t.opColour(n.Operation)}, status, {seqRange(n), nil}}
+			{originFit(n, idWidth), t.opColour(n.Operation)}, status, {SeqRange(n), nil}}
 		if timed {
 			parts = append(parts, part{timing(n), nil})
 		}
@@ -138,7 +148,7 @@ func (t *treeWriter) label(n *lineage.Node, depth int, room int) string {
 			parts = append(parts, part{fmt.Sprintf("(depth %d)", depth+1), nil})
 		}
 		if len(n.Problems) > 0 {
-			parts = append(parts, part{"! " + problemKinds(n), t.pal.Red})
+			parts = append(parts, part{"! " + ProblemKinds(n), t.pal.Red})
 		}
 		return parts
 	}
@@ -188,7 +198,7 @@ func timing(n *lineage.Node) string {
 	return s
 }
 
-func (t *treeWriter) opColour(op lineage.Operation) func(string) string {
+func (t *Tree) opColour(op lineage.Operation) func(string) string {
 	switch op {
 	case lineage.OpSubmit:
 		return t.pal.Green
@@ -203,7 +213,7 @@ func (t *treeWriter) opColour(op lineage.Operation) func(string) string {
 }
 
 // problems lists a session's problems after its tree.
-func (t *treeWriter) problems(s *lineage.Session) error {
+func (t *Tree) problems(s *lineage.Session) error {
 	var rows [][]string
 	for _, n := range s.Turns {
 		for _, p := range n.Problems {
@@ -219,8 +229,8 @@ func (t *treeWriter) problems(s *lineage.Session) error {
 
 var problemColumns = []text.Column{{Name: "TURN", Fit: text.FitMiddle}, {Name: "PROBLEM"}, {Name: "DETAIL", Fit: text.FitTail}}
 
-// opStyle is the fill and stroke colour of each operation in diagrams.
-var opStyle = map[lineage.Operation][2]string{
+// OpStyle is the fill and stroke colour of each operation in diagrams.
+var OpStyle = map[lineage.Operation][2]string{
 	lineage.OpSubmit:     {"#e6f4ea", "#1e8e3e"},
 	lineage.OpRetry:      {"#fef7e0", "#e37400"},
 	lineage.OpEdit:       {"#e8f0fe", "#1a73e8"},
@@ -228,12 +238,13 @@ var opStyle = map[lineage.Operation][2]string{
 	lineage.OpUnknown:    {"#f1f3f4", "#5f6368"},
 }
 
-const problemStroke = "#d93025"
+// ProblemStroke is the outline colour of a turn that has problems.
+const ProblemStroke = "#d93025"
 
-// writeLineageMermaid writes one fenced flowchart TD block per session.
+// WriteLineageMermaid writes one fenced flowchart TD block per session.
 // Node ids are generated, and labels escaped as entity codes, so any turn
 // id or text renders.
-func writeLineageMermaid(w io.Writer, sessions []*lineage.Session) error {
+func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session) error {
 	if len(sessions) == 0 {
 		fmt.Fprint(w, "```mermaid\nflowchart TD\n  empty[\"no accepted snapshots\"]\n```\n")
 		return nil
@@ -248,7 +259,7 @@ func writeLineageMermaid(w io.Writer, sessions []*lineage.Session) error {
 		ids := nodeIDs(s, "t")
 		used := map[lineage.Operation]bool{}
 		for _, n := range s.Turns {
-			fmt.Fprintf(w, "  %s[\"%s\"]\n", ids[n], mermaidLabel(graphLabel(n)))
+			fmt.Fprintf(w, "  %s[\"%s\"]\n", ids[n], mermaidLabel(GraphLabel(n)))
 			used[n.Operation] = true
 		}
 		prev := "s"
@@ -263,11 +274,11 @@ func writeLineageMermaid(w io.Writer, sessions []*lineage.Session) error {
 		}
 		for _, op := range lineage.Operations {
 			if used[op] {
-				fmt.Fprintf(w, "  classDef %s fill:%s,stroke:%s\n", op, opStyle[op][0], opStyle[op][1])
+				fmt.Fprintf(w, "  classDef %s fill:%s,stroke:%s\n", op, OpStyle[op][0], OpStyle[op][1])
 			}
 		}
 		if s.Problems() > 0 {
-			fmt.Fprintf(w, "  classDef problem stroke:%s,stroke-width:3px,stroke-dasharray:5 3\n", problemStroke)
+			fmt.Fprintf(w, "  classDef problem stroke:%s,stroke-width:3px,stroke-dasharray:5 3\n", ProblemStroke)
 		}
 		for _, n := range s.Turns {
 			fmt.Fprintf(w, "  class %s %s\n", ids[n], n.Operation)
@@ -325,8 +336,8 @@ func mermaidEscape(s string, colon bool) string {
 	return b.String()
 }
 
-// writeLineageDot writes one Graphviz digraph with a cluster per session.
-func writeLineageDot(w io.Writer, sessions []*lineage.Session) error {
+// WriteLineageDot writes one Graphviz digraph with a cluster per session.
+func WriteLineageDot(w io.Writer, sessions []*lineage.Session) error {
 	fmt.Fprint(w, "digraph lineage {\n  rankdir=TB;\n")
 	fmt.Fprint(w, "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n")
 	fmt.Fprint(w, "  edge [fontname=\"Helvetica\", fontsize=9];\n")
@@ -334,11 +345,11 @@ func writeLineageDot(w io.Writer, sessions []*lineage.Session) error {
 		fmt.Fprintf(w, "  subgraph cluster_%d {\n    label=%s;\n", i+1, dotString("session "+termsafe.String(s.SessionID)))
 		ids := nodeIDs(s, "s"+strconv.Itoa(i+1)+"_t")
 		for _, n := range s.Turns {
-			st := opStyle[n.Operation]
-			attrs := fmt.Sprintf("label=%s, fillcolor=%q, color=%q", dotString(strings.Join(graphLabel(n), "\n")), st[0], st[1])
+			st := OpStyle[n.Operation]
+			attrs := fmt.Sprintf("label=%s, fillcolor=%q, color=%q", dotString(strings.Join(GraphLabel(n), "\n")), st[0], st[1])
 			if len(n.Problems) > 0 {
 				attrs = fmt.Sprintf("label=%s, fillcolor=%q, color=%q, penwidth=2, style=\"rounded,filled,dashed\"",
-					dotString(strings.Join(graphLabel(n), "\n")), st[0], problemStroke)
+					dotString(strings.Join(GraphLabel(n), "\n")), st[0], ProblemStroke)
 			}
 			fmt.Fprintf(w, "    %s [%s];\n", ids[n], attrs)
 		}
@@ -416,11 +427,11 @@ func optString(s string) *string {
 	return &s
 }
 
-// writeLineageJSON writes the flat, stable list of every session's turns,
+// WriteLineageJSON writes the flat, stable list of every session's turns,
 // one session at a time: encoding the whole document at once held it
 // twice more (encoding/json's buffer and its indented copy), over 1 GB for
 // 200,000 sessions.
-func writeLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) error {
+func WriteLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) error {
 	e := jsonout.NewEncoder(w, jsonout.Document)
 	e.BeginObject()
 	e.Key("sessions")
@@ -463,9 +474,9 @@ func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, redact bool) er
 	return e.Flush()
 }
 
-// writeLineageJSONL writes one session per line, as in the document's
+// WriteLineageJSONL writes one session per line, as in the document's
 // sessions.
-func writeLineageJSONL(w io.Writer, sessions []*lineage.Session, redact bool) error {
+func WriteLineageJSONL(w io.Writer, sessions []*lineage.Session, redact bool) error {
 	e := jsonout.NewEncoder(w, jsonout.Lines)
 	for _, s := range sessions {
 		if err := writeLineageSession(e, s, redact); err != nil {

@@ -1,0 +1,137 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/termsafe"
+)
+
+// RedactSessions drops every text that came from a message or a submit, so that
+// no format can print one by mistake.
+func RedactSessions(sessions []*lineage.Session) {
+	for _, s := range sessions {
+		for _, n := range s.Turns {
+			n.Preview, n.Input, n.HasInput = "", "", false
+		}
+	}
+}
+
+// How a turn is put in words, the same in every format.
+
+// OpCounts counts a session's turns by operation.
+func OpCounts(s *lineage.Session) string {
+	counts := map[lineage.Operation]int{}
+	for _, n := range s.Turns {
+		counts[n.Operation]++
+	}
+	var parts []string
+	for _, op := range lineage.Operations {
+		if counts[op] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[op], op))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ProblemCount says how many problems there are, "no problems" for none.
+func ProblemCount(n int) string {
+	if n == 0 {
+		return "no problems"
+	}
+	return text.Plural(n, "problem")
+}
+
+// Origin says how a turn came about: its operation, its declared parent
+// when it does not hang under it (an orphan, a cut cycle), and its source
+// message.
+func Origin(n *lineage.Node) string {
+	s := string(n.Operation)
+	if n.ParentElsewhere() {
+		s += " of " + n.ParentTurnID
+	}
+	if n.SourceMessageID != "" {
+		s += " from " + n.SourceMessageID
+	}
+	return termsafe.String(s)
+}
+
+// originFit is origin with its ids shortened in the middle to idWidth
+// cells (0: whole), for a tree that fits a terminal.
+func originFit(n *lineage.Node, idWidth int) string {
+	if idWidth == 0 {
+		return Origin(n)
+	}
+	id := func(s string) string { return text.Shorten(termsafe.String(s), idWidth, text.FitMiddle) }
+	s := string(n.Operation)
+	if n.ParentElsewhere() {
+		s += " of " + id(n.ParentTurnID)
+	}
+	if n.SourceMessageID != "" {
+		s += " from " + id(n.SourceMessageID)
+	}
+	return s
+}
+
+// Outcome is how the turn ended for the client (the model's Outcome),
+// with its code, and whether a later snapshot showed the reply complete.
+func Outcome(n *lineage.Node) string {
+	e, code, _ := n.Ending()
+	s := e.String()
+	if code != "" {
+		s += " " + code
+	}
+	if n.Later() != nil {
+		s += " (completed later)"
+	}
+	return termsafe.String(s)
+}
+
+// SeqRange is the turn's accepted sequences, "seq 4" or "seq 4-9".
+func SeqRange(n *lineage.Node) string {
+	if n.FirstSequence == n.LastSequence {
+		return "seq " + strconv.FormatInt(n.FirstSequence, 10)
+	}
+	return fmt.Sprintf("seq %d-%d", n.FirstSequence, n.LastSequence)
+}
+
+// ProblemKinds lists the kinds of a turn's problems, each once, in order.
+func ProblemKinds(n *lineage.Node) string {
+	kinds := make([]string, 0, len(n.Problems))
+	for _, p := range n.Problems {
+		if !slices.Contains(kinds, string(p.Kind)) {
+			kinds = append(kinds, string(p.Kind))
+		}
+	}
+	return strings.Join(kinds, ", ")
+}
+
+// GraphLabel is the text of a turn's box in mermaid and dot, one line per
+// entry, every entry terminal-safe.
+func GraphLabel(n *lineage.Node) []string {
+	lines := []string{termsafe.String(n.TurnID), Origin(n) + " · " + Outcome(n),
+		SeqRange(n) + " · " + text.Plural(int(n.Usage.TotalTokens), "token")}
+	if len(n.Problems) > 0 {
+		lines = append(lines, "! "+ProblemKinds(n))
+	}
+	if n.HasInput {
+		lines = append(lines, "input: "+previewLine(n.Input, n.InputCut))
+	}
+	if n.Preview != "" {
+		lines = append(lines, "reply: "+previewLine(n.Preview, n.PreviewCut))
+	}
+	return lines
+}
+
+// previewLine makes the raw head of a text one terminal-safe line of at
+// most lineage.PreviewRunes runes, ending in "…" when the text went on.
+func previewLine(head string, cut bool) string {
+	if cut {
+		head += "…"
+	}
+	return termsafe.Line(head, lineage.PreviewRunes)
+}

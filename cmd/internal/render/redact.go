@@ -1,0 +1,321 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// decodeDetail is the first problem of a malformed line, redacted or not.
+func decodeDetail(e *replay.DecodeError, redact bool) string {
+	if redact {
+		return e.RedactedDetail()
+	}
+	return e.Detail()
+}
+
+// redactJSONPath shows a diff path ($.a["b c"][2]) with every object key
+// hidden as *, unless keep names it. Indices stay: they say where, not
+// what.
+func redactJSONPath(path string, keep func(string) bool) string {
+	var b strings.Builder
+	i := 0
+	if strings.HasPrefix(path, "$") {
+		b.WriteByte('$')
+		i = 1
+	}
+	for i < len(path) {
+		switch {
+		case path[i] == '.':
+			j := i + 1
+			for j < len(path) && path[j] != '.' && path[j] != '[' {
+				j++
+			}
+			b.WriteByte('.')
+			b.WriteString(keptKey(path[i+1:j], keep))
+			i = j
+		case strings.HasPrefix(path[i:], `["`):
+			end := jsonStringEnd(path, i+1) + 1 // the closing bracket
+			var key string
+			if end >= len(path) || path[end] != ']' || json.Unmarshal([]byte(path[i+1:end]), &key) != nil {
+				return b.String() + "*"
+			}
+			if keptKey(key, keep) == key {
+				b.WriteString(path[i : end+1])
+			} else {
+				b.WriteString(".*")
+			}
+			i = end + 1
+		case path[i] == '[':
+			j := strings.IndexByte(path[i:], ']')
+			if j < 0 {
+				return b.String() + "*"
+			}
+			if _, err := strconv.Atoi(path[i+1 : i+j]); err != nil {
+				return b.String() + "*"
+			}
+			b.WriteString(path[i : i+j+1])
+			i += j + 1
+		default:
+			// Not a path snapctl writes: show nothing of the rest.
+			return b.String() + "*"
+		}
+	}
+	return b.String()
+}
+
+// keptKey is k when keep names it, otherwise *.
+func keptKey(k string, keep func(string) bool) string {
+	if keep != nil && keep(k) {
+		return k
+	}
+	return "*"
+}
+
+// jsonStringEnd is the index of the closing quote of the JSON string
+// that starts at s[i], or len(s)-1 when it does not end.
+func jsonStringEnd(s string, i int) int {
+	for j := i + 1; j < len(s); j++ {
+		switch s[j] {
+		case '\\':
+			j++
+		case '"':
+			return j
+		}
+	}
+	return len(s) - 1
+}
+
+// The shape of an event that --redact shows in inspect's close-ups: the
+// envelope and the protocol's own fields. Every other value, and every
+// key the protocol does not name, is hidden; the values of content,
+// parts text and sources, args, results, errors, metadata, input and
+// diagnostic messages are hidden whole.
+var (
+	// redactContainers are the objects and arrays shown member by member.
+	redactContainers = setOf("", "payload", "payload.usage", "payload.lineage", "payload.error",
+		"payload.messages", "payload.messages[]", "payload.messages[].parts", "payload.messages[].parts[]",
+		"payload.messages[].toolCalls", "payload.messages[].toolCalls[]")
+	// redactScalars are the values shown: numbers, booleans and null, and
+	// strings that the field's rule allows (enumValue): ids and names that
+	// are safe identifiers, enums and codes only when valid, timestamps
+	// only in their own characters. A malformed value that holds free
+	// text is hidden like any other.
+	redactScalars = setOf("protocol", "version", "eventId", "sessionId", "turnId", "sequence", "emittedAt", "event",
+		"payload.status", "payload.usage.promptTokens", "payload.usage.completionTokens", "payload.usage.totalTokens",
+		"payload.lineage.operation", "payload.lineage.parentTurnId", "payload.lineage.sourceMessageId",
+		"payload.error.version", "payload.error.code", "payload.error.retryable",
+		"payload.version", "payload.code", "payload.retryable",
+		"payload.messages[].id", "payload.messages[].role", "payload.messages[].status",
+		"payload.messages[].createdAt", "payload.messages[].toolCallId",
+		"payload.messages[].parts[].type",
+		"payload.messages[].parts[].detail", "payload.messages[].parts[].durationSec",
+		"payload.messages[].toolCalls[].id", "payload.messages[].toolCalls[].name", "payload.messages[].toolCalls[].status")
+	// redactEnums are the string fields whose value is shown only when it
+	// is one the protocol allows.
+	redactEnums = map[string][]string{
+		"protocol":                              {"agentskit.chat.turn"},
+		"event":                                 {string(replay.KindSubmit), string(replay.KindSnapshot), string(replay.KindDiagnostic)},
+		"payload.status":                        {"idle", "streaming", "complete", "error"},
+		"payload.lineage.operation":             {"submit", "retry", "edit", "regenerate"},
+		"payload.messages[].role":               {"user", "assistant", "system", "tool"},
+		"payload.messages[].status":             {"pending", "streaming", "complete", "error"},
+		"payload.messages[].parts[].type":       {"text", "image", "audio", "video", "file"},
+		"payload.messages[].parts[].detail":     {"low", "high", "auto"},
+		"payload.messages[].toolCalls[].status": {"pending", "running", "complete", "error", "requires_confirmation"},
+	}
+)
+
+// shownString reports whether --redact may show the string s at path.
+func shownString(path, s string) bool {
+	if values, ok := redactEnums[path]; ok {
+		return slices.Contains(values, s)
+	}
+	switch path {
+	case "emittedAt", "payload.messages[].createdAt":
+		return s != "" && strings.Trim(s, "0123456789-:.TZ+") == ""
+	case "payload.error.code", "payload.code":
+		return s != "" && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
+	}
+	return replay.IsSafeIdentifier(s)
+}
+
+// ShownField is the string field s at path of a decoded event as a view
+// prints it: escaped for a terminal, and with redact its size instead
+// when redactEvent would hide it (a tool call's name that is free text).
+func ShownField(path, s string, redact bool) string {
+	if redact && !shownString(path, s) {
+		return "(hidden: " + text.Plural(len(s), "byte") + ")"
+	}
+	return termsafe.String(s)
+}
+
+func setOf(items ...string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, it := range items {
+		m[it] = true
+	}
+	return m
+}
+
+// hiddenJSON is the placeholder of a hidden value: a JSON string that
+// says how long the value was.
+func hiddenJSON(raw []byte) []byte {
+	return strconv.AppendQuote(nil, "(hidden: "+text.Plural(len(bytes.TrimSpace(raw)), "byte")+")")
+}
+
+// RedactEvent returns the event line raw, which must be valid JSON, as
+// compact JSON with everything hidden that --redact hides (see
+// redactContainers and redactScalars).
+func RedactEvent(raw []byte) []byte {
+	return redactValue(nil, raw, "")
+}
+
+func redactValue(b, raw []byte, path string) []byte {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return append(b, hiddenJSON(raw)...)
+	}
+	switch raw[0] {
+	case '{', '[':
+		if !redactContainers[path] || (path != "" && len(raw) > redactWhole) {
+			return append(b, hiddenJSON(raw)...)
+		}
+		return redactContainer(b, raw, path)
+	case '"':
+		var s string
+		if !redactScalars[path] || json.Unmarshal(raw, &s) != nil || !shownString(path, s) {
+			return append(b, hiddenJSON(raw)...)
+		}
+		return append(b, raw...)
+	}
+	if !redactScalars[path] {
+		return append(b, hiddenJSON(raw)...)
+	}
+	return append(b, raw...)
+}
+
+// redactWhole is the size past which a redacted close-up hides a
+// container of the protocol whole, as it hides free text: walking a
+// payload of tens of MB member by member to show its ids and statuses
+// would cost more than they are worth to a person.
+const redactWhole = 1 << 20
+
+// redactShown is how many members of one object or array a redacted
+// close-up shows.
+const redactShown = 1000
+
+// countRest consumes the remaining members of the container dec is in
+// and counts them.
+func countRest(dec *json.Decoder, isObj bool) (int, bool) {
+	var v json.RawMessage
+	n := 0
+	for ; dec.More(); n++ {
+		if isObj {
+			if _, err := dec.Token(); err != nil {
+				return 0, false
+			}
+		}
+		if dec.Decode(&v) != nil {
+			return 0, false
+		}
+	}
+	return n, true
+}
+
+// redactContainer shows an object or array of the protocol member by
+// member; an object's keys that the protocol does not name become
+// "(hidden key N)". (Keys the protocol names say nothing about the
+// conversation; their values may still be hidden.)
+func redactContainer(b, raw []byte, path string) []byte {
+	start := len(b)
+	fail := func() []byte { return append(b[:start], hiddenJSON(raw)...) }
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	open, err := dec.Token()
+	if err != nil {
+		return fail()
+	}
+	isObj := open == json.Delim('{')
+	if isObj {
+		b = append(b, '{')
+	} else {
+		b = append(b, '[')
+	}
+	hidden := 0
+	for n := 0; dec.More(); n++ {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		if n == redactShown {
+			// A close-up is read by a person: past this many members,
+			// count the rest instead of spelling out a placeholder each.
+			rest, ok := countRest(dec, isObj)
+			if !ok {
+				return fail()
+			}
+			more := strconv.AppendQuote(nil, "("+text.Plural(rest, "more member")+" hidden)")
+			if isObj {
+				b = jsonout.AppendString(b, "(hidden keys)")
+				b = append(b, ':')
+			}
+			b = append(b, more...)
+			break
+		}
+		child := path + "[]"
+		if isObj {
+			tok, err := dec.Token()
+			key, ok := tok.(string)
+			if err != nil || !ok {
+				return fail()
+			}
+			child = key
+			if path != "" {
+				child = path + "." + key
+			}
+			if replay.IsProtocolKey(key) {
+				b = jsonout.AppendString(b, key)
+			} else {
+				hidden++
+				b = jsonout.AppendString(b, "(hidden key "+strconv.Itoa(hidden)+")")
+			}
+			b = append(b, ':')
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return fail()
+		}
+		b = redactValue(b, v, child)
+	}
+	if isObj {
+		return append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// shownEnvelope is the envelope of a malformed line as shown: with
+// redact, only the ids that are safe identifiers and an event field that
+// names a known kind, since an unvalidated field may hold anything.
+func shownEnvelope(e *replay.Envelope, redact bool) *replay.Envelope {
+	if e == nil || !redact {
+		return e
+	}
+	out := *e
+	for _, s := range []*string{&out.EventID, &out.SessionID, &out.TurnID} {
+		if !replay.IsSafeIdentifier(*s) {
+			*s = ""
+		}
+	}
+	switch replay.Kind(out.Event) {
+	case replay.KindSubmit, replay.KindSnapshot, replay.KindDiagnostic:
+	default:
+		out.Event = ""
+	}
+	return &out
+}

@@ -1,0 +1,68 @@
+package render
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestRedactEvent(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"envelope stays", `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sequence":3}`,
+			`{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sequence":3}`},
+		{"an id that is not a safe identifier is hidden", `{"eventId":"my secret id"}`,
+			`{"eventId":"(hidden: 14 bytes)"}`},
+		{"unknown keys are hidden, numbered", `{"x-secret":1,"y-secret":{"a":2}}`,
+			`{"(hidden key 1)":"(hidden: 1 byte)","(hidden key 2)":"(hidden: 7 bytes)"}`},
+		{"submit input", `{"payload":{"input":"hello"}}`, `{"payload":{"input":"(hidden: 7 bytes)"}}`},
+		{"message fields", `{"payload":{"messages":[{"id":"m1","role":"user","content":"hi","metadata":{"k":"v"},` +
+			`"parts":[{"type":"text","text":"hi"}],"toolCalls":[{"id":"t","name":"n","args":{"k":1},"result":"r"}]}]}}`,
+			`{"payload":{"messages":[{"id":"m1","role":"user","content":"(hidden: 4 bytes)","metadata":"(hidden: 9 bytes)",` +
+				`"parts":[{"type":"text","text":"(hidden: 4 bytes)"}],"toolCalls":[{"id":"t","name":"n","args":"(hidden: 7 bytes)","result":"(hidden: 3 bytes)"}]}]}}`},
+		{"a container where a value belongs", `{"eventId":{"secret":1},"payload":"secret"}`,
+			`{"eventId":"(hidden: 12 bytes)","payload":"(hidden: 8 bytes)"}`},
+		{"not an object", `"secret"`, `"(hidden: 8 bytes)"`},
+		{"enums and codes only when valid", `{"event":"server.turn.snapshot","payload":{"status":"secret","code":"X_1","messages":[{"role":"user","status":"hush","createdAt":"2026-07-11T03:00:00.000Z"},{"createdAt":"soon"}]}}`,
+			`{"event":"server.turn.snapshot","payload":{"status":"(hidden: 8 bytes)","code":"X_1","messages":[{"role":"user","status":"(hidden: 6 bytes)","createdAt":"2026-07-11T03:00:00.000Z"},{"createdAt":"(hidden: 6 bytes)"}]}}`},
+		{"numbers in free text are hidden", `{"payload":{"messages":[{"content":4111}]}}`,
+			`{"payload":{"messages":[{"content":"(hidden: 4 bytes)"}]}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := string(RedactEvent([]byte(tt.in)))
+			if got != tt.want {
+				t.Fatalf("redactEvent(%s)\n got %s\nwant %s", tt.in, got, tt.want)
+			}
+			if !json.Valid([]byte(got)) {
+				t.Fatalf("not JSON: %s", got)
+			}
+		})
+	}
+}
+
+// A redacted close-up of a huge array shows the first members and counts
+// the rest, so its size does not follow the line's.
+func TestRedactEventCapsMembers(t *testing.T) {
+	in := `{"payload":{"messages":[` + strings.Repeat(`{"id":"m"},`, 1500) + `{"id":"m"}],"x":{` +
+		strings.Repeat(`"k":1,`, 1200) + `"k":2}}}`
+	got := string(RedactEvent([]byte(in)))
+	if !json.Valid([]byte(got)) {
+		t.Fatalf("not JSON: %.200s", got)
+	}
+	if n := strings.Count(got, `{"id":"m"}`); n != redactShown {
+		t.Errorf("%d messages shown, want %d", n, redactShown)
+	}
+	if !strings.Contains(got, `"(501 more members hidden)"`) {
+		t.Errorf("no count of the hidden messages in %.200s…", got[len(got)-200:])
+	}
+}
+
+// A protocol container past redactWhole is hidden whole, the envelope
+// around it still shown.
+func TestRedactEventHidesHugePayload(t *testing.T) {
+	in := `{"eventId":"e1","payload":{"status":"complete","messages":[` + strings.Repeat(`{"id":"m"},`, redactWhole/10) + `{"id":"m"}]}}`
+	got := string(RedactEvent([]byte(in)))
+	if !strings.HasPrefix(got, `{"eventId":"e1","payload":"(hidden: `) || len(got) > 200 {
+		t.Fatalf("got %.200s", got)
+	}
+}
