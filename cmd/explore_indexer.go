@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/replay"
@@ -103,7 +104,7 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews,
 // spool, within exploreSpoolMax.
 func (ix *exploreIndexer) spoolLine(data []byte) error {
 	if ix.off+int64(len(data)) > ix.spoolMax {
-		return fmt.Errorf("explore copies standard input and compressed captures to a temporary file to show their lines again, and stops at %s: decompress the capture to a file and explore that", byteSize(ix.spoolMax))
+		return fmt.Errorf("explore copies standard input and compressed captures to a temporary file to show their lines again, and stops at %s: decompress the capture to a file and explore that", text.ByteSize(ix.spoolMax))
 	}
 	if ix.spool == nil {
 		var err error

@@ -7,6 +7,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -203,7 +204,7 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) e
 	case "dot":
 		return render.WriteLineageDot(w, sessions)
 	case "svg":
-		return writeLineageSVG(w, sessions)
+		return report.WriteLineageSVG(w, sessions)
 	}
 	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Write(sessions)
 }

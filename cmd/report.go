@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
@@ -166,13 +167,6 @@ times are in scripts/README.md.`,
 	return c
 }
 
-// fileInfo is a capture as stored: its name, size and SHA-256.
-type fileInfo struct {
-	Name   string
-	Size   int64
-	SHA256 string
-}
-
 func reportRun(o *reportOptions) error {
 	relaxGC()
 	// Standard input is hashed as it is read.
@@ -187,7 +181,7 @@ func reportRun(o *reportOptions) error {
 		return err
 	}
 	defer done()
-	hashed := hashBeside(o.Files)
+	hashed := report.HashBeside(o.Files)
 	got, err := collectReport(o, rd)
 	if err != nil {
 		return err
@@ -202,7 +196,7 @@ func reportRun(o *reportOptions) error {
 			files[i].SHA256 = hex.EncodeToString(stdinHash.Sum(nil))
 		}
 	}
-	page := buildPage(o, files, got.in.Finish(got.sum), got.lb.Finish(), got.col)
+	page := report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version(), Redact: o.Redact, AllEvents: o.AllEvents}, files, got.in.Finish(got.sum), got.lb.Finish(), got.col)
 	return writeReportFile(o, page)
 }
 
@@ -211,7 +205,7 @@ func reportRun(o *reportOptions) error {
 type reportInputs struct {
 	in  *inspect.Inspector
 	lb  *lineage.Builder
-	col *reportCollector
+	col *report.Collector
 	sum replay.Summary
 }
 
@@ -219,20 +213,20 @@ type reportInputs struct {
 // collector, and (for the sessions the collector keeps) the lineage
 // builder and the differ.
 func collectReport(o *reportOptions, rd *replay.Reader) (*reportInputs, error) {
-	col := newReportCollector(o.Redact, o.AllEvents)
+	col := report.NewCollector(o.Redact, o.AllEvents)
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window})
 	lb := lineage.NewBuilder(o.Session)
-	d := diff.NewDiffer(diff.Options{Session: o.Session, NoWords: true}, col.addPair)
+	d := diff.NewDiffer(diff.Options{Session: o.Session, NoWords: true}, col.AddPair)
 	ropts := o.options()
 	ropts.Messages, ropts.Hash = true, true
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		in.Observe(res)
-		col.add(res)
+		col.Add(res)
 		// Lineage trees and diffs are drawn only for the sessions the
 		// collector keeps, and the diffs are the costliest part of the
 		// run: neither sees any other session's snapshots, unless one is
 		// pinned, when every line counts against it.
-		if o.Session == "" && res.Event != nil && col.byID[res.Event.SessionID] == nil {
+		if o.Session == "" && res.Event != nil && !col.Keeps(res.Event.SessionID) {
 			return nil
 		}
 		lb.Add(res)
@@ -255,54 +249,11 @@ func (c *byteCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// hashBeside hashes the files on a goroutine, beside the run, which
-// reads them through the page cache as well; the function it returns
-// waits for the result.
-func hashBeside(names []string) func() ([]fileInfo, error) {
-	type hashed struct {
-		files []fileInfo
-		err   error
-	}
-	hc := make(chan hashed, 1)
-	go func() {
-		files, err := hashFiles(names)
-		hc <- hashed{files, err}
-	}()
-	return func() ([]fileInfo, error) {
-		h := <-hc
-		return h.files, h.err
-	}
-}
-
-// hashFiles measures and hashes each capture as stored; standard input
-// is left to be hashed as it is read.
-func hashFiles(names []string) ([]fileInfo, error) {
-	out := make([]fileInfo, len(names))
-	for i, name := range names {
-		out[i].Name = name
-		if name == replay.StdinName {
-			continue
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		h := sha256.New()
-		n, err := io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		out[i].Size, out[i].SHA256 = n, hex.EncodeToString(h.Sum(nil))
-	}
-	return out, nil
-}
-
 // writeReportFile writes the page to -o's file, or to standard output.
-func writeReportFile(o *reportOptions, page *reportPage) error {
+func writeReportFile(o *reportOptions, page *report.Page) error {
 	if o.Output == "-" {
 		out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-		if err := reportTmpl.Execute(out, page); err != nil {
+		if err := report.WritePage(out, page); err != nil {
 			return err
 		}
 		return out.Flush()
@@ -312,7 +263,7 @@ func writeReportFile(o *reportOptions, page *reportPage) error {
 		return &usageError{err}
 	}
 	out := bufio.NewWriterSize(f, 64<<10)
-	err = reportTmpl.Execute(out, page)
+	err = report.WritePage(out, page)
 	if err == nil {
 		err = out.Flush()
 	}

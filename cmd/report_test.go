@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/internal/hostile"
 	"github.com/agentskit/snapctl/replay"
 	"golang.org/x/net/html"
@@ -63,7 +63,7 @@ func checkPage(t *testing.T, page string) {
 		case html.StartTagToken, html.SelfClosingTagToken:
 			if inHead {
 				inHead = false
-				cspFirst = tok.Data == "meta" && attr(tok, "http-equiv") == "Content-Security-Policy" && attr(tok, "content") == reportCSP
+				cspFirst = tok.Data == "meta" && attr(tok, "http-equiv") == "Content-Security-Policy" && attr(tok, "content") == report.CSP
 			}
 			inHead = tok.Data == "head"
 			if tok.Data == "script" || tok.Data == "iframe" || tok.Data == "object" || tok.Data == "embed" || tok.Data == "link" || tok.Data == "img" || tok.Data == "base" || tok.Data == "form" {
@@ -97,7 +97,7 @@ func checkPage(t *testing.T, page string) {
 		t.Errorf("elements left open: %v", open)
 	}
 	if !cspFirst {
-		t.Errorf("the first element of <head> is not the Content-Security-Policy %q", reportCSP)
+		t.Errorf("the first element of <head> is not the Content-Security-Policy %q", report.CSP)
 	}
 }
 
@@ -234,34 +234,6 @@ func mustRead(t *testing.T, name string) []byte {
 	return b
 }
 
-func TestChartAggregates(t *testing.T) {
-	var c chartData
-	for x := int64(0); x < 10*chartBuckets; x++ {
-		reason := replay.ReasonAdvanced
-		if x%7 == 0 {
-			reason = replay.ReasonStale
-		}
-		c.add(x, x, 1000*x, reason, 0, int(x)+1)
-	}
-	if len(c.Buckets) > chartBuckets {
-		t.Errorf("%d buckets, over %d", len(c.Buckets), chartBuckets)
-	}
-	if c.W != 16 {
-		t.Errorf("%d events per bucket, want 16", c.W)
-	}
-	var sparse chartData
-	for x := int64(0); x < 4*chartBuckets; x++ {
-		sparse.add(20*x, x, 0, replay.ReasonAdvanced, 0, int(x)+1)
-	}
-	if len(sparse.Buckets) > chartBuckets {
-		t.Errorf("sparse: %d buckets, over %d", len(sparse.Buckets), chartBuckets)
-	}
-	first := c.Buckets[0]
-	if !first.HasAcc || first.Acc != [2]int64{1, 15} || first.Inert[0].N != 3 {
-		t.Errorf("first bucket %+v", first)
-	}
-}
-
 func TestLineageSVGWellFormed(t *testing.T) {
 	for _, name := range []string{"lineage-operations", "lineage-orphan", "lineage-conflict", "lineage-sessions"} {
 		t.Run(name, func(t *testing.T) {
@@ -373,39 +345,6 @@ func TestReportLinksEveryCitedLine(t *testing.T) {
 	}
 }
 
-// TestCollectorPastHeld checks the rows chosen as events come, once the
-// collector holds as many events as it may: the same problems, each once,
-// in capture order, with their context.
-func TestCollectorPastHeld(t *testing.T) {
-	lines := func(heldCap int) []int {
-		rd, err := replay.Open([]string{"../testdata/reconnect.jsonl"}, nil, replay.DefaultMaxLine)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rd.Close()
-		c := newReportCollector(false, false)
-		c.heldCap = heldCap
-		if _, err := replay.Run(rd, replay.Options{}, func(res *replay.Result) error {
-			c.add(res)
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		c.finish(func(int, int) bool { return false })
-		var out []int
-		for _, r := range c.sessions[0].Rows {
-			out = append(out, r.Line)
-		}
-		return out
-	}
-	want := []int{5, 6, 8, 9, 10, 11, 12, 13}
-	for _, heldCap := range []int{0, 3, 9, 100} {
-		if got := lines(heldCap); !slices.Equal(got, want) {
-			t.Errorf("holding %d: rows of lines %v, want %v", heldCap, got, want)
-		}
-	}
-}
-
 // TestReportManySessions checks the state snapshot report keeps per
 // session on a capture of many one-line sessions against the README's
 // 1 KiB: after the run (inspector, collector, lineage and diffs of the
@@ -432,6 +371,6 @@ func TestReportManySessions(t *testing.T) {
 	})
 	hostile.ManySessions(t, "report's page", 1<<10, func(capture []byte) any {
 		o, got := collect(capture)
-		return buildPage(o, nil, got.in.Finish(got.sum), got.lb.Finish(), got.col)
+		return report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version(), Redact: o.Redact, AllEvents: o.AllEvents}, nil, got.in.Finish(got.sum), got.lb.Finish(), got.col)
 	})
 }

@@ -1,6 +1,7 @@
 package text
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -19,4 +20,17 @@ func OrList(names []string) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// ByteSize writes a size for people: bytes, KiB, MiB or GiB.
+func ByteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return Plural(int(n), "byte")
 }

@@ -1,19 +1,22 @@
-package cmd
+package report
 
 import (
 	"html/template"
+	"io"
 	"strings"
+
+	"github.com/agentskit/snapctl/cmd/internal/text"
 )
 
 // The report's HTML: one file, no script, every style and picture inline.
 // Filters are CSS only (checkboxes before the table), so they work with
 // scripts off; every value goes through html/template's escaping.
 
-// reportCSP is the page's Content-Security-Policy, its first element:
+// CSP is the page's Content-Security-Policy, its first element:
 // should a value ever escape html/template, the browser still runs no
 // script (the page has none, so none needs a hash), loads nothing from
 // anywhere, and sends no form; the inline style is all it allows.
-const reportCSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
 // reportCSS is the page's style; filterCSS adds one rule per reason.
 const reportCSS = `
@@ -183,8 +186,11 @@ const reportTemplate = `<!DOCTYPE html>
 
 var reportTmpl = template.Must(template.Must(lineageSVGTmpl.Clone()).New("report").Funcs(template.FuncMap{
 	"css":          func() template.CSS { return template.CSS(reportCSS) },
-	"csp":          func() string { return reportCSP },
+	"csp":          func() string { return CSP },
 	"filters":      func(r []string) template.CSS { return template.CSS(filterCSS(r)) },
-	"size":         byteSize,
+	"size":         text.ByteSize,
 	"statusChange": func(t *turnDiff) string { return t.statusChange() },
 }).Parse(reportTemplate))
+
+// WritePage writes the page as one HTML document.
+func WritePage(w io.Writer, p *Page) error { return reportTmpl.Execute(w, p) }

@@ -1,4 +1,4 @@
-package cmd
+package report
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
-	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -30,11 +29,13 @@ const (
 	reportFindings = 1000
 )
 
-type reportPage struct {
+// Page is everything the report shows, gathered by BuildPage and written
+// by WritePage.
+type Page struct {
 	Generated, Version string
 	Redacted           bool
 	Pinned             string
-	Files              []fileInfo
+	Files              []File
 	Summary            reportSummary
 	SessionsTotal      int
 	SessionRows        []sessionRow
@@ -103,8 +104,8 @@ type rowView struct {
 
 // pageBuilder gathers what the report shows, part by part.
 type pageBuilder struct {
-	p   *reportPage
-	col *reportCollector
+	p   *Page
+	col *Collector
 	// anchored holds the positions with a row in a table, cited those an
 	// error or warning finding names; detailed gives the section id of
 	// each session the collector kept.
@@ -114,13 +115,26 @@ type pageBuilder struct {
 	names []string
 }
 
-// buildPage gathers what the report shows.
-func buildPage(o *reportOptions, files []fileInfo, rep inspect.Report, graphs []*lineage.Session, col *reportCollector) *reportPage {
+// PageOptions says what a page says about itself and how much it shows.
+type PageOptions struct {
+	// Generated is when the page was made; Version is snapctl's.
+	Generated time.Time
+	Version   string
+	// Redact hides every text that came from a message, tool call,
+	// metadata or submit input.
+	Redact bool
+	// AllEvents shows every event in the tables, not only problems and
+	// their context.
+	AllEvents bool
+}
+
+// BuildPage gathers what the report shows.
+func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineage.Session, col *Collector) *Page {
 	ov := rep.Overview
 	b := &pageBuilder{col: col, anchored: map[[2]int]bool{}, cited: map[[2]int]bool{}, detailed: map[string]string{},
 		names: shortNames(col.files)}
-	b.p = &reportPage{
-		Generated: o.Now().UTC().Format(time.RFC3339), Version: version(), Redacted: o.Redact,
+	b.p = &Page{
+		Generated: o.Generated.UTC().Format(time.RFC3339), Version: o.Version, Redacted: o.Redact,
 		Pinned: termsafe.String(ov.Pinned), Files: files, SessionsTotal: len(ov.Sessions), MalformedN: col.malN,
 		FindingsTotal: len(rep.Findings),
 		Caps: reportCaps{reportSessions, reportRows, reportTotalRows, reportAllRows, chartBuckets, reportDiffItems, reportDiffTurns,
@@ -307,15 +321,9 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session) {
 	}
 }
 
-// byteSize writes a size for people: bytes, KiB, MiB or GiB.
-func byteSize(n int64) string {
-	switch {
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return text.Plural(int(n), "byte")
+// File is a capture as stored: its name, size and SHA-256.
+type File struct {
+	Name   string
+	Size   int64
+	SHA256 string
 }

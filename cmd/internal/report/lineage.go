@@ -1,4 +1,4 @@
-package cmd
+package report
 
 import (
 	"fmt"
@@ -165,9 +165,9 @@ var svgFuncs = template.FuncMap{"add": func(a, b int) int { return a + b }}
 
 var lineageSVGTmpl = template.Must(template.New("lineage").Funcs(svgFuncs).Parse(lineageSVGTemplate))
 
-// writeLineageSVG writes one standalone SVG document with every session's
+// WriteLineageSVG writes one standalone SVG document with every session's
 // tree, one under the other.
-func writeLineageSVG(w io.Writer, sessions []*lineage.Session) error {
+func WriteLineageSVG(w io.Writer, sessions []*lineage.Session) error {
 	type part struct {
 		Y, H int
 		Head string

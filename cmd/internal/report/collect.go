@@ -1,4 +1,4 @@
-package cmd
+package report
 
 import (
 	"strconv"
@@ -201,9 +201,9 @@ type reportSession struct {
 	Diffs *sessionDiffs
 }
 
-// reportCollector sees every result of the one run and keeps what the
+// Collector sees every result of the one run and keeps what the
 // report shows, within the caps above.
-type reportCollector struct {
+type Collector struct {
 	redact, all bool
 	files       []string
 	fileIdx     map[string]int
@@ -218,12 +218,18 @@ type reportCollector struct {
 	heldCap int
 }
 
-func newReportCollector(redact, all bool) *reportCollector {
-	return &reportCollector{redact: redact, all: all, fileIdx: map[string]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
+// NewCollector keeps what the report shows of a run; redact hides the
+// texts, all keeps every event in the tables, not only problems.
+func NewCollector(redact, all bool) *Collector {
+	return &Collector{redact: redact, all: all, fileIdx: map[string]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
 }
 
+// Keeps reports whether the collector keeps the session of an id: the
+// run's lineage and diffs are worth computing only for those.
+func (c *Collector) Keeps(id string) bool { return c.byID[id] != nil }
+
 // session returns the kept session of an id, nil past the cap.
-func (c *reportCollector) session(id string) *reportSession {
+func (c *Collector) session(id string) *reportSession {
 	if s, ok := c.byID[id]; ok {
 		return s
 	}
@@ -236,7 +242,8 @@ func (c *reportCollector) session(id string) *reportSession {
 	return s
 }
 
-func (c *reportCollector) add(res *replay.Result) {
+// Add takes one result of the run.
+func (c *Collector) Add(res *replay.Result) {
 	fi, ok := c.fileIdx[res.File]
 	if !ok {
 		fi = len(c.files)
@@ -272,7 +279,7 @@ func (c *reportCollector) add(res *replay.Result) {
 // finish chooses the rows of the events held: the problems, the lines
 // findings cite (cited), and the context around each; they come before
 // the rows chosen as events came.
-func (c *reportCollector) finish(cited func(file, line int) bool) {
+func (c *Collector) finish(cited func(file, line int) bool) {
 	for _, s := range c.sessions {
 		keep := make([]bool, len(s.held))
 		for i, p := range s.held {
@@ -320,7 +327,7 @@ func pendingOf(res *replay.Result, fi int, x int64) pendingRow {
 
 // keep adds a row to a session's table: every row with --all-events,
 // else the problems and the rows around them.
-func (c *reportCollector) keep(s *reportSession, p pendingRow) {
+func (c *Collector) keep(s *reportSession, p pendingRow) {
 	limit, total := reportRows, reportTotalRows
 	if c.all {
 		limit, total = reportAllRows, reportAllRows
@@ -367,7 +374,7 @@ func (p pendingRow) problem() bool {
 }
 
 // row makes a held result a table row.
-func (c *reportCollector) row(p pendingRow) eventRow {
+func (c *Collector) row(p pendingRow) eventRow {
 	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
 	return eventRow{X: p.x, File: p.file, Line: p.line, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
 		Detail: termsafe.Line(render.ResultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(),

@@ -1,4 +1,4 @@
-package cmd
+package report
 
 import (
 	"fmt"
@@ -50,8 +50,8 @@ type diffItem struct {
 	Op, Class, ID, Role, What, Text string
 }
 
-// addPair takes one pair of the Differ into the report.
-func (c *reportCollector) addPair(p *diff.PairDiff) error {
+// AddPair takes one pair of the Differ into the report.
+func (c *Collector) AddPair(p *diff.PairDiff) error {
 	s := c.byID[p.SessionID]
 	if s == nil {
 		return nil
@@ -116,7 +116,7 @@ func (c *reportCollector) addPair(p *diff.PairDiff) error {
 
 // head is the beginning of a message's text, or its length alone with
 // --redact.
-func (c *reportCollector) head(s string) string {
+func (c *Collector) head(s string) string {
 	if s == "" {
 		return ""
 	}
