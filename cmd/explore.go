@@ -1,11 +1,10 @@
 package cmd
 
 import (
+	"github.com/agentskit/snapctl/cmd/internal/explore"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
-	"os"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/spf13/cobra"
 )
 
@@ -178,21 +177,13 @@ func exploreRun(o *exploreOptions) error {
 		return err
 	}
 	// The hint finish gives is read only once the feed is done with it.
-	feed, err := startExploreFeed(rd, o.options(), o.sniff.Observe)
-	if err != nil {
-		done()
-		return err
-	}
-	x := &exploreIndex{opts: o.options(), open: map[int]*os.File{}}
-	defer x.close()
-	m := newExploreModel(x, o.IO.Palette(), o.Redact)
-	m.feed = feed
-	opts := []tea.ProgramOption{tea.WithOutput(o.IO.Out)}
+	out := o.IO.Out
 	if o.IO.Stdout() != nil {
-		opts = []tea.ProgramOption{tea.WithOutput(o.IO.Stdout())}
+		out = o.IO.Stdout()
 	}
-	_, err = tea.NewProgram(m, opts...).Run()
-	if !feed.finished() {
+	finished, err := explore.Run(explore.Options{Reader: rd, Replay: o.options(), Observe: o.sniff.Observe,
+		Palette: o.IO.Palette(), Redact: o.Redact, Out: out})
+	if !finished {
 		// Quit before the input ended (a live stream): the reader is
 		// still in use, and there is nothing to report about it.
 		o.rd = nil

@@ -1,6 +1,7 @@
-package cmd
+package explore
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 	"path/filepath"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -34,8 +37,8 @@ func replayReasons(t *testing.T, files []string, stdin []byte, session string) [
 // and its what-if against replay of the capture written without the
 // toggled line: toggling a line off is the same as never receiving it.
 func TestExploreAgreesWithReplay(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*.jsonl")
-	cursor, _ := filepath.Glob("../testdata/conformance/cursor/*.jsonl")
+	files, _ := filepath.Glob("../../../testdata/*.jsonl")
+	cursor, _ := filepath.Glob("../../../testdata/conformance/cursor/*.jsonl")
 	for _, f := range cursor {
 		if !strings.HasSuffix(f, ".expected.jsonl") {
 			files = append(files, f)
@@ -92,20 +95,13 @@ func reasonStrings(rs []replay.Reason) []string {
 // TestExploreDiffAgreesWithDiff checks that the Diff tab of every
 // accepted line says what snapctl diff says of its pair.
 func TestExploreDiffAgreesWithDiff(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*.jsonl")
+	files, _ := filepath.Glob("../../../testdata/*.jsonl")
 	for _, file := range files {
 		abs, _ := filepath.Abs(file)
 		for _, session := range append([]string{""}, newTestExplorer(t, 80, 24, "", abs).x.ids...) {
-			ios, out, _ := iostreams.Test("")
-			args := []string{"diff", "--color", "never", abs}
-			if session != "" {
-				args = append(args, "--session", session)
-			}
-			if code := run(ios, args); code != 0 {
-				t.Fatalf("snapctl %v: exit %d", args, code)
-			}
+			out := diffText(t, abs, session)
 			want := map[string]bool{}
-			for _, pair := range strings.Split(out.String(), "\n@@ ") {
+			for _, pair := range strings.Split(out, "\n@@ ") {
 				if i := strings.LastIndex(pair, "\n\n"); i >= 0 && !strings.Contains(pair[i:], "@@") {
 					pair = pair[:i] // the summary after the last pair
 				}
@@ -131,7 +127,7 @@ func TestExploreDiffAgreesWithDiff(t *testing.T) {
 // TestExploreWindow checks that --lines keeps the explorer to the lines
 // replay keeps, with the same verdicts.
 func TestExploreWindow(t *testing.T) {
-	file, _ := filepath.Abs("../testdata/explore-sessions.jsonl")
+	file, _ := filepath.Abs("../../../testdata/explore-sessions.jsonl")
 	win := &replay.Window{Lines: []replay.LineRange{{First: 19, Last: 33}}}
 	rd, err := replay.Open([]string{file}, nil, 0)
 	if err != nil {
@@ -165,4 +161,32 @@ func TestExploreWindow(t *testing.T) {
 	if len(got) != 15 {
 		t.Errorf("%d rows, want 15", len(got))
 	}
+}
+
+// diffText is what `snapctl diff --color never [--session S] FILE` writes:
+// the same differ, options and text view as the command.
+func diffText(t *testing.T, file, session string) string {
+	t.Helper()
+	rd, err := replay.Open([]string{file}, nil, replay.DefaultMaxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	var b strings.Builder
+	out := bufio.NewWriter(&b)
+	pal := (&iostreams.IOStreams{}).Palette()
+	w := render.NewDiffText(out, pal, render.DiffTextOptions{})
+	d := diff.NewDiffer(diff.Options{Session: session}, w.Pair)
+	opts := replay.Options{Session: session, MaxLine: replay.DefaultMaxLine, RawMalformed: true, Messages: true}
+	if _, err := replay.Run(rd, opts, d.Add); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	out.Flush()
+	return b.String()
 }

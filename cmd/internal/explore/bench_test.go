@@ -1,4 +1,4 @@
-package cmd
+package explore
 
 import (
 	"os"
@@ -19,7 +19,7 @@ import (
 func BenchmarkExploreIndex(b *testing.B) {
 	file := os.Getenv("SNAPCTL_BENCH_CAPTURE")
 	if file == "" {
-		file = "../testdata/explore-sessions.jsonl"
+		file = "../../../testdata/explore-sessions.jsonl"
 	}
 	st, err := os.Stat(file)
 	if err != nil {
@@ -56,7 +56,7 @@ func BenchmarkExploreIndex(b *testing.B) {
 func BenchmarkExploreToggle(b *testing.B) {
 	file := os.Getenv("SNAPCTL_BENCH_CAPTURE")
 	if file == "" {
-		file = "../testdata/explore-sessions.jsonl"
+		file = "../../../testdata/explore-sessions.jsonl"
 	}
 	rd, err := replay.Open([]string{file}, nil, 0)
 	if err != nil {

@@ -1,4 +1,4 @@
-package cmd
+package explore
 
 import "charm.land/bubbles/v2/key"
 

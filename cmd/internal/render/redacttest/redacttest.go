@@ -1,0 +1,94 @@
+// Package redacttest checks, for tests, that --redact hides every value
+// it must: a capture with a marker in each such place, and a canary that
+// searches outputs for them.
+package redacttest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// Capture puts a distinct marker in every place --redact must hide:
+// message content and parts text, tool call argument keys and values,
+// results and errors, metadata keys and values, a snapshot's error and a
+// diagnostic's message, submit input, and a malformed line's quoted
+// value and object key, a tool call's name (shown only when it is a safe
+// identifier, which the marker with its space is not). Ids are not
+// secret, and carry no marker.
+func Capture(tag string) string {
+	msg := func(n int) string {
+		return fmt.Sprintf(`{"id":"m1","role":"assistant","content":"the %[2]scontent%[1]d is here","status":"complete",`+
+			`"createdAt":"2026-07-11T03:00:00.000Z","parts":[{"type":"text","text":"%[2]sparts%[1]d"}],`+
+			`"toolCalls":[{"id":"tc1","name":"%[2]stoolname%[1]d call","args":{"%[2]sargkey%[1]d":"%[2]sargvalue%[1]d"},"status":"complete",`+
+			`"result":"%[2]sresult%[1]d","error":"%[2]stoolerror%[1]d"}],"metadata":{"%[2]smetakey%[1]d":{"k":"%[2]smetavalue%[1]d"}}}`, n, tag)
+	}
+	env := func(id string, seq int, event, payload string) string {
+		return fmt.Sprintf(`{"protocol":"agentskit.chat.turn","version":1,"eventId":"%s","sessionId":"s1","turnId":"t1","sequence":%d,`+
+			`"emittedAt":"2026-07-11T03:00:0%dZ","event":"%s","payload":%s}`, id, seq, seq, event, payload)
+	}
+	snap := func(id string, seq, n int, extra string) string {
+		return env(id, seq, "server.turn.snapshot", fmt.Sprintf(`{"status":"complete","lineage":{"operation":"submit"},`+
+			`"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[%s]%s}`, msg(n), extra))
+	}
+	lines := []string{
+		env("e0", 0, "client.turn.submit", fmt.Sprintf(`{"input":"%sinput"}`, tag)),
+		snap("e1", 1, 1, ""),
+		snap("e2", 2, 2, fmt.Sprintf(`,"error":{"version":1,"code":"TOOL_FAILED","message":"%serrormessage","retryable":false}`, tag)),
+		env("e3", 3, "server.turn.diagnostic", fmt.Sprintf(`{"version":1,"code":"ADAPTER_FAILED","message":"%sdiagnostic","retryable":true}`, tag)),
+		strings.Replace(snap("e4", 4, 3, ""), `"metadata":{`, fmt.Sprintf(`"metadata":"%sbadvalue","x":{`, tag), 1),
+		strings.Replace(snap("e5", 5, 3, ""), `"metadata":{`, fmt.Sprintf(`"metadata":{"%sbadkey":1e999},"x":{`, tag), 1),
+		snap("e6", 6, 3, "")[:40] + tag + "cutline", // cut off: not JSON, no event id
+		snap("e7", 7, 3, ""),
+		// Protocol fields holding free text that happens to be a safe
+		// identifier: a mime type, and an enum that is not one.
+		strings.Replace(snap("e8", 8, 3, ""), `{"type":"text","text":"`,
+			fmt.Sprintf(`{"type":"file","source":"s","mimeType":"%[1]smime"},{"type":"text","text":"`, tag), 1),
+		strings.Replace(snap("e9", 9, 3, ""), `"role":"assistant"`, fmt.Sprintf(`"role":"%srole"`, tag), 1),
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+var secretMarkers = []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
+	"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
+
+// Canary searches outputs of Capture(tag): with --redact none may
+// hold the tag; without, every marker must show in one of them, so that
+// the search can fail.
+type Canary struct {
+	t    *testing.T
+	tag  string
+	seen map[string]bool
+}
+
+// NewCanary searches for tag in what Check is given.
+func NewCanary(t *testing.T, tag string) *Canary {
+	return &Canary{t: t, tag: tag, seen: map[string]bool{}}
+}
+
+// Check searches one output, named name, made with or without --redact.
+func (c *Canary) Check(name, out string, redact bool) {
+	c.t.Helper()
+	if redact {
+		if i := strings.Index(out, c.tag); i >= 0 {
+			c.t.Errorf("%s --redact leaks %q", name, out[i:min(len(out), i+len(c.tag)+14)])
+		}
+		return
+	}
+	for _, m := range secretMarkers {
+		if strings.Contains(out, c.tag+m) {
+			c.seen[m] = true
+		}
+	}
+}
+
+// Done fails the test when a marker showed in no output made without
+// --redact.
+func (c *Canary) Done() {
+	c.t.Helper()
+	for _, m := range secretMarkers {
+		if !c.seen[m] {
+			c.t.Errorf("marker %s%s shows nowhere without --redact: the test cannot see it leak", c.tag, m)
+		}
+	}
+}
