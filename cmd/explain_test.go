@@ -6,45 +6,10 @@ import (
 	"testing"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/replay"
 )
-
-// Each way an operator names a rule finds it first.
-func TestMatchRules(t *testing.T) {
-	rules := replay.ProtocolRules()
-	tests := []struct{ name, query, want string }{
-		{"id", "record.max-values", "record.max-values"},
-		{"id in capitals", "RECORD.MAX-VALUES", "record.max-values"},
-		{"field", "createdAt", "message.created-at"},
-		{"field as id part", "emitted-at", "envelope.emitted-at"},
-		{"code", "PROTOCOL_UNSUPPORTED_VERSION", "code.unsupported-version"},
-		{"snapctl's code", "SNAPCTL_LINE_TOO_LONG", "snapctl.line-too-long"},
-		{"reason", "duplicate", "cursor.duplicate"},
-		{"reason with a dash", "non-snapshot", "cursor.non-snapshot"},
-		{"title phrase", "byte-order mark", "line.bom"},
-		{"detail words", "has more than 10000 entries", "record.max-entries"},
-		{"whole detail", `sessionId: "a b" is not a safe identifier`, "envelope.ids"},
-		{"detail without path", `"x" is not one of user, assistant, system, tool`, "message.role"},
-		{"json detail", "invalid JSON at byte 0: unexpected byte 0xef, expected a value", "line.bom"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := matchRules(rules, tt.query)
-			if len(got) == 0 || got[0].ID != tt.want {
-				t.Errorf("matchRules(%q) = %v, want %s first", tt.query, ids(got), tt.want)
-			}
-		})
-	}
-}
-
-func ids(rules []replay.Rule) []string {
-	var out []string
-	for _, r := range rules {
-		out = append(out, r.ID)
-	}
-	return out
-}
 
 // A query that matches nothing is echoed terminal-safe, on one line.
 func TestExplainUnknownIsTerminalSafe(t *testing.T) {
@@ -76,7 +41,7 @@ func TestFindingsTopic(t *testing.T) {
 	if start < 0 || end < start {
 		t.Fatalf("%s: the list of checks is not where it should be", path)
 	}
-	got, want := text[start+1:end], findingsReference()+"\n"
+	got, want := text[start+1:end], render.FindingsReference()+"\n"
 	if got == want {
 		return
 	}

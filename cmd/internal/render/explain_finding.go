@@ -1,4 +1,4 @@
-package cmd
+package render
 
 import (
 	"strings"
@@ -27,9 +27,9 @@ func findingParagraphs(c inspect.Check) []string {
 	return []string{c.Means, "How it arises: " + c.Arises, "What to do: " + c.Do}
 }
 
-// findingsReference is the part of the findings topic generated from
+// FindingsReference is the part of the findings topic generated from
 // inspect.Checks: every check, its severity and its documentation.
-func findingsReference() string {
+func FindingsReference() string {
 	var b strings.Builder
 	for _, c := range inspect.Checks {
 		b.WriteString("  " + c.ID + " (" + string(c.Severity) + ")\n")

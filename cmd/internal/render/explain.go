@@ -1,0 +1,202 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// PrintRule prints one rule of the protocol reference.
+func PrintRule(out io.Writer, pal iostreams.Palette, r replay.Rule) {
+	_, body, _ := strings.Cut(r.Text, "\n")
+	fmt.Fprintln(out, pal.Bold(termsafe.String(r.ID+": "+r.Title)))
+	for line := range strings.Lines(body) {
+		fmt.Fprintln(out, termsafe.String(strings.TrimRight(line, "\n")))
+	}
+}
+
+// PrintFinding prints what a finding of inspect means, how it arises
+// and what to do, as `snapctl help findings` has it.
+func PrintFinding(out io.Writer, pal iostreams.Palette, c inspect.Check) {
+	fmt.Fprintln(out, pal.Bold(c.ID+" ("+string(c.Severity)+"): "+c.Summary))
+	for i, p := range findingParagraphs(c) {
+		var b strings.Builder
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		wrapWords(&b, p, "", helpWidth)
+		io.WriteString(out, b.String())
+	}
+}
+
+func ListRules(out io.Writer, rules []replay.Rule) {
+	width := 0
+	for _, r := range rules {
+		width = max(width, len(r.ID))
+	}
+	for _, r := range rules {
+		fmt.Fprintf(out, "%-*s  %s\n", width, r.ID, termsafe.String(strings.ReplaceAll(r.Title, "`", "")))
+	}
+}
+
+// MatchRules finds the rules a query names, from the most to the least
+// precise: an id, a name (the id's last part, such as a reason, or a
+// `token` of the title, such as a field or a code), a phrase of a title,
+// a phrase of the text, and last the words of a pasted detail.
+func MatchRules(rules []replay.Rule, q string) []replay.Rule {
+	lq := strings.ToLower(q)
+	steps := []func(r replay.Rule) bool{
+		func(r replay.Rule) bool { return strings.ToLower(r.ID) == lq },
+		func(r replay.Rule) bool {
+			_, last, _ := strings.Cut(r.ID, ".")
+			return FoldName(last) == FoldName(q) || slices.Contains(titleTokens(r.Title), q)
+		},
+		func(r replay.Rule) bool { return strings.Contains(strings.ToLower(r.Title), lq) },
+		func(r replay.Rule) bool { return strings.Contains(strings.ToLower(r.Text), lq) },
+	}
+	for _, match := range steps {
+		var found []replay.Rule
+		for _, r := range rules {
+			if match(r) {
+				found = append(found, r)
+			}
+		}
+		if len(found) > 0 {
+			return found
+		}
+	}
+	return matchDetail(rules, q)
+}
+
+// FoldName makes "createdAt", "created-at" and "created_at" one name.
+func FoldName(s string) string {
+	return strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(s))
+}
+
+var backquoted = regexp.MustCompile("`([^`]+)`")
+
+// titleTokens are the `quoted` names of a title: fields, codes, events.
+func titleTokens(title string) []string {
+	var out []string
+	for _, m := range backquoted.FindAllStringSubmatch(title, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+var (
+	quotedValue = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
+	wordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z_]{2,}`)
+)
+
+// matchDetail matches a detail pasted whole: its path's last key names
+// the field, and its words, without the values it quotes, find the rules
+// whose text holds most of them.
+func matchDetail(rules []replay.Rule, q string) []replay.Rule {
+	if path, msg, ok := strings.Cut(q, ": "); ok && !strings.Contains(path, " ") {
+		key := path[strings.LastIndex(path, ".")+1:]
+		if i := strings.IndexByte(key, '['); i >= 0 {
+			key = key[:i]
+		}
+		var byKey []replay.Rule
+		for _, r := range rules {
+			if slices.Contains(titleTokens(r.Title), key) {
+				byKey = append(byKey, r)
+			}
+		}
+		if len(byKey) > 0 {
+			return byKey
+		}
+		q = msg
+	}
+	words := wordRe.FindAllString(quotedValue.ReplaceAllString(q, ""), -1)
+	if len(words) == 0 {
+		return nil
+	}
+	best, need := 0, (len(words)*2+2)/3
+	var found []replay.Rule
+	for _, r := range rules {
+		text := strings.ToLower(r.Text)
+		n := 0
+		for _, w := range words {
+			if strings.Contains(text, strings.ToLower(w)) {
+				n++
+			}
+		}
+		switch {
+		case n < need || n < best:
+		case n > best:
+			best, found = n, []replay.Rule{r}
+		default:
+			found = append(found, r)
+		}
+	}
+	return found
+}
+
+// CloseRules names the rule ids nearest a query that matched nothing.
+func CloseRules(rules []replay.Rule, q string) []string {
+	type near struct {
+		id   string
+		dist int
+	}
+	var all []near
+	fq := FoldName(q)
+	for _, r := range rules {
+		_, last, _ := strings.Cut(r.ID, ".")
+		d := min(editDistance(fq, FoldName(r.ID)), editDistance(fq, FoldName(last)))
+		for _, tok := range titleTokens(r.Title) {
+			d = min(d, editDistance(fq, FoldName(tok)))
+		}
+		if d <= max(1, len(fq)/3) {
+			all = append(all, near{r.ID, d})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b near) int { return a.dist - b.dist })
+	var out []string
+	for _, n := range all[:min(len(all), 5)] {
+		out = append(out, n.id)
+	}
+	return out
+}
+
+// CloseFindings names the finding ids nearest a query that matched
+// nothing, as closeRules does for rules.
+func CloseFindings(q string) []string {
+	var out []string
+	fq := FoldName(q)
+	for _, c := range inspect.Checks {
+		if editDistance(fq, FoldName(c.ID)) <= max(1, len(fq)/3) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,43 @@
+package render
+
+import (
+	"testing"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// Each way an operator names a rule finds it first.
+func TestMatchRules(t *testing.T) {
+	rules := replay.ProtocolRules()
+	tests := []struct{ name, query, want string }{
+		{"id", "record.max-values", "record.max-values"},
+		{"id in capitals", "RECORD.MAX-VALUES", "record.max-values"},
+		{"field", "createdAt", "message.created-at"},
+		{"field as id part", "emitted-at", "envelope.emitted-at"},
+		{"code", "PROTOCOL_UNSUPPORTED_VERSION", "code.unsupported-version"},
+		{"snapctl's code", "SNAPCTL_LINE_TOO_LONG", "snapctl.line-too-long"},
+		{"reason", "duplicate", "cursor.duplicate"},
+		{"reason with a dash", "non-snapshot", "cursor.non-snapshot"},
+		{"title phrase", "byte-order mark", "line.bom"},
+		{"detail words", "has more than 10000 entries", "record.max-entries"},
+		{"whole detail", `sessionId: "a b" is not a safe identifier`, "envelope.ids"},
+		{"detail without path", `"x" is not one of user, assistant, system, tool`, "message.role"},
+		{"json detail", "invalid JSON at byte 0: unexpected byte 0xef, expected a value", "line.bom"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := MatchRules(rules, tt.query)
+			if len(got) == 0 || got[0].ID != tt.want {
+				t.Errorf("MatchRules(%q) = %v, want %s first", tt.query, ids(got), tt.want)
+			}
+		})
+	}
+}
+
+func ids(rules []replay.Rule) []string {
+	var out []string
+	for _, r := range rules {
+		out = append(out, r.ID)
+	}
+	return out
+}
