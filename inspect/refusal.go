@@ -102,7 +102,7 @@ func (in *Inspector) observeRefusal(res *replay.Result) {
 		r.byCode[code] = ref
 		r.order = append(r.order, ref)
 	}
-	at := model.Position{File: res.File, Line: res.Line}
+	at := model.PositionOf(res)
 	p := in.pos(at)
 	ref.t.hit("")
 	ref.t.at(in.limit, p)
