@@ -1,9 +1,11 @@
 package inspect
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/replay"
 )
 
 // proxied.har is mitmproxy's HAR export of the proxied run
@@ -61,5 +63,48 @@ func TestHAREndingPositions(t *testing.T) {
 	}
 	if seen != len(want) {
 		t.Errorf("%d of the %d turns looked for", seen, len(want))
+	}
+}
+
+// TestHARRefusals: the server's error bodies in proxied.har's responses
+// (entries 13 and 22 SESSION_BUSY, 19 REQUEST_INVALID_JSON, 20
+// REQUEST_INVALID_EVENT, 21 the 415) reach the model as they do from
+// proxied-mix.jsonl: malformed lines, counted by code, each code a
+// request-refused finding at its entries.
+func TestHARRefusals(t *testing.T) {
+	rep := run(t, Options{}, realCapture("proxied.har"))
+	mix := run(t, Options{}, realCapture("proxied-mix.jsonl"))
+	if got, want := rep.Overview.Refused, mix.Overview.Refused; len(got) != 4 || len(got) != len(want) {
+		t.Fatalf("refused %v, want %v as in proxied-mix.jsonl", got, want)
+	} else {
+		for code, n := range want {
+			if got[code] != n {
+				t.Errorf("refused %s: %d, want %d", code, got[code], n)
+			}
+		}
+	}
+	if got := rep.Overview.Counts.Reasons[replay.ReasonMalformed]; got != 5 {
+		t.Errorf("malformed: %d, want the 5 error bodies", got)
+	}
+	file := realCapture("proxied.har")
+	want := map[string][]int{"SESSION_BUSY": {13, 22}, "REQUEST_INVALID_JSON": {19}, "REQUEST_INVALID_EVENT": {20},
+		"REQUEST_UNSUPPORTED_MEDIA_TYPE": {21}}
+	fs := findingsOf(rep, RequestRefused)
+	if len(fs) != len(want) {
+		t.Fatalf("%d request-refused findings, want %d", len(fs), len(want))
+	}
+	for _, f := range fs {
+		code := strings.Fields(strings.SplitN(f.Message, " with ", 2)[1])[0]
+		code = strings.TrimSuffix(code, ":")
+		entries, ok := want[code]
+		if !ok || len(f.Positions) != len(entries) {
+			t.Errorf("finding %q at %+v: want code of %v", f.Message, f.Positions, want)
+			continue
+		}
+		for i, e := range entries {
+			if p := f.Positions[i]; p != (Position{File: file, Line: 1, Entry: e}) {
+				t.Errorf("%s position %d: %+v, want line 1 of entry %d", code, i, p, e)
+			}
+		}
 	}
 }
