@@ -53,7 +53,8 @@ removed, unexplained (a removal no lineage explains), changed, moved or
 status.
 
 --from and --to compare two accepted snapshots of one session directly,
-each named by its sequence or as line:N; one that is not an accepted
+each named by its sequence, as line:N, or in a HAR as "entry E:line N"
+(line N of entry E's body, as positions print it); one that is not an accepted
 snapshot is an error once the input is read, naming the nearest one. --turn keeps only
 pairs whose newer snapshot belongs to that turn. --redact replaces every
 text and value of a message, tool call, metadata or error by its length,
@@ -158,8 +159,8 @@ func (o *diffOptions) validate(fromSet, toSet bool) error {
 	if o.Range && o.From.line == 0 && o.To.line == 0 && o.From.seq >= o.To.seq {
 		return usageErrorf("--from %d must be less than --to %d: accepted sequences only grow", o.From.seq, o.To.seq)
 	}
-	if o.Range && o.From.line > 0 && o.To.line > 0 && o.From.line >= o.To.line {
-		return usageErrorf("--from line:%d must come before --to line:%d", o.From.line, o.To.line)
+	if o.Range && o.From.line > 0 && o.To.line > 0 && o.From.entry == o.To.entry && o.From.line >= o.To.line {
+		return usageErrorf("--from %s must come before --to %s", o.From.String(), o.To.String())
 	}
 	return nil
 }
@@ -195,7 +196,7 @@ func diffRun(o *diffOptions) error {
 	}
 	// Only the text output shows word diffs (--redact counts their words).
 	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range,
-		From: o.From.seq, To: o.To.seq, FromLine: o.From.line, ToLine: o.To.line,
+		From: o.From.seq, To: o.To.seq, FromLine: o.From.line, ToLine: o.To.line, FromEntry: o.From.entry, ToEntry: o.To.entry,
 		NoWords: o.Output != "text" || o.Stat}, w.Pair)
 	ropts := o.options()
 	ropts.Messages = true

@@ -4,34 +4,55 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/agentskit/snapctl/cmd/internal/text"
 )
 
 // snapshotRef is the value of --from and --to: an accepted snapshot named
-// by its sequence, or by its line as line:N.
+// by its sequence, by its line as line:N, or by its line within a HAR
+// entry as positions print it, "entry E:line N" (or entry:E:line:N, which
+// needs no quotes).
 type snapshotRef struct {
-	flag string
-	seq  int64
-	line int
+	flag  string
+	seq   int64
+	line  int
+	entry int
 }
 
 func (r *snapshotRef) Set(v string) error {
+	if rest, ok := strings.CutPrefix(v, "entry"); ok && rest != "" && (rest[0] == ' ' || rest[0] == ':') {
+		e, l, ok := strings.Cut(rest[1:], ":line")
+		entry, err1 := strconv.Atoi(e)
+		line, err2 := 0, error(nil)
+		if ok && l != "" && (l[0] == ' ' || l[0] == ':') {
+			line, err2 = strconv.Atoi(l[1:])
+		}
+		if !ok || err1 != nil || err2 != nil || entry < 1 || line < 1 {
+			return &flagError{fmt.Sprintf("%s %q: give \"entry E:line N\" (or entry:E:line:N) with an entry and a line number from 1", r.flag, v)}
+		}
+		r.seq, r.line, r.entry = 0, line, entry
+		return nil
+	}
 	if n, ok := strings.CutPrefix(v, "line:"); ok {
 		line, err := strconv.Atoi(n)
 		if err != nil || line < 1 {
 			return &flagError{fmt.Sprintf("%s %q: line:N needs a line number from 1", r.flag, v)}
 		}
-		r.seq, r.line = 0, line
+		r.seq, r.line, r.entry = 0, line, 0
 		return nil
 	}
 	seq, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || seq < 0 {
-		return &flagError{fmt.Sprintf("%s %q is not a sequence: give a non-negative integer, or line:N for the snapshot at line N", r.flag, v)}
+		return &flagError{fmt.Sprintf("%s %q is not a sequence: give a non-negative integer, line:N for the snapshot at line N, or \"entry E:line N\" for line N of HAR entry E", r.flag, v)}
 	}
-	r.seq, r.line = seq, 0
+	r.seq, r.line, r.entry = seq, 0, 0
 	return nil
 }
 
 func (r *snapshotRef) String() string {
+	if r.entry > 0 {
+		return text.Position("", r.entry, r.line)
+	}
 	if r.line > 0 {
 		return "line:" + strconv.Itoa(r.line)
 	}

@@ -25,7 +25,16 @@ func TestNewCmdDiffFlags(t *testing.T) {
 		{"range by line", []string{"--from", "line:3", "--to", "12", "c.jsonl"}, "", func(o *diffOptions) bool {
 			return o.Range && o.From.line == 3 && o.To.seq == 12
 		}},
-		{"not a sequence", []string{"--from", "abc", "--to", "2", "c.jsonl"}, `--from "abc" is not a sequence: give a non-negative integer, or line:N for the snapshot at line N`, nil},
+		{"range by HAR entry", []string{"--from", "entry 1:line 3", "--to", "entry:3:line:1", "c.har"}, "", func(o *diffOptions) bool {
+			return o.Range && o.From.entry == 1 && o.From.line == 3 && o.To.entry == 3 && o.To.line == 1
+		}},
+		{"entry lines backwards", []string{"--from", "entry 2:line 9", "--to", "entry 2:line 2", "c.har"}, "--from entry 2:line 9 must come before --to entry 2:line 2", nil},
+		{"entries in either order", []string{"--from", "entry 2:line 9", "--to", "entry 1:line 2", "c.har"}, "", func(o *diffOptions) bool {
+			return o.Range && o.From.entry == 2 && o.To.entry == 1
+		}},
+		{"entry without line", []string{"--from", "entry 2", "--to", "3", "c.har"}, `--from "entry 2": give "entry E:line N"`, nil},
+		{"entry zero", []string{"--from", "entry 0:line 1", "--to", "3", "c.har"}, `--from "entry 0:line 1": give "entry E:line N"`, nil},
+		{"not a sequence", []string{"--from", "abc", "--to", "2", "c.jsonl"}, `--from "abc" is not a sequence: give a non-negative integer, line:N for the snapshot at line N, or "entry E:line N" for line N of HAR entry E`, nil},
 		{"bad line", []string{"--from", "line:x", "--to", "2", "c.jsonl"}, `--from "line:x": line:N needs a line number from 1`, nil},
 		{"lines backwards", []string{"--from", "line:9", "--to", "line:2", "c.jsonl"}, "must come before", nil},
 		{"stat and redact", []string{"--stat", "--redact", "c.jsonl"}, "", func(o *diffOptions) bool { return o.Stat && o.Redact }},

@@ -22,8 +22,11 @@ const (
 
 // Position is where one side of a pair came from.
 type Position struct {
-	File     string
-	Line     int
+	File string
+	Line int
+	// Entry is the HAR entry whose body held the line, 0 for other
+	// formats.
+	Entry    int
 	Sequence int64
 	TurnID   string
 	EventID  string
@@ -151,7 +154,7 @@ func compare(old, new Projection, words bool) PairDiff {
 }
 
 func position(p *Projection) Position {
-	return Position{File: p.File, Line: p.Line, Sequence: p.Sequence, TurnID: p.TurnID, EventID: p.EventID}
+	return Position{File: p.File, Line: p.Line, Entry: p.Entry, Sequence: p.Sequence, TurnID: p.TurnID, EventID: p.EventID}
 }
 
 // compareMessages compares the messages; digests are those of a compact

@@ -22,8 +22,10 @@ type Options struct {
 	Range    bool
 	From, To int64
 	// FromLine and ToLine, when positive, name the snapshot of that side
-	// by its line number instead of its sequence.
-	FromLine, ToLine int
+	// by its line number instead of its sequence; FromEntry and ToEntry,
+	// when positive too, by its line within that HAR entry's body.
+	FromLine, ToLine   int
+	FromEntry, ToEntry int
 	// NoWords skips the word diff of content that changed other than by
 	// growing, for outputs that never show it (MessageChange.Words stays
 	// nil and Replaced false): it is the costliest part of a pair.
@@ -81,12 +83,13 @@ func abs(n int64) int64 {
 	return n
 }
 
-// side is what the Range names one side by: a line, or a sequence.
-func (d *Differ) side(res *replay.Result, line int) int64 {
+// side is what the Range names one side by: a line, or a sequence. A
+// side named within a HAR entry is not one of a line of another entry.
+func (d *Differ) side(res *replay.Result, line, entry int) (int64, bool) {
 	if line > 0 {
-		return int64(res.Line)
+		return int64(res.Line), entry == 0 || model.EntryOf(res) == entry
 	}
-	return res.Event.Sequence
+	return res.Event.Sequence, true
 }
 
 func (d *Differ) fromTarget() int64 {
@@ -169,14 +172,19 @@ func (d *Differ) accept(res *replay.Result) error {
 		d.rebase(s, p)
 		return nil
 	}
-	from, to := d.side(res, d.opts.FromLine), d.side(res, d.opts.ToLine)
-	d.nearFrom.note(d.fromTarget(), from, ev.SessionID)
-	d.nearTo.note(d.toTarget(), to, ev.SessionID)
+	from, fromIn := d.side(res, d.opts.FromLine, d.opts.FromEntry)
+	to, toIn := d.side(res, d.opts.ToLine, d.opts.ToEntry)
+	if fromIn {
+		d.nearFrom.note(d.fromTarget(), from, ev.SessionID)
+	}
+	if toIn {
+		d.nearTo.note(d.toTarget(), to, ev.SessionID)
+	}
 	switch {
-	case from == d.fromTarget():
+	case fromIn && from == d.fromTarget():
 		s.sawFrom = true
 		d.rebase(s, ProjectionOf(res))
-	case to == d.toTarget():
+	case toIn && to == d.toTarget():
 		s.sawTo = true
 		if s.hasBase {
 			d.found = true
@@ -187,7 +195,9 @@ func (d *Differ) accept(res *replay.Result) error {
 			d.drop(s)
 			return err
 		}
-	case s.hasBase && to < d.toTarget():
+	// Lines of another entry than To's come before it while it is
+	// still to come.
+	case s.hasBase && (!toIn || to < d.toTarget()):
 		s.between++
 		s.skipped.Add(model.Messages(s.older().Messages), ev.Snapshot.Lineage)
 	case s.hasBase:
@@ -257,7 +267,8 @@ func (d *Differ) Finish() error {
 	if !d.opts.Range || d.found {
 		return nil
 	}
-	e := &RangeError{From: d.opts.From, To: d.opts.To, FromLine: d.opts.FromLine, ToLine: d.opts.ToLine}
+	e := &RangeError{From: d.opts.From, To: d.opts.To, FromLine: d.opts.FromLine, ToLine: d.opts.ToLine,
+		FromEntry: d.opts.FromEntry, ToEntry: d.opts.ToEntry}
 	fromFound, toFound := false, false
 	var only *sessionState
 	for _, s := range d.sessions {
@@ -299,8 +310,10 @@ func (d *Differ) Finish() error {
 // snapshots of one session.
 type RangeError struct {
 	From, To int64
-	// FromLine and ToLine are set when the side was named by line.
-	FromLine, ToLine int
+	// FromLine and ToLine are set when the side was named by line, and
+	// FromEntry and ToEntry when by a line of that HAR entry.
+	FromLine, ToLine   int
+	FromEntry, ToEntry int
 	// NearFrom and NearTo are the accepted snapshots nearest to a side
 	// that was not found, nil when there are none.
 	NearFrom, NearTo *Near
@@ -318,16 +331,20 @@ func (e *RangeError) Error() string {
 	return e.problem() + e.nearest()
 }
 
-// name says how a side was named: "sequence 3" or "line 12".
-func name(seq int64, line int) string {
-	if line > 0 {
+// name says how a side was named: "sequence 3", "line 12" or "entry
+// 4:line 12".
+func name(seq int64, line, entry int) string {
+	switch {
+	case entry > 0 && line > 0:
+		return "entry " + strconv.Itoa(entry) + ":line " + strconv.Itoa(line)
+	case line > 0:
 		return "line " + strconv.Itoa(line)
 	}
 	return "sequence " + strconv.FormatInt(seq, 10)
 }
 
 func (e *RangeError) problem() string {
-	from, to := name(e.From, e.FromLine), name(e.To, e.ToLine)
+	from, to := name(e.From, e.FromLine, e.FromEntry), name(e.To, e.ToLine, e.ToEntry)
 	switch {
 	case e.Sessions == 0:
 		return fmt.Sprintf("%s are not accepted snapshots: the capture has none", e.both())
@@ -349,10 +366,10 @@ func (e *RangeError) both() string {
 	switch {
 	case e.FromLine == 0 && e.ToLine == 0:
 		return fmt.Sprintf("sequences %d and %d", e.From, e.To)
-	case e.FromLine > 0 && e.ToLine > 0:
+	case e.FromLine > 0 && e.ToLine > 0 && e.FromEntry == 0 && e.ToEntry == 0:
 		return fmt.Sprintf("lines %d and %d", e.FromLine, e.ToLine)
 	}
-	return name(e.From, e.FromLine) + " and " + name(e.To, e.ToLine)
+	return name(e.From, e.FromLine, e.FromEntry) + " and " + name(e.To, e.ToLine, e.ToEntry)
 }
 
 // nearest names the accepted snapshots nearest to the sides not found.
@@ -362,7 +379,7 @@ func (e *RangeError) nearest() string {
 		near *Near
 		line int
 		name string
-	}{{e.NearFrom, e.FromLine, name(e.From, e.FromLine)}, {e.NearTo, e.ToLine, name(e.To, e.ToLine)}} {
+	}{{e.NearFrom, e.FromLine, name(e.From, e.FromLine, e.FromEntry)}, {e.NearTo, e.ToLine, name(e.To, e.ToLine, e.ToEntry)}} {
 		if n.near == nil {
 			continue
 		}

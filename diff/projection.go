@@ -8,7 +8,10 @@
 // holding at most two projections per session.
 package diff
 
-import "github.com/agentskit/snapctl/replay"
+import (
+	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/replay"
+)
 
 // Projection is what the differ keeps of one accepted snapshot: where it
 // came from and its payload, messages included.
@@ -19,6 +22,9 @@ type Projection struct {
 	Sequence  int64
 	File      string
 	Line      int
+	// Entry is the HAR entry whose body held the line (replay's
+	// Origin.Entry), 0 for other formats.
+	Entry int
 
 	Status   replay.Status
 	Usage    replay.Usage
@@ -40,7 +46,7 @@ func ProjectionOf(res *replay.Result) Projection {
 	s := &ev.Snapshot
 	return Projection{
 		SessionID: ev.SessionID, TurnID: ev.TurnID, EventID: ev.EventID, Sequence: ev.Sequence,
-		File: res.File, Line: res.Line,
+		File: res.File, Line: res.Line, Entry: model.EntryOf(res),
 		Status: s.Status, Usage: s.Usage, Lineage: s.Lineage,
 		HasError: s.HasError, Error: s.Error, Messages: s.Messages,
 	}

@@ -65,10 +65,13 @@ func severityOf(id string) Severity {
 	return SeverityInfo
 }
 
-// Position is one line of a capture.
+// Position is one line of a capture: Entry is the 1-based HAR entry
+// whose body holds it, Line then counting within that body; 0 for other
+// formats.
 type Position struct {
-	File string
-	Line int
+	File  string
+	Line  int
+	Entry int
 }
 
 // Finding is one class of problem seen in one session, with the lines
@@ -91,15 +94,21 @@ type Finding struct {
 const DefaultMaxPositions = 100
 
 // pos is a position with the file as an index into Inspector.files, so
-// that positions sort in capture order and cost no string per line.
+// that positions sort in capture order and cost no string per line; the
+// HAR entry takes the padding after it (a HAR's entries are counted in
+// an int32 already, replay's slots).
 type pos struct {
-	file int32
-	line int
+	file  int32
+	entry int32
+	line  int
 }
 
 func (p pos) less(q pos) bool {
 	if p.file != q.file {
 		return p.file < q.file
+	}
+	if p.entry != q.entry {
+		return p.entry < q.entry
 	}
 	return p.line < q.line
 }
@@ -138,7 +147,7 @@ func (in *Inspector) finding(id, session string, t *tally, msg string) Finding {
 	f := Finding{ID: id, Severity: severityOf(id), SessionID: session, Message: msg, PositionCount: t.total,
 		Positions: make([]Position, len(ps))}
 	for i, p := range ps {
-		f.Positions[i] = Position{File: in.files[p.file], Line: p.line}
+		f.Positions[i] = Position{File: in.files[p.file], Line: p.line, Entry: int(p.entry)}
 	}
 	return f
 }

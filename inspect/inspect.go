@@ -140,7 +140,7 @@ func (in *Inspector) pos(at model.Position) pos {
 		in.files = append(in.files, at.File)
 		in.fileIdx[at.File] = i
 	}
-	return pos{file: i, line: at.Line}
+	return pos{file: i, entry: int32(at.Entry), line: at.Line}
 }
 
 // session returns the inspector's state of a model session: both meet
@@ -169,7 +169,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		return
 	}
 	ev := res.Event
-	p := in.pos(model.Position{File: res.File, Line: res.Line})
+	p := in.pos(model.PositionOf(res))
 	s := in.session(st.Session)
 	in.count(s, ev)
 	if st.Foreign {
@@ -220,5 +220,5 @@ func (in *Inspector) observeInvalid(res *replay.Result) {
 		detail = "event " + e.EventID + ", " + detail
 	}
 	t.hit(fmt.Sprintf("%s:%d %s", res.File, res.Line, detail))
-	t.at(in.limit, in.pos(model.Position{File: res.File, Line: res.Line}))
+	t.at(in.limit, in.pos(model.PositionOf(res)))
 }

@@ -12,11 +12,6 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
-// errorBodyPrefix starts an HTTP error body of the AgentsKit Chat server,
-// {"error": TurnDiagnostic}: the server answers a request it refuses
-// with one, without a session, a turn or a trailing newline.
-var errorBodyPrefix = []byte(`{"error"`)
-
 // Bounds on what is kept of error bodies, whatever a hostile capture
 // holds: the distinct codes counted one by one, and the bytes of each
 // code's first message.
@@ -75,7 +70,7 @@ type errorBody struct {
 // reference decides: a client drops the whole line, glued event too.
 func (in *Inspector) observeRefusal(res *replay.Result) {
 	raw := bytes.TrimLeft(res.Raw, " \t")
-	if in.opts.EventPath != "" || !bytes.HasPrefix(raw, errorBodyPrefix) {
+	if in.opts.EventPath != "" || !bytes.HasPrefix(raw, replay.ErrorBodyPrefix) {
 		return
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
@@ -102,7 +97,7 @@ func (in *Inspector) observeRefusal(res *replay.Result) {
 		r.byCode[code] = ref
 		r.order = append(r.order, ref)
 	}
-	at := model.Position{File: res.File, Line: res.Line}
+	at := model.PositionOf(res)
 	p := in.pos(at)
 	ref.t.hit("")
 	ref.t.at(in.limit, p)

@@ -60,6 +60,21 @@ type SessionOverview struct {
 	// byte for it rather than an allocation.
 	endings []TurnEnding
 	sole    uint8
+	// verdict and unfinished are the session's Verdict, in the padding
+	// after sole: a session has at most one finding of each check, so a
+	// byte counts each severity's.
+	verdict    [3]uint8
+	unfinished int32
+}
+
+// Verdict is the one judgement on the session, from its findings and how
+// its turns ended, made once by the report: what every view says of it.
+func (s *SessionOverview) Verdict() Verdict {
+	v := Verdict{Unfinished: s.unfinished}
+	for i, n := range s.verdict {
+		v.Findings[i] = int32(n)
+	}
+	return v
 }
 
 // Endings is how each turn of the session ended for the client, in order
@@ -185,7 +200,8 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 		}
 		// A session the pin leaves foreign has no client: its turns end
 		// for nobody.
-		if sum.Pinned == "" || s.m.ID == sum.Pinned {
+		ended := sum.Pinned == "" || s.m.ID == sum.Pinned
+		if ended {
 			so.noteEndings(s.m)
 		}
 		if s.hasSeq {
@@ -194,8 +210,10 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 		if s.hasEmitted {
 			so.EmittedAt = &EmittedRange{First: s.first, Last: s.last}
 		}
-		r.Overview.Sessions = append(r.Overview.Sessions, so)
+		start := len(r.Findings)
 		r.Findings = in.findings(r.Findings, s, sum.Pinned)
+		so.setVerdict(verdictOf(r.Findings[start:], s.m, ended))
+		r.Overview.Sessions = append(r.Overview.Sessions, so)
 		if release {
 			in.order[i] = nil
 		}

@@ -68,6 +68,14 @@ func isBlank(b []byte) bool { return wire.IsBlank(b) }
 // turnMarker is in every turn event: a body without it holds none.
 var turnMarker = []byte(`"agentskit.chat.turn"`)
 
+// ErrorBodyPrefix starts an HTTP error body of the AgentsKit Chat server,
+// {"error": TurnDiagnostic}: its answer to a request it refuses, with no
+// session, turn or trailing newline. A HAR entry whose response has an
+// error status and such a body is read like one with turn events, so that
+// the refusal reaches the run as the malformed line it is in an NDJSON
+// capture.
+var ErrorBodyPrefix = []byte(`{"error"`)
+
 // next returns the next event, or false at the document's end.
 func (h *harReader) next() (Line, bool) {
 	if !h.indexed {

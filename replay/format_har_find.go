@@ -6,15 +6,32 @@ import (
 )
 
 // markerFinder looks for the turn marker in a text written to it a piece
-// at a time.
+// at a time, and whether the text starts as a server error body does.
 type markerFinder struct {
 	found bool
 	tail  []byte // the last bytes written, shorter than the marker
+	// head holds the text's first bytes past leading blanks, up to the
+	// length of ErrorBodyPrefix; blanks says whether only blanks came.
+	head   []byte
+	blanks bool
 }
 
-func (m *markerFinder) reset() { m.found, m.tail = false, m.tail[:0] }
+func (m *markerFinder) reset() {
+	m.found, m.tail, m.head, m.blanks = false, m.tail[:0], m.head[:0], true
+}
+
+// errorBody says whether the text starts with ErrorBodyPrefix.
+func (m *markerFinder) errorBody() bool { return bytes.Equal(m.head, ErrorBodyPrefix) }
 
 func (m *markerFinder) write(p []byte) {
+	if len(m.head) < len(ErrorBodyPrefix) {
+		q := p
+		if m.blanks {
+			q = bytes.TrimLeft(q, " \t\r\n")
+			m.blanks = len(q) == 0
+		}
+		m.head = append(m.head, q[:min(len(q), len(ErrorBodyPrefix)-len(m.head))]...)
+	}
 	if m.found || len(p) == 0 {
 		return
 	}

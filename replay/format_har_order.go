@@ -191,6 +191,10 @@ type entryScan struct {
 	started, url, encoding string
 	raw, decoded           bool // the text holds the turn marker, as is and base64-decoded
 	b64                    bool // the text is base64
+	// rawError and decodedError say whether the text is a server error
+	// body, as is and base64-decoded, and status is the response's.
+	rawError, decodedError bool
+	status                 int64
 }
 
 // entry reads one entry, keeping a slot for it when its events count.
@@ -252,6 +256,7 @@ func (ix *harIndexer) response(e *entryScan) error {
 				return s.ifNext('"', func() (err error) {
 					e.slot.text = s.off
 					e.raw, e.decoded, e.b64, err = ix.text()
+					e.rawError, e.decodedError = ix.plain.errorBody(), ix.decoded.errorBody()
 					return
 				})
 			case "encoding":
@@ -262,12 +267,36 @@ func (ix *harIndexer) response(e *entryScan) error {
 	}
 	return s.ifNext('{', func() error {
 		return s.members(func(key string) error {
-			if key != "content" {
-				return s.skip()
+			switch key {
+			case "content":
+				return s.ifNext('{', content)
+			case "status":
+				return ix.status(e)
 			}
-			return s.ifNext('{', content)
+			return s.skip()
 		})
 	})
+}
+
+// status reads a response's status, when it is a number: its integer
+// part, kept up to 999999 (a status has three digits).
+func (ix *harIndexer) status(e *entryScan) error {
+	s := ix.s
+	c, err := s.peek()
+	if err != nil {
+		return err
+	}
+	if c < '1' || c > '9' {
+		return s.skip()
+	}
+	var n int64
+	for s.ensure(1) && s.buf[s.r] >= '0' && s.buf[s.r] <= '9' {
+		n = min(n*10+int64(s.buf[s.r]-'0'), 999999)
+		s.discard(1)
+	}
+	e.status = n
+	// The fraction and exponent, if any: the integer part is read.
+	return s.number('0')
 }
 
 // messages reads an entry's WebSocket messages.
@@ -297,15 +326,18 @@ func (ix *harIndexer) keep(e *entryScan) {
 	ix.last = t
 	slot := &e.slot
 	slot.sec, slot.nsec = t.Unix(), int32(t.Nanosecond())
+	// A server's error body answers a request with an error status: its
+	// line is what an NDJSON capture of the responses holds.
+	refused := e.status >= 400
 	switch {
 	case slot.text < 0:
 	case e.encoding != "base64":
-		if e.raw {
+		if e.raw || refused && e.rawError {
 			slot.flags |= slotText
 		}
 	case !e.b64:
 		slot.flags |= slotBadBase64
-	case e.decoded:
+	case e.decoded || refused && e.decodedError:
 		slot.flags |= slotText | slotBase64
 	}
 	if h := ix.h; slot.flags != 0 && (h.url == "" || strings.Contains(e.url, h.url)) {

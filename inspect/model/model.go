@@ -17,10 +17,13 @@ import (
 // lineage changes on every snapshot must not grow without end.
 const maxVariants = 3
 
-// Position is one line of a capture.
+// Position is one line of a capture. Entry is the 1-based HAR entry
+// whose body holds the line, Line then counting within that body
+// (replay.Origin.Entry); 0 for other formats.
 type Position struct {
-	File string
-	Line int
+	File  string
+	Line  int
+	Entry int
 }
 
 // Projection is an accepted snapshot as the model keeps it: what the
@@ -62,18 +65,25 @@ type Turn struct {
 	Submitted bool
 }
 
-// at is a Position as a turn keeps it: the file as a pointer to the
-// model's one copy of its name, 8 bytes rather than a string's 16.
+// at is a Position as a turn keeps it: the file and HAR entry as a
+// pointer to the model's one copy of them, 8 bytes rather than a string's
+// 16 and an int's 8.
 type at struct {
 	line int
-	file *string
+	file *place
+}
+
+// place is a file, and the HAR entry within it (0 for none).
+type place struct {
+	name  string
+	entry int
 }
 
 func (a at) position() Position {
 	if a.file == nil {
 		return Position{}
 	}
-	return Position{File: *a.file, Line: a.line}
+	return Position{File: a.file.name, Line: a.line, Entry: a.file.entry}
 }
 
 // statuses and operations are the values the decoder lets a snapshot's
@@ -252,9 +262,10 @@ type Model struct {
 	sessions map[string]*Session
 	turns    map[turnKey]*Turn
 	prev     Projection
-	// files holds the one copy of each file name the turns' positions
-	// point to.
-	files map[string]*string
+	// files holds the one copy of each file name and HAR entry the
+	// turns' positions point to: one per file, and one per entry of a
+	// HAR, whose reader keeps a slot per entry anyway.
+	files map[place]*place
 }
 
 type turnKey struct {
@@ -266,7 +277,7 @@ type turnKey struct {
 // "": events of other sessions are then foreign. outcomes says whether
 // to keep each turn's Outcome.
 func New(pinned string, outcomes bool) *Model {
-	return &Model{pinned: pinned, outcomes: outcomes, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}, files: map[string]*string{}}
+	return &Model{pinned: pinned, outcomes: outcomes, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}, files: map[place]*place{}}
 }
 
 // Observe folds one result of a run made with replay.Options.Messages into
@@ -282,7 +293,7 @@ func (m *Model) Observe(res *replay.Result) Step {
 	s := m.session(ev.SessionID, res.Session)
 	st := Step{Session: s, Turn: m.turn(s, ev.TurnID)}
 	t := st.Turn
-	p := m.at(res.File, res.Line)
+	p := m.at(res.File, res.Line, EntryOf(res))
 	// The cursor judged the session of a snapshot already: only the
 	// verdict counts for one that was accepted.
 	if m.pinned != "" && ev.SessionID != m.pinned && res.Verdict() != replay.Accepted {
@@ -455,13 +466,28 @@ func (m *Model) turn(s *Session, id string) *Turn {
 }
 
 // at is the position of a line.
-func (m *Model) at(file string, line int) at {
-	f, ok := m.files[file]
+func (m *Model) at(file string, line, entry int) at {
+	k := place{name: file, entry: entry}
+	f, ok := m.files[k]
 	if !ok {
-		f = &file
-		m.files[file] = f
+		f = &k
+		m.files[k] = f
 	}
 	return at{line: line, file: f}
+}
+
+// EntryOf is the HAR entry of a result (replay.Origin.Entry), 0 when its
+// format has none.
+func EntryOf(res *replay.Result) int {
+	if res.Origin == nil {
+		return 0
+	}
+	return res.Origin.Entry
+}
+
+// PositionOf is where a result's line is, its HAR entry included.
+func PositionOf(res *replay.Result) Position {
+	return Position{File: res.File, Line: res.Line, Entry: EntryOf(res)}
 }
 
 // StatusAt is where the turn's last accepted snapshot was.

@@ -10,29 +10,29 @@ import (
 )
 
 // CompactPositions writes positions, in capture order, as compact ranges
-// per file: "a.jsonl:2,4-8,10-120 b.jsonl:3". total is how many lines are
-// involved, listed or not; those past the listed ones, and those that
-// would take the text past width runes (0: no limit), are counted at the
-// end as "(+N)".
+// per file and HAR entry: "a.jsonl:2,4-8,10-120 b.jsonl:3", and
+// "x.har:entry 13:line 1-3,7 x.har:entry 14:line 2" (text.Position, the
+// one form of a position). total is how many lines are involved, listed
+// or not; those past the listed ones, and those that would take the text
+// past width runes (0: no limit), are counted at the end as "(+N)".
 func CompactPositions(ps []inspect.Position, total, width int) string {
 	var b strings.Builder
 	shown := 0
 	for i := 0; i < len(ps); {
-		// One run of consecutive lines of one file.
+		// One run of consecutive lines of one file and entry.
 		j := i + 1
-		for j < len(ps) && ps[j].File == ps[i].File && ps[j].Line == ps[j-1].Line+1 {
+		for j < len(ps) && ps[j].File == ps[i].File && ps[j].Entry == ps[i].Entry && ps[j].Line == ps[j-1].Line+1 {
 			j++
 		}
 		var part string
 		switch {
-		case i > 0 && ps[i].File == ps[i-1].File:
-			part = ","
+		case i > 0 && ps[i].File == ps[i-1].File && ps[i].Entry == ps[i-1].Entry:
+			part = "," + strconv.Itoa(ps[i].Line)
 		case i > 0:
-			part = " " + termsafe.String(ps[i].File) + ":"
+			part = " " + text.Position(termsafe.String(ps[i].File), ps[i].Entry, ps[i].Line)
 		default:
-			part = termsafe.String(ps[i].File) + ":"
+			part = text.Position(termsafe.String(ps[i].File), ps[i].Entry, ps[i].Line)
 		}
-		part += strconv.Itoa(ps[i].Line)
 		if j-i > 1 {
 			part += "-" + strconv.Itoa(ps[j-1].Line)
 		}

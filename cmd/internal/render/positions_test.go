@@ -28,6 +28,10 @@ func TestCompactPositions(t *testing.T) {
 		{"two files", append(at("a", 1, 2), at("b", 3)...), 3, 0, "a:1-2 b:3"},
 		{"cut to width", at("a", 1, 3, 5, 7, 9), 5, 12, "a:1,3,5 (+2)"},
 		{"first always shown", at("long-name", 1, 3), 2, 4, "long-name:1 (+1)"},
+		{"HAR entries", []inspect.Position{{File: "x.har", Entry: 3, Line: 1}, {File: "x.har", Entry: 3, Line: 2},
+			{File: "x.har", Entry: 3, Line: 5}, {File: "x.har", Entry: 5, Line: 1}}, 4, 0, "x.har:entry 3:line 1-2,5 x.har:entry 5:line 1"},
+		{"HAR entry after a file", []inspect.Position{{File: "a", Line: 2}, {File: "x.har", Entry: 1, Line: 2}, {File: "x.har", Entry: 2, Line: 3}},
+			3, 0, "a:2 x.har:entry 1:line 2 x.har:entry 2:line 3"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

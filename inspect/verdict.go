@@ -1,0 +1,128 @@
+package inspect
+
+import "github.com/agentskit/snapctl/inspect/model"
+
+// Verdict is the one judgement on a session that every view shows
+// (lineage's headline, its SVG, the report, explore and inspect), made
+// once by the report from the session's findings and from how its turns
+// ended, so that no view re-derives it and no two disagree.
+//
+// A problem is an error or warning finding of the session, or a turn that
+// ended for the client other than complete and that no finding of the
+// session names: an error snapshot, a timeout, a cancel or another
+// diagnostic, a stream cut off, a refused submit (the request-refused
+// finding of an error body names no session, so its turn counts here). A
+// turn never accepted or unanswered is named by turn-never-accepted or
+// orphan-submit and counts once, as that finding. Info findings are
+// notes, not problems: a gap of 2 at every turn boundary is how the
+// AgentsKit Chat server numbers turns. Only a session without problems
+// may read "no problems".
+type Verdict struct {
+	// Findings counts the session's findings by severity, in the order
+	// of Severities (index by Severity.Rank).
+	Findings [3]int32
+	// Unfinished counts the turns that ended other than complete and
+	// that no finding names (see Verdict).
+	Unfinished int32
+}
+
+// Count is the number of findings of severity s.
+func (v Verdict) Count(s Severity) int {
+	if r := s.Rank(); r < len(v.Findings) {
+		return int(v.Findings[r])
+	}
+	return 0
+}
+
+// Worst is the worst severity among the findings, "" when there are none.
+func (v Verdict) Worst() Severity {
+	for i, n := range v.Findings {
+		if n > 0 {
+			return Severities[i]
+		}
+	}
+	return ""
+}
+
+// Problems is the number of problems: error and warning findings, and
+// unfinished turns.
+func (v Verdict) Problems() int {
+	return v.Count(SeverityError) + v.Count(SeverityWarning) + int(v.Unfinished)
+}
+
+// Notes is the number of info findings.
+func (v Verdict) Notes() int { return v.Count(SeverityInfo) }
+
+// Clean reports whether there is no problem: the one verdict a view may
+// put as "no problems".
+func (v Verdict) Clean() bool { return v.Problems() == 0 }
+
+// add counts one more finding.
+func (v *Verdict) add(f *Finding) {
+	if r := f.Severity.Rank(); r < len(v.Findings) {
+		v.Findings[r]++
+	}
+}
+
+// unfinished says whether a turn's ending is a problem that no finding
+// of its session names: see Verdict. EndNeverAccepted and EndUnanswered
+// raise turn-never-accepted and orphan-submit (Inspector.orphans).
+func unfinished(e model.Ending) bool {
+	switch e {
+	case model.EndComplete, model.EndNeverAccepted, model.EndUnanswered:
+		return false
+	}
+	return true
+}
+
+// verdictOf is the verdict on a session from its findings and turns;
+// ended says whether its turns ended for a client (not for a session the
+// pin leaves foreign).
+func verdictOf(fs []Finding, m *model.Session, ended bool) Verdict {
+	var v Verdict
+	for i := range fs {
+		v.add(&fs[i])
+	}
+	if !ended {
+		return v
+	}
+	for t := m.FirstTurn(); t != nil; t = t.Next() {
+		if e, _, _ := t.Ending(); unfinished(e) {
+			v.Unfinished++
+		}
+	}
+	return v
+}
+
+// Verdict is the verdict on the whole capture: every session's, and the
+// findings that name no session (request-refused, glued-lines,
+// unusable-input).
+func (r *Report) Verdict() Verdict {
+	var v Verdict
+	for i := range r.Findings {
+		v.add(&r.Findings[i])
+	}
+	for i := range r.Overview.Sessions {
+		v.Unfinished += r.Overview.Sessions[i].unfinished
+	}
+	return v
+}
+
+// setVerdict keeps v in the session's overview.
+func (s *SessionOverview) setVerdict(v Verdict) {
+	for i, n := range v.Findings {
+		s.verdict[i] = uint8(min(n, 255))
+	}
+	s.unfinished = v.Unfinished
+}
+
+// Verdicts maps each session id to its verdict, for a view that meets
+// sessions by id (lineage's graphs).
+func (r *Report) Verdicts() map[string]Verdict {
+	m := make(map[string]Verdict, len(r.Overview.Sessions))
+	for i := range r.Overview.Sessions {
+		s := &r.Overview.Sessions[i]
+		m[s.SessionID] = s.Verdict()
+	}
+	return m
+}

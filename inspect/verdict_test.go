@@ -1,0 +1,132 @@
+package inspect
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/agentskit/snapctl/inspect/model"
+)
+
+// captures are every capture of testdata: the samples, the finding
+// captures, the other formats and the real server's.
+func captures(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, pat := range []string{"*.jsonl", "inspect/*.jsonl", "formats/*", "real-server/*.jsonl", "real-server/*.har"} {
+		m, err := filepath.Glob(filepath.Join("..", "testdata", pat))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m...)
+	}
+	if len(out) < 30 {
+		t.Fatalf("only %d captures found", len(out))
+	}
+	return out
+}
+
+// TestVerdictAgreesWithFindings: on every capture, each session's verdict
+// counts exactly the findings that name it, by severity, and the turns
+// whose ending no finding names; a session with an error or warning
+// finding, or such a turn, is never clean. The expectation is derived
+// here from the findings list and the overview's endings, not from the
+// verdict's own code.
+func TestVerdictAgreesWithFindings(t *testing.T) {
+	for _, file := range captures(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			rep := run(t, Options{}, file)
+			var total Verdict
+			for _, s := range rep.Overview.Sessions {
+				var want Verdict
+				for _, f := range rep.Findings {
+					if f.SessionID == s.SessionID {
+						want.Findings[f.Severity.Rank()]++
+					}
+				}
+				for _, e := range s.Endings() {
+					switch e.Ending {
+					case model.EndComplete:
+					case model.EndNeverAccepted:
+						if !has(rep, TurnNeverAccepted, s.SessionID) {
+							t.Errorf("%s: turn %s never accepted and no turn-never-accepted finding", s.SessionID, e.TurnID)
+						}
+					case model.EndUnanswered:
+						if !has(rep, OrphanSubmit, s.SessionID) {
+							t.Errorf("%s: turn %s unanswered and no orphan-submit finding", s.SessionID, e.TurnID)
+						}
+					default:
+						want.Unfinished++
+					}
+				}
+				if s.Verdict() != want {
+					t.Errorf("%s: verdict %+v, want %+v", s.SessionID, s.Verdict(), want)
+				}
+				errs := want.Findings[0] + want.Findings[1]
+				if s.Verdict().Clean() != (errs == 0 && want.Unfinished == 0) {
+					t.Errorf("%s: Clean %v with %d error or warning findings and %d unfinished turns",
+						s.SessionID, s.Verdict().Clean(), errs, want.Unfinished)
+				}
+				if errs > 0 && s.Verdict().Worst() != SeverityError && s.Verdict().Worst() != SeverityWarning {
+					t.Errorf("%s: worst %q with %d error or warning findings", s.SessionID, s.Verdict().Worst(), errs)
+				}
+				total.Unfinished += want.Unfinished
+			}
+			for _, f := range rep.Findings {
+				total.Findings[f.Severity.Rank()]++
+			}
+			if got := rep.Verdict(); got != total {
+				t.Errorf("capture verdict %+v, want %+v", got, total)
+			}
+		})
+	}
+}
+
+func has(rep Report, id, session string) bool {
+	for _, f := range rep.Findings {
+		if f.ID == id && f.SessionID == session {
+			return true
+		}
+	}
+	return false
+}
+
+// TestVerdictOfRealServer: what the real captures' README says happened,
+// as each session's verdict puts it.
+func TestVerdictOfRealServer(t *testing.T) {
+	tests := []struct {
+		file, session   string
+		problems, notes int
+		worst           Severity
+		clean           bool
+	}{
+		{"real-alpha.jsonl", "s-alpha", 0, 1, SeverityInfo, true},
+		{"real-busy.jsonl", "s-busy", 0, 1, SeverityInfo, true},
+		{"real-timeout.jsonl", "s-timeout", 1, 1, SeverityInfo, false},
+		{"real-abort.jsonl", "s-abort", 1, 1, SeverityInfo, false},
+		{"real-fail.jsonl", "s-fail", 1, 1, SeverityInfo, false},
+		{"busy-submits.jsonl", "p-s-busy", 1, 0, SeverityWarning, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			rep := run(t, Options{}, realCapture(tt.file))
+			v, ok := rep.Verdicts()[tt.session]
+			if !ok {
+				t.Fatalf("no session %s", tt.session)
+			}
+			if v.Problems() != tt.problems || v.Notes() != tt.notes || v.Worst() != tt.worst || v.Clean() != tt.clean {
+				t.Errorf("verdict %+v: %d problems, %d notes, worst %q, clean %v; want %d, %d, %q, %v",
+					v, v.Problems(), v.Notes(), v.Worst(), v.Clean(), tt.problems, tt.notes, tt.worst, tt.clean)
+			}
+		})
+	}
+}
+
+// TestVerdictErrorFinding: a session with an error finding is never
+// clean, whatever its turns did.
+func TestVerdictErrorFinding(t *testing.T) {
+	rep := run(t, Options{}, filepath.Join("..", "testdata", "inspect", "message-vanished.jsonl"))
+	v := rep.Verdicts()["s-vanish"]
+	if v.Clean() || v.Worst() != SeverityError || v.Count(SeverityError) != 1 {
+		t.Errorf("verdict %+v: clean %v, worst %q", v, v.Clean(), v.Worst())
+	}
+}
