@@ -1,6 +1,7 @@
 package text
 
 import (
+	"fmt"
 	"io"
 	"testing"
 )
@@ -23,6 +24,37 @@ func BenchmarkTableRow(b *testing.B) {
 		if err := t.Row(benchRow, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// streamTable streams a table of replay's columns, rows rows of
+// benchRow, from its header to its close.
+func streamTable(tb testing.TB, rows int, fitting bool) {
+	t, err := NewTable(io.Discard, benchCols, NaturalWidths(benchCols, [][]string{benchRow}), fitting, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for range rows {
+		if err := t.Row(benchRow, nil); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := t.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// BenchmarkTable streams whole tables of 1,000 rows, header and close
+// included, and reports the time a row takes.
+func BenchmarkTable(b *testing.B) {
+	for _, fitting := range []bool{false, true} {
+		b.Run(fmt.Sprintf("fitting=%v", fitting), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				streamTable(b, 1000, fitting)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1000, "ns/row")
+		})
 	}
 }
 
@@ -56,6 +88,19 @@ func TestTableRowAllocs(t *testing.T) {
 		}
 		if all > maxRowAllocs {
 			t.Errorf("fitting %v: %.0f allocations a row, want at most %d", fitting, all, maxRowAllocs)
+		}
+	}
+}
+
+// A row's allocations are counted on whole tables of 1,000 and 2,000
+// rows: their difference is what 1,000 rows cost, whatever the header
+// and the close do.
+func TestTableAllocsPerRow(t *testing.T) {
+	for _, fitting := range []bool{false, true} {
+		small := testing.AllocsPerRun(3, func() { streamTable(t, 1000, fitting) })
+		big := testing.AllocsPerRun(3, func() { streamTable(t, 2000, fitting) })
+		if perRow := (big - small) / 1000; perRow > maxRowAllocs {
+			t.Errorf("fitting %v: %.0f allocations for 1,000 rows, %.0f for 2,000: %.1f a row, want at most %d", fitting, small, big, perRow, maxRowAllocs)
 		}
 	}
 }
