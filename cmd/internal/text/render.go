@@ -8,21 +8,27 @@ import (
 	"github.com/olekukonko/tablewriter/tw"
 )
 
-// cellRenderer is the tablewriter renderer of snapctl's tables: it lays
-// out each header and row line from the cells, widths and alignments
-// tablewriter hands it, measured with Width, ColumnGap cells apart, with
-// no trailing blanks. tablewriter's own Blueprint renderer is not used:
-// it cuts a cell wider than its column, where snapctl's tables must keep
-// a number or a piped value whole and push the next columns, and it
+// cellRenderer is the tablewriter renderer of snapctl's tables, and
+// what lays out their rows: each line is built from its cells at the
+// columns' widths, measured with Width, ColumnGap cells apart, with no
+// trailing blanks. tablewriter's own Blueprint renderer is not used: it
+// cuts a cell wider than its column, where snapctl's tables must keep a
+// number or a piped value whole and push the next columns, and it
 // measures with a width of its own (code points, wide or narrow by the
 // locale) that can disagree with Width on emoji and ambiguous-width
 // characters such as "…", which would shift the columns after them.
 type cellRenderer struct {
 	w   io.Writer
 	err error // the first write error, reported by Table
-	// line is the one buffer every line is laid out in, so that a row
+	// widths and right are the widths and alignments of the columns
+	// drawn, the ones tablewriter is configured with.
+	widths []int
+	right  []bool
+	// line is the one buffer every line is laid out in, and cells the
+	// header's cells taken out of tablewriter's context, so that a row
 	// costs the renderer no allocation.
-	line []byte
+	line  []byte
+	cells []string
 }
 
 func (r *cellRenderer) Start(w io.Writer) error {
@@ -54,39 +60,47 @@ func (r *cellRenderer) Logger(*ll.Logger) {}
 // blanks is padding to copy from.
 const blanks = "                                                                "
 
-// draw writes one line: a right-aligned cell is padded on the left, a
+// draw writes the line tablewriter hands over (the header).
+func (r *cellRenderer) draw(ctx tw.Formatting) {
+	r.cells = r.cells[:0]
+	for i := range len(ctx.Row.Current) {
+		r.cells = append(r.cells, ctx.Row.Current[i].Data)
+	}
+	r.row(r.cells)
+}
+
+// row writes one line: a right-aligned cell is padded on the left, a
 // left-aligned one on the right, and a column of width 0 is left out.
 // Blanks are only written before something that is not blank, so that
-// the line has no trailing blanks.
-func (r *cellRenderer) draw(ctx tw.Formatting) {
-	if r.err != nil {
+// the line has no trailing blanks. A table of no columns has no lines.
+func (r *cellRenderer) row(cells []string) {
+	if r.err != nil || len(cells) == 0 {
 		return
 	}
 	b := r.line[:0]
 	blank := 0 // blanks owed before the next text
 	first := true
-	for i := range len(ctx.Row.Current) {
-		width := ctx.Row.Widths.Get(i)
+	for i, cell := range cells {
+		width := r.widths[i]
 		if width <= 0 {
 			continue
 		}
-		cell := ctx.Row.Current[i]
-		pad := max(0, width-Width(cell.Data))
+		pad := max(0, width-Width(cell))
 		if !first {
 			blank += ColumnGap
 		}
 		first = false
-		if cell.Align == tw.AlignRight {
+		if r.right[i] {
 			blank += pad
 		}
-		text := strings.TrimRight(cell.Data, " ")
+		text := strings.TrimRight(cell, " ")
 		if text != "" {
 			b = appendBlanks(b, blank)
 			b = append(b, text...)
 			blank = 0
 		}
-		blank += len(cell.Data) - len(text)
-		if cell.Align != tw.AlignRight {
+		blank += len(cell) - len(text)
+		if !r.right[i] {
 			blank += pad
 		}
 	}

@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"runtime"
 	"strings"
@@ -236,5 +237,40 @@ func TestRenderTrimsOnlyTrailingBlanks(t *testing.T) {
 				t.Errorf("row %q = %q, want %q", tc.row, b.String(), tc.want)
 			}
 		})
+	}
+}
+
+// Rows laid out by the renderer are the lines tablewriter's Append draws
+// through it: passing rows by Append would change nothing.
+func TestRowsAsAppendDrawsThem(t *testing.T) {
+	rows := append([][]string{
+		{"123456789012", "\x1b[1mevt\x1b[0m", "", "4294967296", "two  blanks ", "tail  "},
+		{"", "", "", "", "", ""},
+	}, tableRows...)
+	for _, width := range []int{0, 40, 60} {
+		var direct, appended bytes.Buffer
+		widths := FitWidths(tableCols, rows, width)
+		a, err := NewTable(&direct, tableCols, widths, width > 0, strings.ToUpper)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := NewTable(&appended, tableCols, widths, width > 0, strings.ToUpper)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if err := a.Row(r, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.t.Append(b.cells(r, nil)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := errors.Join(a.Close(), b.Close()); err != nil {
+			t.Fatal(err)
+		}
+		if direct.String() != appended.String() {
+			t.Errorf("width %d: rows drawn directly:\n%s\nthrough Append:\n%s", width, direct.String(), appended.String())
+		}
 	}
 }

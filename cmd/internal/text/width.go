@@ -1,7 +1,8 @@
 // Package text lays out snapctl's human output: the width of a string on
-// a terminal, columns sized and shortened to fit a width, tables drawn
-// through tablewriter, and long lines wrapped. It knows nothing of
-// commands or captures: cells come to it terminal-safe.
+// a terminal, columns sized and shortened to fit a width, tables streamed
+// under tablewriter (Table says what it draws), and long lines wrapped.
+// It knows nothing of commands or captures: cells come to it
+// terminal-safe.
 package text
 
 import "github.com/charmbracelet/x/ansi"
