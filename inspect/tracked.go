@@ -9,10 +9,10 @@ import (
 )
 
 // The fingerprints the inspector keeps across snapshots live in two
-// open-addressing tables of fixed-size slots, not in Go maps: a map of
-// these keys and values took some 100 bytes an entry, three times that
-// once the collector's slack is counted, where a slot here takes 24 or 32
-// bytes and the tables grow only as far as the budget lets them.
+// open-addressing tables of fixed-size slots, not in Go maps: maps of
+// 524,288 keys and values of 56 bytes, in slots up to half empty, made
+// inspect peak at 192 MB on one session; a slot here takes 24 or 32
+// bytes, and the tables grow only as far as the budget lets them.
 //
 // Only the table of event ids must be exact: two ids that hash alike
 // would otherwise make a duplicate-event-id of two different events. So
@@ -139,7 +139,7 @@ func (t *idTable) idKey(s int, id string) []byte {
 	return t.scratch
 }
 
-// stored returns the key that an used slot holds.
+// stored returns the key that a used slot holds.
 func (t *idTable) stored(s *idSlot) []byte {
 	k := t.keys[s.key-1:]
 	_, a := binary.Uvarint(k)
@@ -147,7 +147,7 @@ func (t *idTable) stored(s *idSlot) []byte {
 	return k[:a+b+int(n)]
 }
 
-// find returns the fingerprint of the session's event id, and the slot
+// findEvent returns the fingerprint of the session's event id, and the slot
 // that holds it or would hold it (-1 when the table has none).
 func (in *Inspector) findEvent(s int, id string) (p print, i int, ok bool) {
 	t := &in.events
