@@ -26,7 +26,7 @@ func (in *Inspector) accept(s *session, st *model.Step, res *replay.Result, p po
 	if res.Reason == replay.ReasonAdvanced && res.Gap > 0 && !s.betweenLost {
 		in.checkGap(s, st, res, p)
 	}
-	in.tracked -= len(s.between)
+	in.used -= betweenSize * len(s.between)
 	s.betweenLost = false
 	// A long run of submits and diagnostics must not leave its capacity
 	// behind in every session.
@@ -54,13 +54,7 @@ func (in *Inspector) accept(s *session, st *model.Step, res *replay.Result, p po
 		if in.checkVanished(s, st, ev, p) {
 			listed |= bitVanished
 		}
-		k := seqKey{s.m.Index, prev.Sequence}
-		if _, ok := in.bySeq[k]; ok {
-			in.bySeq[k] = s.acc
-		} else if in.tracked < in.budget {
-			in.tracked++
-			in.bySeq[k] = s.acc
-		}
+		in.putSeq(s.m.Index, prev.Sequence, s.acc)
 	}
 	s.acc = print{content: ev.Snapshot.Hash, eventID: in.hashID(ev.EventID), at: p, listed: listed}
 	s.inReconnect = false
@@ -156,11 +150,10 @@ func (in *Inspector) checkVanished(s *session, st *model.Step, ev *replay.Event,
 func (in *Inspector) redelivered(s *session, res *replay.Result, p pos, seen bool) {
 	ev := res.Event
 	var ref *print
-	k := seqKey{s.m.Index, ev.Sequence}
 	if res.Reason == replay.ReasonDuplicate {
 		ref = &s.acc
-	} else if old, ok := in.bySeq[k]; ok {
-		defer func() { in.bySeq[k] = old }()
+	} else if old, _, ok := in.findSeq(s.m.Index, ev.Sequence); ok {
+		defer func() { in.putSeq(s.m.Index, ev.Sequence, old) }()
 		ref = &old
 	}
 	if ref != nil && (ref.content != ev.Snapshot.Hash || ref.eventID != in.hashID(ev.EventID)) {
@@ -197,22 +190,18 @@ func (in *Inspector) redelivered(s *session, res *replay.Result, p pos, seen boo
 	}
 }
 
-func (in *Inspector) hashID(id string) uint64 { return maphash.String(in.seed, id) }
+// hashID fingerprints an event id, for comparisons where equal hashes of
+// different ids only hide a difference.
+func (in *Inspector) hashID(id string) uint32 { return uint32(maphash.String(in.seed, id)) }
 
 // checkEventID compares each line with the first line of its event id,
 // and reports whether the id was met before: true too when it could not
 // be tracked, so that no claim rests on what was not kept.
 func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) (seen bool) {
 	content := in.contentHash(ev)
-	key := idKey{s.m.Index, in.hashID(ev.EventID)}
-	old, ok := in.events[key]
+	old, i, ok := in.findEvent(s.m.Index, ev.EventID)
 	if !ok {
-		if in.tracked < in.budget {
-			in.tracked++
-			in.events[key] = print{content: content, at: p}
-			return false
-		}
-		return true
+		return !in.addEvent(s.m.Index, ev.EventID, print{content: content, at: p})
 	}
 	if old.content == content {
 		return true
@@ -220,7 +209,7 @@ func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) (seen boo
 	d := &s.tally().dupEvent
 	d.hit(fmt.Sprintf("event id %s", strconv.Quote(ev.EventID)))
 	in.pair(d, &old, p)
-	in.events[key] = old
+	in.setEvent(i, old)
 	return true
 }
 

@@ -3,6 +3,8 @@ package inspect
 import (
 	"bytes"
 	"fmt"
+	"hash/maphash"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -74,19 +76,26 @@ func TestTrackedBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := New(Options{})
-	in.budget = 100
+	in.budget = 4096
 	sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error {
 		in.Observe(res)
-		if in.tracked > in.budget {
-			t.Fatalf("line %d: %d entries tracked, budget %d", res.Line, in.tracked, in.budget)
+		if in.used > in.budget {
+			t.Fatalf("line %d: %d bytes tracked, budget %d", res.Line, in.used, in.budget)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(in.events) + len(in.bySeq); n > in.budget {
-		t.Errorf("%d fingerprints kept, budget %d", n, in.budget)
+	held := len(in.events.slots)*idSize + cap(in.events.keys) + len(in.bySeq.slots)*seqSize
+	for _, s := range in.order {
+		held += betweenSize * len(s.between)
+	}
+	if held > in.budget || in.events.n == 0 || in.bySeq.n == 0 {
+		t.Errorf("%d bytes held (%d ids, %d sequences), budget %d", held, in.events.n, in.bySeq.n, in.budget)
+	}
+	if in.events.n+in.bySeq.n >= 1000 {
+		t.Errorf("%d ids and %d sequences kept: the budget did not run out", in.events.n, in.bySeq.n)
 	}
 	rep := in.Report(sum)
 	if got := brief(rep.Findings); len(got) != 1 || !strings.Contains(got[0], "duplicate-event-id s0") {
@@ -181,4 +190,72 @@ func TestManySessions(t *testing.T) {
 		in, sum := run(capture)
 		return []any{in.Finish(sum), sum}
 	})
+}
+
+// TestTrackedMemory checks, on doubling captures of one session of
+// small snapshots, that the heap the inspector keeps grows with the
+// events only up to its budget of fingerprints, and stays there: the Go
+// maps it once used took about three times their entries' bytes, so
+// that the budget's cap cost several times the budget.
+func TestTrackedMemory(t *testing.T) {
+	const budget = 256 << 10
+	// slack is what the inspector keeps beside the tables and what
+	// measuring moves: the model's one session and turn, the files.
+	const slack = 64 << 10
+	small := hostile.Sessions(1, 10, 16)
+	base := hostile.Retained(func() any { return inspectedWithin(t, small, budget) })
+	for _, n := range []int{1000, 2000, 4000, 8000, 16000} {
+		capture := hostile.Sessions(1, n, 16)
+		var in *Inspector
+		kept := hostile.Retained(func() any { in = inspectedWithin(t, capture, budget); return in })
+		runtime.KeepAlive(capture)
+		t.Logf("%d events: %d bytes kept (%d of the budget used, %d ids, %d sequences), %.1f bytes an event",
+			n, kept-base, in.used, in.events.n, in.bySeq.n, float64(kept-base)/float64(n))
+		if in.used > budget || kept-base > budget+slack {
+			t.Errorf("%d events: %d bytes kept, %d counted, budget %d", n, kept-base, in.used, budget)
+		}
+	}
+}
+
+// inspectedWithin is inspected with a budget of fingerprints of its own.
+func inspectedWithin(tb testing.TB, capture []byte, budget int) *Inspector {
+	in := New(Options{})
+	in.budget = budget
+	hostile.Replay(tb, capture, in.replayOptions(), func(res *replay.Result) error {
+		in.Observe(res)
+		return nil
+	})
+	return in
+}
+
+// TestEventIDsExact checks that the table of event ids compares ids, not
+// their hashes: ids of other sessions, ids that extend another, and an
+// entry whose hash is made to match, are all different ids, so that no
+// duplicate-event-id rests on a collision.
+func TestEventIDsExact(t *testing.T) {
+	in := New(Options{})
+	keys := []struct {
+		s  int
+		id string
+	}{{0, "e1"}, {1, "e1"}, {0, "e12"}, {12, ""}, {1, "2e1"}}
+	for i, k := range keys {
+		if !in.addEvent(k.s, k.id, print{content: uint64(i + 1), at: pos{line: i + 1}}) {
+			t.Fatalf("%+v not kept", k)
+		}
+	}
+	for i, k := range keys {
+		if p, _, ok := in.findEvent(k.s, k.id); !ok || p.content != uint64(i+1) || p.at.line != i+1 {
+			t.Errorf("%+v: found %v, %+v", k, ok, p)
+		}
+	}
+	// A slot of "e1" moved to where "x" would be, with x's hash: it must
+	// still not be x.
+	_, i, _ := in.findEvent(0, "e1")
+	sl := in.events.slots[i]
+	sl.h = uint32(maphash.Bytes(in.seed, in.events.idKey(0, "x")))
+	_, j, _ := in.findEvent(0, "x")
+	in.events.slots[j] = sl
+	if _, _, ok := in.findEvent(0, "x"); ok {
+		t.Error("an id found by its hash alone")
+	}
 }

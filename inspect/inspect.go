@@ -33,14 +33,23 @@ type Options struct {
 	Each func(res *replay.Result)
 }
 
-// maxTracked caps, over all sessions together, the fingerprints kept for
-// past accepted sequences and for event ids, and the non-snapshot
-// sequences kept between two accepted snapshots (about 32 MiB when full):
-// past it, sequence-collision against old sequences and duplicate-event-id
-// for new ids are not checked, and a sequence-gap whose values may have
-// been used by untracked events is not reported, so memory stays bounded
-// on any capture, however many sessions it holds.
-const maxTracked = 1 << 19
+// maxTracked caps, in bytes over all sessions together, the fingerprints
+// kept for past accepted sequences and for event ids (the ids' bytes
+// included), the non-snapshot sequences kept between two accepted
+// snapshots and the sessions met only in malformed lines: past it,
+// sequence-collision against old sequences and duplicate-event-id for new
+// ids are not checked, and a sequence-gap whose values may have been used
+// by untracked events is not reported, so memory stays bounded on any
+// capture, however many sessions it holds.
+const maxTracked = 4 << 20
+
+// Costs against maxTracked of what is not in the tables: a sequence kept
+// between snapshots, and a session met in malformed lines (its map entry
+// and tally, about).
+const (
+	betweenSize = 8
+	invalidSize = 256
+)
 
 // Inspector watches the results of a replay run and builds a Report. The
 // model keeps the sessions, turns and accepted projections; the inspector
@@ -57,14 +66,14 @@ type Inspector struct {
 	model *model.Model
 	order []*session
 	// events and bySeq are shared by every session and keyed by its
-	// index, so that a session costs no map of its own. events maps each
-	// event id to the fingerprint of its first line; bySeq holds the
+	// index, so that a session costs no table of its own. events maps
+	// each event id to the fingerprint of its first line; bySeq holds the
 	// accepted snapshots before each session's current one.
-	events map[idKey]print
-	bySeq  map[seqKey]print
-	// tracked counts the entries of events and bySeq and of every
-	// session's between, against budget (maxTracked but in tests).
-	tracked, budget int
+	events idTable
+	bySeq  seqTable
+	// used counts the bytes of events and bySeq, of every session's
+	// between and of invalid, against budget (maxTracked but in tests).
+	used, budget int
 	// invalid tallies, by the session id their envelope names, the
 	// malformed lines that could be read as events: invalid-event for
 	// the sessions that turn out to be trusted.
@@ -86,23 +95,11 @@ type pendingSubmit struct {
 	session, file string
 }
 
-// idKey names an event id (by hash) of the session with index s.
-type idKey struct {
-	s  int
-	id uint64
-}
-
-// seqKey names an accepted sequence of the session with index s.
-type seqKey struct {
-	s   int
-	seq int64
-}
-
 // New returns an inspector.
 func New(opts Options) *Inspector {
 	in := &Inspector{opts: opts, limit: opts.MaxPositions, seed: maphash.MakeSeed(),
 		fileIdx: map[string]int32{}, model: model.New(opts.Session, false),
-		events: map[idKey]print{}, bySeq: map[seqKey]print{}, budget: maxTracked, invalid: map[string]*tally{}}
+		budget: maxTracked, invalid: map[string]*tally{}}
 	if in.limit <= 0 {
 		in.limit = DefaultMaxPositions
 	}
@@ -180,8 +177,8 @@ func (in *Inspector) Observe(res *replay.Result) {
 	}
 	seen := in.checkEventID(s, ev, p)
 	if ev.Kind != replay.KindSnapshot {
-		if in.tracked < in.budget {
-			in.tracked++
+		if in.used+betweenSize <= in.budget {
+			in.used += betweenSize
 			s.between = append(s.between, ev.Sequence)
 		} else {
 			s.betweenLost = true
@@ -208,10 +205,10 @@ func (in *Inspector) observeInvalid(res *replay.Result) {
 	}
 	t := in.invalid[e.SessionID]
 	if t == nil {
-		if in.tracked >= in.budget {
+		if in.used+invalidSize > in.budget {
 			return
 		}
-		in.tracked++
+		in.used += invalidSize
 		t = &tally{}
 		in.invalid[e.SessionID] = t
 	}

@@ -329,7 +329,7 @@ func TestOutOfOrderBudget(t *testing.T) {
 	}
 	defer rd.Close()
 	in := New(Options{})
-	in.budget = 50
+	in.budget = 50 * idSize
 	sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error { in.Observe(res); return nil })
 	if err != nil {
 		t.Fatal(err)

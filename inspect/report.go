@@ -181,7 +181,7 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 		// The sessions stay reachable through order alone. The maps go
 		// before the overviews are allocated, so that a collection the
 		// allocation starts can take them.
-		in.model, in.events, in.bySeq = nil, nil, nil
+		in.model, in.events, in.bySeq = nil, idTable{}, seqTable{}
 	}
 	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	for i, s := range in.order {

@@ -95,7 +95,7 @@ func (s *session) tally() *tallies {
 // print fingerprints what one line carried, and where it was.
 type print struct {
 	content uint64
-	eventID uint64
+	eventID uint32
 	at      pos
 	// listed has the bit of each tally that lists this line already.
 	listed uint8

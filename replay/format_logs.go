@@ -2,7 +2,6 @@ package replay
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 )
@@ -24,6 +23,18 @@ func (p *partial) add(l Line, piece []byte, loggedAt string, maxLine int) {
 	}
 	p.entries++
 	p.msg.add(piece, maxLine)
+}
+
+// addHeld is add for a piece of which only the first len(held) of its
+// size bytes may be held, and whose last two bytes are end: see
+// joined.addHeld.
+func (p *partial) addHeld(l Line, held []byte, size int64, end [2]byte, loggedAt string, maxLine int) {
+	if p.entries == 0 {
+		p.first, p.loggedAt = l, loggedAt
+		p.msg.start()
+	}
+	p.entries++
+	p.msg.addHeld(held, size, end, maxLine)
 }
 
 // take returns the joined message as an event record and resets p. trim
@@ -59,12 +70,13 @@ type dockerFramer struct {
 	maxLine int
 	mix     *mixer
 	parts   [2]partial
-	entry   struct {
-		Log    *string `json:"log"`
-		Stream string  `json:"stream"`
-		Time   string  `json:"time"`
-	}
-	rec Line
+	entry   dockerEntry
+	// scan reads each entry from src, its line; own holds a log that
+	// could not be unescaped in place.
+	scan *jsonScan
+	src  bytes.Reader
+	own  []byte
+	rec  Line
 }
 
 func (d *dockerFramer) line(l Line) (Line, bool) {
@@ -77,20 +89,34 @@ func (d *dockerFramer) line(l Line) (Line, bool) {
 	if len(bytes.TrimSpace(l.Data)) == 0 {
 		return Line{}, false
 	}
-	d.entry.Log, d.entry.Stream, d.entry.Time = nil, "", ""
-	if err := json.Unmarshal(l.Data, &d.entry); err != nil || d.entry.Log == nil {
+	// The pieces hold the message's line ending, which does not count
+	// to the limit.
+	limit := d.maxLine + len("\r\n")
+	if !d.decode(l.Data, limit) {
 		if d.mix.passes(l) {
 			return l, true
 		}
 		l.bad = formatProblem(FormatDocker, `the line is not a json-file log entry {"log": "…", "stream": …, "time": …}`)
 		return l, true
 	}
-	p := &d.parts[streamIndex([]byte(d.entry.Stream))]
-	log := *d.entry.Log
-	// The pieces hold the message's line ending, which does not count
-	// to the limit.
-	p.add(l, []byte(log), d.entry.Time, d.maxLine+len("\r\n"))
-	if len(log) == 0 || log[len(log)-1] != '\n' {
+	e := &d.entry
+	p := &d.parts[0]
+	if e.stderr {
+		p = &d.parts[1]
+	}
+	whole := e.size > 0 && e.end[1] == '\n'
+	if whole && p.entries == 0 {
+		// A whole message: the event, straight from the line, taken as
+		// a joined message of one piece would be.
+		keep := p.msg.data
+		p.first, p.loggedAt, p.entries = l, e.time, 1
+		p.msg = joined{data: e.log, size: e.size, end: e.end, over: e.size > int64(limit)}
+		d.rec = p.take(p.msg.newlineLen(), d.maxLine)
+		p.msg.data = keep[:0]
+		return d.rec, true
+	}
+	p.addHeld(l, e.log, e.size, e.end, e.time, limit)
+	if !whole {
 		return Line{}, false // split: the next entry of this stream goes on
 	}
 	// The newline is not part of the message, nor is a CR before it,

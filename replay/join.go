@@ -56,6 +56,25 @@ func (j *joined) add(piece []byte, limit int) {
 	j.data = append(j.data, piece...)
 }
 
+// addHeld is add for a piece of which only the first len(held) of its
+// size bytes may be held (all of them within the limit), and whose last
+// two bytes are end (right-aligned when fewer).
+func (j *joined) addHeld(held []byte, size int64, end [2]byte, limit int) {
+	if int64(len(held)) == size {
+		j.add(held, limit)
+		return
+	}
+	// Only part of the piece was held: it is past the limit.
+	j.size += size
+	switch {
+	case size >= 2:
+		j.end = end
+	case size == 1:
+		j.end = [2]byte{j.end[1], end[1]}
+	}
+	j.over, j.data = true, nil
+}
+
 // skip counts n bytes of the event that were never held: a line over
 // the limit, which makes the event too long.
 func (j *joined) skip(n int64) {

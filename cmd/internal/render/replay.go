@@ -94,7 +94,8 @@ func (c *originCarry) write(e *jsonout.Encoder, file string, o *replay.Origin) {
 		e.Key("entry")
 		e.Int(int64(o.Entry))
 	}
-	if o.URL != c.url {
+	// An event of no entry (bytes after the document) has no URL.
+	if o.Entry > 0 && o.URL != c.url {
 		c.url = o.URL
 		e.Key("url")
 		e.Str(o.URL)

@@ -173,7 +173,8 @@ func TestTableWriterLongLineNumbers(t *testing.T) {
 // TestJSONEventsCarryOrigin: a HAR entry's URL and an SSE id are written
 // only when they change within a file (an emptied id included), so a
 // long URL costs its bytes once per entry, not once per event; another
-// file starts again.
+// file starts again. The bytes after a HAR document, of no entry, have
+// no URL, not an empty one.
 func TestJSONEventsCarryOrigin(t *testing.T) {
 	long := "https://chat.example/api/turns?q=" + strings.Repeat("x", 100_000)
 	origins := []struct {
@@ -186,6 +187,7 @@ func TestJSONEventsCarryOrigin(t *testing.T) {
 		{"a.har", &replay.Origin{Entry: 2, URL: long}, `"entry":2`},
 		{"a.har", &replay.Origin{Entry: 3, URL: "wss://x", LastEventID: "7"}, `"lastEventId":"7","entry":3,"url":"wss://x"`},
 		{"a.har", &replay.Origin{Entry: 3, URL: "wss://x"}, `"lastEventId":"","entry":3`},
+		{"a.har", &replay.Origin{}, ``}, // the bytes after the document
 		{"b.har", &replay.Origin{Entry: 1, URL: "wss://x"}, `"entry":1,"url":"wss://x"`},
 		{"c.jsonl", nil, ``},
 		{"d.sse", &replay.Origin{LastEventID: "1"}, `"lastEventId":"1"`},
