@@ -31,6 +31,10 @@ type Options struct {
 	// Each, when set, sees every result of the run too, after the
 	// inspector: for counts of the caller's own.
 	Each func(res *replay.Result)
+	// Workers is replay's Options.Workers: 0 decodes on every core, 1 on
+	// the caller's goroutine (cheaper for the small captures that
+	// reduce runs by the hundred).
+	Workers int
 }
 
 // maxTracked caps, in bytes over all sessions together, the fingerprints
@@ -127,7 +131,8 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
 	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
-		Messages: true, Hash: true, Sessions: in.opts.Sessions, RawMalformed: true, Window: in.opts.Window}
+		Messages: true, Hash: true, Sessions: in.opts.Sessions, RawMalformed: true, Window: in.opts.Window,
+		Workers: in.opts.Workers}
 }
 
 func (in *Inspector) pos(at model.Position) pos {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -102,7 +104,9 @@ var (
 	// redactContainers are the objects and arrays shown member by member.
 	redactContainers = setOf("", "payload", "payload.usage", "payload.lineage", "payload.error",
 		"payload.messages", "payload.messages[]", "payload.messages[].parts", "payload.messages[].parts[]",
-		"payload.messages[].toolCalls", "payload.messages[].toolCalls[]")
+		"payload.messages[].toolCalls", "payload.messages[].toolCalls[]",
+		// A server's error body ({"error": {"code": …}}), a refusal.
+		"error")
 	// redactScalars are the values shown: numbers, booleans and null, and
 	// strings that the field's rule allows (enumValue): ids and names that
 	// are safe identifiers, enums and codes only when valid, timestamps
@@ -113,6 +117,7 @@ var (
 		"payload.lineage.operation", "payload.lineage.parentTurnId", "payload.lineage.sourceMessageId",
 		"payload.error.version", "payload.error.code", "payload.error.retryable",
 		"payload.version", "payload.code", "payload.retryable",
+		"error.version", "error.code", "error.retryable",
 		"payload.messages[].id", "payload.messages[].role", "payload.messages[].status",
 		"payload.messages[].createdAt", "payload.messages[].toolCallId",
 		"payload.messages[].parts[].type",
@@ -141,7 +146,7 @@ func shownString(path, s string) bool {
 	switch path {
 	case "emittedAt", "payload.messages[].createdAt":
 		return s != "" && strings.Trim(s, "0123456789-:.TZ+") == ""
-	case "payload.error.code", "payload.code":
+	case "payload.error.code", "payload.code", "error.code":
 		return s != "" && strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == ""
 	}
 	return replay.IsSafeIdentifier(s)
@@ -318,4 +323,113 @@ func shownEnvelope(e *replay.Envelope, redact bool) *replay.Envelope {
 		out.Event = ""
 	}
 	return &out
+}
+
+// Neutralize returns an event line with every value and key that --redact
+// hides replaced by a neutral one of the same shape, for a capture to be
+// shared: a string by as many "x" as it has characters, a number by 0, an
+// object key the protocol does not name by "k1", "k2"…, a container
+// hidden whole by the same container of neutral values; ids, statuses,
+// enums and the protocol's own keys stay, so the cursor and the model
+// see the same events. A line that is not JSON keeps its punctuation and
+// spaces, with letters as "x" and digits as "0".
+func Neutralize(raw []byte) []byte {
+	if json.Valid(raw) {
+		return neutralValue(nil, raw, "", true)
+	}
+	// Values glued on one line ({"error":…}{…}) are each neutralized,
+	// with the blanks between them; from the first byte that is not JSON
+	// on, the rest is text.
+	var out []byte
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	for {
+		start := int(dec.InputOffset())
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return append(out, neutralText(raw[start:])...)
+		}
+		end := int(dec.InputOffset())
+		value := bytes.TrimLeft(raw[start:end], " \t\r")
+		out = append(out, raw[start:end-len(value)]...)
+		out = neutralValue(out, v, "", true)
+	}
+}
+
+// neutralText keeps a text's punctuation and spaces, with letters as "x"
+// and digits as "0".
+func neutralText(raw []byte) []byte {
+	out := make([]byte, 0, len(raw))
+	for _, r := range string(raw) {
+		switch {
+		case r >= '0' && r <= '9':
+			out = append(out, '0')
+		case r < utf8.RuneSelf && !unicode.IsLetter(r):
+			out = append(out, byte(r))
+		default:
+			out = append(out, 'x')
+		}
+	}
+	return out
+}
+
+// neutralValue writes raw, the value at path; protocol is false inside a
+// container hidden whole, where nothing is shown.
+func neutralValue(b, raw []byte, path string, protocol bool) []byte {
+	raw = bytes.TrimSpace(raw)
+	switch raw[0] {
+	case '{', '[':
+		return neutralContainer(b, raw, path, protocol && redactContainers[path])
+	case '"':
+		var s string
+		if json.Unmarshal(raw, &s) == nil && protocol && redactScalars[path] && shownString(path, s) {
+			return append(b, raw...)
+		}
+		return jsonout.AppendString(b, strings.Repeat("x", utf8.RuneCountInString(s)))
+	case 't', 'f', 'n':
+		return append(b, raw...)
+	}
+	if protocol && redactScalars[path] {
+		return append(b, raw...)
+	}
+	return append(b, '0')
+}
+
+func neutralContainer(b, raw []byte, path string, protocol bool) []byte {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	open, _ := dec.Token()
+	isObj := open == json.Delim('{')
+	if isObj {
+		b = append(b, '{')
+	} else {
+		b = append(b, '[')
+	}
+	hidden := 0
+	for n := 0; dec.More(); n++ {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		child := path + "[]"
+		if isObj {
+			tok, _ := dec.Token()
+			key, _ := tok.(string)
+			child = key
+			if path != "" {
+				child = path + "." + key
+			}
+			if protocol && replay.IsProtocolKey(key) {
+				b = jsonout.AppendString(b, key)
+			} else {
+				hidden++
+				b = jsonout.AppendString(b, "k"+strconv.Itoa(hidden))
+			}
+			b = append(b, ':')
+		}
+		var v json.RawMessage
+		dec.Decode(&v) // raw is valid JSON (Neutralize checked it)
+		b = neutralValue(b, v, child, protocol)
+	}
+	if isObj {
+		return append(b, '}')
+	}
+	return append(b, ']')
 }

@@ -1,9 +1,18 @@
 package render
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/render/redacttest"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/replay"
 )
 
 func TestRedactEvent(t *testing.T) {
@@ -64,5 +73,59 @@ func TestRedactEventHidesHugePayload(t *testing.T) {
 	got := string(RedactEvent([]byte(in)))
 	if !strings.HasPrefix(got, `{"eventId":"e1","payload":"(hidden: `) || len(got) > 200 {
 		t.Fatalf("got %.200s", got)
+	}
+}
+
+// TestNeutralizeKeepsFindings: every sample capture, each line
+// neutralized, gives the same findings (name, session, severity and
+// lines) as the capture itself, and the canary capture neutralized holds
+// none of its markers.
+func TestNeutralizeKeepsFindings(t *testing.T) {
+	findings := func(data []byte) []string {
+		rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(data), replay.DefaultMaxLine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := inspect.Run(rd, inspect.Options{MaxLine: replay.DefaultMaxLine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range rep.Findings {
+			out = append(out, fmt.Sprintf("%s %s %s %v", f.ID, f.SessionID, f.Severity, f.Positions))
+		}
+		return out
+	}
+	files, _ := filepath.Glob("../../../testdata/*.jsonl")
+	more, _ := filepath.Glob("../../../testdata/*/*.jsonl")
+	compared := 0
+	for _, file := range append(files, more...) {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var neutral []byte
+		for l := range bytes.Lines(data) {
+			if l = bytes.TrimRight(l, "\n"); len(bytes.TrimSpace(l)) > 0 {
+				neutral = append(neutral, Neutralize(l)...)
+			}
+			neutral = append(neutral, '\n')
+		}
+		want, got := findings(data), findings(neutral)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s neutralized:\n got %q\nwant %q", file, got, want)
+		}
+		compared += len(want)
+	}
+	if compared == 0 {
+		t.Fatal("no finding compared")
+	}
+	const tag = "SeCrEt"
+	var out []byte
+	for l := range strings.Lines(redacttest.Capture(tag)) {
+		out = append(out, Neutralize([]byte(strings.TrimRight(l, "\n")))...)
+	}
+	if i := bytes.Index(out, []byte(tag)); i >= 0 {
+		t.Errorf("neutralized capture holds %q", out[i:min(len(out), i+20)])
 	}
 }

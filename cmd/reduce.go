@@ -1,0 +1,309 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/reduce"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+	"github.com/rogpeppe/go-internal/txtar"
+	"github.com/spf13/cobra"
+)
+
+// reduceOptions is everything `snapctl reduce` needs.
+type reduceOptions struct {
+	IO *iostreams.IOStreams
+	captureFlags
+	Finding string
+	Redact  bool
+	// Out is the file written, "-" for standard output; a name ending in
+	// .txtar gets a testscript archive.
+	Out   string
+	Force bool
+}
+
+// newCmdReduce builds `snapctl reduce`. runF replaces the run function in
+// tests; nil means reduceRun.
+func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *cobra.Command {
+	opts := &reduceOptions{IO: ios}
+	c := &cobra.Command{
+		Use:   "reduce --out FILE [--finding NAME] [--session ID] [--redact] CAPTURE",
+		Short: "Cut a capture down to the fewest lines that still show a finding, to hand to the server team",
+		Long: `Reduce finds the smallest part of a capture that still shows the bug:
+delta debugging (ddmin) over its lines, with inspect's analysis as the
+test. The lines kept still produce the chosen finding, with the same name,
+session and severity, and removing any one more of them loses it. They are
+the capture's own lines, in order, byte for byte (only blank lines and the
+lines taken away are gone), unless --redact is given.
+
+What is kept: --finding NAME (see snapctl help findings) keeps the first
+finding of that name (in the session, with --session); --session alone
+keeps every finding of that session; with neither, the first finding of
+the worst severity. --session pins the trusted session as in every other
+command, so the findings are those of that pinned run.
+
+--redact replaces every message text, tool-call argument and result,
+metadata key and value, error and diagnostic message and submit input by a
+neutral value of the same shape (a string by as many x as it has
+characters, a number by 0, a free-form key by k1, k2…); ids, statuses and
+the protocol's own fields stay. The finding is checked again after the
+replacement: if it no longer shows, nothing is written (exit 2).
+
+--out FILE names the file written (- for standard output); an existing
+file is not overwritten without --force. A FILE ending in .txtar gets a
+testscript archive instead: the reduced capture as capture.jsonl, the
+expected output of snapctl inspect -o json on it, and the script that
+compares them, ready for a regression test:
+
+  snapctl reduce --redact --finding sequence-collision --out bug.txtar cap.jsonl
+  # in a testscript test directory (go-internal's testscript, with
+  # snapctl on PATH), the archive replays the finding:
+  exec snapctl inspect -o json capture.jsonl  (from the archive's script)
+
+Progress (tests run, lines left) goes to standard error when it is a
+terminal; a one-line summary always does. The capture is held in memory,
+once (its lines plus a fixed cost), and every test reads a subset of them
+through the cursor and the model again: a capture of 10 MB reduces in
+seconds. NDJSON captures only (plain, gzip or zstd, --event-path included):
+other formats are refused, since their lines are not the events.
+
+Exit status: 0 written, 2 bad usage, an unreadable capture, no such
+finding, or a redaction that loses the finding.`,
+		Example: `  snapctl reduce --finding message-vanished --out vanished.jsonl capture.jsonl
+  snapctl reduce --session session-7f3a --redact --out share.jsonl capture.jsonl.gz
+  snapctl reduce --redact --out regression.txtar capture.jsonl`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if opts.Out == "" {
+				return usageErrorf("reduce writes a capture: name it with --out FILE (- for standard output)")
+			}
+			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
+				return err
+			}
+			if opts.Each {
+				return usageErrorf("reduce cuts one capture: --each is not supported")
+			}
+			if opts.Format != replay.FormatAuto && opts.Format != replay.FormatNDJSON {
+				return usageErrorf("reduce keeps NDJSON lines: --format %s is not supported", opts.Format)
+			}
+			if opts.Finding != "" {
+				if _, ok := inspect.CheckByID(opts.Finding); !ok {
+					return unknownName("--finding", opts.Finding, "finding", checkIDs())
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return opts.finish(ios, reduceRun(opts))
+		},
+	}
+	f := c.Flags()
+	opts.register(f, "pin the trusted session `ID`, and keep every finding of it when --finding is not given")
+	f.StringVar(&opts.Finding, "finding", "", "keep the finding `NAME` (snapctl help findings)")
+	f.StringVar(&opts.Out, "out", "", "write the reduced capture to `FILE` (- for standard output; .txtar for a testscript archive)")
+	f.BoolVar(&opts.Force, "force", false, "overwrite the --out file if it exists")
+	registerRedact(f, &opts.Redact)
+	registerIDCompletion(c)
+	return c
+}
+
+func reduceRun(o *reduceOptions) error {
+	rd, done, err := o.read(o.IO, false)
+	if err != nil {
+		return err
+	}
+	defer done()
+	lines, err := readEventLines(rd)
+	if err != nil {
+		return err
+	}
+	progress := func(int, int) {}
+	if o.IO.ErrTTY {
+		progress = func(tests, n int) {
+			fmt.Fprintf(o.IO.ErrOut, "\rsnapctl: reduce: %s, %s left ", text.Plural(tests, "test"), text.Plural(n, "line"))
+		}
+	}
+	r := reduce.New(lines, reduce.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Progress: progress})
+	all := make([]int, len(lines))
+	for i := range all {
+		all[i] = i
+	}
+	rep, err := r.Inspect(all, replay.StdinName, nil)
+	if err != nil {
+		return &usageError{err}
+	}
+	targets, err := reduce.Targets(rep, o.Finding, o.Session)
+	if err != nil {
+		return &usageError{err}
+	}
+	keep, err := r.Reduce(targets)
+	if o.IO.ErrTTY {
+		fmt.Fprint(o.IO.ErrOut, "\r\033[K")
+	}
+	if err != nil {
+		return &usageError{err}
+	}
+	kept := make([][]byte, len(keep))
+	for i, k := range keep {
+		kept[i] = lines[k]
+		if o.Redact {
+			kept[i] = render.Neutralize(lines[k])
+		}
+	}
+	// The reduced capture as it is written, and what inspect says of it:
+	// with --redact, the proof that the replacement kept the finding.
+	small := reduce.New(kept, reduce.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath})
+	idx := make([]int, len(kept))
+	for i := range idx {
+		idx[i] = i
+	}
+	got, err := small.Inspect(idx, replay.StdinName, nil)
+	if err != nil {
+		return &usageError{err}
+	}
+	for _, t := range targets {
+		if !hasTarget(got, t) {
+			return usageErrorf("--redact loses %s: the neutral values change what the cursor sees; reduce without --redact and redact by hand", t)
+		}
+	}
+	var capture bytes.Buffer
+	for _, l := range kept {
+		capture.Write(l)
+		capture.WriteByte('\n')
+	}
+	data := capture.Bytes()
+	if strings.HasSuffix(o.Out, ".txtar") {
+		if data, err = reduceArchive(data, got, targets, o.Session); err != nil {
+			return err
+		}
+	}
+	if err := writeOut(o.IO, o.Out, o.Force, data); err != nil {
+		return err
+	}
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = termsafe.String(t.String())
+	}
+	fmt.Fprintf(o.IO.ErrOut, "snapctl: reduced %s to %s (%s) keeping %s", text.Plural(len(lines), "line"),
+		text.Plural(len(keep), "line"), text.Plural(r.Tests(), "test"), strings.Join(names, ", "))
+	if o.Out != "-" {
+		fmt.Fprintf(o.IO.ErrOut, ": wrote %s", termsafe.String(o.Out))
+	}
+	fmt.Fprintln(o.IO.ErrOut)
+	return nil
+}
+
+func hasTarget(rep inspect.Report, t reduce.Target) bool {
+	for _, f := range rep.Findings {
+		if f.ID == t.ID && f.SessionID == t.SessionID && f.Severity == t.Severity {
+			return true
+		}
+	}
+	return false
+}
+
+// readEventLines holds every event line of the capture, once, in one
+// buffer. Lines of other formats, or over --max-line, cannot be kept as
+// they are, so they stop the reduction.
+func readEventLines(rd *replay.Reader) ([][]byte, error) {
+	var buf []byte
+	var ends []int
+	for {
+		l, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, &usageError{err}
+		}
+		switch {
+		case l.Origin != nil:
+			return nil, usageErrorf("%s is not NDJSON (its events are carried in another format): reduce keeps a capture's lines as they are, so it reads NDJSON only", termsafe.String(l.File))
+		case l.TooLong:
+			return nil, usageErrorf("%s:%d is longer than --max-line: raise --max-line to keep it", termsafe.String(l.File), l.Num)
+		case len(bytes.TrimSpace(l.Data)) == 0:
+			continue
+		}
+		buf = append(buf, l.Data...)
+		ends = append(ends, len(buf))
+	}
+	if rd.Err() != nil {
+		return nil, &usageError{rd.Err()}
+	}
+	lines := make([][]byte, len(ends))
+	start := 0
+	for i, end := range ends {
+		lines[i] = buf[start:end:end]
+		start = end
+	}
+	return lines, nil
+}
+
+// reduceArchive is a testscript archive: the reduced capture, what
+// `snapctl inspect -o json` says of it on standard input, and the script
+// comparing the two.
+func reduceArchive(capture []byte, rep inspect.Report, targets []reduce.Target, session string) ([]byte, error) {
+	var want bytes.Buffer
+	w := bufio.NewWriter(&want)
+	if err := render.WriteInspectJSON(w, rep); err != nil {
+		return nil, err
+	}
+	w.Flush()
+	args := "inspect -o json"
+	if session != "" {
+		args += " --session " + session
+	}
+	var comment strings.Builder
+	fmt.Fprintf(&comment, "# Reduced by snapctl reduce: the capture still shows")
+	for _, t := range targets {
+		fmt.Fprintf(&comment, " %s;", termsafe.String(t.String()))
+	}
+	fmt.Fprintf(&comment, "\n# run with testscript and snapctl on PATH.\n\nstdin capture.jsonl\nexec snapctl %s -\ncmp stdout expected.json\n", args)
+	a := &txtar.Archive{Comment: []byte(comment.String()), Files: []txtar.File{
+		{Name: "capture.jsonl", Data: capture},
+		{Name: "expected.json", Data: want.Bytes()},
+	}}
+	return txtar.Format(a), nil
+}
+
+// writeOut writes data to the file name, "-" for standard output, never
+// over an existing file unless force; a failed write leaves no file.
+func writeOut(ios *iostreams.IOStreams, name string, force bool, data []byte) error {
+	if name == "-" {
+		if _, err := ios.Out.Write(data); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+		return nil
+	}
+	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := os.OpenFile(name, flag, 0o644)
+	if errors.Is(err, os.ErrExist) {
+		return usageErrorf("%s exists: give --force to overwrite it, or another --out", filepath.Clean(name))
+	}
+	if err != nil {
+		return &usageError{err}
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(name)
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}

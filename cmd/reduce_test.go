@@ -1,0 +1,97 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render/redacttest"
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestReduceArchiveRoundTrip reduces every sample capture with a finding
+// to a testscript archive, with and without --redact, and runs the
+// archives as the server team would: each must pass, so the expected
+// output in it is what snapctl inspect really says of the reduced capture.
+func TestReduceArchiveRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	files, _ := filepath.Glob("../testdata/inspect/*.jsonl")
+	files = append(files, "../testdata/real-server/real-timeout.jsonl", "../testdata/real-server/proxied-mix.jsonl")
+	written := 0
+	for _, file := range files {
+		for _, redact := range []string{"", "--redact"} {
+			base := strings.TrimSuffix(filepath.Base(file), ".jsonl")
+			out := filepath.Join(dir, base+redact+".txtar")
+			args := []string{"reduce", "--out", out, file}
+			if redact != "" {
+				args = append(args, redact)
+			}
+			ios, _, errOut := iostreams.Test("")
+			code := run(ios, args)
+			if strings.Contains(errOut.String(), "has no finding") {
+				continue
+			}
+			if code != 0 {
+				t.Fatalf("snapctl %v: exit %d: %s", args, code, errOut)
+			}
+			if !strings.Contains(errOut.String(), "wrote "+out) {
+				t.Errorf("snapctl %v: stderr %q does not say where it wrote", args, errOut)
+			}
+			written++
+		}
+	}
+	if written < 10 {
+		t.Fatalf("only %d archives written", written)
+	}
+	testscript.Run(t, testscript.Params{Dir: dir})
+}
+
+// TestReduceRedactHidesEverySecret: the reduced capture of the canary
+// capture holds no marker with --redact, and every marker that the kept
+// lines carry without it.
+func TestReduceRedactHidesEverySecret(t *testing.T) {
+	const tag = "SeCrEt"
+	dir := t.TempDir()
+	file := filepath.Join(dir, "secret.jsonl")
+	if err := os.WriteFile(file, []byte(redacttest.Capture(tag)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, redact := range []bool{false, true} {
+		ios, out, errOut := iostreams.Test("")
+		args := []string{"reduce", "--out", "-", "--finding", "invalid-event", file}
+		if redact {
+			args = append(args, "--redact")
+		}
+		if code := run(ios, args); code != 0 {
+			t.Fatalf("snapctl %v: exit %d: %s", args, code, errOut)
+		}
+		if got := strings.Contains(out.String(), tag); got == redact {
+			t.Errorf("redact=%v: tag in the reduced capture = %v\n%s", redact, got, out)
+		}
+	}
+}
+
+func TestReduceUsage(t *testing.T) {
+	dir := t.TempDir()
+	exists := filepath.Join(dir, "exists.jsonl")
+	os.WriteFile(exists, nil, 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"reduce", "../testdata/reconnect.jsonl"}, "--out"},
+		{[]string{"reduce", "--out", exists, "../testdata/reconnect.jsonl"}, "exists"},
+		{[]string{"reduce", "--out", "-", "--finding", "no-such", "../testdata/reconnect.jsonl"}, "no-such"},
+		{[]string{"reduce", "--out", "-", "--finding", "sequence-collision", "../testdata/reconnect.jsonl"}, "no sequence-collision finding"},
+		{[]string{"reduce", "--out", "-", "../testdata/clean.jsonl"}, "has no finding"},
+		{[]string{"reduce", "--out", "-", "../testdata/formats/reconnect.sse"}, "not NDJSON"},
+	} {
+		ios, out, errOut := iostreams.Test("")
+		code := run(ios, tt.args)
+		if code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), tt.want) || strings.Count(errOut.String(), "\n") != 1 {
+			t.Errorf("snapctl %v: exit %d, stdout %q, stderr %q; want exit 2 and one line naming %q", tt.args, code, out, errOut, tt.want)
+		}
+	}
+}

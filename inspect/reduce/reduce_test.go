@@ -1,0 +1,153 @@
+package reduce
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/replay"
+)
+
+func readLines(t *testing.T, name string) [][]byte {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines [][]byte
+	for l := range bytes.Lines(data) {
+		if l = bytes.TrimRight(l, "\n"); len(bytes.TrimSpace(l)) > 0 {
+			lines = append(lines, l)
+		}
+	}
+	return lines
+}
+
+func opts() Options { return Options{MaxLine: replay.DefaultMaxLine} }
+
+// TestReduceEveryFinding reduces every finding of every sample capture and
+// checks, apart from the reducer, that the result produces the finding and
+// that removing any one of its lines loses it (1-minimal), and that every
+// line kept is a line of the capture, in order.
+func TestReduceEveryFinding(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/inspect/*.jsonl")
+	more, _ := filepath.Glob("../../testdata/*.jsonl")
+	files = append(files, more...)
+	reduced := 0
+	for _, file := range files {
+		lines := readLines(t, file)
+		r := New(lines, opts())
+		all := make([]int, len(lines))
+		for i := range all {
+			all[i] = i
+		}
+		rep, err := r.Inspect(all, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[Target]bool{}
+		for _, f := range rep.Findings {
+			target := Target{f.ID, f.SessionID, f.Severity}
+			if seen[target] {
+				continue
+			}
+			seen[target] = true
+			t.Run(filepath.Base(file)+"/"+target.String(), func(t *testing.T) {
+				r := New(lines, opts())
+				keep, err := r.Reduce([]Target{target})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.IsSorted(keep) || len(keep) == 0 || len(keep) > len(lines) {
+					t.Fatalf("kept %v of %d lines", keep, len(lines))
+				}
+				check := New(lines, opts())
+				if ok, _ := check.shows(keep, []Target{target}); !ok {
+					t.Fatalf("lines %v do not produce %s", keep, target)
+				}
+				for i := range keep {
+					less := slices.Delete(slices.Clone(keep), i, i+1)
+					if ok, _ := check.shows(less, []Target{target}); ok && len(less) > 0 {
+						t.Errorf("not 1-minimal: without line %d of %v the finding remains", keep[i]+1, keep)
+					}
+				}
+				if len(keep) < len(lines) {
+					reduced++
+				}
+			})
+		}
+	}
+	if reduced == 0 {
+		t.Error("no capture was reduced at all: the test proves nothing")
+	}
+}
+
+// TestReduceCostOnDoubling: a finding in one session among many others is
+// found with a number of tests that grows with the log of the capture,
+// not with its length, thanks to the session step and ddmin's halving.
+func TestReduceCostOnDoubling(t *testing.T) {
+	base := readLines(t, "../../testdata/inspect/sequence-collision.jsonl")
+	filler := readLines(t, "../../testdata/clean.jsonl")
+	tests := func(copies int) int {
+		var lines [][]byte
+		for range copies {
+			lines = append(lines, filler...)
+		}
+		lines = append(lines, base...)
+		for range copies {
+			lines = append(lines, filler...)
+		}
+		r := New(lines, opts())
+		all := make([]int, len(lines))
+		for i := range all {
+			all[i] = i
+		}
+		rep, err := r.Inspect(all, "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets, err := Targets(rep, "sequence-collision", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Reduce(targets); err != nil {
+			t.Fatal(err)
+		}
+		return r.Tests()
+	}
+	small, large := tests(8), tests(64)
+	if large > small+40 {
+		t.Errorf("%d tests for 8 copies of filler, %d for 64: more than logarithmic growth", small, large)
+	}
+}
+
+func TestTargets(t *testing.T) {
+	rep := inspect.Report{Findings: []inspect.Finding{
+		{ID: "a", SessionID: "s1", Severity: inspect.SeverityInfo},
+		{ID: "b", SessionID: "s2", Severity: inspect.SeverityError},
+		{ID: "c", SessionID: "s1", Severity: inspect.SeverityWarning},
+	}}
+	for _, tt := range []struct {
+		finding, session string
+		want             []string
+	}{
+		{"", "", []string{"b"}},
+		{"a", "", []string{"a"}},
+		{"", "s1", []string{"a", "c"}},
+		{"c", "s1", []string{"c"}},
+		{"c", "s2", nil},
+		{"zz", "", nil},
+	} {
+		got, err := Targets(rep, tt.finding, tt.session)
+		var ids []string
+		for _, g := range got {
+			ids = append(ids, g.ID)
+		}
+		if !slices.Equal(ids, tt.want) || (tt.want == nil) != (err != nil) {
+			t.Errorf("Targets(%q, %q) = %v, %v; want %v", tt.finding, tt.session, ids, err, tt.want)
+		}
+	}
+}
