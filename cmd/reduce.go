@@ -25,8 +25,9 @@ import (
 type reduceOptions struct {
 	IO *iostreams.IOStreams
 	captureFlags
-	Finding string
-	Redact  bool
+	Finding   string
+	Redact    bool
+	RenameIDs bool
 	// Out is the file written, "-" for standard output; a name ending in
 	// .txtar gets a testscript archive.
 	Out   string
@@ -57,8 +58,11 @@ command, so the findings are those of that pinned run.
 metadata key and value, error and diagnostic message and submit input by a
 neutral value of the same shape (a string by as many x as it has
 characters, a number by 0, a free-form key by k1, k2…); ids, statuses and
-the protocol's own fields stay. The finding is checked again after the
-replacement: if it no longer shows, nothing is written (exit 2).
+the protocol's own fields stay. --rename-ids maps every id of the protocol
+(event, session, turn, message and tool-call ids, and the lineage and
+tool results that name them) to e1, s1, t1, m1, c1…, the same id to the
+same name; no other value is taken for an id. The finding is checked again
+after either: if it no longer shows, nothing is written (exit 2).
 
 --out FILE names the file written (- for standard output); an existing
 file is not overwritten without --force. A FILE ending in .txtar gets a
@@ -114,6 +118,7 @@ finding, or a redaction that loses the finding.`,
 	f.StringVar(&opts.Out, "out", "", "write the reduced capture to `FILE` (- for standard output; .txtar for a testscript archive)")
 	f.BoolVar(&opts.Force, "force", false, "overwrite the --out file if it exists")
 	registerRedact(f, &opts.Redact)
+	f.BoolVar(&opts.RenameIDs, "rename-ids", false, "map every id of the protocol to e1, s1, t1, m1, c1… (the same id to the same name)")
 	registerIDCompletion(c)
 	return c
 }
@@ -155,15 +160,26 @@ func reduceRun(o *reduceOptions) error {
 		return &usageError{err}
 	}
 	kept := make([][]byte, len(keep))
+	rw := &render.Rewriter{Neutral: o.Redact, IDs: o.RenameIDs}
 	for i, k := range keep {
 		kept[i] = lines[k]
-		if o.Redact {
-			kept[i] = render.Neutralize(lines[k])
+		if o.Redact || o.RenameIDs {
+			kept[i] = rw.Line(lines[k])
 		}
 	}
 	// The reduced capture as it is written, and what inspect says of it:
-	// with --redact, the proof that the replacement kept the finding.
-	small := reduce.New(kept, reduce.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath})
+	// with --redact or --rename-ids, the proof that the rewriting kept the
+	// finding (under the session's new name).
+	session := o.Session
+	if session != "" {
+		session = rw.ID("s", session)
+	}
+	for i := range targets {
+		if targets[i].SessionID != "" {
+			targets[i].SessionID = rw.ID("s", targets[i].SessionID)
+		}
+	}
+	small := reduce.New(kept, reduce.Options{Session: session, MaxLine: o.MaxLine, EventPath: o.EventPath})
 	idx := make([]int, len(kept))
 	for i := range idx {
 		idx[i] = i
@@ -174,7 +190,7 @@ func reduceRun(o *reduceOptions) error {
 	}
 	for _, t := range targets {
 		if !hasTarget(got, t) {
-			return usageErrorf("--redact loses %s: the neutral values change what the cursor sees; reduce without --redact and redact by hand", t)
+			return usageErrorf("rewriting the lines loses %s: the neutral values or new ids change what the cursor sees; reduce without --redact or --rename-ids and edit by hand", t)
 		}
 	}
 	var capture bytes.Buffer
@@ -184,7 +200,7 @@ func reduceRun(o *reduceOptions) error {
 	}
 	data := capture.Bytes()
 	if strings.HasSuffix(o.Out, ".txtar") {
-		if data, err = reduceArchive(data, got, targets, o.Session); err != nil {
+		if data, err = reduceArchive(data, got, targets, session); err != nil {
 			return err
 		}
 	}

@@ -95,3 +95,24 @@ func TestReduceUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceRenameIDs: with --rename-ids the reduced capture holds none of
+// the capture's ids and still shows the finding, under the session's new
+// name in the summary.
+func TestReduceRenameIDs(t *testing.T) {
+	for _, file := range []string{"../testdata/inspect/message-vanished.jsonl", "../testdata/inspect/sequence-collision.jsonl", "../testdata/reconnect.jsonl"} {
+		ios, out, errOut := iostreams.Test("")
+		if code := run(ios, []string{"reduce", "--rename-ids", "--out", "-", file}); code != 0 {
+			t.Fatalf("%s: exit %d: %s", file, code, errOut)
+		}
+		data, _ := os.ReadFile(file)
+		for _, id := range []string{`"s-vanish"`, `"s-collide"`, `"session-reconnect"`, `"evt-`} {
+			if strings.Contains(string(data), id) && strings.Contains(out.String(), id) {
+				t.Errorf("%s: the reduced capture still holds %s:\n%s", file, id, out)
+			}
+		}
+		if !strings.Contains(out.String(), `"sessionId":"s1"`) || !strings.Contains(errOut.String(), "in session s1") {
+			t.Errorf("%s: ids not mapped: %s\n%s", file, errOut, out)
+		}
+	}
+}

@@ -333,13 +333,60 @@ func shownEnvelope(e *replay.Envelope, redact bool) *replay.Envelope {
 // enums and the protocol's own keys stay, so the cursor and the model
 // see the same events. A line that is not JSON keeps its punctuation and
 // spaces, with letters as "x" and digits as "0".
-func Neutralize(raw []byte) []byte {
-	if json.Valid(raw) {
-		return neutralValue(nil, raw, "", true)
+func Neutralize(raw []byte) []byte { return (&Rewriter{Neutral: true}).Line(raw) }
+
+// A Rewriter rewrites event lines for a capture to be shared: with
+// Neutral, as Neutralize does; with IDs, every id of the protocol (event,
+// session, turn, message and tool call ids, and the lineage and tool
+// results that name them) mapped to e1, s1, t1, m1, c1…, the same id to
+// the same name on every line it rewrites. Nothing else is taken for an
+// id: a value of another field is never guessed to be one.
+type Rewriter struct {
+	Neutral bool
+	IDs     bool
+	names   map[string]map[string]string
+}
+
+// idKinds names the namespace of every field holding an id.
+var idKinds = map[string]string{
+	"eventId": "e", "sessionId": "s", "turnId": "t", "payload.lineage.parentTurnId": "t",
+	"payload.messages[].id": "m", "payload.lineage.sourceMessageId": "m",
+	"payload.messages[].toolCalls[].id": "c", "payload.messages[].toolCallId": "c",
+}
+
+// ID is the name the rewriter gives the id v of kind ("s" for a session):
+// v itself when IDs is off.
+func (r *Rewriter) ID(kind, v string) string {
+	if !r.IDs {
+		return v
 	}
-	// Values glued on one line ({"error":…}{…}) are each neutralized,
-	// with the blanks between them; from the first byte that is not JSON
-	// on, the rest is text.
+	if r.names == nil {
+		r.names = map[string]map[string]string{}
+	}
+	m := r.names[kind]
+	if m == nil {
+		m = map[string]string{}
+		r.names[kind] = m
+	}
+	n, ok := m[v]
+	if !ok {
+		n = kind + strconv.Itoa(len(m)+1)
+		m[v] = n
+	}
+	return n
+}
+
+// Line rewrites one event line.
+func (r *Rewriter) Line(raw []byte) []byte {
+	if json.Valid(raw) {
+		return r.value(nil, raw, "", true)
+	}
+	if !r.Neutral {
+		return raw // no id can be told apart in what is not JSON
+	}
+	// Values glued on one line ({"error":…}{…}) are each rewritten, with
+	// the blanks between them; from the first byte that is not JSON on,
+	// the rest is text.
 	var out []byte
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	for {
@@ -351,7 +398,7 @@ func Neutralize(raw []byte) []byte {
 		end := int(dec.InputOffset())
 		value := bytes.TrimLeft(raw[start:end], " \t\r")
 		out = append(out, raw[start:end-len(value)]...)
-		out = neutralValue(out, v, "", true)
+		out = r.value(out, v, "", true)
 	}
 }
 
@@ -372,29 +419,33 @@ func neutralText(raw []byte) []byte {
 	return out
 }
 
-// neutralValue writes raw, the value at path; protocol is false inside a
+// value writes raw, the value at path; protocol is false inside a
 // container hidden whole, where nothing is shown.
-func neutralValue(b, raw []byte, path string, protocol bool) []byte {
+func (r *Rewriter) value(b, raw []byte, path string, protocol bool) []byte {
 	raw = bytes.TrimSpace(raw)
 	switch raw[0] {
 	case '{', '[':
-		return neutralContainer(b, raw, path, protocol && redactContainers[path])
+		return r.container(b, raw, path, protocol && redactContainers[path])
 	case '"':
 		var s string
-		if json.Unmarshal(raw, &s) == nil && protocol && redactScalars[path] && shownString(path, s) {
+		ok := json.Unmarshal(raw, &s) == nil
+		if kind := idKinds[path]; ok && protocol && kind != "" && r.IDs {
+			return jsonout.AppendString(b, r.ID(kind, s))
+		}
+		if !r.Neutral || ok && protocol && redactScalars[path] && shownString(path, s) {
 			return append(b, raw...)
 		}
 		return jsonout.AppendString(b, strings.Repeat("x", utf8.RuneCountInString(s)))
 	case 't', 'f', 'n':
 		return append(b, raw...)
 	}
-	if protocol && redactScalars[path] {
+	if !r.Neutral || protocol && redactScalars[path] {
 		return append(b, raw...)
 	}
 	return append(b, '0')
 }
 
-func neutralContainer(b, raw []byte, path string, protocol bool) []byte {
+func (r *Rewriter) container(b, raw []byte, path string, protocol bool) []byte {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	open, _ := dec.Token()
 	isObj := open == json.Delim('{')
@@ -416,7 +467,7 @@ func neutralContainer(b, raw []byte, path string, protocol bool) []byte {
 			if path != "" {
 				child = path + "." + key
 			}
-			if protocol && replay.IsProtocolKey(key) {
+			if !r.Neutral || protocol && replay.IsProtocolKey(key) {
 				b = jsonout.AppendString(b, key)
 			} else {
 				hidden++
@@ -425,8 +476,8 @@ func neutralContainer(b, raw []byte, path string, protocol bool) []byte {
 			b = append(b, ':')
 		}
 		var v json.RawMessage
-		dec.Decode(&v) // raw is valid JSON (Neutralize checked it)
-		b = neutralValue(b, v, child, protocol)
+		dec.Decode(&v) // raw is valid JSON (Line checked it)
+		b = r.value(b, v, child, protocol)
 	}
 	if isObj {
 		return append(b, '}')

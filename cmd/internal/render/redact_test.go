@@ -129,3 +129,18 @@ func TestNeutralizeKeepsFindings(t *testing.T) {
 		t.Errorf("neutralized capture holds %q", out[i:min(len(out), i+20)])
 	}
 }
+
+// TestRewriterIDs: an id and every field that names it get one new name,
+// across lines; a value of another field that looks like an id stays.
+func TestRewriterIDs(t *testing.T) {
+	r := &Rewriter{IDs: true}
+	a := string(r.Line([]byte(`{"eventId":"x1","sessionId":"sess","turnId":"tA","payload":{"messages":[{"id":"mA","toolCalls":[{"id":"cA"}]},{"id":"mB","toolCallId":"cA"}],"metadata":{"note":"tA"}}}`)))
+	b := string(r.Line([]byte(`{"eventId":"x2","sessionId":"sess","turnId":"tB","payload":{"lineage":{"operation":"retry","parentTurnId":"tA","sourceMessageId":"mA"}}}`)))
+	want := []string{
+		`{"eventId":"e1","sessionId":"s1","turnId":"t1","payload":{"messages":[{"id":"m1","toolCalls":[{"id":"c1"}]},{"id":"m2","toolCallId":"c1"}],"metadata":{"note":"tA"}}}`,
+		`{"eventId":"e2","sessionId":"s1","turnId":"t2","payload":{"lineage":{"operation":"retry","parentTurnId":"t1","sourceMessageId":"m1"}}}`,
+	}
+	if a != want[0] || b != want[1] {
+		t.Errorf("got\n%s\n%s\nwant\n%s\n%s", a, b, want[0], want[1])
+	}
+}
