@@ -42,7 +42,7 @@ func scriptedCapture(script []byte) string {
 func runJSON(t *testing.T, capture string, args ...string) string {
 	t.Helper()
 	ios, out, errOut := iostreams.Test(capture)
-	if code := run(ios, append(args, "-")); code != 0 {
+	if code := runOnce(ios, append(args, "-")); code != 0 {
 		t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, errOut)
 	}
 	return out.String()

@@ -7,13 +7,41 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
+	_ "unsafe" // for go:linkname
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout/jsontest"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
+
+// cobra keeps every flag given a completion function in a map of its
+// own for the life of the process, with the flag's value, hence the
+// options of the command that owns it, the reader they hold and its
+// buffers: about 1 MB for each command run. snapctl builds one command
+// tree per process, so that costs nothing there; a fuzz worker that runs
+// millions of commands in one process would fill its memory and spend its
+// time collecting. runOnce empties the map after each run.
+//
+//go:linkname cobraCompletions github.com/spf13/cobra.flagCompletionFunctions
+var cobraCompletions map[*pflag.Flag]cobra.CompletionFunc
+
+//go:linkname cobraCompletionsMu github.com/spf13/cobra.flagCompletionMutex
+var cobraCompletionsMu *sync.RWMutex
+
+// runOnce is run, without the memory cobra keeps of the run (see
+// cobraCompletions): for tests that run commands by the thousand.
+func runOnce(ios *iostreams.IOStreams, args []string) int {
+	code := run(ios, args)
+	cobraCompletionsMu.Lock()
+	clear(cobraCompletions)
+	cobraCompletionsMu.Unlock()
+	return code
+}
 
 // humanCommands is every command and format that prints for people.
 var humanCommands = [][]string{
@@ -98,7 +126,7 @@ func runCommands(t *testing.T, capture string, cmds [][]string) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			run(ios, append(append([]string{}, args...), "-"))
+			runOnce(ios, append(append([]string{}, args...), "-"))
 		}()
 		select {
 		case <-done:

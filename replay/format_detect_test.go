@@ -240,8 +240,11 @@ func FuzzAutoDetect(f *testing.F) {
 	})
 }
 
+// compressed reports whether b opens as gzip or zstd does (a zstd
+// skippable frame included): the reader would try to decode it.
 func compressed(b []byte) bool {
-	return (len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b) || bytes.HasPrefix(b, zstdMagic)
+	return bytes.HasPrefix(b, gzipMagic) || bytes.HasPrefix(b, zstdMagic) ||
+		(len(b) >= 4 && b[0]&0xf0 == 0x50 && bytes.Equal(b[1:4], zstdSkippable))
 }
 
 // readResults reads data from standard input in format f, with its

@@ -16,7 +16,8 @@ import (
 // _webSocketMessages) hold turn events, and, with a URL filter, whose
 // request URL contains it. The read pass then reads the slots in
 // startedDateTime order, each value from its offset: the document
-// itself when it is a plain file, otherwise a spool of it on disk.
+// itself when it is a plain file, otherwise a spool of it (in memory up
+// to memSpool, on disk past that).
 // Every value is streamed, never held: memory holds a slot per entry
 // with events, one line of a body and the URL.
 type harReader struct {

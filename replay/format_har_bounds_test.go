@@ -435,13 +435,16 @@ func BenchmarkHARHostile(b *testing.B) {
 }
 
 // TestHARFromStandardInput: a HAR on standard input, spooled, is read in
-// startedDateTime order as a file is.
+// startedDateTime order as a file is, whether the spool stays in memory
+// or passes memSpool and goes to a file.
 func TestHARFromStandardInput(t *testing.T) {
-	doc := harDoc(
+	entries := []string{
 		harEntryJSON("https://x/second", "2026-07-11T03:00:02Z", snapshotLine("s", 2)+"\n", ""),
 		harEntryJSON("https://x/first", "2026-07-11T03:00:01Z", snapshotLine("s", 1)+"\n", ""),
-	)
-	for _, data := range [][]byte{[]byte(doc), gzipBytes(t, doc)} {
+	}
+	doc := harDoc(entries...)
+	big := harDoc(append(entries, harEntryJSON("https://x/pad", "2026-07-11T03:00:03Z", strings.Repeat("x", memSpool), ""))...)
+	for _, data := range [][]byte{[]byte(doc), gzipBytes(t, doc), []byte(big), gzipBytes(t, big)} {
 		rd, err := Open([]string{StdinName}, bytes.NewReader(data), 0)
 		if err != nil {
 			t.Fatal(err)

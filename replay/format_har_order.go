@@ -43,32 +43,85 @@ const maxHARSpool = 16 << 30
 
 var errSpoolFull = fmt.Errorf("the document is over %d GiB decompressed, more than snapctl keeps on disk to read it", maxHARSpool>>30)
 
-// spool keeps what is read of a capture in an unlinked temporary file.
+// spool keeps what is read of a capture: in memory up to memSpool bytes,
+// so that a small document on standard input costs no file, past that in
+// an unlinked temporary file. It is then read back at offsets.
 type spool struct {
-	in io.Reader
-	f  *os.File
-	w  *bufio.Writer
-	n  int64
+	in  io.Reader
+	mem []byte
+	f   *os.File // nil while the document fits in mem
+	w   *bufio.Writer
+	n   int64
 }
 
-func newSpool(in io.Reader) (*spool, error) {
-	f, err := os.CreateTemp("", "snapctl-har-*")
-	if err != nil {
-		return nil, err
-	}
-	os.Remove(f.Name()) // where the system allows it, gone with the process
-	return &spool{in: in, f: f, w: bufio.NewWriterSize(f, 64<<10)}, nil
-}
+// memSpool is the most of a document a spool keeps in memory: small, so
+// that what the growing buffer leaves to collect stays well under a
+// megabyte (TestHARManyEmptyEntriesOneOutOfOrder), and enough for the
+// documents of a test or a fuzz run.
+const memSpool = 64 << 10
 
 func (s *spool) Read(p []byte) (int, error) {
 	n, err := s.in.Read(p)
 	if s.n += int64(n); s.n > maxHARSpool {
 		return 0, errSpoolFull
 	}
-	if _, werr := s.w.Write(p[:n]); werr != nil {
+	if werr := s.keep(p[:n]); werr != nil {
 		return 0, werr
 	}
 	return n, err
+}
+
+// keep adds b to what is kept, moving it all to a file when it passes
+// memSpool.
+func (s *spool) keep(b []byte) error {
+	if s.f == nil && len(s.mem)+len(b) <= memSpool {
+		s.mem = append(s.mem, b...)
+		return nil
+	}
+	if s.f == nil {
+		f, err := os.CreateTemp("", "snapctl-har-*")
+		if err != nil {
+			return err
+		}
+		os.Remove(f.Name()) // where the system allows it, gone with the process
+		s.f, s.w = f, bufio.NewWriterSize(f, 64<<10)
+		if _, err := s.w.Write(s.mem); err != nil {
+			return err
+		}
+		s.mem = nil
+	}
+	_, err := s.w.Write(b)
+	return err
+}
+
+// flush writes what the file's buffer holds, before it is read back.
+func (s *spool) flush() error {
+	if s.w == nil {
+		return nil
+	}
+	return s.w.Flush()
+}
+
+// ReadAt reads what was kept at off.
+func (s *spool) ReadAt(p []byte, off int64) (int, error) {
+	if s.f != nil {
+		return s.f.ReadAt(p, off)
+	}
+	if off >= int64(len(s.mem)) {
+		return 0, io.EOF
+	}
+	n := copy(p, s.mem[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+func (s *spool) close() {
+	if s.f != nil {
+		s.f.Close()
+		os.Remove(s.f.Name())
+	}
 }
 
 // index reads the document once through, from in, keeping a slot for
@@ -87,13 +140,9 @@ func (h *harReader) index(in io.Reader) (io.ReaderAt, func(), error) {
 		}
 		doc, done = f, func() { f.Close() }
 	} else {
-		sp, err := newSpool(in)
-		if err != nil {
-			return nil, done, err
-		}
-		in, doc = sp, sp.f
-		done = func() { sp.f.Close(); os.Remove(sp.f.Name()) }
-		flush = sp.w.Flush
+		sp := &spool{in: in}
+		in, doc = sp, sp
+		done, flush = sp.close, sp.flush
 	}
 	s := newJSONScan(in, 0)
 	ix := harIndexer{h: h, s: s}

@@ -107,6 +107,7 @@ type Reader struct {
 	name     string  // its name
 	buf      []byte
 	r, w     int
+	full     bool // the last read filled the buffer: the source has more
 	eof      bool
 	num      int
 	off      int64
@@ -534,6 +535,13 @@ func (s *blankScan) add(b []byte) {
 
 func (s *blankScan) done() bool { return s.blank && s.nc == 0 }
 
+// The line buffer starts at firstReadSize bytes and grows to readSize
+// while the source has more to give, more when a line needs it.
+const (
+	firstReadSize = 16 << 10
+	readSize      = 256 << 10
+)
+
 // fill reads more input into the buffer, growing it when it is full. An
 // error ends the capture like its end would, once the bytes read with it
 // are in the buffer: the lines before the damage are all delivered.
@@ -542,24 +550,27 @@ func (r *Reader) fill() {
 		r.w = copy(r.buf, r.buf[r.r:r.w])
 		r.r = 0
 	}
-	if r.w == len(r.buf) {
-		// Double, but never far past what a line may hold: a longer line
-		// is discarded as soon as it passes maxLine.
-		size := 2 * len(r.buf)
+	// Grow when a line does not fit, and while the source fills the
+	// buffer at each read, up to readSize: a small capture costs a small
+	// buffer, a large one soon reads readSize at a time. Double, but
+	// never far past what a line may hold: a longer line is discarded as
+	// soon as it passes maxLine.
+	if r.w == len(r.buf) || (r.full && len(r.buf) < readSize) {
+		size := max(2*len(r.buf), firstReadSize)
 		if limit := r.maxLine + 64<<10; size > limit {
 			size = limit
 		}
-		if size < 256<<10 {
-			size = 256 << 10
+		if size > len(r.buf) {
+			nb := make([]byte, size)
+			copy(nb, r.buf[:r.w])
+			r.buf = nb
 		}
-		nb := make([]byte, size)
-		copy(nb, r.buf[:r.w])
-		r.buf = nb
 	}
 	if r.onFill != nil {
 		r.onFill()
 	}
 	n, err := r.src.Read(r.buf[r.w:])
+	r.full = r.w+n == len(r.buf)
 	r.w += n
 	r.stats.Bytes += int64(n)
 	if err == nil {

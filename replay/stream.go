@@ -81,7 +81,9 @@ func openStream(s source, stdin io.Reader, total *atomic.Int64, b *budget) (*str
 		in = f
 	}
 	st := &stream{src: s, file: f, raw: &rawReader{r: within(in, b, true), total: total, keep: true}, budget: b}
-	st.br = bufio.NewReaderSize(st.raw, 64<<10)
+	// Small: it serves the first peek and a decoder's reads; the line
+	// buffer's larger reads of plain lines go past it.
+	st.br = bufio.NewReaderSize(st.raw, 16<<10)
 	var err error
 	st.in, st.format, err = decompress(st.br, st.pos)
 	switch {

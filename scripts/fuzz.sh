@@ -5,10 +5,14 @@
 #   scripts/fuzz.sh                        # every target, 60 s each
 #   FUZZTIME=5m scripts/fuzz.sh FuzzReader # one target (a name or a regexp)
 #   MIN_EXECS=5000000 scripts/fuzz.sh      # also fail a target that ran fewer execs
+#   FUZZMINIMIZETIME=5s scripts/fuzz.sh    # minimize each new input for at most 5 s
 #
 # FUZZTIME is passed to go test -fuzztime: a duration (60s) or a count of
-# executions (5000000x). For each target the script prints its package,
-# the executions, the new interesting inputs and the time. A target that
+# executions (5000000x); FUZZMINIMIZETIME to -fuzzminimizetime (go test's
+# default, 60s, when unset): the fuzzer runs no new inputs while it
+# minimizes one, and its count of execs stands still. The script prints
+# the commit it runs on, then for each target its package, the
+# executions, the new interesting inputs and the time. A target that
 # fails leaves its crasher under PKG/testdata/fuzz/TARGET/ (go test's own
 # rule), where the next `go test ./...` runs it as a regression case; the
 # script exits 1 at the end.
@@ -21,13 +25,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZTIME=${FUZZTIME:-60s}
 MIN_EXECS=${MIN_EXECS:-0}
+minimize=()
+[ -z "${FUZZMINIMIZETIME:-}" ] || minimize=(-fuzzminimizetime "$FUZZMINIMIZETIME")
 SAVE_CORPUS=${SAVE_CORPUS:-1}
 filter=${1:-.}
 module=$(go list -m)
 cache="$(go env GOCACHE)/fuzz"
 failed=0
 ran=0
-echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3-), fuzztime $FUZZTIME per target"
+echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3-), fuzztime $FUZZTIME per target${FUZZMINIMIZETIME:+, minimizing at most $FUZZMINIMIZETIME}, commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ' (modified)')"
 # Every "func FuzzX(" in a test file, as "dir name".
 targets=$(grep -rho --include='*_test.go' -H '^func Fuzz[A-Za-z0-9_]*(' . |
   sed -E 's|^\./||; s|/[^/]*_test\.go:func (Fuzz[A-Za-z0-9_]*)\($| \1|; s|^[^/ ]*_test\.go:func (Fuzz[A-Za-z0-9_]*)\($|. \1|' | sort -u)
@@ -37,7 +43,7 @@ while read -r dir name; do
   ran=$((ran + 1))
   log=$(mktemp)
   start=$(date +%s)
-  if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "./$dir" >"$log" 2>&1; then
+  if go test -run '^$' -fuzz "^${name}\$" -fuzztime "$FUZZTIME" "${minimize[@]}" "./$dir" >"$log" 2>&1; then
     status=ok
   else
     status=FAILED
