@@ -129,8 +129,17 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // replayOptions are the options the inspector's results must come from:
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
-	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
-		Messages: true, Hash: true, Sessions: in.opts.Sessions, RawMalformed: true, Window: in.opts.Window}
+	return ReplayOptions(replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
+		Sessions: in.opts.Sessions, Window: in.opts.Window})
+}
+
+// ReplayOptions is base with what an inspector's results need set: each
+// snapshot's message ids and content hash, and the raw malformed lines
+// that may be the server's error bodies. A caller that runs an Inspector
+// beside its own view (lineage, the report) uses it for the one run.
+func ReplayOptions(base replay.Options) replay.Options {
+	base.Messages, base.Hash, base.RawMalformed = true, true, true
+	return base
 }
 
 func (in *Inspector) pos(at model.Position) pos {

@@ -41,6 +41,7 @@ type overviewJSON struct {
 
 type sessionOverviewJSON struct {
 	SessionID string         `json:"sessionId"`
+	Verdict   verdictJSON    `json:"verdict"`
 	Events    int            `json:"events"`
 	Accepted  int            `json:"accepted"`
 	Inert     int            `json:"inert"`
@@ -113,7 +114,7 @@ func reportJSON(rep inspect.Report) inspectJSON {
 }
 
 func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
-	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
+	sj := sessionOverviewJSON{SessionID: s.SessionID, Verdict: verdictToJSON(s.Verdict()), Events: s.Events, Accepted: s.Accepted(),
 		Inert: s.Events - s.Accepted(), Reasons: ReasonMap(s.Reasons.Map()), Turns: s.Turns,
 		Snapshots: s.Snapshots, Lineage: s.Lineage.Map(), LineageTurns: s.LineageTurns.Map(), Final: newFinalJSON(s.Final)}
 	sj.TurnOutcomes = make([]turnOutcomeJSON, len(s.Endings()))
@@ -278,6 +279,7 @@ var inertReasons = func() []replay.Reason {
 
 func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))
+	fmt.Fprintf(out, "  verdict: %s\n", VerdictWords(s.Verdict()))
 	inert := fmt.Sprintf("%d inert", s.Events-s.Accepted())
 	if parts := reasonList(s.Reasons.Map(), inertReasons); len(parts) > 0 {
 		inert += " (" + strings.Join(parts, ", ") + ")"
