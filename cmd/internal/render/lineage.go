@@ -421,6 +421,7 @@ type (
 		OutcomeCode     *string              `json:"outcomeCode"`
 		OutcomeFile     *string              `json:"outcomeFile"`
 		OutcomeLine     *int                 `json:"outcomeLine"`
+		OutcomeEntry    int                  `json:"outcomeEntry,omitempty"`
 		CompletedLater  *completedLaterJSON  `json:"completedLater"`
 		FirstEmittedAt  string               `json:"firstEmittedAt"`
 		LastEmittedAt   string               `json:"lastEmittedAt"`
@@ -434,6 +435,7 @@ type (
 	// the turn's unfinished reply complete, and how its text differs.
 	completedLaterJSON struct {
 		File       string `json:"file"`
+		Entry      int    `json:"entry,omitempty"`
 		Line       int    `json:"line"`
 		Characters int    `json:"characters"`
 		Prefix     bool   `json:"prefix"`
@@ -537,7 +539,7 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 		Children: []string{}, Problems: []lineageProblemJSON{},
 	}
 	e, code, at := n.Ending()
-	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.CompletedLater = outcomeToJSON(e, code, at, n.Later())
+	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.OutcomeEntry, jt.CompletedLater = outcomeToJSON(e, code, at, n.Later())
 	if !redact {
 		preview := n.Preview
 		jt.Preview = &preview
@@ -556,9 +558,10 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 }
 
 // outcomeToJSON is a turn's outcome as inspect's and lineage's JSON give
-// it: the outcome's name, its code and its line (null when there is none),
-// and the later snapshot that completed the reply.
-func outcomeToJSON(o model.Ending, code string, at model.Position, l *model.Later) (string, *string, *string, *int, *completedLaterJSON) {
+// it: the outcome's name, its code and its line (null when there is none)
+// with its HAR entry (0 for none), and the later snapshot that completed
+// the reply.
+func outcomeToJSON(o model.Ending, code string, at model.Position, l *model.Later) (string, *string, *string, *int, int, *completedLaterJSON) {
 	var file *string
 	var line *int
 	if at.Line > 0 {
@@ -566,7 +569,7 @@ func outcomeToJSON(o model.Ending, code string, at model.Position, l *model.Late
 	}
 	var cl *completedLaterJSON
 	if l != nil {
-		cl = &completedLaterJSON{File: l.At.File, Line: l.At.Line, Characters: l.Chars, Prefix: l.Prefix}
+		cl = &completedLaterJSON{File: l.At.File, Entry: l.At.Entry, Line: l.At.Line, Characters: l.Chars, Prefix: l.Prefix}
 	}
-	return o.String(), optString(code), file, line, cl
+	return o.String(), optString(code), file, line, at.Entry, cl
 }
