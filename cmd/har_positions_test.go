@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -184,5 +185,37 @@ func TestHARPositionsEverywhere(t *testing.T) {
 	}
 	if want := "5 events at " + file + ":entry 13:line 1 " + file + ":entry 19:line 1"; !strings.Contains(errOut.String(), want) {
 		t.Errorf("--fail-on says %q, want %q", errOut, want)
+	}
+}
+
+// TestInspectLineEntry: --line takes a line of one HAR entry, as
+// positions print it, and its close-up is of that line alone.
+func TestInspectLineEntry(t *testing.T) {
+	file := realCapture("proxied.har")
+	out := runFile(t, file, "inspect", "--line", "entry 12:line 1")
+	if n := strings.Count(out, file+":"); n != 1 {
+		t.Errorf("%d close-ups, want one:\n%s", n, out)
+	}
+	if !strings.HasPrefix(out, file+":entry 12:line 1  server.turn.snapshot ") {
+		t.Errorf("close-up head:\n%s", out)
+	}
+	for _, want := range []string{"verdict: accepted (advanced): from 22, gap 2\n", "sequence-gap"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("close-up lacks %q:\n%s", want, out)
+		}
+	}
+	ios, _, errOut := iostreams.Test("")
+	if code := run(ios, []string{"inspect", "--line", "entry 1:line", file}); code != 2 || !strings.Contains(errOut.String(), `--line "entry 1:line": give "entry E:line N"`) {
+		t.Errorf("--line \"entry 1:line\": exit %d: %s", code, errOut)
+	}
+}
+
+// TestInspectLineOwnDrops: the close-up of a line says what it dropped
+// itself, not the finding's first example only.
+func TestInspectLineOwnDrops(t *testing.T) {
+	out := runFile(t, filepath.Join("..", "testdata", "inspect", "message-vanished.jsonl"), "inspect", "--line", "4")
+	want := "dropped: 2 messages of sequence 3\n  m-u2  no lineage explains this removal\n  m-a2  regenerate from m-a2\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("close-up lacks %q:\n%s", want, out)
 	}
 }

@@ -163,7 +163,11 @@ func (in *Inspector) session(m *model.Session) *session {
 
 // Observe takes one result of a run made with Messages set (see Run).
 // Malformed lines count only to invalid-event.
-func (in *Inspector) Observe(res *replay.Result) {
+func (in *Inspector) Observe(res *replay.Result) { in.observe(res) }
+
+// observe is Observe, returning the model's step of the result: valid
+// until the next call, for a close-up of what the line did itself.
+func (in *Inspector) observe(res *replay.Result) model.Step {
 	in.sniff.Observe(res)
 	if res.Err != nil {
 		in.observeInvalid(res)
@@ -175,7 +179,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		in.pending = &pendingSubmit{turn: st.Turn, session: st.Session.ID, file: res.File}
 	}
 	if st.Session == nil {
-		return
+		return st
 	}
 	ev := res.Event
 	p := in.pos(model.PositionOf(res))
@@ -185,7 +189,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		f := &s.tally().foreign
 		f.hit("")
 		f.at(in.limit, p)
-		return
+		return st
 	}
 	seen := in.checkEventID(s, ev, p)
 	if ev.Kind != replay.KindSnapshot {
@@ -195,7 +199,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		} else {
 			s.betweenLost = true
 		}
-		return
+		return st
 	}
 	switch res.Reason {
 	case replay.ReasonInitial, replay.ReasonAdvanced:
@@ -203,6 +207,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 	case replay.ReasonDuplicate, replay.ReasonStale:
 		in.redelivered(s, res, p, seen)
 	}
+	return st
 }
 
 // observeInvalid tallies a malformed line whose envelope names a session,

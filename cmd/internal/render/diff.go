@@ -79,11 +79,7 @@ func (w *DiffText) Pair(p *diff.PairDiff) error {
 	}
 	for _, r := range p.Removed {
 		m := r.Message
-		why := "  [no lineage explains this removal]"
-		if r.Explained {
-			why = fmt.Sprintf("  [%s from %s]", r.By.Operation, termsafe.String(r.By.SourceMessageID))
-		}
-		w.line('-', fmt.Sprintf("%s (%s, %s): %s%s", termsafe.String(m.ID), m.Role, m.Status, w.text(m.Content), why))
+		w.line('-', fmt.Sprintf("%s (%s, %s): %s  [%s]", termsafe.String(m.ID), m.Role, m.Status, w.text(m.Content), removalWhy(r.Explained, r.By)))
 	}
 	for i := range p.Changed {
 		w.message(&p.Changed[i])
