@@ -19,15 +19,30 @@ type snapshotRef struct {
 	entry int
 }
 
+// entryLine reads a line of a HAR entry as positions print it, "entry
+// E:line N" (or entry:E:line:N): is says whether v is meant as one, ok
+// whether it is one, with an entry and a line from 1. --from, --to and
+// inspect's --line take it.
+func entryLine(v string) (entry, line int, is, ok bool) {
+	rest, is := strings.CutPrefix(v, "entry")
+	if !is || rest == "" || rest[0] != ' ' && rest[0] != ':' {
+		return 0, 0, false, false
+	}
+	e, l, found := strings.Cut(rest[1:], ":line")
+	entry, err1 := strconv.Atoi(e)
+	line, err2 := 0, error(nil)
+	if found && l != "" && (l[0] == ' ' || l[0] == ':') {
+		line, err2 = strconv.Atoi(l[1:])
+	}
+	if !found || err1 != nil || err2 != nil || entry < 1 || line < 1 {
+		return 0, 0, true, false
+	}
+	return entry, line, true, true
+}
+
 func (r *snapshotRef) Set(v string) error {
-	if rest, ok := strings.CutPrefix(v, "entry"); ok && rest != "" && (rest[0] == ' ' || rest[0] == ':') {
-		e, l, ok := strings.Cut(rest[1:], ":line")
-		entry, err1 := strconv.Atoi(e)
-		line, err2 := 0, error(nil)
-		if ok && l != "" && (l[0] == ' ' || l[0] == ':') {
-			line, err2 = strconv.Atoi(l[1:])
-		}
-		if !ok || err1 != nil || err2 != nil || entry < 1 || line < 1 {
+	if entry, line, is, ok := entryLine(v); is {
+		if !ok {
 			return &flagError{fmt.Sprintf("%s %q: give \"entry E:line N\" (or entry:E:line:N) with an entry and a line number from 1", r.flag, v)}
 		}
 		r.seq, r.line, r.entry = 0, line, entry

@@ -7,6 +7,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -51,10 +52,10 @@ func (it *matchedItem) String() string {
 }
 
 // at counts one matching line.
-func (it *matchedItem) at(file string, line int) {
+func (it *matchedItem) at(res *replay.Result) {
 	it.total++
 	if len(it.positions) < failOnPositions {
-		it.positions = append(it.positions, inspect.Position{File: file, Line: line})
+		it.positions = append(it.positions, inspect.Position{File: res.File, Line: res.Line, Entry: model.EntryOf(res)})
 	}
 }
 
@@ -79,7 +80,7 @@ func (m *reasonMatches) observe(res *replay.Result) {
 			it = &matchedItem{what: string(r), unit: "event"}
 			m.items[r] = it
 		}
-		it.at(res.File, res.Line)
+		it.at(res)
 	}
 }
 

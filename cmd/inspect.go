@@ -27,8 +27,10 @@ type inspectOptions struct {
 	FailOn        inspect.Severity
 	FailOnIDs     []string
 	FailOnReasons []replay.Reason
-	// Line and EventID select lines to show up close instead of the report.
+	// Line and EventID select lines to show up close instead of the
+	// report; Entry, when set, keeps line Line of that HAR entry only.
 	Line    int
+	Entry   int
 	EventID string
 	// Redact hides the values and free-form keys of the lines shown up
 	// close.
@@ -57,10 +59,11 @@ Findings:
 ` + checkList() + `
 With --line N (one FILE) or --event-id ID, inspect shows those lines up
 close instead: the event as indented JSON, every decode problem, the
-cursor's verdict in the context of the whole capture, and the findings that
-name the line. --redact shows only the envelope and the protocol's own
-fields of those lines (ids, statuses, counts, lengths), and problems without
-the values and keys they quote, for sharing outside the team.
+cursor's verdict in the context of the whole capture, what the line dropped
+itself, and the findings that cite it. --redact shows only the envelope and
+the protocol's own fields of those lines (ids, statuses, counts, lengths),
+and problems without the values and keys they quote, for sharing outside
+the team.
 
 --fail-on takes severities (a finding of that severity or worse), finding
 ids and replay's reasons, comma-separated, and says on standard error what
@@ -71,15 +74,21 @@ Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.
 What each finding means and what to do about it: snapctl help findings.
 The -o json document: snapctl help json-contract.
 
-One event up close: --line N shows line N of the one FILE; --event-id ID
-every line with that id (up to 20), including lines that don't decode but
-carry that top-level eventId. For each: the event as indented JSON
-(coloured on a terminal; the raw line, made terminal-safe, when it isn't
-JSON), every decode problem, the cursor's verdict in the context of the
-whole capture, and the findings that name the line (among the first 100
-positions each finding lists). With -o json: {"matches": N, "lines":
-[{"file", "line", "verdict", "reason", "event", "code", "problems":
-[{"path", "message"}], "findings", ...}]}. A blank line, a line past the
+One event up close: --line N shows line N of the one FILE (in a HAR, line
+N of every entry's body, or of one with --line "entry E:line N", as
+positions print it); --event-id ID every line with that id (up to 20),
+including lines that don't decode but carry that top-level eventId. For
+each: the event as indented JSON (coloured on a terminal; the raw line,
+made terminal-safe, when it isn't JSON), every decode problem, the cursor's
+verdict in the context of the whole capture, what the line did itself (an
+advanced snapshot: the messages of the previous accepted projection it
+dropped, and the lineage that explains each, if one does), and the
+findings that cite the line (among the first 100 positions each finding
+lists), whose messages tell of their whole session. With -o json:
+{"matches": N, "lines": [{"file", "entry", "line", "verdict", "reason",
+"event", "code", "problems": [{"path", "message"}], "dropped":
+[{"messageId", "explained", "lineage"}], "droppedFrom", "findings",
+...}]}. A blank line, a line past the
 end of the file, or an id no line has is a usage error (exit 2); so are
 --line 0, a negative line and an empty --event-id, never taken for "no
 close-up".
@@ -126,7 +135,7 @@ the close-up of a huge line stays short and quick.`,
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (lines not wrapped), json, or jsonl (one finding, or one line up close, per line; with --each, one summary row per capture)")
 	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+text.OrList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
-	f.Var((*lineNumber)(&opts.Line), "line", "show line `N` of the one FILE up close")
+	f.Var(lineFlag{opts}, "line", "show line `N` of the one FILE up close (in a HAR, \"entry E:line N\" for one entry's)")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
@@ -238,7 +247,7 @@ func inspectRun(o *inspectOptions) error {
 	out := bufio.NewWriterSize(human, 64<<10)
 	var rep inspect.Report
 	if o.Line > 0 || o.EventID != "" {
-		target := inspect.Target{File: o.Files[0], Line: o.Line, EventID: o.EventID}
+		target := inspect.Target{File: o.Files[0], Entry: o.Entry, Line: o.Line, EventID: o.EventID}
 		x, err := inspect.Examine(rd, opts, target)
 		if err != nil {
 			return &usageError{err}
@@ -313,26 +322,42 @@ func noMatch(o *inspectOptions, x inspect.Examination) error {
 		return usageErrorf("--event-id %s matches nothing: the capture's %s have ids like %s",
 			o.EventID, text.Plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
 	}
+	if o.Entry > 0 {
+		return usageErrorf("%s matches nothing: the capture has no such line", text.Position(o.Files[0], o.Entry, o.Line))
+	}
 	if o.Line <= in.Lines {
 		return usageErrorf("%s:%d is blank: not an event", o.Files[0], o.Line)
 	}
 	return usageErrorf("%s has %d lines, no line %d", o.Files[0], in.Lines, o.Line)
 }
 
-// lineNumber is the value of --line: a line number from 1, refused with a
-// sentence rather than strconv's words.
-type lineNumber int
+// lineFlag is the value of --line: a line number from 1, or a line of a
+// HAR entry as positions print it, "entry E:line N" (entryLine, as diff's
+// --from); refused with a sentence rather than strconv's words.
+type lineFlag struct{ o *inspectOptions }
 
-func (n *lineNumber) Set(v string) error {
+func (f lineFlag) Set(v string) error {
+	if entry, line, is, ok := entryLine(v); is {
+		if !ok {
+			return &flagError{fmt.Sprintf("--line %q: give \"entry E:line N\" (or entry:E:line:N) with an entry and a line number from 1", v)}
+		}
+		f.o.Entry, f.o.Line = entry, line
+		return nil
+	}
 	// Numbers below 1 are refused by validate, which knows --line was set.
 	i, err := strconv.Atoi(strings.TrimSpace(v))
 	if err != nil {
-		return &flagError{fmt.Sprintf("--line %q is not a line number: give a number from 1", v)}
+		return &flagError{fmt.Sprintf("--line %q is not a line number: give a number from 1, or \"entry E:line N\" in a HAR", v)}
 	}
-	*n = lineNumber(i)
+	f.o.Entry, f.o.Line = 0, i
 	return nil
 }
 
-func (n *lineNumber) String() string { return strconv.Itoa(int(*n)) }
+func (f lineFlag) String() string {
+	if f.o == nil {
+		return "0"
+	}
+	return text.Position("", f.o.Entry, f.o.Line)
+}
 
-func (n *lineNumber) Type() string { return "int" }
+func (f lineFlag) Type() string { return "line" }

@@ -8,6 +8,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/report"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -43,8 +44,10 @@ for the client (its outcome, as inspect's overview gives it),
 first and last accepted sequence, duration, final token usage, and a
 preview of its submit input and final assistant message.
 
-Problems are marked on the turn and listed after the tree; none stops the
-output:
+Each session's headline gives its verdict first, the one inspect gives
+(its problems: error and warning findings, turns that did not complete),
+then lineage's own problems, which are marked on the turn and listed after
+the tree; none stops the output:
   orphan            the parent turn is not in the capture (placed under
                     the session root)
   source-missing    the source message is not in the parent turn's last
@@ -134,10 +137,12 @@ func lineageRun(o *lineageOptions) error {
 	}
 	defer done()
 	b := lineage.NewBuilder(o.Session)
-	ropts := o.options()
-	ropts.Messages = true
-	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
+	// The inspector, in the same pass, gives each session's verdict for
+	// its headline: the view takes it and re-derives no rule.
+	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window})
+	sum, err := replay.Run(rd, inspect.ReplayOptions(o.options()), func(res *replay.Result) error {
 		b.Add(res)
+		in.Observe(res)
 		o.sniff.Observe(res)
 		return nil
 	})
@@ -151,6 +156,8 @@ func lineageRun(o *lineageOptions) error {
 		return err
 	}
 	sessions := b.Finish()
+	rep := in.Finish(sum)
+	verdicts := rep.Verdicts()
 	if o.Turn != "" {
 		all := sessions
 		if sessions = selectTurn(sessions, o.Turn); len(sessions) == 0 {
@@ -161,7 +168,7 @@ func lineageRun(o *lineageOptions) error {
 		render.RedactSessions(sessions)
 	}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-	if err := writeLineage(out, o, sessions); err != nil {
+	if err := writeLineage(out, o, sessions, verdicts); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {
@@ -193,12 +200,12 @@ func turnIDs(sessions []*lineage.Session) []string {
 	return ids.order
 }
 
-func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) error {
+func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, verdicts map[string]inspect.Verdict) error {
 	switch o.Output {
 	case "json":
-		return render.WriteLineageJSON(w, sessions, o.Redact)
+		return render.WriteLineageJSON(w, sessions, verdicts, o.Redact)
 	case "jsonl":
-		return render.WriteLineageJSONL(w, sessions, o.Redact)
+		return render.WriteLineageJSONL(w, sessions, verdicts, o.Redact)
 	case "mermaid":
 		return render.WriteLineageMermaid(w, sessions)
 	case "dot":
@@ -206,5 +213,5 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) e
 	case "svg":
 		return report.WriteLineageSVG(w, sessions)
 	}
-	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Write(sessions)
+	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts).Write(sessions)
 }

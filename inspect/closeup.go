@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/tidwall/gjson"
 )
@@ -17,17 +18,19 @@ const MaxCloseups = 20
 // first: twenty matching lines of 64 MiB must not take 1.3 GB.
 const maxCloseupBytes = 32 << 20
 
-// Target names the lines to look at up close: line Line of file File, or
-// every line whose eventId is EventID.
+// Target names the lines to look at up close: line Line of file File
+// (of HAR entry Entry; of every entry when Entry is 0), or every line
+// whose eventId is EventID.
 type Target struct {
 	File    string
+	Entry   int
 	Line    int
 	EventID string
 }
 
 func (t Target) matches(res *replay.Result, eventPath string) bool {
 	if t.EventID == "" {
-		return res.File == t.File && res.Line == t.Line
+		return res.File == t.File && res.Line == t.Line && (t.Entry == 0 || model.EntryOf(res) == t.Entry)
 	}
 	if res.Event != nil {
 		return res.Event.EventID == t.EventID
@@ -64,7 +67,9 @@ func rawEventID(data []byte, eventPath string) string {
 // cursor's verdict in the context of the whole capture.
 type Closeup struct {
 	File string
-	Line int
+	// Entry is the line's HAR entry, 0 for other formats.
+	Entry int
+	Line  int
 	// Raw is the line as read, without its line ending; empty for a line
 	// longer than the reader's maximum.
 	Raw []byte
@@ -76,8 +81,35 @@ type Closeup struct {
 	Reason replay.Reason
 	Prev   int64
 	Gap    int64
-	// Findings are the report's findings that list this line.
+	// Dropped is what the line did itself to the projection, when it was
+	// accepted: the messages of the session's previous accepted
+	// projection (of sequence DroppedFrom) that its own lacks, as the
+	// model's rule decides (model.Removals). A finding that cites the line
+	// tells of the whole capture; this is the line's own share.
+	Dropped     []Drop
+	DroppedFrom int64
+	// Findings are the report's findings that cite this line.
 	Findings []Finding
+}
+
+// Drop is a message an accepted line left out of the projection: its id,
+// and the lineage that explains it (Explained, By), if one does.
+type Drop struct {
+	MessageID string
+	Explained bool
+	By        replay.Lineage
+}
+
+// dropsOf is the line's own drops, from the model's step.
+func dropsOf(st *model.Step) []Drop {
+	if !st.Accepted || st.Prev == nil || len(st.Removed) == 0 {
+		return nil
+	}
+	ds := make([]Drop, len(st.Removed))
+	for i, r := range st.Removed {
+		ds[i] = Drop{MessageID: st.Prev.IDs.ID(r.Index), Explained: r.Explained, By: r.By}
+	}
+	return ds
 }
 
 // Examination is the close-ups of a target and the report of the whole
@@ -105,14 +137,22 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 		if ev := res.Event; ev != nil && len(x.EventIDs) < MaxCloseups && !slices.Contains(x.EventIDs, ev.EventID) {
 			x.EventIDs = append(x.EventIDs, ev.EventID)
 		}
+		var c *Closeup
 		if target.matches(res, opts.EventPath) {
 			x.Matches++
 			if len(x.Closeups) < MaxCloseups && (len(x.Closeups) == 0 || kept+len(res.Raw) <= maxCloseupBytes) {
 				kept += len(res.Raw)
 				x.Closeups = append(x.Closeups, closeup(res, &all))
+				c = &x.Closeups[len(x.Closeups)-1]
 			}
 		}
-		in.Observe(res)
+		st := in.observe(res)
+		if c != nil {
+			c.Dropped = dropsOf(&st)
+			if c.Dropped != nil {
+				c.DroppedFrom = st.Prev.Sequence
+			}
+		}
 		if opts.Each != nil {
 			opts.Each(res)
 		}
@@ -125,7 +165,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 	for i := range x.Closeups {
 		c := &x.Closeups[i]
 		for _, f := range x.Report.Findings {
-			if f.Names(c.File, c.Line) {
+			if f.Cites(Position{File: c.File, Entry: c.Entry, Line: c.Line}) {
 				c.Findings = append(c.Findings, f)
 			}
 		}
@@ -138,7 +178,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 // share the decoder's copy of the line and which no close-up shows. A
 // malformed line is decoded again with every problem.
 func closeup(res *replay.Result, all *replay.Decoder) Closeup {
-	c := Closeup{File: res.File, Line: res.Line, Raw: bytes.Clone(res.Raw), Err: res.Err,
+	c := Closeup{File: res.File, Entry: model.EntryOf(res), Line: res.Line, Raw: bytes.Clone(res.Raw), Err: res.Err,
 		Reason: res.Reason, Prev: res.Prev, Gap: res.Gap}
 	if res.Event != nil {
 		ev := *res.Event

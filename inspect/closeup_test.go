@@ -1,6 +1,9 @@
 package inspect
 
 import (
+	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,5 +107,77 @@ func TestExamineKeepsEvent(t *testing.T) {
 	ev := x.Closeups[0].Event
 	if ev == nil || ev.EventID != "e1" || ev.Snapshot.Status != "streaming" || ev.Snapshot.MessageCount != 1 {
 		t.Errorf("event changed after its line: %+v", ev)
+	}
+}
+
+// TestExamineOwnDrops: a close-up tells what its line dropped itself, as
+// the model's rule decides, beside the finding that cites the line with
+// the session's first example.
+func TestExamineOwnDrops(t *testing.T) {
+	path := filepath.Join("..", "testdata", "inspect", "message-vanished.jsonl")
+	tests := []struct {
+		line int
+		want string // messageId:explained, in order
+		from int64
+	}{
+		{line: 2, want: ""},
+		{line: 3, want: "m-u1:false", from: 2},
+		{line: 4, want: "m-u2:false m-a2:true", from: 3},
+	}
+	for _, tc := range tests {
+		x := examine(t, Options{MaxLine: replay.DefaultMaxLine}, Target{File: path, Line: tc.line}, path)
+		if len(x.Closeups) != 1 {
+			t.Fatalf("line %d: %d close-ups", tc.line, len(x.Closeups))
+		}
+		c := x.Closeups[0]
+		var got []string
+		for _, d := range c.Dropped {
+			got = append(got, fmt.Sprintf("%s:%v", d.MessageID, d.Explained))
+		}
+		if strings.Join(got, " ") != tc.want || c.DroppedFrom != tc.from {
+			t.Errorf("line %d dropped %v of %d, want %q of %d", tc.line, got, c.DroppedFrom, tc.want, tc.from)
+		}
+		if len(c.Findings) != 1 || c.Findings[0].ID != MessageVanished {
+			t.Errorf("line %d: findings %v, want message-vanished", tc.line, c.Findings)
+		}
+	}
+}
+
+// TestExamineHAREntry: a target with an entry matches that entry's line
+// only, and the findings of its close-up are those that cite that line,
+// not line 1 of every other entry.
+func TestExamineHAREntry(t *testing.T) {
+	path := realCapture("proxied.har")
+	opts := Options{MaxLine: replay.DefaultMaxLine}
+	all := examine(t, opts, Target{File: path, Line: 1}, path)
+	if all.Matches < 10 {
+		t.Fatalf("line 1 of every entry: %d matches", all.Matches)
+	}
+	x := examine(t, opts, Target{File: path, Entry: 12, Line: 1}, path)
+	if x.Matches != 1 || len(x.Closeups) != 1 || x.Closeups[0].Entry != 12 {
+		t.Fatalf("entry 12 line 1: %d matches, %+v", x.Matches, x.Closeups)
+	}
+	at := Position{File: path, Entry: 12, Line: 1}
+	var want []string
+	for _, f := range x.Report.Findings {
+		if slices.Contains(f.Positions, at) {
+			want = append(want, f.ID+" "+f.SessionID)
+		}
+	}
+	var got []string
+	for _, f := range x.Closeups[0].Findings {
+		got = append(got, f.ID+" "+f.SessionID)
+	}
+	if len(want) == 0 || !slices.Equal(got, want) {
+		t.Errorf("entry 12 line 1 cited by %v, want %v", got, want)
+	}
+	// Line 1 of entry 3 is p-s-alpha's; no finding of another session
+	// may follow it there.
+	for _, c := range all.Closeups {
+		for _, f := range c.Findings {
+			if !f.Cites(Position{File: path, Entry: c.Entry, Line: 1}) {
+				t.Errorf("entry %d line 1 lists %s of %s, which cites it not", c.Entry, f.ID, f.SessionID)
+			}
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package inspect
 
-import "sort"
+import (
+	"slices"
+	"sort"
+)
 
 // Severity says how bad a finding is.
 type Severity string
@@ -163,7 +166,8 @@ func sortFindings(fs []Finding) {
 	})
 }
 
-// Names reports whether the finding lists the given line.
+// Names reports whether the finding lists line of file, in any HAR
+// entry: Cites names one line of a HAR.
 func (f *Finding) Names(file string, line int) bool {
 	for _, p := range f.Positions {
 		if p.File == file && p.Line == line {
@@ -171,4 +175,9 @@ func (f *Finding) Names(file string, line int) bool {
 		}
 	}
 	return false
+}
+
+// Cites reports whether the finding lists the line at, of its HAR entry.
+func (f *Finding) Cites(at Position) bool {
+	return slices.Contains(f.Positions, at)
 }

@@ -130,9 +130,17 @@ func Run(rd *replay.Reader, opts Options) (Report, error) {
 // replayOptions are the options the inspector's results must come from:
 // it needs each snapshot's message ids.
 func (in *Inspector) replayOptions() replay.Options {
-	return replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
-		Messages: true, Hash: true, Sessions: in.opts.Sessions, RawMalformed: true, Window: in.opts.Window,
-		Workers: in.opts.Workers}
+	return ReplayOptions(replay.Options{Session: in.opts.Session, MaxLine: in.opts.MaxLine, EventPath: in.opts.EventPath,
+		Sessions: in.opts.Sessions, Window: in.opts.Window, Workers: in.opts.Workers})
+}
+
+// ReplayOptions is base with what an inspector's results need set: each
+// snapshot's message ids and content hash, and the raw malformed lines
+// that may be the server's error bodies. A caller that runs an Inspector
+// beside its own view (lineage, the report) uses it for the one run.
+func ReplayOptions(base replay.Options) replay.Options {
+	base.Messages, base.Hash, base.RawMalformed = true, true, true
+	return base
 }
 
 func (in *Inspector) pos(at model.Position) pos {
@@ -156,7 +164,11 @@ func (in *Inspector) session(m *model.Session) *session {
 
 // Observe takes one result of a run made with Messages set (see Run).
 // Malformed lines count only to invalid-event.
-func (in *Inspector) Observe(res *replay.Result) {
+func (in *Inspector) Observe(res *replay.Result) { in.observe(res) }
+
+// observe is Observe, returning the model's step of the result: valid
+// until the next call, for a close-up of what the line did itself.
+func (in *Inspector) observe(res *replay.Result) model.Step {
 	in.sniff.Observe(res)
 	if res.Err != nil {
 		in.observeInvalid(res)
@@ -168,7 +180,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		in.pending = &pendingSubmit{turn: st.Turn, session: st.Session.ID, file: res.File}
 	}
 	if st.Session == nil {
-		return
+		return st
 	}
 	ev := res.Event
 	p := in.pos(model.PositionOf(res))
@@ -178,7 +190,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		f := &s.tally().foreign
 		f.hit("")
 		f.at(in.limit, p)
-		return
+		return st
 	}
 	seen := in.checkEventID(s, ev, p)
 	if ev.Kind != replay.KindSnapshot {
@@ -188,7 +200,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 		} else {
 			s.betweenLost = true
 		}
-		return
+		return st
 	}
 	switch res.Reason {
 	case replay.ReasonInitial, replay.ReasonAdvanced:
@@ -196,6 +208,7 @@ func (in *Inspector) Observe(res *replay.Result) {
 	case replay.ReasonDuplicate, replay.ReasonStale:
 		in.redelivered(s, res, p, seen)
 	}
+	return st
 }
 
 // observeInvalid tallies a malformed line whose envelope names a session,

@@ -83,14 +83,18 @@ func (s *SessionOverview) Endings() []TurnEnding {
 	if s.sole == 0 {
 		return s.endings
 	}
-	return []TurnEnding{{TurnID: s.Final.TurnID, Ending: model.Ending(s.sole - 1),
-		At: model.Position{File: s.Final.File, Line: s.Final.Line}}}
+	return []TurnEnding{{TurnID: s.Final.TurnID, Ending: model.Ending(s.sole - 1), At: finalAt(s.Final)}}
+}
+
+// finalAt is the position of a session's last accepted snapshot.
+func finalAt(f *replay.Final) model.Position {
+	return model.Position{File: f.File, Line: f.Line, Entry: int(f.Entry)}
 }
 
 // noteEndings keeps how each turn of session m ended; Final must be set.
 func (s *SessionOverview) noteEndings(m *model.Session) {
 	if t := m.FirstTurn(); m.Turns == 1 && s.Final != nil && t.Later() == nil {
-		if e, code, at := t.Ending(); code == "" && t.ID == s.Final.TurnID && at == (model.Position{File: s.Final.File, Line: s.Final.Line}) {
+		if e, code, at := t.Ending(); code == "" && t.ID == s.Final.TurnID && at == finalAt(s.Final) {
 			s.sole = uint8(e) + 1
 			return
 		}

@@ -187,12 +187,17 @@ func acceptedIn(reasons map[Reason]int) int {
 // Final describes a session's last accepted snapshot: its current
 // projection.
 type Final struct {
-	File         string
-	Line         int
-	Sequence     int64
-	TurnID       string
-	Status       Status
-	MessageCount int
+	File     string
+	Line     int
+	Sequence int64
+	TurnID   string
+	Status   Status
+	// Entry is the HAR entry whose body held the line (Origin.Entry), 0
+	// for other formats: with File and Line, the snapshot's position.
+	// It and MessageCount are int32s that share eight bytes, in every
+	// session's stats.
+	Entry        int32
+	MessageCount int32
 }
 
 // Summary is the outcome of a whole run.
@@ -317,7 +322,10 @@ func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	if res.Reason.Verdict() == Accepted {
 		s.Final = &s.final
 		*s.Final = Final{File: res.File, Line: res.Line, Sequence: ev.Sequence, TurnID: ev.TurnID,
-			Status: ev.Snapshot.Status, MessageCount: ev.Snapshot.MessageCount}
+			Status: ev.Snapshot.Status, MessageCount: int32(ev.Snapshot.MessageCount)}
+		if res.Origin != nil {
+			s.Final.Entry = int32(res.Origin.Entry)
+		}
 	}
 }
 

@@ -64,7 +64,7 @@ func WriteCloseups(out *bufio.Writer, o CloseupOptions, x inspect.Examination) e
 // keeps only the envelope and the protocol's own fields, and a line that
 // is not JSON is not shown.
 func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, redact bool) {
-	head := fmt.Sprintf("%s:%d", termsafe.String(c.File), c.Line)
+	head := text.Position(termsafe.String(c.File), c.Entry, c.Line)
 	if ev := c.Event; ev != nil {
 		head += fmt.Sprintf("  %s  event %s  session %s  turn %s  sequence %d", ev.Kind,
 			termsafe.String(ev.EventID), termsafe.String(ev.SessionID), termsafe.String(ev.TurnID), ev.Sequence)
@@ -102,15 +102,53 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 		verdict += ": " + d
 	}
 	fmt.Fprintf(out, "verdict: %s\n", verdict)
+	writeDrops(out, pal, c)
 	if len(c.Findings) == 0 {
-		fmt.Fprintln(out, "findings: none")
+		fmt.Fprintln(out, "findings: none cite this line")
 		return
 	}
-	fmt.Fprintln(out, "findings:")
+	fmt.Fprintln(out, "findings that cite this line (each tells of its whole session):")
 	for _, f := range c.Findings {
 		fmt.Fprintf(out, "  %s  %s  %s\n", SeverityColour(pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
 			pal.Bold(f.ID), termsafe.String(f.Message))
 	}
+}
+
+// maxDropsListed is how many of a line's dropped messages a close-up
+// names; the others are counted.
+const maxDropsListed = 10
+
+// writeDrops says what an accepted line did itself to its session's
+// projection: which messages of the previous accepted one it dropped, and
+// whether a lineage explains each.
+func writeDrops(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup) {
+	if c.Reason != replay.ReasonAdvanced {
+		return
+	}
+	if len(c.Dropped) == 0 {
+		fmt.Fprintln(out, "dropped: no message of the previous accepted projection")
+		return
+	}
+	fmt.Fprintf(out, "dropped: %s of sequence %d\n", text.Plural(len(c.Dropped), "message"), c.DroppedFrom)
+	for _, d := range c.Dropped[:min(len(c.Dropped), maxDropsListed)] {
+		why := removalWhy(d.Explained, d.By)
+		if !d.Explained {
+			why = pal.Red(why)
+		}
+		fmt.Fprintf(out, "  %s  %s\n", termsafe.String(d.MessageID), why)
+	}
+	if more := len(c.Dropped) - maxDropsListed; more > 0 {
+		fmt.Fprintf(out, "  %d more\n", more)
+	}
+}
+
+// removalWhy says why a message left the projection, as the model's rule
+// decided: the lineage that explains it, or that none does.
+func removalWhy(explained bool, by replay.Lineage) string {
+	if !explained {
+		return "no lineage explains this removal"
+	}
+	return string(by.Operation) + " from " + termsafe.String(by.SourceMessageID)
 }
 
 // ShowJSON writes the valid JSON text raw for people: indented, and
@@ -137,6 +175,7 @@ func closeupDetail(c inspect.Closeup) string {
 
 type closeupJSON struct {
 	File     string          `json:"file"`
+	Entry    int             `json:"entry,omitempty"`
 	Line     int             `json:"line"`
 	Verdict  string          `json:"verdict"`
 	Reason   string          `json:"reason"`
@@ -146,8 +185,47 @@ type closeupJSON struct {
 	Problems []problemJSON   `json:"problems"`
 	Cursor   *int64          `json:"cursorSequence,omitempty"`
 	Gap      *int64          `json:"gap,omitempty"`
-	Findings []findingJSON   `json:"findings"`
-	TooLong  bool            `json:"tooLong,omitempty"`
+	// Dropped and DroppedFrom are what an advanced line dropped itself
+	// (inspect.Closeup.Dropped); absent for other lines.
+	Dropped     *[]dropJSON   `json:"dropped,omitempty"`
+	DroppedFrom *int64        `json:"droppedFrom,omitempty"`
+	Findings    []findingJSON `json:"findings"`
+	TooLong     bool          `json:"tooLong,omitempty"`
+}
+
+// dropJSON is one message a line dropped: lineage is the one that
+// explains it, null when none does.
+type dropJSON struct {
+	MessageID string           `json:"messageId"`
+	Explained bool             `json:"explained"`
+	Lineage   *dropLineageJSON `json:"lineage"`
+}
+
+type dropLineageJSON struct {
+	Operation       string `json:"operation"`
+	ParentTurnID    string `json:"parentTurnId"`
+	SourceMessageID string `json:"sourceMessageId"`
+}
+
+// dropsJSON is the close-up's own drops for -o json, nil but for an
+// advanced line.
+func dropsJSON(c inspect.Closeup) (*[]dropJSON, *int64) {
+	if c.Reason != replay.ReasonAdvanced {
+		return nil, nil
+	}
+	ds := make([]dropJSON, len(c.Dropped))
+	for i, d := range c.Dropped {
+		ds[i] = dropJSON{MessageID: d.MessageID, Explained: d.Explained}
+		if d.Explained {
+			ds[i].Lineage = &dropLineageJSON{string(d.By.Operation), d.By.ParentTurnID, d.By.SourceMessageID}
+		}
+	}
+	var from *int64
+	if len(ds) > 0 {
+		f := c.DroppedFrom
+		from = &f
+	}
+	return &ds, from
 }
 
 type problemJSON struct {
@@ -165,7 +243,7 @@ type closeupsBody struct {
 func closeupsJSON(x inspect.Examination, redact bool) closeupsBody {
 	body := closeupsBody{Matches: x.Matches, Lines: []closeupJSON{}}
 	for _, c := range x.Closeups {
-		j := closeupJSON{File: c.File, Line: c.Line, Verdict: string(c.Reason.Verdict()), Reason: string(c.Reason),
+		j := closeupJSON{File: c.File, Entry: c.Entry, Line: c.Line, Verdict: string(c.Reason.Verdict()), Reason: string(c.Reason),
 			Event: json.RawMessage("null"), Problems: []problemJSON{}, Findings: []findingJSON{}}
 		switch {
 		case len(c.Raw) == 0:
@@ -201,6 +279,7 @@ func closeupsJSON(x inspect.Examination, redact bool) closeupsBody {
 			gap := c.Gap
 			j.Gap = &gap
 		}
+		j.Dropped, j.DroppedFrom = dropsJSON(c)
 		for _, f := range c.Findings {
 			j.Findings = append(j.Findings, findingToJSON(f))
 		}

@@ -79,11 +79,7 @@ func (w *DiffText) Pair(p *diff.PairDiff) error {
 	}
 	for _, r := range p.Removed {
 		m := r.Message
-		why := "  [no lineage explains this removal]"
-		if r.Explained {
-			why = fmt.Sprintf("  [%s from %s]", r.By.Operation, termsafe.String(r.By.SourceMessageID))
-		}
-		w.line('-', fmt.Sprintf("%s (%s, %s): %s%s", termsafe.String(m.ID), m.Role, m.Status, w.text(m.Content), why))
+		w.line('-', fmt.Sprintf("%s (%s, %s): %s  [%s]", termsafe.String(m.ID), m.Role, m.Status, w.text(m.Content), removalWhy(r.Explained, r.By)))
 	}
 	for i := range p.Changed {
 		w.message(&p.Changed[i])
@@ -99,9 +95,15 @@ func (w *DiffText) header(p *diff.PairDiff) {
 	if p.From.TurnID != p.To.TurnID {
 		turn = p.From.TurnID + " → " + p.To.TurnID
 	}
-	fmt.Fprintf(w.out, "%s turn %s, lines %s → %s\n",
+	// "lines 3 → 7", or "at entry 1:line 3 → entry 3:line 1"
+	// where a position names more than a line.
+	lines := "lines"
+	if p.From.Entry > 0 || p.To.Entry > 0 {
+		lines = "at"
+	}
+	fmt.Fprintf(w.out, "%s turn %s, %s %s → %s\n",
 		w.pal.Cyan(fmt.Sprintf("@@ %s %d → %d @@", p.SessionID, p.From.Sequence, p.To.Sequence)),
-		turn, w.pos(p.From), w.pos(p.To))
+		turn, lines, w.pos(p.From), w.pos(p.To))
 	status := p.FromStatus
 	if p.StatusChanged() {
 		status = p.FromStatus + " → " + p.ToStatus
@@ -120,10 +122,11 @@ func (w *DiffText) header(p *diff.PairDiff) {
 }
 
 func (w *DiffText) pos(at diff.Position) string {
+	file := ""
 	if w.withFile {
-		return termsafe.String(at.File) + ":" + strconv.Itoa(at.Line)
+		file = termsafe.String(at.File)
 	}
-	return strconv.Itoa(at.Line)
+	return text.Position(file, at.Entry, at.Line)
 }
 
 func (w *DiffText) pairError(p *diff.PairDiff) {

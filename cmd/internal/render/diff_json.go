@@ -27,10 +27,18 @@ func writePair(e *jsonout.Encoder, p *diff.PairDiff, redact bool) {
 	e.Str(p.From.File)
 	e.Key("fromLine")
 	e.Int(int64(p.From.Line))
+	if p.From.Entry > 0 {
+		e.Key("fromEntry")
+		e.Int(int64(p.From.Entry))
+	}
 	e.Key("toFile")
 	e.Str(p.To.File)
 	e.Key("toLine")
 	e.Int(int64(p.To.Line))
+	if p.To.Entry > 0 {
+		e.Key("toEntry")
+		e.Int(int64(p.To.Entry))
+	}
 	e.Key("status")
 	writeFromTo(e, func() { e.Str(string(p.FromStatus)) }, func() { e.Str(string(p.ToStatus)) })
 	e.Key("usage")

@@ -41,6 +41,7 @@ type overviewJSON struct {
 
 type sessionOverviewJSON struct {
 	SessionID string         `json:"sessionId"`
+	Verdict   verdictJSON    `json:"verdict"`
 	Events    int            `json:"events"`
 	Accepted  int            `json:"accepted"`
 	Inert     int            `json:"inert"`
@@ -72,6 +73,7 @@ type turnOutcomeJSON struct {
 	OutcomeCode    *string             `json:"outcomeCode"`
 	OutcomeFile    *string             `json:"outcomeFile"`
 	OutcomeLine    *int                `json:"outcomeLine"`
+	OutcomeEntry   int                 `json:"outcomeEntry,omitempty"`
 	CompletedLater *completedLaterJSON `json:"completedLater"`
 }
 
@@ -84,9 +86,12 @@ type findingJSON struct {
 	PositionCount int            `json:"positionCount"`
 }
 
+// positionJSON is one line of a capture; entry is its HAR entry, left
+// out for other formats, as in replay's records.
 type positionJSON struct {
-	File string `json:"file"`
-	Line int    `json:"line"`
+	File  string `json:"file"`
+	Entry int    `json:"entry,omitempty"`
+	Line  int    `json:"line"`
 }
 
 func reportJSON(rep inspect.Report) inspectJSON {
@@ -113,14 +118,14 @@ func reportJSON(rep inspect.Report) inspectJSON {
 }
 
 func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
-	sj := sessionOverviewJSON{SessionID: s.SessionID, Events: s.Events, Accepted: s.Accepted(),
+	sj := sessionOverviewJSON{SessionID: s.SessionID, Verdict: verdictToJSON(s.Verdict()), Events: s.Events, Accepted: s.Accepted(),
 		Inert: s.Events - s.Accepted(), Reasons: ReasonMap(s.Reasons.Map()), Turns: s.Turns,
 		Snapshots: s.Snapshots, Lineage: s.Lineage.Map(), LineageTurns: s.LineageTurns.Map(), Final: newFinalJSON(s.Final)}
 	sj.TurnOutcomes = make([]turnOutcomeJSON, len(s.Endings()))
 	for i, o := range s.Endings() {
 		tj := &sj.TurnOutcomes[i]
 		tj.TurnID = o.TurnID
-		tj.Outcome, tj.OutcomeCode, tj.OutcomeFile, tj.OutcomeLine, tj.CompletedLater = outcomeToJSON(o.Ending, o.Code, o.At, o.Later)
+		tj.Outcome, tj.OutcomeCode, tj.OutcomeFile, tj.OutcomeLine, tj.OutcomeEntry, tj.CompletedLater = outcomeToJSON(o.Ending, o.Code, o.At, o.Later)
 	}
 	if r := s.Sequences; r != nil {
 		sj.Sequences = &struct {
@@ -141,7 +146,7 @@ func findingToJSON(f inspect.Finding) findingJSON {
 	fj := findingJSON{ID: f.ID, Severity: string(f.Severity), SessionID: f.SessionID, Message: f.Message,
 		PositionCount: f.PositionCount, Positions: []positionJSON{}}
 	for _, p := range f.Positions {
-		fj.Positions = append(fj.Positions, positionJSON{p.File, p.Line})
+		fj.Positions = append(fj.Positions, positionJSON{File: p.File, Entry: p.Entry, Line: p.Line})
 	}
 	return fj
 }
@@ -278,6 +283,7 @@ var inertReasons = func() []replay.Reason {
 
 func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))
+	fmt.Fprintf(out, "  verdict: %s\n", VerdictWords(s.Verdict()))
 	inert := fmt.Sprintf("%d inert", s.Events-s.Accepted())
 	if parts := reasonList(s.Reasons.Map(), inertReasons); len(parts) > 0 {
 		inert += " (" + strings.Join(parts, ", ") + ")"
@@ -292,8 +298,8 @@ func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.Sessi
 		fmt.Fprintf(out, "  emittedAt %s .. %s\n", termsafe.String(r.First), termsafe.String(r.Last))
 	}
 	if f := s.Final; f != nil {
-		fmt.Fprintf(out, "  final: %s, %s, turn %s, sequence %d at %s:%d\n", f.Status, text.Plural(f.MessageCount, "message"),
-			termsafe.String(f.TurnID), f.Sequence, termsafe.String(f.File), f.Line)
+		fmt.Fprintf(out, "  final: %s, %s, turn %s, sequence %d at %s\n", f.Status, text.Plural(int(f.MessageCount), "message"),
+			termsafe.String(f.TurnID), f.Sequence, text.Position(termsafe.String(f.File), int(f.Entry), f.Line))
 	} else {
 		fmt.Fprintln(out, "  final: no accepted snapshot")
 	}
@@ -336,10 +342,10 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 			d += " " + termsafe.String(o.Code)
 		}
 		if o.At.Line > 0 {
-			d += fmt.Sprintf(" at %s:%d", termsafe.String(o.At.File), o.At.Line)
+			d += " at " + modelPosition(o.At)
 		}
 		if l := o.Later; l != nil {
-			d += fmt.Sprintf(" (completed later at %s:%d, %+d characters)", termsafe.String(l.At.File), l.At.Line, l.Chars)
+			d += fmt.Sprintf(" (completed later at %s, %+d characters)", modelPosition(l.At), l.Chars)
 		}
 		named = append(named, d)
 	}
@@ -352,6 +358,12 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 		parts = append(parts, fmt.Sprintf("%d more", others-maxOutcomesListed))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// modelPosition is a position of the model in the one form, made safe
+// for a terminal.
+func modelPosition(p model.Position) string {
+	return text.Position(termsafe.String(p.File), p.Entry, p.Line)
 }
 
 // SeverityColour is the colour a finding of severity s is shown in.

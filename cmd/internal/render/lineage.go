@@ -11,6 +11,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -38,6 +39,34 @@ type Tree struct {
 	width int
 	// open[d] is set while the ancestor at depth d has siblings to come.
 	open []bool
+	// verdicts are inspect's, by session id (see Verdicts).
+	verdicts map[string]inspect.Verdict
+}
+
+// Verdicts gives the tree inspect's verdict on each session, by id, for
+// the sessions' headlines. A tree without them states only lineage's own
+// problems: no view may say "no problems" without a verdict.
+func (t *Tree) Verdicts(v map[string]inspect.Verdict) *Tree {
+	t.verdicts = v
+	return t
+}
+
+// headline is what follows a session's id: its verdict and the problems
+// of its graph first, so that a line cut to fit a terminal keeps them,
+// then its turns by operation.
+func headline(s *lineage.Session, verdicts map[string]inspect.Verdict) string {
+	var parts []string
+	if v, ok := verdicts[s.SessionID]; ok {
+		parts = append(parts, VerdictWords(v))
+	}
+	if n := s.Problems(); n > 0 {
+		parts = append(parts, text.Plural(n, "lineage problem"))
+	}
+	turns := text.Plural(len(s.Turns), "turn") + " (" + OpCounts(s) + ")"
+	if len(parts) == 0 {
+		return turns
+	}
+	return strings.Join(parts, ", ") + "; " + turns
 }
 
 // NewTree draws trees to w, fitted to width cells (0: every value
@@ -60,7 +89,7 @@ func (t *Tree) Write(sessions []*lineage.Session) error {
 			fmt.Fprintln(t.w)
 		}
 		id := termsafe.String(s.SessionID)
-		rest := fmt.Sprintf(": %s (%s), %s", text.Plural(len(s.Turns), "turn"), OpCounts(s), ProblemCount(s.Problems()))
+		rest := ": " + headline(s, t.verdicts)
 		if t.width > 0 {
 			id = text.Shorten(id, max(text.MinMiddle, t.width-len("session ")-text.Width(rest)), text.FitMiddle)
 			rest = text.Shorten(rest, max(text.MinLast, t.width-len("session ")-text.Width(id)), text.FitTail)
@@ -392,6 +421,7 @@ type (
 		OutcomeCode     *string              `json:"outcomeCode"`
 		OutcomeFile     *string              `json:"outcomeFile"`
 		OutcomeLine     *int                 `json:"outcomeLine"`
+		OutcomeEntry    int                  `json:"outcomeEntry,omitempty"`
 		CompletedLater  *completedLaterJSON  `json:"completedLater"`
 		FirstEmittedAt  string               `json:"firstEmittedAt"`
 		LastEmittedAt   string               `json:"lastEmittedAt"`
@@ -405,6 +435,7 @@ type (
 	// the turn's unfinished reply complete, and how its text differs.
 	completedLaterJSON struct {
 		File       string `json:"file"`
+		Entry      int    `json:"entry,omitempty"`
 		Line       int    `json:"line"`
 		Characters int    `json:"characters"`
 		Prefix     bool   `json:"prefix"`
@@ -431,13 +462,13 @@ func optString(s string) *string {
 // one session at a time: encoding the whole document at once held it
 // twice more (encoding/json's buffer and its indented copy), over 1 GB for
 // 200,000 sessions.
-func WriteLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) error {
+func WriteLineageJSON(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, redact bool) error {
 	e := jsonout.NewEncoder(w, jsonout.Document)
 	e.BeginObject()
 	e.Key("sessions")
 	e.BeginArray()
 	for _, s := range sessions {
-		if err := writeLineageSession(e, s, redact); err != nil {
+		if err := writeLineageSession(e, s, verdicts, redact); err != nil {
 			return err
 		}
 	}
@@ -449,10 +480,19 @@ func WriteLineageJSON(w io.Writer, sessions []*lineage.Session, redact bool) err
 // writeLineageSession writes one session turn by turn, flushing as it
 // goes: a session of a hundred thousand chained turns is never encoded
 // whole.
-func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, redact bool) error {
+func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, verdicts map[string]inspect.Verdict, redact bool) error {
 	e.BeginObject()
 	e.Key("sessionId")
 	e.Str(s.SessionID)
+	e.Key("verdict")
+	var vj *verdictJSON
+	if v, ok := verdicts[s.SessionID]; ok {
+		j := verdictToJSON(v)
+		vj = &j
+	}
+	if err := e.Value(vj); err != nil {
+		return err
+	}
 	e.Key("roots")
 	e.StringArray(len(s.Roots), func(i int) string { return s.Roots[i].TurnID })
 	e.Key("problems")
@@ -476,10 +516,10 @@ func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, redact bool) er
 
 // WriteLineageJSONL writes one session per line, as in the document's
 // sessions.
-func WriteLineageJSONL(w io.Writer, sessions []*lineage.Session, redact bool) error {
+func WriteLineageJSONL(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, redact bool) error {
 	e := jsonout.NewEncoder(w, jsonout.Lines)
 	for _, s := range sessions {
-		if err := writeLineageSession(e, s, redact); err != nil {
+		if err := writeLineageSession(e, s, verdicts, redact); err != nil {
 			return err
 		}
 		if err := e.End(); err != nil {
@@ -499,7 +539,7 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 		Children: []string{}, Problems: []lineageProblemJSON{},
 	}
 	e, code, at := n.Ending()
-	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.CompletedLater = outcomeToJSON(e, code, at, n.Later())
+	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.OutcomeEntry, jt.CompletedLater = outcomeToJSON(e, code, at, n.Later())
 	if !redact {
 		preview := n.Preview
 		jt.Preview = &preview
@@ -518,9 +558,10 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 }
 
 // outcomeToJSON is a turn's outcome as inspect's and lineage's JSON give
-// it: the outcome's name, its code and its line (null when there is none),
-// and the later snapshot that completed the reply.
-func outcomeToJSON(o model.Ending, code string, at model.Position, l *model.Later) (string, *string, *string, *int, *completedLaterJSON) {
+// it: the outcome's name, its code and its line (null when there is none)
+// with its HAR entry (0 for none), and the later snapshot that completed
+// the reply.
+func outcomeToJSON(o model.Ending, code string, at model.Position, l *model.Later) (string, *string, *string, *int, int, *completedLaterJSON) {
 	var file *string
 	var line *int
 	if at.Line > 0 {
@@ -528,7 +569,7 @@ func outcomeToJSON(o model.Ending, code string, at model.Position, l *model.Late
 	}
 	var cl *completedLaterJSON
 	if l != nil {
-		cl = &completedLaterJSON{File: l.At.File, Line: l.At.Line, Characters: l.Chars, Prefix: l.Prefix}
+		cl = &completedLaterJSON{File: l.At.File, Entry: l.At.Entry, Line: l.At.Line, Characters: l.Chars, Prefix: l.Prefix}
 	}
-	return o.String(), optString(code), file, line, cl
+	return o.String(), optString(code), file, line, at.Entry, cl
 }

@@ -172,6 +172,7 @@ func (w *JSONEvents) Summary(sum replay.Summary) error {
 type finalJSON struct {
 	File     string `json:"file"`
 	Line     int    `json:"line"`
+	Entry    int    `json:"entry,omitempty"`
 	Sequence int64  `json:"sequence"`
 	TurnID   string `json:"turnId"`
 	Status   string `json:"status"`
@@ -258,7 +259,7 @@ func newFinalJSON(f *replay.Final) *finalJSON {
 	if f == nil {
 		return nil
 	}
-	return &finalJSON{File: f.File, Line: f.Line, Sequence: f.Sequence, TurnID: f.TurnID, Status: string(f.Status), Messages: f.MessageCount}
+	return &finalJSON{File: f.File, Line: f.Line, Entry: int(f.Entry), Sequence: f.Sequence, TurnID: f.TurnID, Status: string(f.Status), Messages: int(f.MessageCount)}
 }
 
 type summaryBody struct {
@@ -601,7 +602,7 @@ func (w *Table) Summary(sum replay.Summary) error {
 		acc := s.Accepted()
 		row = append(row[:0], termsafe.String(s.SessionID), strconv.Itoa(s.Events), strconv.Itoa(acc), strconv.Itoa(s.Events-acc), "-", "-", "-", "-")
 		if f := s.Final; f != nil {
-			row[4], row[5], row[6], row[7] = strconv.FormatInt(f.Sequence, 10), string(f.Status), strconv.Itoa(f.MessageCount), termsafe.String(f.TurnID)
+			row[4], row[5], row[6], row[7] = strconv.FormatInt(f.Sequence, 10), string(f.Status), strconv.Itoa(int(f.MessageCount)), termsafe.String(f.TurnID)
 		}
 		return row
 	})
