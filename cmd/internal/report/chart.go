@@ -125,7 +125,7 @@ func (sc chartScale) y(seq int64) float64 {
 // capture or, byTime, the emittedAt. files names the captures by index;
 // cited holds the positions that findings cite, anchored the rows of the
 // tables.
-func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored map[[2]int]bool) chartSVG {
+func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored map[linePos]bool) chartSVG {
 	c := &s.Chart
 	out := chartSVG{Title: "timeline of session " + termsafe.String(s.ID), Exact: c.W == 1, X: "position"}
 	if byTime {
@@ -169,14 +169,14 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 // chart is the same points elsewhere, at half the bytes. An aggregated
 // chart draws each reason as one path of short strokes, a few bytes per
 // point.
-func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored map[[2]int]bool) {
+func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored map[linePos]bool) {
 	detail := out.Exact && !sc.byTime
 	var line []string
 	bars := make([]strings.Builder, len(chartReasons))
 	for i := range sc.c.Buckets {
 		b := &sc.c.Buckets[i]
 		x := sc.bx(b)
-		pos := [2]int{b.File, b.Line}
+		pos := b.At
 		ring := sc.y(b.Acc[0])
 		if b.HasAcc {
 			line = append(line, fmt.Sprintf("%g,%g", x, sc.y(b.Acc[0])))
@@ -184,7 +184,7 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 				line = append(line, fmt.Sprintf("%g,%g", x, sc.y(b.Acc[1])))
 			}
 			if detail {
-				tip := fmt.Sprintf("%s:%d accepted, sequence %d", termsafe.String(files[b.File]), b.Line, b.Acc[0])
+				tip := fmt.Sprintf("%s accepted, sequence %d", pos.label(files), b.Acc[0])
 				out.Dots = append(out.Dots, chartMark{X: x, Y: ring, Tip: tip, Href: href(anchored, pos)})
 			}
 		}
@@ -197,7 +197,7 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 			default:
 				m := chartMark{X: x, Y: sc.y(in.Max), Colour: reasonFill[r], Reason: string(r)}
 				if detail {
-					m.Tip = fmt.Sprintf("%s:%d %s, sequence %d", termsafe.String(files[b.File]), b.Line, r, in.Min)
+					m.Tip = fmt.Sprintf("%s %s, sequence %d", pos.label(files), r, in.Min)
 					m.Href = href(anchored, pos)
 				}
 				out.Marks = append(out.Marks, m)
@@ -216,15 +216,12 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 	}
 }
 
-func href(anchored map[[2]int]bool, pos [2]int) string {
+func href(anchored map[linePos]bool, pos linePos) string {
 	if anchored[pos] {
-		return rowAnchor(pos[0], pos[1])
+		return pos.anchor()
 	}
 	return ""
 }
-
-// rowAnchor is the id of an event table's row.
-func rowAnchor(file, line int) string { return fmt.Sprintf("e-%d-%d", file, line) }
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 

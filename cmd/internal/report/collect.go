@@ -47,8 +47,7 @@ var chartReasons = []replay.Reason{replay.ReasonStale, replay.ReasonDuplicate, r
 // eventRow is one row of an event table, every text terminal-safe and cut.
 type eventRow struct {
 	X       int64
-	File    int
-	Line    int
+	At      linePos
 	EventID string
 	Kind    string
 	Turn    string
@@ -73,8 +72,8 @@ type bucket struct {
 		Min, Max int64
 		N        int
 	}
-	// Pos is the position of the one event of an exact bucket (w == 1).
-	File, Line int
+	// At is the position of the one event of an exact bucket (w == 1).
+	At linePos
 	// T is the earliest emittedAt of its events, in Unix milliseconds.
 	T int64
 }
@@ -105,7 +104,8 @@ type fileRule struct {
 // chartRules caps the file boundaries drawn per chart.
 const chartRules = 100
 
-func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, file, line int) {
+func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, at linePos) {
+	file := at.File
 	if !c.Any {
 		c.Any, c.W, c.MinSeq, c.MaxSeq, c.FirstX, c.MinT, c.MaxT, c.lastFile = true, 1, seq, seq, x, t, t, file
 	}
@@ -124,7 +124,7 @@ func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, file,
 			key = x / c.W
 		}
 		if n := len(c.Buckets); n == 0 || c.Buckets[n-1].Key != key {
-			c.Buckets = append(c.Buckets, bucket{Key: key, File: file, Line: line, T: t})
+			c.Buckets = append(c.Buckets, bucket{Key: key, At: at, T: t})
 		}
 	}
 	b := &c.Buckets[len(c.Buckets)-1]
@@ -255,7 +255,7 @@ func (c *Collector) Add(res *replay.Result) {
 	if res.Event == nil {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
-			row := eventRow{X: x, File: fi, Line: res.Line, Verdict: string(res.Verdict()), Reason: string(res.Reason),
+			row := eventRow{X: x, At: posOfResult(res, fi), Verdict: string(res.Verdict()), Reason: string(res.Reason),
 				Detail: termsafe.Line(render.ResultDetail(res, c.redact), reportCellRunes), Problem: true}
 			c.malformed = append(c.malformed, row)
 		}
@@ -265,7 +265,7 @@ func (c *Collector) Add(res *replay.Result) {
 	if s == nil {
 		return
 	}
-	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, fi, res.Line)
+	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, posOfResult(res, fi))
 	p := pendingOf(res, fi, x)
 	if !c.all && !s.overflow && c.held < c.heldCap {
 		s.held = append(s.held, p)
@@ -279,11 +279,11 @@ func (c *Collector) Add(res *replay.Result) {
 // finish chooses the rows of the events held: the problems, the lines
 // findings cite (cited), and the context around each; they come before
 // the rows chosen as events came.
-func (c *Collector) finish(cited func(file, line int) bool) {
+func (c *Collector) finish(cited func(linePos) bool) {
 	for _, s := range c.sessions {
 		keep := make([]bool, len(s.held))
 		for i, p := range s.held {
-			if p.problem() || cited(p.file, p.line) {
+			if p.problem() || cited(p.at) {
 				for j := max(0, i-reportContext); j <= min(len(s.held)-1, i+reportContext); j++ {
 					keep[j] = true
 				}
@@ -312,7 +312,7 @@ func (c *Collector) finish(cited func(file, line int) bool) {
 // allocation, and making them safe and cut waits until one is shown.
 type pendingRow struct {
 	x                          int64
-	file, line                 int
+	at                         linePos
 	reason                     replay.Reason
 	kind                       replay.Kind
 	eventID, turnID, emittedAt string
@@ -321,7 +321,7 @@ type pendingRow struct {
 
 func pendingOf(res *replay.Result, fi int, x int64) pendingRow {
 	ev := res.Event
-	return pendingRow{x: x, file: fi, line: res.Line, reason: res.Reason, kind: ev.Kind, eventID: ev.EventID,
+	return pendingRow{x: x, at: posOfResult(res, fi), reason: res.Reason, kind: ev.Kind, eventID: ev.EventID,
 		turnID: ev.TurnID, emittedAt: ev.EmittedAt, seq: ev.Sequence, gap: res.Gap, prev: res.Prev}
 }
 
@@ -376,7 +376,7 @@ func (p pendingRow) problem() bool {
 // row makes a held result a table row.
 func (c *Collector) row(p pendingRow) eventRow {
 	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
-	return eventRow{X: p.x, File: p.file, Line: p.line, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
+	return eventRow{X: p.x, At: p.at, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
 		Detail: termsafe.Line(render.ResultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(),
 		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: render.ShortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
 		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}

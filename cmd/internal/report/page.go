@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -46,7 +47,13 @@ type Page struct {
 	MalformedN         int
 	Reasons            []string
 	Caps               reportCaps
+	// Names pairs each short file name the positions use with the name
+	// as given, when they differ, for the key above each table.
+	Names []fileName
 }
+
+// fileName is a capture's short name in positions and its name as given.
+type fileName struct{ Short, Full string }
 
 // reportCaps are the limits, stated in the page.
 type reportCaps struct {
@@ -109,7 +116,7 @@ type pageBuilder struct {
 	// anchored holds the positions with a row in a table, cited those an
 	// error or warning finding names; detailed gives the section id of
 	// each session the collector kept.
-	anchored, cited map[[2]int]bool
+	anchored, cited map[linePos]bool
 	detailed        map[string]string
 	// names are the captures' names in table rows (see shortNames).
 	names []string
@@ -131,7 +138,7 @@ type PageOptions struct {
 // BuildPage gathers what the report shows.
 func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineage.Session, col *Collector) *Page {
 	ov := rep.Overview
-	b := &pageBuilder{col: col, anchored: map[[2]int]bool{}, cited: map[[2]int]bool{}, detailed: map[string]string{},
+	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, detailed: map[string]string{},
 		names: shortNames(col.files)}
 	b.p = &Page{
 		Generated: o.Generated.UTC().Format(time.RFC3339), Version: o.Version, Redacted: o.Redact,
@@ -143,17 +150,22 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 	for i := range files {
 		files[i].Name = termsafe.String(files[i].Name)
 	}
+	for i, f := range col.files {
+		if full := termsafe.String(f); b.names[i] != full {
+			b.p.Names = append(b.p.Names, fileName{b.names[i], full})
+		}
+	}
 	b.summary(ov)
 	linked := b.cite(rep.Findings)
-	col.finish(func(file, line int) bool { return linked[[2]int{file, line}] })
+	col.finish(func(at linePos) bool { return linked[at] })
 	for i, s := range col.sessions {
 		b.detailed[s.ID] = "s" + strconv.Itoa(i+1)
 		for _, r := range s.Rows {
-			b.anchored[[2]int{r.File, r.Line}] = true
+			b.anchored[r.At] = true
 		}
 	}
 	for _, r := range col.malformed {
-		b.anchored[[2]int{r.File, r.Line}] = true
+		b.anchored[r.At] = true
 	}
 	perSession := b.findings(rep.Findings)
 	b.sessionRows(ov.Sessions, perSession)
@@ -193,19 +205,19 @@ func (b *pageBuilder) summary(ov inspect.Overview) {
 // cite notes the positions error and warning findings cite, which the
 // charts ring, and returns those of every finding listed, whose rows the
 // tables show.
-func (b *pageBuilder) cite(fs []inspect.Finding) map[[2]int]bool {
-	linked := map[[2]int]bool{}
+func (b *pageBuilder) cite(fs []inspect.Finding) map[linePos]bool {
+	linked := map[linePos]bool{}
 	for i, f := range fs {
 		for _, at := range f.Positions {
-			fi, ok := b.col.fileIdx[at.File]
+			p, ok := b.col.posOf(at)
 			if !ok {
 				continue
 			}
 			if f.Severity != inspect.SeverityInfo {
-				b.cited[[2]int{fi, at.Line}] = true
+				b.cited[p] = true
 			}
 			if i < reportFindings {
-				linked[[2]int{fi, at.Line}] = true
+				linked[p] = true
 			}
 		}
 	}
@@ -225,9 +237,13 @@ func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
 			Message: termsafe.String(f.Message), SessionAnchor: b.detailed[f.SessionID],
 			More: f.PositionCount - min(len(f.Positions), reportFindingPositions)}
 		for _, at := range f.Positions[:min(len(f.Positions), reportFindingPositions)] {
-			pv := positionView{Label: termsafe.String(at.File) + ":" + strconv.Itoa(at.Line)}
-			if fi, ok := b.col.fileIdx[at.File]; ok && b.anchored[[2]int{fi, at.Line}] {
-				pv.Href = "#" + rowAnchor(fi, at.Line)
+			p, ok := b.col.posOf(at)
+			pv := positionView{Label: text.Position(termsafe.String(at.File), at.Entry, at.Line)}
+			if ok {
+				pv.Label = p.label(b.names)
+			}
+			if ok && b.anchored[p] {
+				pv.Href = "#" + p.anchor()
 			}
 			fv.Positions = append(fv.Positions, pv)
 		}
@@ -249,8 +265,7 @@ func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings m
 }
 
 func (b *pageBuilder) row(r eventRow) rowView {
-	return rowView{eventRow: r, Anchor: rowAnchor(r.File, r.Line), Cited: b.cited[[2]int{r.File, r.Line}],
-		Position: b.names[r.File] + ":" + strconv.Itoa(r.Line)}
+	return rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.cited[r.At], Position: r.At.label(b.names)}
 }
 
 // shortNames names the captures in table rows: by their base names when
@@ -284,7 +299,7 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session) {
 			graphOf[g.SessionID] = g
 		}
 	}
-	files := b.col.files
+	files := b.names
 	for _, s := range b.col.sessions {
 		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped,
 			Chart:     layoutChart(s, files, false, b.cited, b.anchored),

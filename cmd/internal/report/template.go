@@ -96,7 +96,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Kinds}}<p class="note">kinds: {{range $i, $k := .Kinds}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{if .Codes}}; malformed: {{range $i, $k := .Codes}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{end}}</p>{{end}}
 {{end -}}
 <h2 id="findings">Findings ({{.FindingsTotal}})</h2>
-{{if .Findings}}<ol class="findings">
+{{if .Findings}}{{template "names" .Names}}<ol class="findings">
 {{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b> in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}: {{.Message}}
 <div class="pos">{{range .Positions}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}<span title="not in this report's tables: past a cap, or --all-events shows it">{{.Label}}</span> {{end}}{{end}}{{if gt .More 0}} and {{.More}} more{{end}}</div></li>
 {{end -}}
@@ -117,7 +117,7 @@ const reportTemplate = `<!DOCTYPE html>
 
 {{if .MalformedN}}
 <h2 id="malformed">Malformed lines ({{.MalformedN}})</h2>
-{{template "rows" .Malformed}}
+{{template "names" .Names}}{{template "rows" .Malformed}}
 {{if gt .MalformedN (len .Malformed)}}<p class="note">The first {{len .Malformed}} of {{.MalformedN}} malformed lines are shown.</p>{{end}}
 {{end}}
 {{range .Sessions}}
@@ -134,7 +134,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
 {{if .Rows}}<div class="events">
 {{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
-{{end}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
+{{end}}{{template "names" $.Names}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
 <h3>Diffs of accepted projections, per turn</h3>
 {{if .Diffs}}{{range .Diffs}}<details><summary>{{if .Link}}<a href="#{{.Link}}"><code>{{.TurnID}}</code></a>{{else}}<code>{{.TurnID}}</code>{{end}}: {{.Pairs}} pair(s), seq {{.FromSeq}} → {{.ToSeq}}, {{statusChange .}}{{if .Added}}, <span class="d-add">+{{.Added}}</span>{{end}}{{if .Removed}}, <span class="d-del">−{{.Removed}}{{if .Unexplained}} ({{.Unexplained}} unexplained){{end}}</span>{{end}}{{if .Changed}}, <span class="d-chg">~{{.Changed}}</span>{{end}}{{if .Inert}}, {{.Inert}} inert between{{end}}</summary>
 <ul class="diff">{{range .Items}}<li class="{{.Class}}">{{.Op}} <code>{{.ID}}</code> {{.Role}} {{.What}}{{if .Text}}: <span class="mono">{{.Text}}</span>{{end}}</li>{{end}}{{if .More}}<li class="note">and {{.More}} more changes</li>{{end}}</ul></details>
@@ -145,6 +145,8 @@ const reportTemplate = `<!DOCTYPE html>
 <footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table and {{.Caps.TotalRows}} in all ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
 </body>
 </html>
+{{define "names"}}{{if .}}<p class="note names">Positions name each file by its short name: {{range $i, $n := .}}{{if $i}}; {{end}}<code>{{$n.Short}}</code> is <code>{{$n.Full}}</code>{{end}}.</p>
+{{end}}{{end}}
 {{define "rows"}}<div class="scroll rows"><table>
 <tr><th>position</th><th>event id</th><th>kind</th><th>turn</th><th>seq</th><th>emittedAt</th><th>verdict</th><th>reason</th><th>detail</th></tr>
 {{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td>{{.Emitted}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{.Detail}}</td></tr>
