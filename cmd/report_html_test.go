@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,16 +40,7 @@ func tag(name string) func(*html.Node) bool {
 
 // hasClass matches the elements of a class.
 func hasClass(class string) func(*html.Node) bool {
-	return func(n *html.Node) bool { return slicesContains(strings.Fields(nodeAttr(n, "class")), class) }
-}
-
-func slicesContains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
+	return func(n *html.Node) bool { return slices.Contains(strings.Fields(nodeAttr(n, "class")), class) }
 }
 
 // nodeAttr is the value of n's attribute key, "" when it has none.
@@ -106,5 +98,68 @@ func TestReportHAREntries(t *testing.T) {
 		if pos := textOf(elements(tr, tag("td"))[0]); !entry.MatchString(pos) {
 			t.Errorf("row %s: position %q does not name its entry", id, pos)
 		}
+	}
+}
+
+// TestReportTurnOutcomes checks, on captures of the real server, that
+// the turn list and the lineage picture say how each turn ended, with the
+// line that shows it, and colour green only a turn that ended complete.
+func TestReportTurnOutcomes(t *testing.T) {
+	tests := []struct {
+		capture string
+		// outcomes are the turn list's outcome cells, in order; ended the
+		// first turn's "ended at" cell.
+		outcomes []string
+		ended    string
+	}{
+		{"real-timeout", []string{"timed-out SERVER_TIMEOUT (completed later)", "complete"}, "real-timeout.jsonl:22"},
+		{"real-abort", []string{"cut-off (completed later)", "complete"}, "real-abort.jsonl:9"},
+		{"real-fail", []string{"complete", "error CHAT_TURN_FAILED", "complete"}, ""},
+		{"real-alpha", []string{"complete", "complete", "complete"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.capture, func(t *testing.T) {
+			doc := parsePage(t, runReport(t, []string{"../testdata/real-server/" + tt.capture + ".jsonl"}, nil))
+			rows := elements(doc, func(n *html.Node) bool {
+				return n.Data == "tr" && n.Parent != nil && hasClass("turns")(n.Parent.Parent)
+			})
+			rows = rows[1:] // the header
+			if len(rows) != len(tt.outcomes) {
+				t.Fatalf("%d turns listed, want %d", len(rows), len(tt.outcomes))
+			}
+			boxes := elements(doc, func(n *html.Node) bool { return n.Data == "g" && strings.HasPrefix(nodeAttr(n, "id"), "s1-t") })
+			if len(boxes) != len(rows) {
+				t.Fatalf("%d lineage boxes, want %d", len(boxes), len(rows))
+			}
+			for i, tr := range rows {
+				cells := elements(tr, tag("td"))
+				if got := textOf(cells[2]); got != tt.outcomes[i] {
+					t.Errorf("turn %d: outcome %q, want %q", i+1, got, tt.outcomes[i])
+				}
+				complete := tt.outcomes[i] == "complete"
+				if hasClass("t-complete")(tr) != complete {
+					t.Errorf("turn %d (%s): row class %q", i+1, tt.outcomes[i], nodeAttr(tr, "class"))
+				}
+				// The box is the turn's: its outcome line is green, and its
+				// fill its operation's (submit's is green), only if complete.
+				rect := elements(boxes[i], tag("rect"))[0]
+				green := len(elements(boxes[i], hasClass("st-complete"))) > 0 || nodeAttr(rect, "fill") == "#e6f4ea"
+				if green != complete {
+					t.Errorf("turn %d (%s): box green %v", i+1, tt.outcomes[i], green)
+				}
+				if !strings.Contains(textOf(boxes[i]), tt.outcomes[i]) {
+					t.Errorf("turn %d: box %q lacks outcome %q", i+1, textOf(boxes[i]), tt.outcomes[i])
+				}
+			}
+			if tt.ended != "" {
+				a := elements(elements(rows[0], tag("td"))[3], tag("a"))
+				if len(a) != 1 || textOf(a[0]) != tt.ended {
+					t.Fatalf("turn 1 ended at %q, want a link to %s", textOf(elements(rows[0], tag("td"))[3]), tt.ended)
+				}
+				if id := strings.TrimPrefix(nodeAttr(a[0], "href"), "#"); len(elements(doc, func(n *html.Node) bool { return nodeAttr(n, "id") == id })) != 1 {
+					t.Errorf("the link to %s has no row", tt.ended)
+				}
+			}
+		})
 	}
 }

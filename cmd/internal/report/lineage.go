@@ -9,8 +9,8 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
-	"github.com/agentskit/snapctl/replay"
 )
 
 // The lineage tree as an SVG picture, for the report and `lineage -o svg`:
@@ -65,16 +65,25 @@ type svgEdge struct {
 	Colour string
 }
 
-// statusClass colours a turn's status.
+// statusClass colours a turn's outcome: green only for a turn that
+// ended complete for the client (the model's Ending), red for any other
+// ending, which the session's verdict counts as a problem.
 func statusClass(n *lineage.Node) string {
-	switch {
-	case n.Status == replay.StatusError || n.ErrorCode != "":
-		return "st-error"
-	case n.Status == replay.StatusComplete:
+	if complete(n) {
 		return "st-complete"
 	}
-	return "st-other"
+	return "st-error"
 }
+
+// complete says whether the turn ended complete for the client.
+func complete(n *lineage.Node) bool {
+	e, _, _ := n.Ending()
+	return e == model.EndComplete
+}
+
+// unfinishedFill is the fill of a turn's box that ended other than
+// complete, in place of its operation's colour (submit's is green).
+const unfinishedFill = "#fce8e6"
 
 // layoutLineage lays out one session's tree; anchor names each turn's box
 // for links ("" for none).
@@ -106,6 +115,9 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineag
 			Tip: strings.Join(graphTip(n), "\n")}
 		if anchor != nil {
 			node.Anchor = anchor(n)
+		}
+		if !complete(n) {
+			node.Fill, node.Problem = unfinishedFill, true
 		}
 		if node.Problem {
 			node.Stroke = render.ProblemStroke

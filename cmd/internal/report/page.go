@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
-	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -101,6 +101,8 @@ type sessionView struct {
 	Filters      []string
 	Diffs        []*turnDiff
 	DiffsDropped int
+	Turns        []turnRow
+	TurnsNote    string
 }
 
 type rowView struct {
@@ -157,6 +159,7 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 	}
 	b.summary(ov)
 	linked := b.cite(rep.Findings)
+	b.endingLines(graphs, linked)
 	col.finish(func(at linePos) bool { return linked[at] })
 	for i, s := range col.sessions {
 		b.detailed[s.ID] = "s" + strconv.Itoa(i+1)
@@ -237,15 +240,7 @@ func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
 			Message: termsafe.String(f.Message), SessionAnchor: b.detailed[f.SessionID],
 			More: f.PositionCount - min(len(f.Positions), reportFindingPositions)}
 		for _, at := range f.Positions[:min(len(f.Positions), reportFindingPositions)] {
-			p, ok := b.col.posOf(at)
-			pv := positionView{Label: text.Position(termsafe.String(at.File), at.Entry, at.Line)}
-			if ok {
-				pv.Label = p.label(b.names)
-			}
-			if ok && b.anchored[p] {
-				pv.Href = "#" + p.anchor()
-			}
-			fv.Positions = append(fv.Positions, pv)
+			fv.Positions = append(fv.Positions, b.position(model.Position(at)))
 		}
 		b.p.Findings = append(b.p.Findings, fv)
 	}
@@ -331,6 +326,10 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session) {
 			for _, t := range sv.Diffs {
 				t.Link = boxes[t.turnID]
 			}
+			sv.Turns = b.turnRows(g, boxes)
+		}
+		if g := graphOf[s.ID]; g != nil && sv.Turns == nil {
+			sv.Turns, sv.TurnsNote = b.turnRows(g, nil), turnsNote(g)
 		}
 		b.p.Sessions = append(b.p.Sessions, sv)
 	}

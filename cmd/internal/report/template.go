@@ -34,6 +34,7 @@ th{background:#f8f9fa}td.n{text-align:right}
 .findings li{margin:4px 0}.pos{font-size:12px;color:var(--dim)}.pos a{margin-right:6px}
 .note{color:var(--dim);font-size:12px}
 tr.problem td{background:#fef7e0}tr.cited td{background:#fce8e6}tr:target td{outline:2px solid var(--info)}
+tr.t-unfinished td.outcome{color:var(--err);font-weight:600}tr.t-complete td.outcome{color:var(--ok)}
 .v-inert{color:var(--warn)}.v-accepted{color:var(--ok)}
 .filters label{margin-right:10px;font-size:12px}
 .legend span{margin-right:12px;font-size:12px}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
@@ -129,6 +130,13 @@ const reportTemplate = `<!DOCTYPE html>
 <div class="c-pos">{{template "chart" .Chart}}</div><div class="c-time">{{template "chart" .ChartTime}}</div></div>
 <h3>Lineage</h3>
 {{if .Lineage}}<div class="scroll">{{template "lineage-svg" .Lineage}}</div>{{else}}<p class="note">{{.LineageNote}}</p>{{end}}
+{{if .Turns}}<h3>Turns: how each ended for the client</h3>
+<div class="scroll"><table class="turns">
+<tr><th>turn</th><th>origin</th><th>outcome</th><th>ended at</th><th>completed later at</th><th>sequences</th><th>tokens</th></tr>
+{{range .Turns}}<tr class="{{if .Complete}}t-complete{{else}}t-unfinished{{end}}"><td>{{if .Link}}<a href="#{{.Link}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Operation}}</td><td class="outcome">{{.Outcome}}</td><td>{{template "pos" .Ended}}</td><td>{{if .Later.Label}}{{template "pos" .Later}} ({{.LaterChars}}){{end}}</td><td>{{.Sequences}}</td><td class="n">{{.Tokens}}</td></tr>
+{{end -}}
+</table></div>
+{{if .TurnsNote}}<p class="note">{{.TurnsNote}}</p>{{end}}{{end}}
 <h3>Events</h3>
 {{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
 {{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
@@ -145,6 +153,7 @@ const reportTemplate = `<!DOCTYPE html>
 <footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table and {{.Caps.TotalRows}} in all ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
 </body>
 </html>
+{{define "pos"}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{end}}
 {{define "names"}}{{if .}}<p class="note names">Positions name each file by its short name: {{range $i, $n := .}}{{if $i}}; {{end}}<code>{{$n.Short}}</code> is <code>{{$n.Full}}</code>{{end}}.</p>
 {{end}}{{end}}
 {{define "rows"}}<div class="scroll rows"><table>
