@@ -204,7 +204,7 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session) e
 	case "dot":
 		return render.WriteLineageDot(w, sessions)
 	case "svg":
-		return report.WriteLineageSVG(w, sessions)
+		return report.WriteLineageSVG(w, sessions, nil)
 	}
 	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Write(sessions)
 }

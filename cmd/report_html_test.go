@@ -1,11 +1,15 @@
 package cmd
 
 import (
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/replay"
 	"golang.org/x/net/html"
 )
 
@@ -161,5 +165,87 @@ func TestReportTurnOutcomes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// inspectVerdicts runs inspect on files and returns its verdict on each
+// session.
+func inspectVerdicts(t *testing.T, files []string) map[string]inspect.Verdict {
+	t.Helper()
+	rd, err := replay.Open(files, nil, replay.DefaultMaxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	in := inspect.New(inspect.Options{MaxLine: replay.DefaultMaxLine})
+	sum, err := replay.Run(rd, replay.Options{Messages: true}, func(res *replay.Result) error {
+		in.Observe(res)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := in.Finish(sum)
+	return rep.Verdicts()
+}
+
+// TestReportVerdicts checks, on every capture in testdata, that the page
+// gives each session inspect's verdict, in the sessions table and its
+// section's heading, and colours it green, or says "no problems", only
+// when the verdict is clean.
+func TestReportVerdicts(t *testing.T) {
+	var captures []string
+	for _, glob := range []string{"../testdata/*.jsonl", "../testdata/inspect/*.jsonl", "../testdata/real-server/*.jsonl", "../testdata/real-server/*.har"} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		captures = append(captures, m...)
+	}
+	unclean := 0
+	for _, name := range captures {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			verdicts := inspectVerdicts(t, []string{name})
+			doc := parsePage(t, runReport(t, []string{name}, nil))
+			shown := elements(doc, hasClass("verdict"))
+			if len(shown) < len(verdicts) {
+				t.Fatalf("%d verdicts shown for %d sessions", len(shown), len(verdicts))
+			}
+			for _, tr := range elements(doc, tag("tr")) {
+				cells := elements(tr, tag("td"))
+				if len(cells) < 2 || len(elements(cells[1], hasClass("verdict"))) == 0 {
+					continue
+				}
+				id := textOf(cells[0])
+				v, ok := verdicts[id]
+				if !ok {
+					t.Fatalf("session %q: inspect has no verdict", id)
+				}
+				checkVerdict(t, "sessions table, "+id, elements(cells[1], hasClass("verdict"))[0], v)
+				if !v.Clean() {
+					unclean++
+				}
+			}
+			for _, sec := range elements(doc, hasClass("session")) {
+				h := elements(sec, tag("h2"))[0]
+				id := textOf(elements(h, tag("code"))[0])
+				checkVerdict(t, "section of "+id, elements(h, hasClass("verdict"))[0], verdicts[id])
+			}
+		})
+	}
+	if unclean == 0 {
+		t.Error("no capture has a session with problems: the test proves nothing")
+	}
+}
+
+// checkVerdict checks one verdict shown: inspect's words, and green only
+// when clean.
+func checkVerdict(t *testing.T, where string, n *html.Node, v inspect.Verdict) {
+	t.Helper()
+	if got, want := textOf(n), render.VerdictWords(v); got != want {
+		t.Errorf("%s: verdict %q, want %q", where, got, want)
+	}
+	if hasClass("clean")(n) != v.Clean() || strings.HasPrefix(textOf(n), "no problems") != v.Clean() {
+		t.Errorf("%s: verdict %q shown as %q, clean %v", where, textOf(n), nodeAttr(n, "class"), v.Clean())
 	}
 }

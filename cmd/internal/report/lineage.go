@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -153,6 +154,22 @@ func graphTip(n *lineage.Node) []string {
 	return lines
 }
 
+// svgVerdict is a session's verdict in its heading: inspect's, then its
+// lineage problems.
+func svgVerdict(s *lineage.Session, verdicts map[string]inspect.Verdict) string {
+	lin := text.Plural(s.Problems(), "lineage problem")
+	v, ok := verdicts[s.SessionID]
+	switch {
+	case !ok && s.Problems() == 0:
+		return "no lineage problems"
+	case !ok:
+		return lin
+	case s.Problems() == 0:
+		return render.VerdictWords(v)
+	}
+	return render.VerdictWords(v) + "; " + lin
+}
+
 // lineageSVGTemplate draws a laid-out tree; every value goes through
 // html/template's escaping, which is XML's too.
 const lineageSVGTemplate = `{{define "lineage-svg"}}<svg {{if .Standalone}}xmlns="http://www.w3.org/2000/svg" {{end}}class="lineage" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="lineage of {{.Title}}">
@@ -178,8 +195,11 @@ var svgFuncs = template.FuncMap{"add": func(a, b int) int { return a + b }}
 var lineageSVGTmpl = template.Must(template.New("lineage").Funcs(svgFuncs).Parse(lineageSVGTemplate))
 
 // WriteLineageSVG writes one standalone SVG document with every session's
-// tree, one under the other.
-func WriteLineageSVG(w io.Writer, sessions []*lineage.Session) error {
+// tree, one under the other, each headed with its verdict (inspect's, by
+// session id) and then its lineage problems. A session without a verdict
+// in verdicts is headed with its lineage problems only, never "no
+// problems".
+func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict) error {
 	type part struct {
 		Y, H int
 		Head string
@@ -193,7 +213,7 @@ func WriteLineageSVG(w io.Writer, sessions []*lineage.Session) error {
 	}
 	for _, s := range sessions {
 		l := layoutLineage(s, nil)
-		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), render.OpCounts(s), render.ProblemCount(s.Problems()))
+		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), render.OpCounts(s), svgVerdict(s, verdicts))
 		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l})
 		y += 24 + l.Height
 		// The heading is bold and a size larger than the boxes' text.

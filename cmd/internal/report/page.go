@@ -78,6 +78,18 @@ type sessionRow struct {
 	ID, Anchor                               string
 	Events, Accepted, Inert, Turns, Findings int
 	FinalSeq, Status                         string
+	Verdict                                  verdictView
+}
+
+// verdictView is a session's verdict (inspect.Verdict) as the page shows
+// it: in render's words, green only when Clean.
+type verdictView struct {
+	Words string
+	Clean bool
+}
+
+func verdictOf(v inspect.Verdict) verdictView {
+	return verdictView{Words: render.VerdictWords(v), Clean: v.Clean()}
 }
 
 type findingView struct {
@@ -92,6 +104,7 @@ type positionView struct{ Label, Href string }
 
 type sessionView struct {
 	ID, Anchor   string
+	Verdict      verdictView
 	Chart        chartSVG
 	ChartTime    chartSVG
 	Lineage      *lineageSVG
@@ -175,7 +188,7 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 	if o.Redact {
 		render.RedactSessions(graphs)
 	}
-	b.sessions(graphs)
+	b.sessions(graphs, rep.Verdicts())
 	return b.p
 }
 
@@ -251,7 +264,7 @@ func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
 func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings map[string]int) {
 	for _, s := range sessions[:min(len(sessions), reportSessionRows)] {
 		r := sessionRow{ID: termsafe.String(s.SessionID), Anchor: b.detailed[s.SessionID], Events: s.Events, Accepted: s.Accepted(),
-			Inert: s.Events - s.Accepted(), Turns: s.Turns, Findings: findings[s.SessionID]}
+			Inert: s.Events - s.Accepted(), Turns: s.Turns, Findings: findings[s.SessionID], Verdict: verdictOf(s.Verdict())}
 		if s.Final != nil {
 			r.FinalSeq, r.Status = strconv.FormatInt(s.Final.Sequence, 10), termsafe.String(string(s.Final.Status))
 		}
@@ -284,7 +297,7 @@ func shortNames(files []string) []string {
 
 // sessions lays out the sections of the sessions the collector kept,
 // and the table of malformed lines.
-func (b *pageBuilder) sessions(graphs []*lineage.Session) {
+func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]inspect.Verdict) {
 	for _, r := range b.col.malformed {
 		b.p.Malformed = append(b.p.Malformed, b.row(r))
 	}
@@ -296,7 +309,7 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session) {
 	}
 	files := b.names
 	for _, s := range b.col.sessions {
-		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped,
+		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped, Verdict: verdictOf(verdicts[s.ID]),
 			Chart:     layoutChart(s, files, false, b.cited, b.anchored),
 			ChartTime: layoutChart(s, files, true, b.cited, b.anchored),
 			Diffs:     s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}

@@ -35,6 +35,7 @@ th{background:#f8f9fa}td.n{text-align:right}
 .note{color:var(--dim);font-size:12px}
 tr.problem td{background:#fef7e0}tr.cited td{background:#fce8e6}tr:target td{outline:2px solid var(--info)}
 tr.t-unfinished td.outcome{color:var(--err);font-weight:600}tr.t-complete td.outcome{color:var(--ok)}
+.verdict.clean{color:var(--ok)}.verdict.problems{color:var(--err);font-weight:600}
 .v-inert{color:var(--warn)}.v-accepted{color:var(--ok)}
 .filters label{margin-right:10px;font-size:12px}
 .legend span{margin-right:12px;font-size:12px}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
@@ -108,8 +109,8 @@ const reportTemplate = `<!DOCTYPE html>
 <h2 id="sessions">Sessions ({{.SessionsTotal}})</h2>
 <details{{if le .SessionsTotal 20}} open{{end}}><summary>one row per session</summary>
 <table>
-<tr><th>session</th><th>events</th><th>accepted</th><th>inert</th><th>turns</th><th>final seq</th><th>status</th><th>findings</th></tr>
-{{range .SessionRows}}<tr><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td class="n">{{.Events}}</td><td class="n">{{.Accepted}}</td><td class="n">{{.Inert}}</td><td class="n">{{.Turns}}</td><td class="n">{{.FinalSeq}}</td><td>{{.Status}}</td><td class="n">{{.Findings}}</td></tr>
+<tr><th>session</th><th>verdict</th><th>events</th><th>accepted</th><th>inert</th><th>turns</th><th>final seq</th><th>status</th><th>findings</th></tr>
+{{range .SessionRows}}<tr><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td>{{template "verdict" .Verdict}}</td><td class="n">{{.Events}}</td><td class="n">{{.Accepted}}</td><td class="n">{{.Inert}}</td><td class="n">{{.Turns}}</td><td class="n">{{.FinalSeq}}</td><td>{{.Status}}</td><td class="n">{{.Findings}}</td></tr>
 {{end -}}
 </table>
 </details>
@@ -123,7 +124,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{end}}
 {{range .Sessions}}
 <section class="session" id="{{.Anchor}}">
-<h2>Session <code>{{.ID}}</code></h2>
+<h2>Session <code>{{.ID}}</code>: {{template "verdict" .Verdict}}</h2>
 <h3>Timeline</h3>
 <div class="xswitch"><input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xp" class="x-pos" checked><label for="{{.Anchor}}-xp">x: position in the capture</label>
 <input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xt" class="x-time"><label for="{{.Anchor}}-xt">x: emittedAt</label>
@@ -153,6 +154,7 @@ const reportTemplate = `<!DOCTYPE html>
 <footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table and {{.Caps.TotalRows}} in all ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
 </body>
 </html>
+{{define "verdict"}}<span class="verdict {{if .Clean}}clean{{else}}problems{{end}}">{{.Words}}</span>{{end}}
 {{define "pos"}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{end}}
 {{define "names"}}{{if .}}<p class="note names">Positions name each file by its short name: {{range $i, $n := .}}{{if $i}}; {{end}}<code>{{$n.Short}}</code> is <code>{{$n.Full}}</code>{{end}}.</p>
 {{end}}{{end}}
