@@ -1,13 +1,18 @@
 package cmd
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/replay"
 	"golang.org/x/net/html"
@@ -172,20 +177,7 @@ func TestReportTurnOutcomes(t *testing.T) {
 // session.
 func inspectVerdicts(t *testing.T, files []string) map[string]inspect.Verdict {
 	t.Helper()
-	rd, err := replay.Open(files, nil, replay.DefaultMaxLine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	in := inspect.New(inspect.Options{MaxLine: replay.DefaultMaxLine})
-	sum, err := replay.Run(rd, replay.Options{Messages: true}, func(res *replay.Result) error {
-		in.Observe(res)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := in.Finish(sum)
+	rep := inspectReport(t, files, 0)
 	return rep.Verdicts()
 }
 
@@ -248,4 +240,105 @@ func checkVerdict(t *testing.T, where string, n *html.Node, v inspect.Verdict) {
 	if hasClass("clean")(n) != v.Clean() || strings.HasPrefix(textOf(n), "no problems") != v.Clean() {
 		t.Errorf("%s: verdict %q shown as %q, clean %v", where, textOf(n), nodeAttr(n, "class"), v.Clean())
 	}
+}
+
+// timestampCapture is a session of n snapshots numbered by their
+// emittedAt in milliseconds, as a server that uses the clock for a
+// sequence does: every tenth shares the millisecond of the one before.
+func timestampCapture(n int) []byte {
+	var b strings.Builder
+	ms := int64(1783738800000)
+	line := func(id int, kind string, seq int64, payload string) {
+		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s-ms","turnId":"t1","sequence":%d,"emittedAt":"%s","event":"%s","payload":%s}`+"\n",
+			id, seq, time.UnixMilli(seq).UTC().Format("2006-01-02T15:04:05.000Z"), kind, payload)
+	}
+	line(0, "client.turn.submit", ms, `{"input":"hi"}`)
+	for i := 1; i <= n; i++ {
+		if i%10 != 0 {
+			ms += 3
+		}
+		status := "streaming"
+		if i == n {
+			status = "complete"
+		}
+		line(i, "server.turn.snapshot", ms, fmt.Sprintf(`{"status":"%s","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[{"id":"m-a1","role":"assistant","content":"%s","status":"%s","createdAt":"2026-07-11T03:00:00.000Z"}],"lineage":{"operation":"submit"}}`,
+			status, strings.Repeat("a", i), status))
+	}
+	return []byte(b.String())
+}
+
+// TestReportRingsEveryCitedLine checks that the charts ring every line
+// an error or warning finding cites, however many, exact or aggregated:
+// the rings of a session's chart stand for as many lines as its findings
+// cite.
+func TestReportRingsEveryCitedLine(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "timestamps.jsonl")
+	if err := os.WriteFile(big, timestampCapture(3000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, files := range [][]string{{big}, {"../testdata/inspect/sequence-collision.jsonl"}, {"../testdata/reconnect.jsonl"}, {"../testdata/real-server/proxied.har"}} {
+		t.Run(filepath.Base(files[0]), func(t *testing.T) {
+			rep := inspectReport(t, files, report.MaxPositions)
+			cited := map[string]map[inspect.Position]bool{}
+			for _, f := range rep.Findings {
+				if len(f.Positions) != f.PositionCount {
+					t.Errorf("%s lists %d of its %d positions", f.ID, len(f.Positions), f.PositionCount)
+				}
+				if f.Severity == inspect.SeverityInfo {
+					continue
+				}
+				if cited[f.SessionID] == nil {
+					cited[f.SessionID] = map[inspect.Position]bool{}
+				}
+				for _, p := range f.Positions {
+					cited[f.SessionID][p] = true
+				}
+			}
+			doc := parsePage(t, runReport(t, files, nil))
+			for _, sec := range elements(doc, hasClass("session")) {
+				id := textOf(elements(elements(sec, tag("h2"))[0], tag("code"))[0])
+				for _, chart := range elements(sec, hasClass("chart")) {
+					n := 0
+					for _, ring := range elements(chart, hasClass("ring")) {
+						k, err := strconv.Atoi(nodeAttr(ring, "data-n"))
+						if err != nil || k < 1 {
+							t.Fatalf("ring of %q lines", nodeAttr(ring, "data-n"))
+						}
+						n += k
+					}
+					if n != len(cited[id]) {
+						t.Errorf("session %s, chart by %s: rings for %d lines, findings cite %d", id, nodeAttr(chart, "data-x"), n, len(cited[id]))
+					}
+				}
+			}
+			if files[0] == big {
+				if len(cited["s-ms"]) <= inspect.DefaultMaxPositions {
+					t.Fatalf("findings cite %d lines: the test proves nothing", len(cited["s-ms"]))
+				}
+				if len(elements(doc, hasClass("ring"))) == 2*len(cited["s-ms"]) {
+					t.Error("the chart is not aggregated: the test proves nothing of aggregated rings")
+				}
+			}
+		})
+	}
+}
+
+// inspectReport runs inspect on files, listing at most max positions per
+// finding.
+func inspectReport(t *testing.T, files []string, max int) inspect.Report {
+	t.Helper()
+	rd, err := replay.Open(files, nil, replay.DefaultMaxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	in := inspect.New(inspect.Options{MaxLine: replay.DefaultMaxLine, MaxPositions: max})
+	sum, err := replay.Run(rd, replay.Options{Messages: true}, func(res *replay.Result) error {
+		in.Observe(res)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in.Finish(sum)
 }

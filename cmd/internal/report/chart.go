@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,9 +60,10 @@ type chartSVG struct {
 // path data: a short vertical stroke per point, spanning its sequences.
 type chartBars struct{ Reason, Colour, D string }
 
-// chartMark is one point.
+// chartMark is one point; N is how many cited lines a ring stands for.
 type chartMark struct {
 	X, Y   float64
+	N      int
 	Colour string
 	Reason string
 	Tip    string
@@ -123,9 +125,9 @@ func (sc chartScale) y(seq int64) float64 {
 
 // layoutChart lays out a session's chart, with x the position in the
 // capture or, byTime, the emittedAt. files names the captures by index;
-// cited holds the positions that findings cite, anchored the rows of the
-// tables.
-func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored map[linePos]bool) chartSVG {
+// rings counts the lines findings cite in each bucket (ringCounts),
+// anchored holds the rows of the tables.
+func layoutChart(s *reportSession, files []string, byTime bool, rings []int, anchored map[linePos]bool) chartSVG {
 	c := &s.Chart
 	out := chartSVG{Title: "timeline of session " + termsafe.String(s.ID), Exact: c.W == 1, X: "position"}
 	if byTime {
@@ -135,7 +137,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		return out
 	}
 	sc := newChartScale(c, byTime)
-	plotPoints(&out, sc, files, cited, anchored)
+	plotPoints(&out, sc, files, rings, anchored)
 	for _, r := range c.Rules {
 		v := r.X
 		if byTime {
@@ -156,7 +158,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		out.XTitle = fmt.Sprintf("event of the capture (%d to %d)", sc.x0+1, sc.x1+1)
 	}
 	if !out.Exact {
-		out.Aggregate = fmt.Sprintf("Aggregated: each point stands for %d neighbouring positions of the capture, a bar spans the sequences of its events; no point has a tooltip or link.", c.W)
+		out.Aggregate = fmt.Sprintf("Aggregated: each point stands for %d neighbouring positions of the capture, a bar spans the sequences of its events, a red ring marks a point with a line an error or warning finding cites; no point has a tooltip or link.", c.W)
 	}
 	for _, r := range chartReasons {
 		out.Legend = append(out.Legend, legendItem{string(r), reasonFill[r]})
@@ -169,7 +171,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 // chart is the same points elsewhere, at half the bytes. An aggregated
 // chart draws each reason as one path of short strokes, a few bytes per
 // point.
-func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored map[linePos]bool) {
+func plotPoints(out *chartSVG, sc chartScale, files []string, rings []int, anchored map[linePos]bool) {
 	detail := out.Exact && !sc.byTime
 	var line []string
 	bars := make([]strings.Builder, len(chartReasons))
@@ -204,8 +206,8 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 				ring = m.Y
 			}
 		}
-		if out.Exact && cited[pos] {
-			out.Rings = append(out.Rings, chartMark{X: x, Y: ring})
+		if rings[i] > 0 {
+			out.Rings = append(out.Rings, chartMark{X: x, Y: ring, N: rings[i]})
 		}
 	}
 	out.Line = strings.Join(line, " ")
@@ -214,6 +216,31 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 			out.Bars = append(out.Bars, chartBars{Reason: string(r), Colour: reasonFill[r], D: bars[j].String()})
 		}
 	}
+}
+
+// ringCounts counts, per bucket of a chart, the cited lines among its
+// events: every one, whether the chart is exact or aggregated.
+func (c *Collector) ringCounts(ch *chartData, cited []linePos) []int {
+	n := make([]int, len(ch.Buckets))
+	for _, p := range cited {
+		k, ok := c.ord(p)
+		if !ok {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(ch.Buckets, k, func(b bucket, k ordKey) int {
+			switch {
+			case b.Last.compare(k) < 0:
+				return -1
+			case b.First.compare(k) > 0:
+				return 1
+			}
+			return 0
+		})
+		if found {
+			n[i]++
+		}
+	}
+	return n
 }
 
 func href(anchored map[linePos]bool, pos linePos) string {

@@ -74,6 +74,9 @@ type bucket struct {
 	}
 	// At is the position of the one event of an exact bucket (w == 1).
 	At linePos
+	// First and Last are the keys of its first and last events, so that
+	// a cited line finds its bucket.
+	First, Last ordKey
 	// T is the earliest emittedAt of its events, in Unix milliseconds.
 	T int64
 }
@@ -104,7 +107,7 @@ type fileRule struct {
 // chartRules caps the file boundaries drawn per chart.
 const chartRules = 100
 
-func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, at linePos) {
+func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, at linePos, k ordKey) {
 	file := at.File
 	if !c.Any {
 		c.Any, c.W, c.MinSeq, c.MaxSeq, c.FirstX, c.MinT, c.MaxT, c.lastFile = true, 1, seq, seq, x, t, t, file
@@ -124,11 +127,11 @@ func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, at li
 			key = x / c.W
 		}
 		if n := len(c.Buckets); n == 0 || c.Buckets[n-1].Key != key {
-			c.Buckets = append(c.Buckets, bucket{Key: key, At: at, T: t})
+			c.Buckets = append(c.Buckets, bucket{Key: key, At: at, T: t, First: k})
 		}
 	}
 	b := &c.Buckets[len(c.Buckets)-1]
-	b.T = min(b.T, t)
+	b.T, b.Last = min(b.T, t), k
 	if reason.Verdict() == replay.Accepted {
 		if !b.HasAcc {
 			b.Acc, b.HasAcc = [2]int64{seq, seq}, true
@@ -163,7 +166,7 @@ func (c *chartData) halve() {
 }
 
 func merge(a *bucket, b bucket) {
-	a.T = min(a.T, b.T)
+	a.T, a.Last = min(a.T, b.T), b.Last
 	if b.HasAcc {
 		if !a.HasAcc {
 			a.Acc, a.HasAcc = b.Acc, true
@@ -207,13 +210,15 @@ type Collector struct {
 	redact, all bool
 	files       []string
 	fileIdx     map[string]int
-	x           int64
-	sessions    []*reportSession
-	byID        map[string]*reportSession
-	malformed   []eventRow
-	malN        int
-	rows        int
-	held        int
+	// entryRank ranks each HAR entry (file, entry) in reading order.
+	entryRank map[[2]int]int
+	x         int64
+	sessions  []*reportSession
+	byID      map[string]*reportSession
+	malformed []eventRow
+	malN      int
+	rows      int
+	held      int
 	// heldCap is reportHeld but in tests.
 	heldCap int
 }
@@ -221,7 +226,7 @@ type Collector struct {
 // NewCollector keeps what the report shows of a run; redact hides the
 // texts, all keeps every event in the tables, not only problems.
 func NewCollector(redact, all bool) *Collector {
-	return &Collector{redact: redact, all: all, fileIdx: map[string]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
+	return &Collector{redact: redact, all: all, fileIdx: map[string]int{}, entryRank: map[[2]int]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
 }
 
 // Keeps reports whether the collector keeps the session of an id: the
@@ -252,10 +257,12 @@ func (c *Collector) Add(res *replay.Result) {
 	}
 	x := c.x
 	c.x++
+	at := posOfResult(res, fi)
+	k := c.rank(at)
 	if res.Event == nil {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
-			row := eventRow{X: x, At: posOfResult(res, fi), Verdict: string(res.Verdict()), Reason: string(res.Reason),
+			row := eventRow{X: x, At: at, Verdict: string(res.Verdict()), Reason: string(res.Reason),
 				Detail: termsafe.Line(render.ResultDetail(res, c.redact), reportCellRunes), Problem: true}
 			c.malformed = append(c.malformed, row)
 		}
@@ -265,7 +272,7 @@ func (c *Collector) Add(res *replay.Result) {
 	if s == nil {
 		return
 	}
-	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, posOfResult(res, fi))
+	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, at, k)
 	p := pendingOf(res, fi, x)
 	if !c.all && !s.overflow && c.held < c.heldCap {
 		s.held = append(s.held, p)

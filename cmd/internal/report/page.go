@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -29,6 +30,12 @@ const (
 	// reportFindings caps the findings listed, worst first.
 	reportFindings = 1000
 )
+
+// MaxPositions is the inspect.Options.MaxPositions of a report: every
+// position, so that the charts ring every line a finding cites, not the
+// first 100; they cost 16 bytes each, while the page lists only
+// reportFindingPositions per finding.
+const MaxPositions = math.MaxInt
 
 // Page is everything the report shows, gathered by BuildPage and written
 // by WritePage.
@@ -132,7 +139,10 @@ type pageBuilder struct {
 	// error or warning finding names; detailed gives the section id of
 	// each session the collector kept.
 	anchored, cited map[linePos]bool
-	detailed        map[string]string
+	// citedIn lists, per session, the positions in cited of its error
+	// and warning findings, each once, for its charts' rings.
+	citedIn  map[string][]linePos
+	detailed map[string]string
 	// names are the captures' names in table rows (see shortNames).
 	names []string
 }
@@ -153,7 +163,7 @@ type PageOptions struct {
 // BuildPage gathers what the report shows.
 func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineage.Session, col *Collector) *Page {
 	ov := rep.Overview
-	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, detailed: map[string]string{},
+	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
 		names: shortNames(col.files)}
 	b.p = &Page{
 		Generated: o.Generated.UTC().Format(time.RFC3339), Version: o.Version, Redacted: o.Redact,
@@ -229,8 +239,9 @@ func (b *pageBuilder) cite(fs []inspect.Finding) map[linePos]bool {
 			if !ok {
 				continue
 			}
-			if f.Severity != inspect.SeverityInfo {
+			if f.Severity != inspect.SeverityInfo && !b.cited[p] {
 				b.cited[p] = true
+				b.citedIn[f.SessionID] = append(b.citedIn[f.SessionID], p)
 			}
 			if i < reportFindings {
 				linked[p] = true
@@ -309,9 +320,10 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]in
 	}
 	files := b.names
 	for _, s := range b.col.sessions {
+		rings := b.col.ringCounts(&s.Chart, b.citedIn[s.ID])
 		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped, Verdict: verdictOf(verdicts[s.ID]),
-			Chart:     layoutChart(s, files, false, b.cited, b.anchored),
-			ChartTime: layoutChart(s, files, true, b.cited, b.anchored),
+			Chart:     layoutChart(s, files, false, rings, b.anchored),
+			ChartTime: layoutChart(s, files, true, rings, b.anchored),
 			Diffs:     s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}
 		seen := map[string]bool{}
 		for _, r := range s.Rows {

@@ -46,3 +46,42 @@ func (c *Collector) posOf(at inspect.Position) (linePos, bool) {
 func (c *Collector) posOfModel(at model.Position) (linePos, bool) {
 	return c.posOf(inspect.Position(at))
 }
+
+// ordKey orders a capture's lines as they were read: the file's index,
+// the rank of the HAR entry in reading order (a HAR's entries are read
+// in the order they are stored, not by number), the line. A chart finds
+// the point of a cited line by it.
+type ordKey [3]int
+
+func (a ordKey) compare(b ordKey) int {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] - b[i]
+		}
+	}
+	return 0
+}
+
+// ord is the key of a line the collector saw, false for another.
+func (c *Collector) ord(p linePos) (ordKey, bool) {
+	if p.Entry == 0 {
+		return ordKey{p.File, 0, p.Line}, true
+	}
+	r, ok := c.entryRank[[2]int{p.File, p.Entry}]
+	return ordKey{p.File, r, p.Line}, ok
+}
+
+// rank is the key of the line of a result, ranking a new HAR entry after
+// every one seen.
+func (c *Collector) rank(p linePos) ordKey {
+	if p.Entry == 0 {
+		return ordKey{p.File, 0, p.Line}
+	}
+	e := [2]int{p.File, p.Entry}
+	r, ok := c.entryRank[e]
+	if !ok {
+		r = len(c.entryRank) + 1
+		c.entryRank[e] = r
+	}
+	return ordKey{p.File, r, p.Line}
+}

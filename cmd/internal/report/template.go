@@ -184,7 +184,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Href}}<a href="#{{.Href}}">{{end}}<circle class="acc" cx="{{.X}}" cy="{{.Y}}" r="2" fill="#137333"><title>{{.Tip}}</title></circle>{{if .Href}}</a>{{end}}
 {{- end}}
 {{- range .Rings}}
-<circle class="ring" cx="{{.X}}" cy="{{.Y}}" r="7" fill="none" stroke="#d93025" stroke-width="2"/>
+<circle class="ring" data-n="{{.N}}" cx="{{.X}}" cy="{{.Y}}" r="7" fill="none" stroke="#d93025" stroke-width="2"/>
 {{- end}}
 {{- range .Marks}}
 {{if .Href}}<a href="#{{.Href}}">{{end}}<circle class="mark r-{{.Reason}}" cx="{{.X}}" cy="{{.Y}}" r="3.5" fill="{{.Colour}}">{{if .Tip}}<title>{{.Tip}}</title>{{end}}</circle>{{if .Href}}</a>{{end}}
