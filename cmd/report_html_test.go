@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/report"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/replay"
 	"golang.org/x/net/html"
@@ -186,16 +187,8 @@ func inspectVerdicts(t *testing.T, files []string) map[string]inspect.Verdict {
 // section's heading, and colours it green, or says "no problems", only
 // when the verdict is clean.
 func TestReportVerdicts(t *testing.T) {
-	var captures []string
-	for _, glob := range []string{"../testdata/*.jsonl", "../testdata/inspect/*.jsonl", "../testdata/real-server/*.jsonl", "../testdata/real-server/*.har"} {
-		m, err := filepath.Glob(glob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		captures = append(captures, m...)
-	}
 	unclean := 0
-	for _, name := range captures {
+	for _, name := range testCaptures(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			verdicts := inspectVerdicts(t, []string{name})
 			doc := parsePage(t, runReport(t, []string{name}, nil))
@@ -341,4 +334,55 @@ func inspectReport(t *testing.T, files []string, max int) inspect.Report {
 		t.Fatal(err)
 	}
 	return in.Finish(sum)
+}
+
+// TestReportGapsAsInspectReports checks, on every capture in testdata
+// with every row shown, that an accepted row is coloured a problem
+// exactly when inspect's sequence-gap finding cites it: a gap whose
+// values submits took is no problem.
+func TestReportGapsAsInspectReports(t *testing.T) {
+	legal := 0
+	for _, name := range testCaptures(t) {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			reported := map[string]bool{}
+			for _, f := range inspectReport(t, []string{name}, report.MaxPositions).Findings {
+				if f.ID == inspect.SequenceGap {
+					for _, p := range f.Positions {
+						reported[text.Position(filepath.Base(p.File), p.Entry, p.Line)] = true
+					}
+				}
+			}
+			doc := parsePage(t, runReport(t, []string{name}, func(o *reportOptions) { o.AllEvents = true }))
+			for _, tr := range elements(doc, func(n *html.Node) bool { return n.Data == "tr" && strings.HasPrefix(nodeAttr(n, "id"), "e-") }) {
+				cells := elements(tr, tag("td"))
+				if textOf(cells[6]) != "accepted" {
+					continue
+				}
+				pos := textOf(cells[0])
+				if hasClass("problem")(tr) != reported[pos] {
+					t.Errorf("%s (%s): coloured a problem %v, inspect reports a gap %v", pos, textOf(cells[8]), hasClass("problem")(tr), reported[pos])
+				}
+				if strings.Contains(textOf(cells[8]), "gap") && !reported[pos] {
+					legal++
+				}
+			}
+		})
+	}
+	if legal == 0 {
+		t.Error("no capture has a gap inspect does not report: the test proves nothing")
+	}
+}
+
+// testCaptures are the captures in testdata.
+func testCaptures(t *testing.T) []string {
+	t.Helper()
+	var captures []string
+	for _, glob := range []string{"../testdata/*.jsonl", "../testdata/inspect/*.jsonl", "../testdata/real-server/*.jsonl", "../testdata/real-server/*.har"} {
+		m, err := filepath.Glob(glob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		captures = append(captures, m...)
+	}
+	return captures
 }

@@ -55,8 +55,10 @@ type eventRow struct {
 	Verdict string
 	Reason  string
 	Detail  string
-	Problem bool
-	Emitted string
+	// Problem is set for an inert problem (pendingRow.problem), Gap for
+	// an accepted snapshot that skipped sequences.
+	Problem, Gap bool
+	Emitted      string
 }
 
 // bucket is one point of a chart: the events of positions [Key*w,
@@ -284,8 +286,8 @@ func (c *Collector) Add(res *replay.Result) {
 }
 
 // finish chooses the rows of the events held: the problems, the lines
-// findings cite (cited), and the context around each; they come before
-// the rows chosen as events came.
+// findings cite (cited: the gaps inspect reports among them), and the
+// context around each; they come before the rows chosen as events came.
 func (c *Collector) finish(cited func(linePos) bool) {
 	for _, s := range c.sessions {
 		keep := make([]bool, len(s.held))
@@ -350,7 +352,7 @@ func (c *Collector) keep(s *reportSession, p pendingRow) {
 	switch {
 	case c.all:
 		take(p)
-	case p.problem():
+	case p.candidate():
 		for _, r := range s.ring {
 			take(r)
 		}
@@ -369,22 +371,28 @@ func (c *Collector) keep(s *reportSession, p pendingRow) {
 	}
 }
 
-// problem says whether the default table must show the row: an inert
-// snapshot that is not non-snapshot, or an accepted one that skipped
-// sequences.
+// problem says whether the row is a problem whatever the findings: an
+// inert snapshot that is not non-snapshot. A gap is one only when
+// inspect's sequence-gap finding cites it (submits and diagnostics may
+// have taken the values: see pageBuilder.row).
 func (p pendingRow) problem() bool {
 	switch p.reason {
 	case replay.ReasonDuplicate, replay.ReasonStale, replay.ReasonForeignSession:
 		return true
 	}
-	return p.gap > 0
+	return false
 }
+
+// candidate says whether a row chosen as events come, before the
+// findings are known, must be kept: a problem, or a gap that a finding
+// may cite.
+func (p pendingRow) candidate() bool { return p.problem() || p.gap > 0 }
 
 // row makes a held result a table row.
 func (c *Collector) row(p pendingRow) eventRow {
 	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
 	return eventRow{X: p.x, At: p.at, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
-		Detail: termsafe.Line(render.ResultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(),
+		Detail: termsafe.Line(render.ResultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(), Gap: p.gap > 0,
 		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: render.ShortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
 		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}
 }

@@ -139,6 +139,8 @@ type pageBuilder struct {
 	// error or warning finding names; detailed gives the section id of
 	// each session the collector kept.
 	anchored, cited map[linePos]bool
+	// gaps are the positions inspect's sequence-gap findings cite.
+	gaps map[linePos]bool
 	// citedIn lists, per session, the positions in cited of its error
 	// and warning findings, each once, for its charts' rings.
 	citedIn  map[string][]linePos
@@ -163,7 +165,7 @@ type PageOptions struct {
 // BuildPage gathers what the report shows.
 func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineage.Session, col *Collector) *Page {
 	ov := rep.Overview
-	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
+	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, gaps: map[linePos]bool{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
 		names: shortNames(col.files)}
 	b.p = &Page{
 		Generated: o.Generated.UTC().Format(time.RFC3339), Version: o.Version, Redacted: o.Redact,
@@ -246,6 +248,9 @@ func (b *pageBuilder) cite(fs []inspect.Finding) map[linePos]bool {
 			if i < reportFindings {
 				linked[p] = true
 			}
+			if f.ID == inspect.SequenceGap {
+				b.gaps[p] = true
+			}
 		}
 	}
 	return linked
@@ -284,7 +289,11 @@ func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings m
 }
 
 func (b *pageBuilder) row(r eventRow) rowView {
-	return rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.cited[r.At], Position: r.At.label(b.names)}
+	rv := rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.cited[r.At], Position: r.At.label(b.names)}
+	// A gap is a problem when inspect reports it, by its own rule (the
+	// values a submit or diagnostic took are no loss), not replay's count.
+	rv.Problem = r.Problem || r.Gap && b.gaps[r.At]
+	return rv
 }
 
 // shortNames names the captures in table rows: by their base names when

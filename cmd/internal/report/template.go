@@ -140,7 +140,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .TurnsNote}}<p class="note">{{.TurnsNote}}</p>{{end}}{{end}}
 <h3>Events</h3>
 {{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
-{{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
+{{else}}<p class="note">Problems (inert snapshots, and the sequence gaps inspect reports: not the values a submit or diagnostic took) and the lines findings cite, with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
 {{if .Rows}}<div class="events">
 {{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
 {{end}}{{template "names" $.Names}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
