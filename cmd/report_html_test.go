@@ -15,6 +15,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/replay"
 	"golang.org/x/net/html"
 )
@@ -215,6 +216,13 @@ func TestReportVerdicts(t *testing.T) {
 				h := elements(sec, tag("h2"))[0]
 				id := textOf(elements(h, tag("code"))[0])
 				checkVerdict(t, "section of "+id, elements(h, hasClass("verdict"))[0], verdicts[id])
+				// Its lineage boxes take their operations' colours, submit's
+				// green, only when the session is clean.
+				for _, rect := range elements(sec, func(n *html.Node) bool { return n.Data == "rect" && n.Parent.Data == "g" }) {
+					if green := nodeAttr(rect, "fill") == render.OpStyle[lineage.OpSubmit][0]; green && !verdicts[id].Clean() {
+						t.Errorf("section of %s (%s): a green lineage box", id, render.VerdictWords(verdicts[id]))
+					}
+				}
 			}
 		})
 	}

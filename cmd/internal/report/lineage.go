@@ -87,8 +87,10 @@ func complete(n *lineage.Node) bool {
 const unfinishedFill = "#fce8e6"
 
 // layoutLineage lays out one session's tree; anchor names each turn's box
-// for links ("" for none).
-func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineageSVG {
+// for links ("" for none). clean is whether the session's verdict is
+// clean: only then do boxes take their operation's colours (submit's is
+// green); in a session with problems, a turn that ended complete is grey.
+func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string, clean bool) lineageSVG {
 	out := lineageSVG{Title: "session " + termsafe.String(s.SessionID)}
 	type placed struct{ x, y, h int }
 	at := map[*lineage.Node]placed{}
@@ -112,6 +114,9 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineag
 		h := svgLineH*len(lines) + 12
 		w := int(float64(long)*svgCharWidth) + 16
 		st := render.OpStyle[n.Operation]
+		if !clean {
+			st = render.OpStyle[lineage.OpUnknown]
+		}
 		node := svgNode{X: x, Y: y, W: w, H: h, Fill: st[0], Stroke: st[1], Problem: len(n.Problems) > 0, Lines: lines,
 			Tip: strings.Join(graphTip(n), "\n")}
 		if anchor != nil {
@@ -212,7 +217,8 @@ func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[stri
 		y = 30
 	}
 	for _, s := range sessions {
-		l := layoutLineage(s, nil)
+		v, ok := verdicts[s.SessionID]
+		l := layoutLineage(s, nil, ok && v.Clean() && s.Problems() == 0)
 		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), render.OpCounts(s), svgVerdict(s, verdicts))
 		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l})
 		y += 24 + l.Height

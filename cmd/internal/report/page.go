@@ -355,7 +355,7 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]in
 				id := sv.Anchor + "-t" + strconv.Itoa(len(boxes)+1)
 				boxes[n.TurnID] = id
 				return id
-			})
+			}, sv.Verdict.Clean && g.Problems() == 0)
 			sv.Lineage = &l
 			for _, t := range sv.Diffs {
 				t.Link = boxes[t.turnID]
