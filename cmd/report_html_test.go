@@ -334,7 +334,8 @@ func inspectReport(t *testing.T, files []string, max int) inspect.Report {
 	}
 	defer rd.Close()
 	in := inspect.New(inspect.Options{MaxLine: replay.DefaultMaxLine, MaxPositions: max})
-	sum, err := replay.Run(rd, replay.Options{Messages: true}, func(res *replay.Result) error {
+	// As the commands run it: the raw malformed lines show glued lines.
+	sum, err := replay.Run(rd, replay.Options{Messages: true, RawMalformed: true, MaxLine: replay.DefaultMaxLine}, func(res *replay.Result) error {
 		in.Observe(res)
 		return nil
 	})
@@ -393,4 +394,55 @@ func testCaptures(t *testing.T) []string {
 		captures = append(captures, m...)
 	}
 	return captures
+}
+
+// TestReportRowsSayWhy checks that every event table has the legend of
+// its row colours, and that each row marked as cited names the error and
+// warning findings that cite it, and only those.
+func TestReportRowsSayWhy(t *testing.T) {
+	cited := 0
+	for _, name := range testCaptures(t) {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			by := map[string][]string{}
+			for _, f := range inspectReport(t, []string{name}, report.MaxPositions).Findings {
+				if f.Severity == inspect.SeverityInfo {
+					continue
+				}
+				for _, p := range f.Positions {
+					pos := text.Position(filepath.Base(p.File), p.Entry, p.Line)
+					if !slices.Contains(by[pos], f.ID) {
+						by[pos] = append(by[pos], f.ID)
+					}
+				}
+			}
+			doc := parsePage(t, runReport(t, []string{name}, nil))
+			for _, box := range elements(doc, hasClass("rows")) {
+				legend := box.PrevSibling
+				for legend != nil && legend.Type != html.ElementNode {
+					legend = legend.PrevSibling
+				}
+				if legend == nil || !hasClass("rows-legend")(legend) {
+					t.Error("an event table without the legend of its colours")
+				}
+			}
+			for _, tr := range elements(doc, func(n *html.Node) bool { return n.Data == "tr" && strings.HasPrefix(nodeAttr(n, "id"), "e-") }) {
+				cells := elements(tr, tag("td"))
+				pos := textOf(cells[0])
+				why := elements(cells[8], hasClass("why"))
+				if hasClass("cited")(tr) != (by[pos] != nil) || (len(why) > 0) != (by[pos] != nil) {
+					t.Errorf("%s: marked cited %v, says why %d, findings cite it: %v", pos, hasClass("cited")(tr), len(why), by[pos])
+					continue
+				}
+				if len(why) > 0 {
+					cited++
+					if got, want := textOf(why[0]), "cited by "+strings.Join(by[pos], ", "); got != want {
+						t.Errorf("%s: %q, want %q", pos, got, want)
+					}
+				}
+			}
+		})
+	}
+	if cited == 0 {
+		t.Error("no row is cited: the test proves nothing")
+	}
 }

@@ -129,6 +129,8 @@ type rowView struct {
 	eventRow
 	Anchor, Position string
 	Cited            bool
+	// CitedBy names the error and warning findings that cite the row.
+	CitedBy string
 }
 
 // pageBuilder gathers what the report shows, part by part.
@@ -141,6 +143,9 @@ type pageBuilder struct {
 	anchored, cited map[linePos]bool
 	// gaps are the positions inspect's sequence-gap findings cite.
 	gaps map[linePos]bool
+	// citedBy names, for each row cited, the error and warning findings
+	// that cite it, for the row to say why it is marked.
+	citedBy map[linePos]string
 	// citedIn lists, per session, the positions in cited of its error
 	// and warning findings, each once, for its charts' rings.
 	citedIn  map[string][]linePos
@@ -165,7 +170,7 @@ type PageOptions struct {
 // BuildPage gathers what the report shows.
 func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineage.Session, col *Collector) *Page {
 	ov := rep.Overview
-	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, gaps: map[linePos]bool{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
+	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, gaps: map[linePos]bool{}, citedBy: map[linePos]string{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
 		names: shortNames(col.files)}
 	b.p = &Page{
 		Generated: o.Generated.UTC().Format(time.RFC3339), Version: o.Version, Redacted: o.Redact,
@@ -195,6 +200,7 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 	for _, r := range col.malformed {
 		b.anchored[r.At] = true
 	}
+	b.why(rep.Findings)
 	perSession := b.findings(rep.Findings)
 	b.sessionRows(ov.Sessions, perSession)
 	if o.Redact {
@@ -256,6 +262,28 @@ func (b *pageBuilder) cite(fs []inspect.Finding) map[linePos]bool {
 	return linked
 }
 
+// why notes, for each row cited, the error and warning findings that
+// cite it, each once: only rows, so that it stays within the tables' caps.
+func (b *pageBuilder) why(fs []inspect.Finding) {
+	for _, f := range fs {
+		if f.Severity == inspect.SeverityInfo {
+			continue
+		}
+		for _, at := range f.Positions {
+			p, ok := b.col.posOf(at)
+			if !ok || !b.anchored[p] {
+				continue
+			}
+			switch by := b.citedBy[p]; {
+			case by == "":
+				b.citedBy[p] = f.ID
+			case !slices.Contains(strings.Split(by, ", "), f.ID):
+				b.citedBy[p] = by + ", " + f.ID
+			}
+		}
+	}
+}
+
 // findings lists the first reportFindings findings, worst first; it
 // returns the number of findings of each session.
 func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
@@ -289,7 +317,7 @@ func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings m
 }
 
 func (b *pageBuilder) row(r eventRow) rowView {
-	rv := rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.cited[r.At], Position: r.At.label(b.names)}
+	rv := rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.cited[r.At], CitedBy: b.citedBy[r.At], Position: r.At.label(b.names)}
 	// A gap is a problem when inspect reports it, by its own rule (the
 	// values a submit or diagnostic took are no loss), not replay's count.
 	rv.Problem = r.Problem || r.Gap && b.gaps[r.At]

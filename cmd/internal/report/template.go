@@ -38,7 +38,7 @@ tr.t-unfinished td.outcome{color:var(--err);font-weight:600}tr.t-complete td.out
 .verdict.clean{color:var(--ok)}.verdict.problems{color:var(--err);font-weight:600}
 .v-inert{color:var(--warn)}.v-accepted{color:var(--ok)}
 .filters label{margin-right:10px;font-size:12px}
-.legend span{margin-right:12px;font-size:12px}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
+.legend span{margin-right:12px;font-size:12px;display:inline-block}.swatch.row-problem{background:#fef7e0;border:1px solid var(--warn);border-radius:2px}.swatch.row-cited{background:#fce8e6;border:1px solid var(--err);border-radius:2px}.swatch.row-plain{background:#fff;border:1px solid var(--line);border-radius:2px}.why{color:#a50e0e}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
 .chart{max-width:100%;height:auto}.chart text{font-size:10px;fill:var(--dim)}.chart .title{font-size:11px;fill:var(--fg)}
 .lineage text{font-size:11px;fill:var(--fg)}.lineage .t-id{font-weight:bold}.lineage .st-error,.lineage .t-problem{fill:var(--err)}.lineage .st-complete{fill:var(--ok)}.lineage .st-other{fill:var(--dim)}.lineage .op{font-size:10px}
 .scroll{overflow-x:auto}
@@ -158,9 +158,10 @@ const reportTemplate = `<!DOCTYPE html>
 {{define "pos"}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{end}}
 {{define "names"}}{{if .}}<p class="note names">Positions name each file by its short name: {{range $i, $n := .}}{{if $i}}; {{end}}<code>{{$n.Short}}</code> is <code>{{$n.Full}}</code>{{end}}.</p>
 {{end}}{{end}}
-{{define "rows"}}<div class="scroll rows"><table>
+{{define "rows"}}<p class="legend rows-legend"><span><i class="swatch row-problem"></i>a problem: a malformed line, a stale, duplicate or foreign-session snapshot, or a sequence gap inspect reports</span><span><i class="swatch row-cited"></i>a line an error or warning finding cites (named in its detail)</span><span><i class="swatch row-plain"></i>uncoloured: the rows around a problem (every row with --all-events)</span></p>
+<div class="scroll rows"><table>
 <tr><th>position</th><th>event id</th><th>kind</th><th>turn</th><th>seq</th><th>emittedAt</th><th>verdict</th><th>reason</th><th>detail</th></tr>
-{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td>{{.Emitted}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{.Detail}}</td></tr>
+{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td>{{.Emitted}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{if .CitedBy}}<b class="why">cited by {{.CitedBy}}</b> {{end}}{{.Detail}}</td></tr>
 {{end -}}
 </table></div>{{end}}
 {{define "chart"}}<div class="scroll"><svg class="chart" data-x="{{.X}}" width="960" height="260" viewBox="0 0 960 260" role="img" aria-label="{{.Title}}">
