@@ -24,9 +24,9 @@ const reportCSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);margin:24px auto;max-width:1100px;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
 code,.mono,td,.lineage text,.chart text{font-family:ui-monospace,Menlo,Consolas,monospace}
-table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td:last-child{white-space:normal;min-width:14em}
+table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td.detail{white-space:normal;min-width:14em}
 th{background:#f8f9fa}td.n{text-align:right}
-.meta td{border:0;padding:1px 8px 1px 0}
+.meta td{border:0;padding:1px 8px 1px 0}.files td{white-space:normal;overflow-wrap:anywhere}.files td:first-child{min-width:10em}
 .banner{padding:6px 10px;border-radius:4px;margin:8px 0;font-weight:600}
 .banner.redacted{background:#fce8e6;color:#a50e0e}.banner.plain{background:#f1f3f4;color:var(--dim)}
 .sev{display:inline-block;min-width:54px;text-align:center;border-radius:3px;color:#fff;font-size:11px;padding:0 4px;margin-right:6px}
@@ -41,7 +41,8 @@ tr.t-unfinished td.outcome{color:var(--err);font-weight:600}tr.t-complete td.out
 .legend span{margin-right:12px;font-size:12px;display:inline-block}.swatch.row-problem{background:#fef7e0;border:1px solid var(--warn);border-radius:2px}.swatch.row-cited{background:#fce8e6;border:1px solid var(--err);border-radius:2px}.swatch.row-plain{background:#fff;border:1px solid var(--line);border-radius:2px}.why{color:#a50e0e}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
 .chart{max-width:100%;height:auto}.chart text{font-size:10px;fill:var(--dim)}.chart .title{font-size:11px;fill:var(--fg)}
 .lineage text{font-size:11px;fill:var(--fg)}.lineage .t-id{font-weight:bold}.lineage .st-error,.lineage .t-problem{fill:var(--err)}.lineage .st-complete{fill:var(--ok)}.lineage .st-other{fill:var(--dim)}.lineage .op{font-size:10px}
-.scroll{overflow-x:auto}
+.scroll{overflow-x:auto;max-width:100%}h1,h2,h3,p,li,summary{overflow-wrap:anywhere}.pos a{white-space:nowrap}
+@media (max-width:700px){body{margin:12px auto;padding:0 8px}.chart{max-width:none}}
 .xswitch>label{margin-right:12px;font-size:12px}.xswitch>.c-time,.xswitch>.x-time:checked~.c-pos{display:none}.xswitch>.x-time:checked~.c-time{display:block}
 details{margin:3px 0}summary{cursor:pointer}.d-add{color:var(--ok)}.d-del{color:var(--err)}.d-chg{color:var(--info)}
 ul.diff{list-style:none;padding-left:14px;margin:2px 0;font-size:12px}
@@ -73,16 +74,16 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Redacted}}<p class="banner redacted">Redacted (--redact): message texts, submit inputs and the values quoted in decode problems are hidden; ids, statuses, counts and lengths remain.</p>
 {{else}}<p class="banner plain">Not redacted: this report quotes message texts and submit inputs from the capture.</p>
 {{end -}}
-<table class="meta">
+<div class="scroll"><table class="meta">
 <tr><td>generated</td><td>{{.Generated}}</td></tr>
 <tr><td>snapctl</td><td>{{.Version}}</td></tr>
 {{if .Pinned}}<tr><td>pinned session</td><td><code>{{.Pinned}}</code></td></tr>{{end}}
-</table>
-<table>
+</table></div>
+<div class="scroll"><table class="files">
 <tr><th>file</th><th>size</th><th>SHA-256</th></tr>
 {{range .Files}}<tr><td>{{.Name}}</td><td class="n">{{size .Size}}</td><td><code>{{if .SHA256}}{{.SHA256}}{{else}}(not hashed){{end}}</code></td></tr>
 {{end -}}
-</table>
+</table></div>
 </header>
 
 <h2 id="summary">Summary</h2>
@@ -90,11 +91,11 @@ const reportTemplate = `<!DOCTYPE html>
 <p>{{.Events}} events in {{.Lines}} lines ({{.Blank}} blank) from {{.Files}} file(s), {{size .Bytes}}: <b>{{.Accepted}} accepted</b>, <b>{{.Inert}} inert</b>.</p>
 {{if not .Complete}}<p class="banner redacted">Damaged input: {{.Damage}}. Everything read before the damage is reported.</p>{{end}}
 {{if .TooLong}}<p class="banner redacted">{{.TooLong}} line(s) over --max-line not decoded (SNAPCTL_LINE_TOO_LONG): verdicts after them may differ from a real client's.</p>{{end}}
-<table>
+<div class="scroll"><table>
 <tr><th>reason</th><th>events</th></tr>
 {{range .Reasons}}<tr><td>{{.Name}}</td><td class="n">{{.N}}</td></tr>
 {{end -}}
-</table>
+</table></div>
 {{if .Kinds}}<p class="note">kinds: {{range $i, $k := .Kinds}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{if .Codes}}; malformed: {{range $i, $k := .Codes}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{end}}</p>{{end}}
 {{end -}}
 <h2 id="findings">Findings ({{.FindingsTotal}})</h2>
@@ -108,11 +109,11 @@ const reportTemplate = `<!DOCTYPE html>
 {{end}}
 <h2 id="sessions">Sessions ({{.SessionsTotal}})</h2>
 <details{{if le .SessionsTotal 20}} open{{end}}><summary>one row per session</summary>
-<table>
+<div class="scroll"><table class="sessions">
 <tr><th>session</th><th>verdict</th><th>events</th><th>accepted</th><th>inert</th><th>turns</th><th>final seq</th><th>status</th><th>findings</th></tr>
 {{range .SessionRows}}<tr><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td>{{template "verdict" .Verdict}}</td><td class="n">{{.Events}}</td><td class="n">{{.Accepted}}</td><td class="n">{{.Inert}}</td><td class="n">{{.Turns}}</td><td class="n">{{.FinalSeq}}</td><td>{{.Status}}</td><td class="n">{{.Findings}}</td></tr>
 {{end -}}
-</table>
+</table></div>
 </details>
 {{if gt .SessionsTotal (len .SessionRows)}}<p class="note">The first {{len .SessionRows}} of {{.SessionsTotal}} sessions are listed.</p>{{end}}
 {{if gt .SessionsTotal (len .Sessions)}}<p class="note">Charts, tables and diffs are drawn for the first {{len .Sessions}} sessions; the findings cover all of them.</p>{{end}}
@@ -160,8 +161,8 @@ const reportTemplate = `<!DOCTYPE html>
 {{end}}{{end}}
 {{define "rows"}}<p class="legend rows-legend"><span><i class="swatch row-problem"></i>a problem: a malformed line, a stale, duplicate or foreign-session snapshot, or a sequence gap inspect reports</span><span><i class="swatch row-cited"></i>a line an error or warning finding cites (named in its detail)</span><span><i class="swatch row-plain"></i>uncoloured: the rows around a problem (every row with --all-events)</span></p>
 <div class="scroll rows"><table>
-<tr><th>position</th><th>event id</th><th>kind</th><th>turn</th><th>seq</th><th>emittedAt</th><th>verdict</th><th>reason</th><th>detail</th></tr>
-{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td>{{.Emitted}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{if .CitedBy}}<b class="why">cited by {{.CitedBy}}</b> {{end}}{{.Detail}}</td></tr>
+<tr><th>position</th><th>verdict</th><th>reason</th><th>seq</th><th>detail</th><th>turn</th><th>event id</th><th>kind</th><th>emittedAt</th></tr>
+{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td class="n">{{.Seq}}</td><td class="detail">{{if .CitedBy}}<b class="why">cited by {{.CitedBy}}</b> {{end}}{{.Detail}}</td><td>{{.Turn}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Emitted}}</td></tr>
 {{end -}}
 </table></div>{{end}}
 {{define "chart"}}<div class="scroll"><svg class="chart" data-x="{{.X}}" width="960" height="260" viewBox="0 0 960 260" role="img" aria-label="{{.Title}}">
