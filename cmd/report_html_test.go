@@ -473,3 +473,56 @@ func TestReportTablesScroll(t *testing.T) {
 		t.Errorf("%d tables and pictures: the test proves little", n)
 	}
 }
+
+// TestReportMalformedEnvelope checks that a malformed line's row gives
+// what its envelope says, as replay does: event id, kind, turn and
+// sequence, and the session in its detail.
+func TestReportMalformedEnvelope(t *testing.T) {
+	withEnvelope := 0
+	for _, name := range testCaptures(t) {
+		envs := map[string]*replay.Envelope{}
+		rd, err := replay.Open([]string{name}, nil, replay.DefaultMaxLine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := replay.Run(rd, replay.Options{}, func(res *replay.Result) error {
+			if res.Err != nil && res.Err.Envelope != nil {
+				e := *res.Err.Envelope
+				envs[text.Position(filepath.Base(res.File), 0, res.Line)] = &e
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		rd.Close()
+		if len(envs) == 0 {
+			continue
+		}
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			doc := parsePage(t, runReport(t, []string{name}, nil))
+			for _, tr := range elements(doc, hasClass("r-malformed")) {
+				cells := elements(tr, tag("td"))
+				env := envs[textOf(cells[0])]
+				if env == nil {
+					continue
+				}
+				withEnvelope++
+				seq := ""
+				if env.HasSequence {
+					seq = strconv.FormatInt(env.Sequence, 10)
+				}
+				got := []string{textOf(cells[3]), textOf(cells[5]), textOf(cells[6]), textOf(cells[7])}
+				want := []string{seq, env.TurnID, env.EventID, render.ShortKind(replay.Kind(env.Event))}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: seq, turn, event id, kind %q, want %q", textOf(cells[0]), got, want)
+				}
+				if env.SessionID != "" && !strings.Contains(textOf(cells[4]), "session "+env.SessionID+" · ") {
+					t.Errorf("%s: detail %q lacks session %s", textOf(cells[0]), textOf(cells[4]), env.SessionID)
+				}
+			}
+		})
+	}
+	if withEnvelope == 0 {
+		t.Error("no malformed line with an envelope: the test proves nothing")
+	}
+}

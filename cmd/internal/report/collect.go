@@ -266,6 +266,15 @@ func (c *Collector) Add(res *replay.Result) {
 		if len(c.malformed) < reportMalformed {
 			row := eventRow{X: x, At: at, Verdict: string(res.Verdict()), Reason: string(res.Reason),
 				Detail: termsafe.Line(render.ResultDetail(res, c.redact), reportCellRunes), Problem: true}
+			if res.Err != nil {
+				// What the envelope says, unvalidated, as replay's table
+				// shows it; the table has no session column.
+				ids := render.EnvelopeIDs(res.Err.Envelope, c.redact)
+				row.EventID, row.Kind, row.Turn, row.Seq = ids[0], ids[1], ids[3], ids[4]
+				if ids[2] != "" {
+					row.Detail = "session " + ids[2] + " · " + row.Detail
+				}
+			}
 			c.malformed = append(c.malformed, row)
 		}
 		return

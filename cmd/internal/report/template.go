@@ -100,7 +100,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{end -}}
 <h2 id="findings">Findings ({{.FindingsTotal}})</h2>
 {{if .Findings}}{{template "names" .Names}}<ol class="findings">
-{{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b> in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}: {{.Message}}
+{{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b>{{if .SessionID}} in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}{{end}}: {{.Message}}
 <div class="pos">{{range .Positions}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}<span title="not in this report's tables: past a cap, or --all-events shows it">{{.Label}}</span> {{end}}{{end}}{{if gt .More 0}} and {{.More}} more{{end}}</div></li>
 {{end -}}
 </ol>
