@@ -218,7 +218,8 @@ type reportInputs struct {
 // builder and the differ.
 func collectReport(o *reportOptions, rd *replay.Reader) (*reportInputs, error) {
 	col := report.NewCollector(o.Redact, o.AllEvents)
-	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window})
+	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window,
+		MaxPositions: report.MaxPositions})
 	lb := lineage.NewBuilder(o.Session)
 	d := diff.NewDiffer(diff.Options{Session: o.Session, NoWords: true}, col.AddPair)
 	ropts := o.options()

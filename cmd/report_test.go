@@ -126,7 +126,7 @@ func TestReportSamples(t *testing.T) {
 		marks []int
 	}{
 		{"reconnect", []string{"../testdata/reconnect.jsonl"},
-			[]string{"stale-redelivery", `<a href="#e-0-8">../testdata/reconnect.jsonl:8</a>`, `id="e-0-8"`, "session-reconnect"}, []int{5}},
+			[]string{"stale-redelivery", `<a href="#e-0-8">reconnect.jsonl:8</a>`, "<code>reconnect.jsonl</code> is <code>../testdata/reconnect.jsonl</code>", `id="e-0-8"`, "session-reconnect"}, []int{5}},
 		{"collision", []string{"../testdata/inspect/sequence-collision.jsonl"},
 			[]string{"sequence-collision", `class="ring"`, "sev-error"}, []int{2}},
 		{"timestamps", []string{"../testdata/inspect/timestamp-sequence.jsonl"},

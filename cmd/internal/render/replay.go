@@ -507,19 +507,33 @@ func originDetail(o *replay.Origin) string {
 }
 
 // envelopeCells fills a malformed row's envelope cells with what its
-// envelope says, unvalidated: made safe for the terminal and cut short.
+// envelope says (EnvelopeIDs).
 func envelopeCells(cells []string, env *replay.Envelope) {
-	if env == nil {
-		return
+	for i, v := range EnvelopeIDs(env, false) {
+		if v != "" {
+			cells[1+i] = v
+		}
+	}
+}
+
+// EnvelopeIDs is what a malformed line's envelope says of its event, as
+// every table shows it: event id, kind, session, turn and sequence,
+// unvalidated, so made safe for the terminal and cut short; "" where it
+// says nothing. With redact, only the ids that are safe identifiers and
+// a known kind (shownEnvelope).
+func EnvelopeIDs(env *replay.Envelope, redact bool) (ids [5]string) {
+	if env = shownEnvelope(env, redact); env == nil {
+		return ids
 	}
 	for i, v := range []string{env.EventID, ShortKind(replay.Kind(env.Event)), env.SessionID, env.TurnID} {
 		if v != "" {
-			cells[1+i] = termsafe.Line(v, maxEnvelopeCell)
+			ids[i] = termsafe.Line(v, maxEnvelopeCell)
 		}
 	}
 	if env.HasSequence {
-		cells[5] = strconv.FormatInt(env.Sequence, 10)
+		ids[4] = strconv.FormatInt(env.Sequence, 10)
 	}
+	return ids
 }
 
 // maxEnvelopeCell is the most runes of an unvalidated envelope field a

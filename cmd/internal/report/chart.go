@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,9 +60,10 @@ type chartSVG struct {
 // path data: a short vertical stroke per point, spanning its sequences.
 type chartBars struct{ Reason, Colour, D string }
 
-// chartMark is one point.
+// chartMark is one point; N is how many cited lines a ring stands for.
 type chartMark struct {
 	X, Y   float64
+	N      int
 	Colour string
 	Reason string
 	Tip    string
@@ -123,9 +125,9 @@ func (sc chartScale) y(seq int64) float64 {
 
 // layoutChart lays out a session's chart, with x the position in the
 // capture or, byTime, the emittedAt. files names the captures by index;
-// cited holds the positions that findings cite, anchored the rows of the
-// tables.
-func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored map[[2]int]bool) chartSVG {
+// rings counts the lines findings cite in each bucket (ringCounts),
+// anchored holds the rows of the tables.
+func layoutChart(s *reportSession, files []string, byTime bool, rings []int, anchored map[linePos]bool) chartSVG {
 	c := &s.Chart
 	out := chartSVG{Title: "timeline of session " + termsafe.String(s.ID), Exact: c.W == 1, X: "position"}
 	if byTime {
@@ -135,7 +137,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		return out
 	}
 	sc := newChartScale(c, byTime)
-	plotPoints(&out, sc, files, cited, anchored)
+	plotPoints(&out, sc, files, rings, anchored)
 	for _, r := range c.Rules {
 		v := r.X
 		if byTime {
@@ -156,7 +158,7 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 		out.XTitle = fmt.Sprintf("event of the capture (%d to %d)", sc.x0+1, sc.x1+1)
 	}
 	if !out.Exact {
-		out.Aggregate = fmt.Sprintf("Aggregated: each point stands for %d neighbouring positions of the capture, a bar spans the sequences of its events; no point has a tooltip or link.", c.W)
+		out.Aggregate = fmt.Sprintf("Aggregated: each point stands for %d neighbouring positions of the capture, a bar spans the sequences of its events, a red ring marks a point with a line an error or warning finding cites; no point has a tooltip or link.", c.W)
 	}
 	for _, r := range chartReasons {
 		out.Legend = append(out.Legend, legendItem{string(r), reasonFill[r]})
@@ -169,14 +171,14 @@ func layoutChart(s *reportSession, files []string, byTime bool, cited, anchored 
 // chart is the same points elsewhere, at half the bytes. An aggregated
 // chart draws each reason as one path of short strokes, a few bytes per
 // point.
-func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored map[[2]int]bool) {
+func plotPoints(out *chartSVG, sc chartScale, files []string, rings []int, anchored map[linePos]bool) {
 	detail := out.Exact && !sc.byTime
 	var line []string
 	bars := make([]strings.Builder, len(chartReasons))
 	for i := range sc.c.Buckets {
 		b := &sc.c.Buckets[i]
 		x := sc.bx(b)
-		pos := [2]int{b.File, b.Line}
+		pos := b.At
 		ring := sc.y(b.Acc[0])
 		if b.HasAcc {
 			line = append(line, fmt.Sprintf("%g,%g", x, sc.y(b.Acc[0])))
@@ -184,7 +186,7 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 				line = append(line, fmt.Sprintf("%g,%g", x, sc.y(b.Acc[1])))
 			}
 			if detail {
-				tip := fmt.Sprintf("%s:%d accepted, sequence %d", termsafe.String(files[b.File]), b.Line, b.Acc[0])
+				tip := fmt.Sprintf("%s accepted, sequence %d", pos.label(files), b.Acc[0])
 				out.Dots = append(out.Dots, chartMark{X: x, Y: ring, Tip: tip, Href: href(anchored, pos)})
 			}
 		}
@@ -197,15 +199,15 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 			default:
 				m := chartMark{X: x, Y: sc.y(in.Max), Colour: reasonFill[r], Reason: string(r)}
 				if detail {
-					m.Tip = fmt.Sprintf("%s:%d %s, sequence %d", termsafe.String(files[b.File]), b.Line, r, in.Min)
+					m.Tip = fmt.Sprintf("%s %s, sequence %d", pos.label(files), r, in.Min)
 					m.Href = href(anchored, pos)
 				}
 				out.Marks = append(out.Marks, m)
 				ring = m.Y
 			}
 		}
-		if out.Exact && cited[pos] {
-			out.Rings = append(out.Rings, chartMark{X: x, Y: ring})
+		if rings[i] > 0 {
+			out.Rings = append(out.Rings, chartMark{X: x, Y: ring, N: rings[i]})
 		}
 	}
 	out.Line = strings.Join(line, " ")
@@ -216,15 +218,37 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, cited, anchored ma
 	}
 }
 
-func href(anchored map[[2]int]bool, pos [2]int) string {
+// ringCounts counts, per bucket of a chart, the cited lines among its
+// events: every one, whether the chart is exact or aggregated.
+func (c *Collector) ringCounts(ch *chartData, cited []linePos) []int {
+	n := make([]int, len(ch.Buckets))
+	for _, p := range cited {
+		k, ok := c.ord(p)
+		if !ok {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(ch.Buckets, k, func(b bucket, k ordKey) int {
+			switch {
+			case b.Last.compare(k) < 0:
+				return -1
+			case b.First.compare(k) > 0:
+				return 1
+			}
+			return 0
+		})
+		if found {
+			n[i]++
+		}
+	}
+	return n
+}
+
+func href(anchored map[linePos]bool, pos linePos) string {
 	if anchored[pos] {
-		return rowAnchor(pos[0], pos[1])
+		return pos.anchor()
 	}
 	return ""
 }
-
-// rowAnchor is the id of an event table's row.
-func rowAnchor(file, line int) string { return fmt.Sprintf("e-%d-%d", file, line) }
 
 func round1(f float64) float64 { return math.Round(f*10) / 10 }
 

@@ -47,8 +47,7 @@ var chartReasons = []replay.Reason{replay.ReasonStale, replay.ReasonDuplicate, r
 // eventRow is one row of an event table, every text terminal-safe and cut.
 type eventRow struct {
 	X       int64
-	File    int
-	Line    int
+	At      linePos
 	EventID string
 	Kind    string
 	Turn    string
@@ -56,8 +55,10 @@ type eventRow struct {
 	Verdict string
 	Reason  string
 	Detail  string
-	Problem bool
-	Emitted string
+	// Problem is set for an inert problem (pendingRow.problem), Gap for
+	// an accepted snapshot that skipped sequences.
+	Problem, Gap bool
+	Emitted      string
 }
 
 // bucket is one point of a chart: the events of positions [Key*w,
@@ -73,8 +74,11 @@ type bucket struct {
 		Min, Max int64
 		N        int
 	}
-	// Pos is the position of the one event of an exact bucket (w == 1).
-	File, Line int
+	// At is the position of the one event of an exact bucket (w == 1).
+	At linePos
+	// First and Last are the keys of its first and last events, so that
+	// a cited line finds its bucket.
+	First, Last ordKey
 	// T is the earliest emittedAt of its events, in Unix milliseconds.
 	T int64
 }
@@ -105,7 +109,8 @@ type fileRule struct {
 // chartRules caps the file boundaries drawn per chart.
 const chartRules = 100
 
-func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, file, line int) {
+func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, at linePos, k ordKey) {
+	file := at.File
 	if !c.Any {
 		c.Any, c.W, c.MinSeq, c.MaxSeq, c.FirstX, c.MinT, c.MaxT, c.lastFile = true, 1, seq, seq, x, t, t, file
 	}
@@ -124,11 +129,11 @@ func (c *chartData) add(x int64, seq int64, t int64, reason replay.Reason, file,
 			key = x / c.W
 		}
 		if n := len(c.Buckets); n == 0 || c.Buckets[n-1].Key != key {
-			c.Buckets = append(c.Buckets, bucket{Key: key, File: file, Line: line, T: t})
+			c.Buckets = append(c.Buckets, bucket{Key: key, At: at, T: t, First: k})
 		}
 	}
 	b := &c.Buckets[len(c.Buckets)-1]
-	b.T = min(b.T, t)
+	b.T, b.Last = min(b.T, t), k
 	if reason.Verdict() == replay.Accepted {
 		if !b.HasAcc {
 			b.Acc, b.HasAcc = [2]int64{seq, seq}, true
@@ -163,7 +168,7 @@ func (c *chartData) halve() {
 }
 
 func merge(a *bucket, b bucket) {
-	a.T = min(a.T, b.T)
+	a.T, a.Last = min(a.T, b.T), b.Last
 	if b.HasAcc {
 		if !a.HasAcc {
 			a.Acc, a.HasAcc = b.Acc, true
@@ -207,13 +212,15 @@ type Collector struct {
 	redact, all bool
 	files       []string
 	fileIdx     map[string]int
-	x           int64
-	sessions    []*reportSession
-	byID        map[string]*reportSession
-	malformed   []eventRow
-	malN        int
-	rows        int
-	held        int
+	// entryRank ranks each HAR entry (file, entry) in reading order.
+	entryRank map[[2]int]int
+	x         int64
+	sessions  []*reportSession
+	byID      map[string]*reportSession
+	malformed []eventRow
+	malN      int
+	rows      int
+	held      int
 	// heldCap is reportHeld but in tests.
 	heldCap int
 }
@@ -221,7 +228,7 @@ type Collector struct {
 // NewCollector keeps what the report shows of a run; redact hides the
 // texts, all keeps every event in the tables, not only problems.
 func NewCollector(redact, all bool) *Collector {
-	return &Collector{redact: redact, all: all, fileIdx: map[string]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
+	return &Collector{redact: redact, all: all, fileIdx: map[string]int{}, entryRank: map[[2]int]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
 }
 
 // Keeps reports whether the collector keeps the session of an id: the
@@ -252,11 +259,22 @@ func (c *Collector) Add(res *replay.Result) {
 	}
 	x := c.x
 	c.x++
+	at := posOfResult(res, fi)
+	k := c.rank(at)
 	if res.Event == nil {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
-			row := eventRow{X: x, File: fi, Line: res.Line, Verdict: string(res.Verdict()), Reason: string(res.Reason),
+			row := eventRow{X: x, At: at, Verdict: string(res.Verdict()), Reason: string(res.Reason),
 				Detail: termsafe.Line(render.ResultDetail(res, c.redact), reportCellRunes), Problem: true}
+			if res.Err != nil {
+				// What the envelope says, unvalidated, as replay's table
+				// shows it; the table has no session column.
+				ids := render.EnvelopeIDs(res.Err.Envelope, c.redact)
+				row.EventID, row.Kind, row.Turn, row.Seq = ids[0], ids[1], ids[3], ids[4]
+				if ids[2] != "" {
+					row.Detail = "session " + ids[2] + " · " + row.Detail
+				}
+			}
 			c.malformed = append(c.malformed, row)
 		}
 		return
@@ -265,7 +283,7 @@ func (c *Collector) Add(res *replay.Result) {
 	if s == nil {
 		return
 	}
-	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, fi, res.Line)
+	s.Chart.add(x, res.Event.Sequence, res.Event.Emitted.UnixMilli(), res.Reason, at, k)
 	p := pendingOf(res, fi, x)
 	if !c.all && !s.overflow && c.held < c.heldCap {
 		s.held = append(s.held, p)
@@ -277,13 +295,13 @@ func (c *Collector) Add(res *replay.Result) {
 }
 
 // finish chooses the rows of the events held: the problems, the lines
-// findings cite (cited), and the context around each; they come before
-// the rows chosen as events came.
-func (c *Collector) finish(cited func(file, line int) bool) {
+// findings cite (cited: the gaps inspect reports among them), and the
+// context around each; they come before the rows chosen as events came.
+func (c *Collector) finish(cited func(linePos) bool) {
 	for _, s := range c.sessions {
 		keep := make([]bool, len(s.held))
 		for i, p := range s.held {
-			if p.problem() || cited(p.file, p.line) {
+			if p.problem() || cited(p.at) {
 				for j := max(0, i-reportContext); j <= min(len(s.held)-1, i+reportContext); j++ {
 					keep[j] = true
 				}
@@ -312,7 +330,7 @@ func (c *Collector) finish(cited func(file, line int) bool) {
 // allocation, and making them safe and cut waits until one is shown.
 type pendingRow struct {
 	x                          int64
-	file, line                 int
+	at                         linePos
 	reason                     replay.Reason
 	kind                       replay.Kind
 	eventID, turnID, emittedAt string
@@ -321,7 +339,7 @@ type pendingRow struct {
 
 func pendingOf(res *replay.Result, fi int, x int64) pendingRow {
 	ev := res.Event
-	return pendingRow{x: x, file: fi, line: res.Line, reason: res.Reason, kind: ev.Kind, eventID: ev.EventID,
+	return pendingRow{x: x, at: posOfResult(res, fi), reason: res.Reason, kind: ev.Kind, eventID: ev.EventID,
 		turnID: ev.TurnID, emittedAt: ev.EmittedAt, seq: ev.Sequence, gap: res.Gap, prev: res.Prev}
 }
 
@@ -343,7 +361,7 @@ func (c *Collector) keep(s *reportSession, p pendingRow) {
 	switch {
 	case c.all:
 		take(p)
-	case p.problem():
+	case p.candidate():
 		for _, r := range s.ring {
 			take(r)
 		}
@@ -362,22 +380,28 @@ func (c *Collector) keep(s *reportSession, p pendingRow) {
 	}
 }
 
-// problem says whether the default table must show the row: an inert
-// snapshot that is not non-snapshot, or an accepted one that skipped
-// sequences.
+// problem says whether the row is a problem whatever the findings: an
+// inert snapshot that is not non-snapshot. A gap is one only when
+// inspect's sequence-gap finding cites it (submits and diagnostics may
+// have taken the values: see pageBuilder.row).
 func (p pendingRow) problem() bool {
 	switch p.reason {
 	case replay.ReasonDuplicate, replay.ReasonStale, replay.ReasonForeignSession:
 		return true
 	}
-	return p.gap > 0
+	return false
 }
+
+// candidate says whether a row chosen as events come, before the
+// findings are known, must be kept: a problem, or a gap that a finding
+// may cite.
+func (p pendingRow) candidate() bool { return p.problem() || p.gap > 0 }
 
 // row makes a held result a table row.
 func (c *Collector) row(p pendingRow) eventRow {
 	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
-	return eventRow{X: p.x, File: p.file, Line: p.line, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
-		Detail: termsafe.Line(render.ResultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(),
+	return eventRow{X: p.x, At: p.at, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
+		Detail: termsafe.Line(render.ResultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(), Gap: p.gap > 0,
 		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: render.ShortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
 		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}
 }

@@ -8,9 +8,10 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
-	"github.com/agentskit/snapctl/replay"
 )
 
 // The lineage tree as an SVG picture, for the report and `lineage -o svg`:
@@ -65,20 +66,31 @@ type svgEdge struct {
 	Colour string
 }
 
-// statusClass colours a turn's status.
+// statusClass colours a turn's outcome: green only for a turn that
+// ended complete for the client (the model's Ending), red for any other
+// ending, which the session's verdict counts as a problem.
 func statusClass(n *lineage.Node) string {
-	switch {
-	case n.Status == replay.StatusError || n.ErrorCode != "":
-		return "st-error"
-	case n.Status == replay.StatusComplete:
+	if complete(n) {
 		return "st-complete"
 	}
-	return "st-other"
+	return "st-error"
 }
 
+// complete says whether the turn ended complete for the client.
+func complete(n *lineage.Node) bool {
+	e, _, _ := n.Ending()
+	return e == model.EndComplete
+}
+
+// unfinishedFill is the fill of a turn's box that ended other than
+// complete, in place of its operation's colour (submit's is green).
+const unfinishedFill = "#fce8e6"
+
 // layoutLineage lays out one session's tree; anchor names each turn's box
-// for links ("" for none).
-func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineageSVG {
+// for links ("" for none). clean is whether the session's verdict is
+// clean: only then do boxes take their operation's colours (submit's is
+// green); in a session with problems, a turn that ended complete is grey.
+func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string, clean bool) lineageSVG {
 	out := lineageSVG{Title: "session " + termsafe.String(s.SessionID)}
 	type placed struct{ x, y, h int }
 	at := map[*lineage.Node]placed{}
@@ -102,10 +114,16 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string) lineag
 		h := svgLineH*len(lines) + 12
 		w := int(float64(long)*svgCharWidth) + 16
 		st := render.OpStyle[n.Operation]
+		if !clean {
+			st = render.OpStyle[lineage.OpUnknown]
+		}
 		node := svgNode{X: x, Y: y, W: w, H: h, Fill: st[0], Stroke: st[1], Problem: len(n.Problems) > 0, Lines: lines,
 			Tip: strings.Join(graphTip(n), "\n")}
 		if anchor != nil {
 			node.Anchor = anchor(n)
+		}
+		if !complete(n) {
+			node.Fill, node.Problem = unfinishedFill, true
 		}
 		if node.Problem {
 			node.Stroke = render.ProblemStroke
@@ -141,6 +159,22 @@ func graphTip(n *lineage.Node) []string {
 	return lines
 }
 
+// svgVerdict is a session's verdict in its heading: inspect's, then its
+// lineage problems.
+func svgVerdict(s *lineage.Session, verdicts map[string]inspect.Verdict) string {
+	lin := text.Plural(s.Problems(), "lineage problem")
+	v, ok := verdicts[s.SessionID]
+	switch {
+	case !ok && s.Problems() == 0:
+		return "no lineage problems"
+	case !ok:
+		return lin
+	case s.Problems() == 0:
+		return render.VerdictWords(v)
+	}
+	return render.VerdictWords(v) + "; " + lin
+}
+
 // lineageSVGTemplate draws a laid-out tree; every value goes through
 // html/template's escaping, which is XML's too.
 const lineageSVGTemplate = `{{define "lineage-svg"}}<svg {{if .Standalone}}xmlns="http://www.w3.org/2000/svg" {{end}}class="lineage" width="{{.Width}}" height="{{.Height}}" viewBox="0 0 {{.Width}} {{.Height}}" role="img" aria-label="lineage of {{.Title}}">
@@ -166,8 +200,11 @@ var svgFuncs = template.FuncMap{"add": func(a, b int) int { return a + b }}
 var lineageSVGTmpl = template.Must(template.New("lineage").Funcs(svgFuncs).Parse(lineageSVGTemplate))
 
 // WriteLineageSVG writes one standalone SVG document with every session's
-// tree, one under the other.
-func WriteLineageSVG(w io.Writer, sessions []*lineage.Session) error {
+// tree, one under the other, each headed with its verdict (inspect's, by
+// session id) and then its lineage problems. A session without a verdict
+// in verdicts is headed with its lineage problems only, never "no
+// problems".
+func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict) error {
 	type part struct {
 		Y, H int
 		Head string
@@ -180,8 +217,9 @@ func WriteLineageSVG(w io.Writer, sessions []*lineage.Session) error {
 		y = 30
 	}
 	for _, s := range sessions {
-		l := layoutLineage(s, nil)
-		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), render.OpCounts(s), render.ProblemCount(s.Problems()))
+		v, ok := verdicts[s.SessionID]
+		l := layoutLineage(s, nil, ok && v.Clean() && s.Problems() == 0)
+		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), render.OpCounts(s), svgVerdict(s, verdicts))
 		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l})
 		y += 24 + l.Height
 		// The heading is bold and a size larger than the boxes' text.

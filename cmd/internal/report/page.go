@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -29,6 +31,12 @@ const (
 	reportFindings = 1000
 )
 
+// MaxPositions is the inspect.Options.MaxPositions of a report: every
+// position, so that the charts ring every line a finding cites, not the
+// first 100; they cost 16 bytes each, while the page lists only
+// reportFindingPositions per finding.
+const MaxPositions = math.MaxInt
+
 // Page is everything the report shows, gathered by BuildPage and written
 // by WritePage.
 type Page struct {
@@ -46,7 +54,13 @@ type Page struct {
 	MalformedN         int
 	Reasons            []string
 	Caps               reportCaps
+	// Names pairs each short file name the positions use with the name
+	// as given, when they differ, for the key above each table.
+	Names []fileName
 }
+
+// fileName is a capture's short name in positions and its name as given.
+type fileName struct{ Short, Full string }
 
 // reportCaps are the limits, stated in the page.
 type reportCaps struct {
@@ -71,6 +85,18 @@ type sessionRow struct {
 	ID, Anchor                               string
 	Events, Accepted, Inert, Turns, Findings int
 	FinalSeq, Status                         string
+	Verdict                                  verdictView
+}
+
+// verdictView is a session's verdict (inspect.Verdict) as the page shows
+// it: in render's words, green only when Clean.
+type verdictView struct {
+	Words string
+	Clean bool
+}
+
+func verdictOf(v inspect.Verdict) verdictView {
+	return verdictView{Words: render.VerdictWords(v), Clean: v.Clean()}
 }
 
 type findingView struct {
@@ -85,6 +111,7 @@ type positionView struct{ Label, Href string }
 
 type sessionView struct {
 	ID, Anchor   string
+	Verdict      verdictView
 	Chart        chartSVG
 	ChartTime    chartSVG
 	Lineage      *lineageSVG
@@ -94,12 +121,16 @@ type sessionView struct {
 	Filters      []string
 	Diffs        []*turnDiff
 	DiffsDropped int
+	Turns        []turnRow
+	TurnsNote    string
 }
 
 type rowView struct {
 	eventRow
 	Anchor, Position string
 	Cited            bool
+	// CitedBy names the error and warning findings that cite the row.
+	CitedBy string
 }
 
 // pageBuilder gathers what the report shows, part by part.
@@ -109,8 +140,16 @@ type pageBuilder struct {
 	// anchored holds the positions with a row in a table, cited those an
 	// error or warning finding names; detailed gives the section id of
 	// each session the collector kept.
-	anchored, cited map[[2]int]bool
-	detailed        map[string]string
+	anchored, cited map[linePos]bool
+	// gaps are the positions inspect's sequence-gap findings cite.
+	gaps map[linePos]bool
+	// citedBy names, for each row cited, the error and warning findings
+	// that cite it, for the row to say why it is marked.
+	citedBy map[linePos]string
+	// citedIn lists, per session, the positions in cited of its error
+	// and warning findings, each once, for its charts' rings.
+	citedIn  map[string][]linePos
+	detailed map[string]string
 	// names are the captures' names in table rows (see shortNames).
 	names []string
 }
@@ -131,7 +170,7 @@ type PageOptions struct {
 // BuildPage gathers what the report shows.
 func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineage.Session, col *Collector) *Page {
 	ov := rep.Overview
-	b := &pageBuilder{col: col, anchored: map[[2]int]bool{}, cited: map[[2]int]bool{}, detailed: map[string]string{},
+	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, gaps: map[linePos]bool{}, citedBy: map[linePos]string{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
 		names: shortNames(col.files)}
 	b.p = &Page{
 		Generated: o.Generated.UTC().Format(time.RFC3339), Version: o.Version, Redacted: o.Redact,
@@ -143,24 +182,31 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 	for i := range files {
 		files[i].Name = termsafe.String(files[i].Name)
 	}
+	for i, f := range col.files {
+		if full := termsafe.String(f); b.names[i] != full {
+			b.p.Names = append(b.p.Names, fileName{b.names[i], full})
+		}
+	}
 	b.summary(ov)
 	linked := b.cite(rep.Findings)
-	col.finish(func(file, line int) bool { return linked[[2]int{file, line}] })
+	b.endingLines(graphs, linked)
+	col.finish(func(at linePos) bool { return linked[at] })
 	for i, s := range col.sessions {
 		b.detailed[s.ID] = "s" + strconv.Itoa(i+1)
 		for _, r := range s.Rows {
-			b.anchored[[2]int{r.File, r.Line}] = true
+			b.anchored[r.At] = true
 		}
 	}
 	for _, r := range col.malformed {
-		b.anchored[[2]int{r.File, r.Line}] = true
+		b.anchored[r.At] = true
 	}
+	b.why(rep.Findings)
 	perSession := b.findings(rep.Findings)
 	b.sessionRows(ov.Sessions, perSession)
 	if o.Redact {
 		render.RedactSessions(graphs)
 	}
-	b.sessions(graphs)
+	b.sessions(graphs, rep.Verdicts())
 	return b.p
 }
 
@@ -193,23 +239,49 @@ func (b *pageBuilder) summary(ov inspect.Overview) {
 // cite notes the positions error and warning findings cite, which the
 // charts ring, and returns those of every finding listed, whose rows the
 // tables show.
-func (b *pageBuilder) cite(fs []inspect.Finding) map[[2]int]bool {
-	linked := map[[2]int]bool{}
+func (b *pageBuilder) cite(fs []inspect.Finding) map[linePos]bool {
+	linked := map[linePos]bool{}
 	for i, f := range fs {
 		for _, at := range f.Positions {
-			fi, ok := b.col.fileIdx[at.File]
+			p, ok := b.col.posOf(at)
 			if !ok {
 				continue
 			}
-			if f.Severity != inspect.SeverityInfo {
-				b.cited[[2]int{fi, at.Line}] = true
+			if f.Severity != inspect.SeverityInfo && !b.cited[p] {
+				b.cited[p] = true
+				b.citedIn[f.SessionID] = append(b.citedIn[f.SessionID], p)
 			}
 			if i < reportFindings {
-				linked[[2]int{fi, at.Line}] = true
+				linked[p] = true
+			}
+			if f.ID == inspect.SequenceGap {
+				b.gaps[p] = true
 			}
 		}
 	}
 	return linked
+}
+
+// why notes, for each row cited, the error and warning findings that
+// cite it, each once: only rows, so that it stays within the tables' caps.
+func (b *pageBuilder) why(fs []inspect.Finding) {
+	for _, f := range fs {
+		if f.Severity == inspect.SeverityInfo {
+			continue
+		}
+		for _, at := range f.Positions {
+			p, ok := b.col.posOf(at)
+			if !ok || !b.anchored[p] {
+				continue
+			}
+			switch by := b.citedBy[p]; {
+			case by == "":
+				b.citedBy[p] = f.ID
+			case !slices.Contains(strings.Split(by, ", "), f.ID):
+				b.citedBy[p] = by + ", " + f.ID
+			}
+		}
+	}
 }
 
 // findings lists the first reportFindings findings, worst first; it
@@ -225,11 +297,7 @@ func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
 			Message: termsafe.String(f.Message), SessionAnchor: b.detailed[f.SessionID],
 			More: f.PositionCount - min(len(f.Positions), reportFindingPositions)}
 		for _, at := range f.Positions[:min(len(f.Positions), reportFindingPositions)] {
-			pv := positionView{Label: termsafe.String(at.File) + ":" + strconv.Itoa(at.Line)}
-			if fi, ok := b.col.fileIdx[at.File]; ok && b.anchored[[2]int{fi, at.Line}] {
-				pv.Href = "#" + rowAnchor(fi, at.Line)
-			}
-			fv.Positions = append(fv.Positions, pv)
+			fv.Positions = append(fv.Positions, b.position(model.Position(at)))
 		}
 		b.p.Findings = append(b.p.Findings, fv)
 	}
@@ -240,7 +308,7 @@ func (b *pageBuilder) findings(fs []inspect.Finding) map[string]int {
 func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings map[string]int) {
 	for _, s := range sessions[:min(len(sessions), reportSessionRows)] {
 		r := sessionRow{ID: termsafe.String(s.SessionID), Anchor: b.detailed[s.SessionID], Events: s.Events, Accepted: s.Accepted(),
-			Inert: s.Events - s.Accepted(), Turns: s.Turns, Findings: findings[s.SessionID]}
+			Inert: s.Events - s.Accepted(), Turns: s.Turns, Findings: findings[s.SessionID], Verdict: verdictOf(s.Verdict())}
 		if s.Final != nil {
 			r.FinalSeq, r.Status = strconv.FormatInt(s.Final.Sequence, 10), termsafe.String(string(s.Final.Status))
 		}
@@ -249,8 +317,11 @@ func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings m
 }
 
 func (b *pageBuilder) row(r eventRow) rowView {
-	return rowView{eventRow: r, Anchor: rowAnchor(r.File, r.Line), Cited: b.cited[[2]int{r.File, r.Line}],
-		Position: b.names[r.File] + ":" + strconv.Itoa(r.Line)}
+	rv := rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.cited[r.At], CitedBy: b.citedBy[r.At], Position: r.At.label(b.names)}
+	// A gap is a problem when inspect reports it, by its own rule (the
+	// values a submit or diagnostic took are no loss), not replay's count.
+	rv.Problem = r.Problem || r.Gap && b.gaps[r.At]
+	return rv
 }
 
 // shortNames names the captures in table rows: by their base names when
@@ -274,7 +345,7 @@ func shortNames(files []string) []string {
 
 // sessions lays out the sections of the sessions the collector kept,
 // and the table of malformed lines.
-func (b *pageBuilder) sessions(graphs []*lineage.Session) {
+func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]inspect.Verdict) {
 	for _, r := range b.col.malformed {
 		b.p.Malformed = append(b.p.Malformed, b.row(r))
 	}
@@ -284,11 +355,12 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session) {
 			graphOf[g.SessionID] = g
 		}
 	}
-	files := b.col.files
+	files := b.names
 	for _, s := range b.col.sessions {
-		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped,
-			Chart:     layoutChart(s, files, false, b.cited, b.anchored),
-			ChartTime: layoutChart(s, files, true, b.cited, b.anchored),
+		rings := b.col.ringCounts(&s.Chart, b.citedIn[s.ID])
+		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped, Verdict: verdictOf(verdicts[s.ID]),
+			Chart:     layoutChart(s, files, false, rings, b.anchored),
+			ChartTime: layoutChart(s, files, true, rings, b.anchored),
 			Diffs:     s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}
 		seen := map[string]bool{}
 		for _, r := range s.Rows {
@@ -311,11 +383,15 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session) {
 				id := sv.Anchor + "-t" + strconv.Itoa(len(boxes)+1)
 				boxes[n.TurnID] = id
 				return id
-			})
+			}, sv.Verdict.Clean && g.Problems() == 0)
 			sv.Lineage = &l
 			for _, t := range sv.Diffs {
 				t.Link = boxes[t.turnID]
 			}
+			sv.Turns = b.turnRows(g, boxes)
+		}
+		if g := graphOf[s.ID]; g != nil && sv.Turns == nil {
+			sv.Turns, sv.TurnsNote = b.turnRows(g, nil), turnsNote(g)
 		}
 		b.p.Sessions = append(b.p.Sessions, sv)
 	}

@@ -14,7 +14,7 @@ func TestChartAggregates(t *testing.T) {
 		if x%7 == 0 {
 			reason = replay.ReasonStale
 		}
-		c.add(x, x, 1000*x, reason, 0, int(x)+1)
+		c.add(x, x, 1000*x, reason, linePos{Line: int(x) + 1}, ordKey{0, 0, int(x) + 1})
 	}
 	if len(c.Buckets) > chartBuckets {
 		t.Errorf("%d buckets, over %d", len(c.Buckets), chartBuckets)
@@ -24,7 +24,7 @@ func TestChartAggregates(t *testing.T) {
 	}
 	var sparse chartData
 	for x := int64(0); x < 4*chartBuckets; x++ {
-		sparse.add(20*x, x, 0, replay.ReasonAdvanced, 0, int(x)+1)
+		sparse.add(20*x, x, 0, replay.ReasonAdvanced, linePos{Line: int(x) + 1}, ordKey{0, 0, int(x) + 1})
 	}
 	if len(sparse.Buckets) > chartBuckets {
 		t.Errorf("sparse: %d buckets, over %d", len(sparse.Buckets), chartBuckets)
@@ -53,10 +53,10 @@ func TestCollectorPastHeld(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		c.finish(func(int, int) bool { return false })
+		c.finish(func(linePos) bool { return false })
 		var out []int
 		for _, r := range c.sessions[0].Rows {
-			out = append(out, r.Line)
+			out = append(out, r.At.Line)
 		}
 		return out
 	}

@@ -24,9 +24,9 @@ const reportCSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);margin:24px auto;max-width:1100px;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;border-bottom:1px solid var(--line);padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
 code,.mono,td,.lineage text,.chart text{font-family:ui-monospace,Menlo,Consolas,monospace}
-table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td:last-child{white-space:normal;min-width:14em}
+table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td.detail{white-space:normal;min-width:14em}
 th{background:#f8f9fa}td.n{text-align:right}
-.meta td{border:0;padding:1px 8px 1px 0}
+.meta td{border:0;padding:1px 8px 1px 0}.files td{white-space:normal;overflow-wrap:anywhere}.files td:first-child{min-width:10em}
 .banner{padding:6px 10px;border-radius:4px;margin:8px 0;font-weight:600}
 .banner.redacted{background:#fce8e6;color:#a50e0e}.banner.plain{background:#f1f3f4;color:var(--dim)}
 .sev{display:inline-block;min-width:54px;text-align:center;border-radius:3px;color:#fff;font-size:11px;padding:0 4px;margin-right:6px}
@@ -34,12 +34,15 @@ th{background:#f8f9fa}td.n{text-align:right}
 .findings li{margin:4px 0}.pos{font-size:12px;color:var(--dim)}.pos a{margin-right:6px}
 .note{color:var(--dim);font-size:12px}
 tr.problem td{background:#fef7e0}tr.cited td{background:#fce8e6}tr:target td{outline:2px solid var(--info)}
+tr.t-unfinished td.outcome{color:var(--err);font-weight:600}tr.t-complete td.outcome{color:var(--ok)}
+.verdict.clean{color:var(--ok)}.verdict.problems{color:var(--err);font-weight:600}
 .v-inert{color:var(--warn)}.v-accepted{color:var(--ok)}
 .filters label{margin-right:10px;font-size:12px}
-.legend span{margin-right:12px;font-size:12px}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
+.legend span{margin-right:12px;font-size:12px;display:inline-block}.swatch.row-problem{background:#fef7e0;border:1px solid var(--warn);border-radius:2px}.swatch.row-cited{background:#fce8e6;border:1px solid var(--err);border-radius:2px}.swatch.row-plain{background:#fff;border:1px solid var(--line);border-radius:2px}.why{color:#a50e0e}.swatch{display:inline-block;width:10px;height:10px;border-radius:5px;margin-right:4px;vertical-align:middle}
 .chart{max-width:100%;height:auto}.chart text{font-size:10px;fill:var(--dim)}.chart .title{font-size:11px;fill:var(--fg)}
 .lineage text{font-size:11px;fill:var(--fg)}.lineage .t-id{font-weight:bold}.lineage .st-error,.lineage .t-problem{fill:var(--err)}.lineage .st-complete{fill:var(--ok)}.lineage .st-other{fill:var(--dim)}.lineage .op{font-size:10px}
-.scroll{overflow-x:auto}
+.scroll{overflow-x:auto;max-width:100%}h1,h2,h3,p,li,summary{overflow-wrap:anywhere}.pos a{white-space:nowrap}
+@media (max-width:700px){body{margin:12px auto;padding:0 8px}.chart{max-width:none}}
 .xswitch>label{margin-right:12px;font-size:12px}.xswitch>.c-time,.xswitch>.x-time:checked~.c-pos{display:none}.xswitch>.x-time:checked~.c-time{display:block}
 details{margin:3px 0}summary{cursor:pointer}.d-add{color:var(--ok)}.d-del{color:var(--err)}.d-chg{color:var(--info)}
 ul.diff{list-style:none;padding-left:14px;margin:2px 0;font-size:12px}
@@ -71,16 +74,16 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Redacted}}<p class="banner redacted">Redacted (--redact): message texts, submit inputs and the values quoted in decode problems are hidden; ids, statuses, counts and lengths remain.</p>
 {{else}}<p class="banner plain">Not redacted: this report quotes message texts and submit inputs from the capture.</p>
 {{end -}}
-<table class="meta">
+<div class="scroll"><table class="meta">
 <tr><td>generated</td><td>{{.Generated}}</td></tr>
 <tr><td>snapctl</td><td>{{.Version}}</td></tr>
 {{if .Pinned}}<tr><td>pinned session</td><td><code>{{.Pinned}}</code></td></tr>{{end}}
-</table>
-<table>
+</table></div>
+<div class="scroll"><table class="files">
 <tr><th>file</th><th>size</th><th>SHA-256</th></tr>
 {{range .Files}}<tr><td>{{.Name}}</td><td class="n">{{size .Size}}</td><td><code>{{if .SHA256}}{{.SHA256}}{{else}}(not hashed){{end}}</code></td></tr>
 {{end -}}
-</table>
+</table></div>
 </header>
 
 <h2 id="summary">Summary</h2>
@@ -88,16 +91,16 @@ const reportTemplate = `<!DOCTYPE html>
 <p>{{.Events}} events in {{.Lines}} lines ({{.Blank}} blank) from {{.Files}} file(s), {{size .Bytes}}: <b>{{.Accepted}} accepted</b>, <b>{{.Inert}} inert</b>.</p>
 {{if not .Complete}}<p class="banner redacted">Damaged input: {{.Damage}}. Everything read before the damage is reported.</p>{{end}}
 {{if .TooLong}}<p class="banner redacted">{{.TooLong}} line(s) over --max-line not decoded (SNAPCTL_LINE_TOO_LONG): verdicts after them may differ from a real client's.</p>{{end}}
-<table>
+<div class="scroll"><table>
 <tr><th>reason</th><th>events</th></tr>
 {{range .Reasons}}<tr><td>{{.Name}}</td><td class="n">{{.N}}</td></tr>
 {{end -}}
-</table>
+</table></div>
 {{if .Kinds}}<p class="note">kinds: {{range $i, $k := .Kinds}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{if .Codes}}; malformed: {{range $i, $k := .Codes}}{{if $i}}, {{end}}{{$k.Name}} {{$k.N}}{{end}}{{end}}</p>{{end}}
 {{end -}}
 <h2 id="findings">Findings ({{.FindingsTotal}})</h2>
-{{if .Findings}}<ol class="findings">
-{{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b> in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}: {{.Message}}
+{{if .Findings}}{{template "names" .Names}}<ol class="findings">
+{{range .Findings}}<li class="finding f-{{.Severity}}"><span class="sev sev-{{.Severity}}">{{.Severity}}</span><b>{{.ID}}</b>{{if .SessionID}} in session {{if .SessionAnchor}}<a href="#{{.SessionAnchor}}"><code>{{.SessionID}}</code></a>{{else}}<code>{{.SessionID}}</code>{{end}}{{end}}: {{.Message}}
 <div class="pos">{{range .Positions}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}<span title="not in this report's tables: past a cap, or --all-events shows it">{{.Label}}</span> {{end}}{{end}}{{if gt .More 0}} and {{.More}} more{{end}}</div></li>
 {{end -}}
 </ol>
@@ -106,35 +109,42 @@ const reportTemplate = `<!DOCTYPE html>
 {{end}}
 <h2 id="sessions">Sessions ({{.SessionsTotal}})</h2>
 <details{{if le .SessionsTotal 20}} open{{end}}><summary>one row per session</summary>
-<table>
-<tr><th>session</th><th>events</th><th>accepted</th><th>inert</th><th>turns</th><th>final seq</th><th>status</th><th>findings</th></tr>
-{{range .SessionRows}}<tr><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td class="n">{{.Events}}</td><td class="n">{{.Accepted}}</td><td class="n">{{.Inert}}</td><td class="n">{{.Turns}}</td><td class="n">{{.FinalSeq}}</td><td>{{.Status}}</td><td class="n">{{.Findings}}</td></tr>
+<div class="scroll"><table class="sessions">
+<tr><th>session</th><th>verdict</th><th>events</th><th>accepted</th><th>inert</th><th>turns</th><th>final seq</th><th>status</th><th>findings</th></tr>
+{{range .SessionRows}}<tr><td>{{if .Anchor}}<a href="#{{.Anchor}}">{{.ID}}</a>{{else}}{{.ID}}{{end}}</td><td>{{template "verdict" .Verdict}}</td><td class="n">{{.Events}}</td><td class="n">{{.Accepted}}</td><td class="n">{{.Inert}}</td><td class="n">{{.Turns}}</td><td class="n">{{.FinalSeq}}</td><td>{{.Status}}</td><td class="n">{{.Findings}}</td></tr>
 {{end -}}
-</table>
+</table></div>
 </details>
 {{if gt .SessionsTotal (len .SessionRows)}}<p class="note">The first {{len .SessionRows}} of {{.SessionsTotal}} sessions are listed.</p>{{end}}
 {{if gt .SessionsTotal (len .Sessions)}}<p class="note">Charts, tables and diffs are drawn for the first {{len .Sessions}} sessions; the findings cover all of them.</p>{{end}}
 
 {{if .MalformedN}}
 <h2 id="malformed">Malformed lines ({{.MalformedN}})</h2>
-{{template "rows" .Malformed}}
+{{template "names" .Names}}{{template "rows" .Malformed}}
 {{if gt .MalformedN (len .Malformed)}}<p class="note">The first {{len .Malformed}} of {{.MalformedN}} malformed lines are shown.</p>{{end}}
 {{end}}
 {{range .Sessions}}
 <section class="session" id="{{.Anchor}}">
-<h2>Session <code>{{.ID}}</code></h2>
+<h2>Session <code>{{.ID}}</code>: {{template "verdict" .Verdict}}</h2>
 <h3>Timeline</h3>
 <div class="xswitch"><input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xp" class="x-pos" checked><label for="{{.Anchor}}-xp">x: position in the capture</label>
 <input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xt" class="x-time"><label for="{{.Anchor}}-xt">x: emittedAt</label>
 <div class="c-pos">{{template "chart" .Chart}}</div><div class="c-time">{{template "chart" .ChartTime}}</div></div>
 <h3>Lineage</h3>
 {{if .Lineage}}<div class="scroll">{{template "lineage-svg" .Lineage}}</div>{{else}}<p class="note">{{.LineageNote}}</p>{{end}}
+{{if .Turns}}<h3>Turns: how each ended for the client</h3>
+<div class="scroll"><table class="turns">
+<tr><th>turn</th><th>origin</th><th>outcome</th><th>ended at</th><th>completed later at</th><th>sequences</th><th>tokens</th></tr>
+{{range .Turns}}<tr class="{{if .Complete}}t-complete{{else}}t-unfinished{{end}}"><td>{{if .Link}}<a href="#{{.Link}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Operation}}</td><td class="outcome">{{.Outcome}}</td><td>{{template "pos" .Ended}}</td><td>{{if .Later.Label}}{{template "pos" .Later}} ({{.LaterChars}}){{end}}</td><td>{{.Sequences}}</td><td class="n">{{.Tokens}}</td></tr>
+{{end -}}
+</table></div>
+{{if .TurnsNote}}<p class="note">{{.TurnsNote}}</p>{{end}}{{end}}
 <h3>Events</h3>
 {{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
-{{else}}<p class="note">Problems (inert snapshots, sequence gaps) with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
+{{else}}<p class="note">Problems (inert snapshots, and the sequence gaps inspect reports: not the values a submit or diagnostic took) and the lines findings cite, with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
 {{if .Rows}}<div class="events">
 {{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
-{{end}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
+{{end}}{{template "names" $.Names}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
 <h3>Diffs of accepted projections, per turn</h3>
 {{if .Diffs}}{{range .Diffs}}<details><summary>{{if .Link}}<a href="#{{.Link}}"><code>{{.TurnID}}</code></a>{{else}}<code>{{.TurnID}}</code>{{end}}: {{.Pairs}} pair(s), seq {{.FromSeq}} → {{.ToSeq}}, {{statusChange .}}{{if .Added}}, <span class="d-add">+{{.Added}}</span>{{end}}{{if .Removed}}, <span class="d-del">−{{.Removed}}{{if .Unexplained}} ({{.Unexplained}} unexplained){{end}}</span>{{end}}{{if .Changed}}, <span class="d-chg">~{{.Changed}}</span>{{end}}{{if .Inert}}, {{.Inert}} inert between{{end}}</summary>
 <ul class="diff">{{range .Items}}<li class="{{.Class}}">{{.Op}} <code>{{.ID}}</code> {{.Role}} {{.What}}{{if .Text}}: <span class="mono">{{.Text}}</span>{{end}}</li>{{end}}{{if .More}}<li class="note">and {{.More}} more changes</li>{{end}}</ul></details>
@@ -145,9 +155,14 @@ const reportTemplate = `<!DOCTYPE html>
 <footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table and {{.Caps.TotalRows}} in all ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
 </body>
 </html>
-{{define "rows"}}<div class="scroll rows"><table>
-<tr><th>position</th><th>event id</th><th>kind</th><th>turn</th><th>seq</th><th>emittedAt</th><th>verdict</th><th>reason</th><th>detail</th></tr>
-{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Turn}}</td><td class="n">{{.Seq}}</td><td>{{.Emitted}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td>{{.Detail}}</td></tr>
+{{define "verdict"}}<span class="verdict {{if .Clean}}clean{{else}}problems{{end}}">{{.Words}}</span>{{end}}
+{{define "pos"}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{end}}
+{{define "names"}}{{if .}}<p class="note names">Positions name each file by its short name: {{range $i, $n := .}}{{if $i}}; {{end}}<code>{{$n.Short}}</code> is <code>{{$n.Full}}</code>{{end}}.</p>
+{{end}}{{end}}
+{{define "rows"}}<p class="legend rows-legend"><span><i class="swatch row-problem"></i>a problem: a malformed line, a stale, duplicate or foreign-session snapshot, or a sequence gap inspect reports</span><span><i class="swatch row-cited"></i>a line an error or warning finding cites (named in its detail)</span><span><i class="swatch row-plain"></i>uncoloured: the rows around a problem (every row with --all-events)</span></p>
+<div class="scroll rows"><table>
+<tr><th>position</th><th>verdict</th><th>reason</th><th>seq</th><th>detail</th><th>turn</th><th>event id</th><th>kind</th><th>emittedAt</th></tr>
+{{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td class="n">{{.Seq}}</td><td class="detail">{{if .CitedBy}}<b class="why">cited by {{.CitedBy}}</b> {{end}}{{.Detail}}</td><td>{{.Turn}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Emitted}}</td></tr>
 {{end -}}
 </table></div>{{end}}
 {{define "chart"}}<div class="scroll"><svg class="chart" data-x="{{.X}}" width="960" height="260" viewBox="0 0 960 260" role="img" aria-label="{{.Title}}">
@@ -171,7 +186,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Href}}<a href="#{{.Href}}">{{end}}<circle class="acc" cx="{{.X}}" cy="{{.Y}}" r="2" fill="#137333"><title>{{.Tip}}</title></circle>{{if .Href}}</a>{{end}}
 {{- end}}
 {{- range .Rings}}
-<circle class="ring" cx="{{.X}}" cy="{{.Y}}" r="7" fill="none" stroke="#d93025" stroke-width="2"/>
+<circle class="ring" data-n="{{.N}}" cx="{{.X}}" cy="{{.Y}}" r="7" fill="none" stroke="#d93025" stroke-width="2"/>
 {{- end}}
 {{- range .Marks}}
 {{if .Href}}<a href="#{{.Href}}">{{end}}<circle class="mark r-{{.Reason}}" cx="{{.X}}" cy="{{.Y}}" r="3.5" fill="{{.Colour}}">{{if .Tip}}<title>{{.Tip}}</title>{{end}}</circle>{{if .Href}}</a>{{end}}

@@ -1,0 +1,111 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/internal/termsafe"
+)
+
+// The turn list of a session: how each turn ended for the client, as the
+// model decides (lineage.Node.Ending, Later), in render's words.
+
+// turnRow is one turn of a session's turn list.
+type turnRow struct {
+	ID, Operation, Outcome, Sequences, Tokens string
+	// Ended is where the ending shows (the error snapshot, the diagnostic,
+	// the last accepted snapshot), Later the later snapshot that showed
+	// the cut-off reply complete, with how its text differs.
+	Ended, Later positionView
+	LaterChars   string
+	// Complete is whether the turn ended complete: the only row the list
+	// colours as fine.
+	Complete bool
+	// Link is the id of the turn's box in the lineage picture.
+	Link string
+}
+
+// endingLines are the lines that show how the drawn sessions' turns
+// ended other than complete, and the later snapshots that showed their
+// replies complete: the tables show their rows, for the turn list's
+// links.
+func (b *pageBuilder) endingLines(graphs []*lineage.Session, into map[linePos]bool) {
+	for _, g := range graphs {
+		if _, ok := b.detailed[g.SessionID]; !ok {
+			continue
+		}
+		for _, n := range g.Turns[:min(len(g.Turns), reportLineageTurns)] {
+			e, _, at := n.Ending()
+			if e == model.EndComplete {
+				continue
+			}
+			if p, ok := b.col.posOfModel(at); ok && at.Line > 0 {
+				into[p] = true
+			}
+			if l := n.Later(); l != nil {
+				if p, ok := b.col.posOfModel(l.At); ok {
+					into[p] = true
+				}
+			}
+		}
+	}
+}
+
+// turnRows lists a session's first reportLineageTurns turns; box names
+// each turn's box in the lineage picture, if drawn.
+func (b *pageBuilder) turnRows(g *lineage.Session, box map[string]string) []turnRow {
+	var rows []turnRow
+	for _, n := range g.Turns[:min(len(g.Turns), reportLineageTurns)] {
+		e, _, at := n.Ending()
+		r := turnRow{ID: termsafe.Line(n.TurnID, reportCellRunes), Operation: render.Origin(n), Outcome: render.Outcome(n),
+			Sequences: render.SeqRange(n), Tokens: text.Plural(int(n.Usage.TotalTokens), "token"),
+			Complete: e == model.EndComplete, Link: box[n.TurnID]}
+		if at.Line > 0 {
+			r.Ended = b.position(at)
+		}
+		if l := n.Later(); l != nil {
+			r.Later = b.position(l.At)
+			r.LaterChars = laterChars(l)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// laterChars says how the later text differs from what the client got.
+func laterChars(l *model.Later) string {
+	s := fmt.Sprintf("%+d characters", l.Chars)
+	if l.Chars == 0 {
+		s = "as many characters"
+	}
+	if !l.Prefix {
+		s += ", not starting with the delivered text"
+	}
+	return s
+}
+
+// position is a position of the model as the page shows it: labelled
+// with the file's short name, linked to its row when a table has one.
+func (b *pageBuilder) position(at model.Position) positionView {
+	p, ok := b.col.posOfModel(at)
+	if !ok {
+		return positionView{Label: text.Position(termsafe.String(at.File), at.Entry, at.Line)}
+	}
+	pv := positionView{Label: p.label(b.names)}
+	if b.anchored[p] {
+		pv.Href = "#" + p.anchor()
+	}
+	return pv
+}
+
+// turnsNote says how many turns the list leaves out.
+func turnsNote(g *lineage.Session) string {
+	if len(g.Turns) <= reportLineageTurns {
+		return ""
+	}
+	return "The first " + strconv.Itoa(reportLineageTurns) + " of " + strconv.Itoa(len(g.Turns)) + " turns are listed; snapctl lineage lists them all."
+}
