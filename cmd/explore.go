@@ -53,11 +53,17 @@ non-snapshot diagnostic); a cell of many lines is coloured by its worst
 problem (letters without colour). The selected line's cell is reversed (^
 without colour). [ and ] move along it; a mouse click on it jumps there.
 
-Event list (left): line, kind (snap, subm, diag, - for a malformed line),
-session (when the capture has several and all are listed), turn, sequence
-and reason, coloured by verdict as in replay (green accepted, yellow
-inert, red malformed). The selected line is reversed and marked >; a line
-toggled off is marked x (X when selected) and shows (off).
+Event list (left): a mark, the finding column, line, kind (snap, subm,
+diag, - for a malformed line), session (when the capture has several and
+all are listed), turn, sequence and reason, coloured by verdict as in
+replay (green accepted, yellow inert, red malformed). The selected line is
+reversed and marked >; a line toggled off is marked x (X when selected)
+and shows (off). The finding column marks every line an inspect finding
+cites: ! where an error (red) or warning (yellow) finding has its own
+position, * where only an info finding or timestamp-sequence (which cites
+every accepted line of its session) does; the Event tab names the
+findings ("cited by"), so an accepted line where a message vanished says
+why it is marked.
 
 Detail tabs (right), for the selected line:
   1 Event       the line pretty-printed, with its verdict and detail as
@@ -78,7 +84,7 @@ Detail tabs (right), for the selected line:
                 between them by reason)
   4 Lineage     the session's tree as snapctl lineage draws it, the
                 selected line's turn marked ▶
-  5 Findings    the inspect findings that list this line
+  5 Findings    the inspect findings that cite this line
 The Event, Projection and Diff tabs follow the what-if toggles at once;
 Findings and Lineage once recomputed (below), and, for a stream, once the
 input has ended.
@@ -100,7 +106,11 @@ Keys (? lists them all):
                        a page down / up
   g/G (home/end)       first / last line; after G a live stream is followed
   n/N                  next / previous problem: an inert line other than a
-                       submit, or a line a finding lists
+                       submit, or an own position of an error or warning
+                       finding (marked !): not an info finding's (a gap
+                       at every turn boundary) nor timestamp-sequence's,
+                       whose problem is where the cursor dropped a
+                       snapshot (sequence-collision, the inert lines)
   :                    go to a line number (the first listed line at or
                        after it)
   /                    search, from the selected line on, wrapping: an

@@ -76,6 +76,13 @@ func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
 	}
 	fmt.Fprintln(out, m.pal.Bold(head))
 	fmt.Fprintln(out, "verdict: "+m.verdictLine(i))
+	if fs := m.citing(i); len(fs) > 0 {
+		names := make([]string, len(fs))
+		for k, f := range fs {
+			names[k] = render.SeverityColour(m.pal, f.Severity)(f.ID + " (" + string(f.Severity) + ")")
+		}
+		fmt.Fprintln(out, "cited by: "+strings.Join(names, ", ")+m.st.dim("  (5 Findings says why)"))
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintln(out, m.pal.Red(termsafe.String(err.Error())))
@@ -343,17 +350,12 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 		fmt.Fprintln(out, "findings are known once the input ends")
 		return
 	}
-	r := m.x.row(i)
-	n := 0
-	for _, f := range m.x.findings {
-		if !f.Names(m.x.name(r), int(r.line)) {
-			continue
-		}
-		n++
+	fs := m.citing(i)
+	for _, f := range fs {
 		fmt.Fprintf(out, "%s  %s\n  %s\n", render.SeverityColour(m.pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
 			m.pal.Bold(f.ID), termsafe.String(f.Message))
 	}
-	if n == 0 {
+	if len(fs) == 0 {
 		fmt.Fprintf(out, "no finding involves this line (%s in the capture)\n", text.Plural(len(m.x.findings), "finding"))
 	}
 	m.whatIfNote(out, "findings")

@@ -155,7 +155,7 @@ func TestExploreWhatIf(t *testing.T) {
 		before = append(before, m.x.reason(i))
 	}
 	press(m, "x")
-	if !m.x.isOff(stale) || !strings.Contains(m.render(), "X   19 snap") {
+	if !m.x.isOff(stale) || !strings.Contains(m.render(), "X    19 snap") {
 		t.Errorf("the toggled stale line is not marked:\n%s", m.render())
 	}
 	for i := range before {
@@ -386,8 +386,8 @@ func TestExploreFollowsStream(t *testing.T) {
 	if got := m.selectedLine(); got != 15 {
 		t.Errorf("selection did not follow the stream: line %d, want 15", got)
 	}
-	if len(m.x.findings) == 0 || !m.problems[6] {
-		t.Errorf("findings %v, problem rows %v", m.x.findings, m.problems)
+	if len(m.x.findings) == 0 || !m.x.row(6).cited() {
+		t.Errorf("findings %v, row 6 not marked cited", m.x.findings)
 	}
 	press(m, "k", "k", "k", "k", "2")
 	if !strings.Contains(strings.Join(m.lines, "\n"), "accepted at line 6: sequence 6") {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
@@ -31,6 +32,10 @@ type exploreIndex struct {
 	opts  replay.Options
 	ids   []string // sessions in order of first appearance
 	turns []string // the turn ids the rows name, as far as exploreMaxTurns
+	// entries are the HAR entries of the rows, one run of rows each: the
+	// entry from the run's first row on (none for other formats, whose
+	// rows have entry 0 and need no run).
+	entries []entryRun
 
 	// run and last are the cursors after the first done rows, so that
 	// rows that arrive from a live stream are judged without judging the
@@ -75,8 +80,23 @@ func needsSpool(name string) bool {
 	return compressedMagic(head[:n])
 }
 
+// entryRun is the HAR entry of the rows from row on.
+type entryRun struct{ row, entry int32 }
+
+// entry is the HAR entry whose body holds row i, 0 for none.
+func (x *exploreIndex) entry(i int) int {
+	k := sort.Search(len(x.entries), func(k int) bool { return int(x.entries[k].row) > i })
+	if k == 0 {
+		return 0
+	}
+	return int(x.entries[k-1].entry)
+}
+
 // add appends a row and what it brings to the tables.
 func (x *exploreIndex) add(r exploreRow, news exploreNews) {
+	if e := int32(news.entry); e != int32(x.entry(x.rows.len())) {
+		x.entries = append(x.entries, entryRun{row: int32(x.rows.len()), entry: e})
+	}
 	if news.session != "" {
 		x.ids = append(x.ids, news.session)
 	}

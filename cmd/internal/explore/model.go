@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -68,8 +69,7 @@ type exploreModel struct {
 	status   string
 	showHelp bool
 
-	problems map[int]bool // rows a finding lists
-	quit     bool
+	quit bool
 
 	// feed, while the capture is being read, brings its rows; follow
 	// keeps the selection on the last of them (G).
@@ -90,37 +90,77 @@ func newExploreModel(x *exploreIndex, pal iostreams.Palette, redact bool) *explo
 	return m
 }
 
-// findProblems notes the rows the findings list, for n and N: one pass
-// over the rows, with a table of the findings' positions only.
+// findProblems marks the rows the findings cite (rowCited), and among
+// them the own positions of the problem findings (rowStop, rowError), for
+// the list's marks and for n and N: one pass over the rows, with a table
+// of the findings' positions only.
 func (m *exploreModel) findProblems() {
 	x := m.x
-	m.problems = map[int]bool{}
 	fileIdx := map[string]uint16{}
 	for i, f := range x.files {
 		fileIdx[f.name] = uint16(i)
 	}
-	cited := map[inspectPos]bool{}
+	marks := map[inspectPos]uint8{}
 	for _, f := range x.findings {
+		bits := uint8(rowCited)
+		if ownPositions(&f) {
+			bits |= rowStop
+			if f.Severity == inspect.SeverityError {
+				bits |= rowError
+			}
+		}
 		for _, p := range f.Positions {
 			if fi, ok := fileIdx[p.File]; ok && p.Line > 0 {
-				cited[inspectPos{fi, uint32(p.Line)}] = true
+				marks[inspectPos{fi, int32(p.Entry), uint32(p.Line)}] |= bits
 			}
 		}
 	}
-	if len(cited) == 0 {
-		return
-	}
 	for i := range x.len() {
-		if r := x.row(i); cited[inspectPos{r.file, r.line}] {
-			m.problems[i] = true
+		r := x.row(i)
+		r.flags &^= rowMarks
+		if len(marks) > 0 {
+			r.flags |= marks[inspectPos{r.file, int32(x.entry(i)), r.line}]
 		}
 	}
 }
 
-// inspectPos is a line of one of the captures.
+// ownPositions says whether a finding's positions are where its problem
+// is, the places n and N stop at: those of an error or a warning. An info
+// finding is a note (a gap of 2 at every turn boundary is how the
+// AgentsKit Chat server numbers turns), and timestamp-sequence cites
+// every accepted line of its session, the evidence that the sequences
+// are clocks: its problem is where the cursor dropped a snapshot, which
+// sequence-collision and the inert lines name.
+func ownPositions(f *inspect.Finding) bool {
+	return f.ID != inspect.TimestampSequence && f.Severity.AtLeast(inspect.SeverityWarning)
+}
+
+// citing lists the findings that cite row i, worst first.
+func (m *exploreModel) citing(i int) []*inspect.Finding {
+	x := m.x
+	r := x.row(i)
+	if !r.cited() {
+		return nil
+	}
+	var fs []*inspect.Finding
+	name, entry := x.name(r), x.entry(i)
+	for k := range x.findings {
+		f := &x.findings[k]
+		for _, p := range f.Positions {
+			if p.Line == int(r.line) && p.Entry == entry && p.File == name {
+				fs = append(fs, f)
+				break
+			}
+		}
+	}
+	return fs
+}
+
+// inspectPos is a line of one of the captures, in a HAR entry or not.
 type inspectPos struct {
-	file uint16
-	line uint32
+	file  uint16
+	entry int32
+	line  uint32
 }
 
 // Init starts taking rows from the feed, when the capture is still being
@@ -347,9 +387,9 @@ func (m *exploreModel) setView() {
 }
 
 // problem says whether row i is one n and N stop at: an inert line other
-// than a submit, or a line a finding lists.
+// than a submit, or a problem finding's own position (see ownPositions).
 func (m *exploreModel) problem(i int) bool {
-	if m.problems[i] {
+	if m.x.row(i).stop() {
 		return true
 	}
 	return !m.x.isOff(i) && m.x.reason(i).Verdict() == replay.Inert && m.x.row(i).kind() != replay.KindSubmit

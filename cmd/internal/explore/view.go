@@ -114,7 +114,7 @@ const (
 // idWidths shares what the fixed columns leave between session and turn;
 // the session column is left out (0) when the list shows one session.
 func (m *exploreModel) idWidths(lw int) (int, int) {
-	rest := max(4, lw-(1+colLine+1+colKind+1+colSeq+1+colReason+1))
+	rest := max(4, lw-(2+colLine+1+colKind+1+colSeq+1+colReason+1))
 	if !m.sessionColumn() {
 		return 0, rest
 	}
@@ -180,7 +180,7 @@ func (m *exploreModel) listHeader(lw int) string {
 	if !m.detail {
 		focus = "»"
 	}
-	return fmt.Sprintf("%s%*s %-*s %s %*s %s", focus, colLine, "LINE", colKind, "KIND", m.ids("SESSION", "TURN", sw, tw), colSeq, "SEQ", "REASON")
+	return fmt.Sprintf("%s %*s %-*s %s %*s %s", focus, colLine, "LINE", colKind, "KIND", m.ids("SESSION", "TURN", sw, tw), colSeq, "SEQ", "REASON")
 }
 
 func (m *exploreModel) listLines(lw, h int) []string {
@@ -228,7 +228,14 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 	if r.kind() != "" {
 		seq = strconv.FormatInt(r.seq, 10)
 	}
-	line := fmt.Sprintf("%s%*d %-*s %s %*s ", mark, colLine, r.line, colKind, kindCell(r.kind()),
+	glyph, glyphColour := m.findingMark(r)
+	if sel {
+		glyphColour = nil
+	}
+	if glyphColour != nil {
+		glyph = glyphColour(glyph)
+	}
+	line := fmt.Sprintf("%s%s%*d %-*s %s %*s ", mark, glyph, colLine, r.line, colKind, kindCell(r.kind()),
 		m.ids(m.x.sessionID(r), m.x.turnID(i), sw, tw), colSeq, text.Shorten(seq, colSeq, text.FitMiddle))
 	if sel {
 		return m.st.selected(fitCells(line+reason, lw))
@@ -238,6 +245,21 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 		colour = m.st.dim
 	}
 	return line + colour(reason)
+}
+
+// findingMark is the list's finding column: ! on a problem finding's own
+// position (red for an error, yellow for a warning), * on a line only
+// notes or a finding of the whole session cite, blank on the others.
+func (m *exploreModel) findingMark(r *exploreRow) (string, func(string) string) {
+	switch {
+	case r.flags&rowError != 0:
+		return "!", m.pal.Red
+	case r.stop():
+		return "!", m.pal.Yellow
+	case r.cited():
+		return "*", m.st.dim
+	}
+	return " ", nil
 }
 
 func padCells(s string, w int) string {

@@ -73,7 +73,7 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 		return nil, nil, err
 	}
 	defer rd.Close()
-	in := inspect.New(inspect.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath})
+	in := inspect.New(inspectOptions(x.opts))
 	lb := lineage.NewBuilder(x.opts.Session)
 	opts := replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath, Messages: true, Hash: true}
 	sum, err := replay.Run(rd, opts, func(res *replay.Result) error {
@@ -93,7 +93,7 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 			// Line n of the kept lines is rows[n-1].
 			if at.Line >= 1 && at.Line <= len(rows) {
 				r := x.row(int(rows[at.Line-1]))
-				findings[f].Positions[p] = inspect.Position{File: x.files[r.file].name, Line: int(r.line)}
+				findings[f].Positions[p] = inspect.Position{File: x.files[r.file].name, Line: int(r.line), Entry: x.entry(int(rows[at.Line-1]))}
 			}
 		}
 	}
