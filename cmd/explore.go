@@ -82,9 +82,16 @@ Detail tabs (right), for the selected line:
                 one, in snapctl diff's words and rules (added, removed with
                 the lineage that explains it, changed, moved; inert lines
                 between them by reason)
-  4 Lineage     the session's tree as snapctl lineage draws it, the
-                selected line's turn marked ▶
-  5 Findings    the inspect findings that cite this line
+  4 Lineage     the session's tree as snapctl lineage draws it (each
+                turn's outcome: complete, error, timed-out, cut-off,
+                refused… with its code), the selected line's turn marked
+                ▶, under the session's verdict
+  5 Findings    the session's verdict, then the inspect findings that
+                cite this line
+The verdict is inspect's, one per session: "no problems" only when no
+error or warning finding names the session and every turn ended complete
+(else how many problems: errors, warnings, turns not complete), info
+findings counted as notes.
 The Event, Projection and Diff tabs follow the what-if toggles at once;
 Findings and Lineage once recomputed (below), and, for a stream, once the
 input has ended.

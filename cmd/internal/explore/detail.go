@@ -11,6 +11,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -321,8 +322,19 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		render.RedactSessions(sel)
 	}
 	var b bytes.Buffer
-	t := render.NewTree(&b, m.pal, w-2, false)
-	t.Write(sel)
+	for k, s := range sel {
+		// The tree's own headline counts lineage's problems only: the
+		// session's verdict replaces it, as in every view.
+		if k > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: %s (%s)\nverdict: %s\n", m.pal.Bold("session "+termsafe.String(s.SessionID)),
+			text.Plural(len(s.Turns), "turn"), render.OpCounts(s), m.verdict(s.SessionID))
+		var t bytes.Buffer
+		render.NewTree(&t, m.pal, w-2, false).Write([]*lineage.Session{s})
+		_, tree, _ := strings.Cut(t.String(), "\n")
+		b.WriteString(tree)
+	}
 	turn := termsafe.String(m.x.turnID(i))
 	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		if turn != "" && strings.Contains(ansi.Strip(l), " "+turn+" ") || strings.HasSuffix(ansi.Strip(l), " "+turn) {
@@ -350,6 +362,9 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 		fmt.Fprintln(out, "findings are known once the input ends")
 		return
 	}
+	if id := m.x.sessionID(m.x.row(i)); id != "" {
+		fmt.Fprintf(out, "%s verdict: %s\n\n", m.pal.Bold("session "+termsafe.String(id)), m.verdict(id))
+	}
 	fs := m.citing(i)
 	for _, f := range fs {
 		fmt.Fprintf(out, "%s  %s\n  %s\n", render.SeverityColour(m.pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
@@ -359,4 +374,34 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 		fmt.Fprintf(out, "no finding involves this line (%s in the capture)\n", text.Plural(len(m.x.findings), "finding"))
 	}
 	m.whatIfNote(out, "findings")
+}
+
+// verdict is a session's verdict in words and colour, as inspect makes it
+// (inspect.Verdict): "no problems" only when it is clean, else how many
+// problems of each kind, then the notes (info findings).
+func (m *exploreModel) verdict(session string) string {
+	v, ok := m.x.verdicts[session]
+	if !ok {
+		return m.st.dim("no verdict")
+	}
+	var parts []string
+	for _, s := range []inspect.Severity{inspect.SeverityError, inspect.SeverityWarning} {
+		if n := v.Count(s); n > 0 {
+			parts = append(parts, text.Plural(n, string(s)))
+		}
+	}
+	if v.Unfinished > 0 {
+		parts = append(parts, text.Plural(int(v.Unfinished), "turn")+" not complete")
+	}
+	words, colour := "no problems", m.pal.Green
+	if len(parts) > 0 {
+		words, colour = text.Plural(v.Problems(), "problem")+" ("+strings.Join(parts, ", ")+")", m.pal.Yellow
+		if v.Count(inspect.SeverityError) > 0 {
+			colour = m.pal.Red
+		}
+	}
+	if n := v.Notes(); n > 0 {
+		words += ", " + text.Plural(n, "note")
+	}
+	return colour(words)
 }

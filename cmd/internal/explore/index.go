@@ -48,10 +48,12 @@ type exploreIndex struct {
 	live bool
 	offs int // rows toggled off
 
-	// findings and sessions are those of the lines in play, orig* those
-	// of the capture as read.
+	// findings, sessions and verdicts (by session id, see
+	// inspect.Verdict) are those of the lines in play, orig* those of the
+	// capture as read.
 	findings, origFindings []inspect.Finding
 	sessions, origSessions []*lineage.Session
+	verdicts, origVerdicts map[string]inspect.Verdict
 
 	spool *os.File
 	open  map[int]*os.File
@@ -134,9 +136,10 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 		x.add(row, news)
 	}
 	x.files, x.spool = ix.files, ix.spool
-	x.findings = ix.in.Report(ix.run.Summary(rd.Stats())).Findings
+	rep := ix.in.Report(ix.run.Summary(rd.Stats()))
+	x.findings, x.verdicts = rep.Findings, rep.Verdicts()
 	x.sessions = ix.lb.Sessions()
-	x.origFindings, x.origSessions = x.findings, x.sessions
+	x.origFindings, x.origSessions, x.origVerdicts = x.findings, x.sessions, x.verdicts
 	x.recompute()
 	return x, nil
 }

@@ -437,7 +437,7 @@ func (m *exploreModel) whatIf() tea.Cmd {
 		return nil // done once the input ends
 	}
 	if m.toggled() == 0 {
-		m.x.findings, m.x.sessions, m.pending = m.x.origFindings, m.x.origSessions, false
+		m.x.findings, m.x.sessions, m.x.verdicts, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, false
 		m.findProblems()
 		return nil
 	}
@@ -455,7 +455,7 @@ func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
 		m.status = "findings not recomputed: " + termsafe.String(msg.err.Error())
 		return
 	}
-	m.x.findings, m.x.sessions = msg.findings, msg.sessions
+	m.x.findings, m.x.sessions, m.x.verdicts = msg.findings, msg.sessions, msg.verdicts
 	m.findProblems()
 }
 

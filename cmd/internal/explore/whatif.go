@@ -22,6 +22,7 @@ type exploreWhatIfMsg struct {
 	gen      int
 	findings []inspect.Finding
 	sessions []*lineage.Session
+	verdicts map[string]inspect.Verdict
 	err      error
 }
 
@@ -45,7 +46,7 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 			}
 		}()
 		msg := exploreWhatIfMsg{gen: gen}
-		msg.findings, msg.sessions, msg.err = src.inspectRows(kept)
+		msg.findings, msg.sessions, msg.verdicts, msg.err = src.inspectRows(kept)
 		return msg
 	}
 }
@@ -53,7 +54,7 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 // inspectRows runs the given rows, read again, through inspect and
 // lineage as one capture, and names the lines of its findings as the
 // rows do.
-func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.Session, error) {
+func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.Session, map[string]inspect.Verdict, error) {
 	pr, pw := io.Pipe()
 	go func() {
 		for _, i := range rows {
@@ -70,7 +71,7 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 	}()
 	rd, err := replay.Open([]string{replay.StdinName}, pr, x.opts.MaxLine)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer rd.Close()
 	in := inspect.New(inspectOptions(x.opts))
@@ -85,9 +86,10 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 		err = rd.Err()
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	findings := in.Report(sum).Findings
+	rep := in.Report(sum)
+	findings := rep.Findings
 	for f := range findings {
 		for p, at := range findings[f].Positions {
 			// Line n of the kept lines is rows[n-1].
@@ -97,5 +99,5 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 			}
 		}
 	}
-	return findings, lb.Sessions(), nil
+	return findings, lb.Sessions(), rep.Verdicts(), nil
 }
