@@ -119,7 +119,8 @@ Keys (? lists them all):
                        whose problem is where the cursor dropped a
                        snapshot (sequence-collision, the inert lines)
   :                    go to a line number (the first listed line at or
-                       after it)
+                       after it); E:L or entry E:line L for line L of HAR
+                       entry E
   /                    search, from the selected line on, wrapping: an
                        event, turn or session id, or any text of the line as
                        written (a message id, message text; a character the
@@ -143,10 +144,13 @@ otherwise; NO_COLOR or --color never turns colour off. The layout fits 80x24 and
 A line over --max-line is not shown.
 
 explore reads NDJSON captures (plain, gzip or zstd, wrapped with
---event-path too): it re-reads a line from its offset, which the other
-formats do not have, so --format other than auto/ndjson, and --each, are
-refused (exit 2). A capture that auto recognises as another format opens,
-but its Event tab shows the transport's line as stored.`,
+--event-path too): it re-reads a line from its offset; --format other
+than auto/ndjson, and --each, are refused (exit 2). A capture that auto
+recognises as another format (a HAR file, SSE, container logs) opens: its
+events are copied to the temporary file, as for standard input, and shown
+as events. A line of a HAR entry is named as every command names it,
+entry E:line L (FILE:entry E:line L with several files); the list shows
+its ENTRY, and : takes E:L.`,
 		Example: `  snapctl explore capture.jsonl
   snapctl explore --session session-7f3a capture.jsonl.gz
   curl -N "$URL" | snapctl explore -

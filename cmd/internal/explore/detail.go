@@ -46,11 +46,15 @@ func (m *exploreModel) detailLines(i, w int) []string {
 	return lines
 }
 
-// position names row i's line, with its file when there are several.
+// position names row i's line in the one form (text.Position), with its
+// HAR entry when it has one, and its file when there are several.
 func (m *exploreModel) position(i int) string {
-	r := m.x.row(i)
-	if len(m.x.files) > 1 {
-		return fmt.Sprintf("%s:%d", termsafe.String(m.x.name(r)), r.line)
+	r, entry := m.x.row(i), m.x.entry(i)
+	switch {
+	case len(m.x.files) > 1:
+		return text.Position(termsafe.String(m.x.name(r)), entry, int(r.line))
+	case entry > 0:
+		return text.Position("", entry, int(r.line))
 	}
 	return fmt.Sprintf("line %d", r.line)
 }
@@ -265,8 +269,8 @@ func (m *exploreModel) diffTab(out *bufio.Writer, i int) {
 		fmt.Fprintln(out, m.pal.Red("cannot read the accepted lines again"))
 		return
 	}
-	old := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(p)), Line: m.x.line(p), Event: oldEv})
-	cur := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(a)), Line: m.x.line(a), Event: newEv})
+	old := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(p)), Line: m.x.line(p), Origin: m.x.origin(p), Event: oldEv})
+	cur := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(a)), Line: m.x.line(a), Origin: m.x.origin(a), Event: newEv})
 	pd := diff.Compare(old, cur)
 	pd.Explain(old.Messages, cur.Lineage)
 	pd.Inert = m.inertBetween(p, a)

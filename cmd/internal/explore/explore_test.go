@@ -312,9 +312,13 @@ func TestExploreProgram(t *testing.T) {
 			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("LINE")) },
 				teatest.WithDuration(5*time.Second))
-			for _, k := range "n2jx" {
+			for _, k := range "n2jx5" {
 				tm.Send(tea.KeyPressMsg{Code: k, Text: string(k)})
 			}
+			// The marks of the list follow the findings recomputed on a
+			// goroutine: the frame is compared once they are.
+			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("findings of the capture without")) },
+				teatest.WithDuration(5*time.Second))
 			tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})
 			final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*exploreModel)
 			if got := final.selectedLine(); got != 20 {

@@ -94,6 +94,15 @@ func (x *exploreIndex) entry(i int) int {
 	return int(x.entries[k-1].entry)
 }
 
+// origin is what a result of row i needs of its format: its HAR entry,
+// nil for none.
+func (x *exploreIndex) origin(i int) *replay.Origin {
+	if e := x.entry(i); e > 0 {
+		return &replay.Origin{Entry: e}
+	}
+	return nil
+}
+
 // add appends a row and what it brings to the tables.
 func (x *exploreIndex) add(r exploreRow, news exploreNews) {
 	if e := int32(news.entry); e != int32(x.entry(x.rows.len())) {

@@ -63,7 +63,11 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews,
 		}
 		fi = len(ix.files)
 		ix.fileIdx[l.File] = fi
-		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File)})
+		// A capture in another format than NDJSON (HAR, SSE, container
+		// logs) gives each event's own text, which is not where its offset
+		// points: it is spooled too, to show the event and not the
+		// transport's bytes.
+		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File) || l.Origin != nil})
 		news.file = &ix.files[fi]
 	}
 	if ix.rows == exploreMaxRows || l.Num > math.MaxUint32 {

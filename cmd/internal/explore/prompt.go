@@ -51,12 +51,12 @@ func (m *exploreModel) answer(k promptKind, v string) {
 	case promptSession:
 		m.chooseSession(v)
 	case promptLine:
-		n, err := strconv.Atoi(strings.TrimPrefix(v, ":"))
-		if err != nil || n < 1 {
+		entry, n, ok := parsePosition(strings.TrimPrefix(v, ":"))
+		if !ok {
 			m.status = "not a line number: " + termsafe.String(v)
 			return
 		}
-		m.gotoLine(n)
+		m.gotoLine(entry, n)
 	case promptSearch:
 		m.search(v)
 	case promptWrite:
@@ -64,15 +64,34 @@ func (m *exploreModel) answer(k promptKind, v string) {
 	}
 }
 
-// gotoLine selects the first listed row at or after line n.
-func (m *exploreModel) gotoLine(n int) {
+// parsePosition reads a line number, or a line of a HAR entry as
+// text.Position writes it (entry 3:line 12) or as E:L.
+func parsePosition(v string) (entry, line int, ok bool) {
+	e, l, has := strings.Cut(v, ":")
+	if !has {
+		e, l = "0", v
+	}
+	e = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(e), "entry"))
+	l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "line"))
+	entry, err1 := strconv.Atoi(e)
+	line, err2 := strconv.Atoi(l)
+	return entry, line, err1 == nil && err2 == nil && entry >= 0 && line >= 1
+}
+
+// gotoLine selects the first listed row at or after line n (of HAR entry
+// entry, when it is not 0: the first row of a later entry otherwise).
+func (m *exploreModel) gotoLine(entry, n int) {
 	for p, i := range m.view {
-		if m.x.line(int(i)) >= n {
+		e := m.x.entry(int(i))
+		if entry > 0 && e < entry {
+			continue
+		}
+		if e > entry && entry > 0 || m.x.line(int(i)) >= n {
 			m.setPos(p)
 			return
 		}
 	}
-	m.status = fmt.Sprintf("no line %d or later", n)
+	m.status = fmt.Sprintf("no line %s or later", text.Position("", entry, n))
 }
 
 // search selects the next row, after the selected one and wrapping,

@@ -184,7 +184,7 @@ func (x *exploreIndex) turnID(i int) string {
 // report it (the event with its envelope only).
 func (x *exploreIndex) result(i int) *replay.Result {
 	r := x.rows.at(i)
-	res := &replay.Result{File: x.name(r), Line: int(r.line), Reason: x.reason(i)}
+	res := &replay.Result{File: x.name(r), Line: int(r.line), Reason: x.reason(i), Origin: x.origin(i)}
 	if r.malformed() {
 		res.Err = x.decodeError(i)
 		return res
