@@ -63,7 +63,12 @@ cites: ! where an error (red) or warning (yellow) finding has its own
 position, * where only an info finding or timestamp-sequence (which cites
 every accepted line of its session) does; the Event tab names the
 findings ("cited by"), so an accepted line where a message vanished says
-why it is marked.
+why it is marked. Numbers (entry, line, sequence) are never
+shortened: their columns are as wide as the listed values need, and the
+list takes the room its columns need, about half the screen; when they
+need more, the free text gives way (long session and turn ids lose their
+shared prefix or their middle, the reason its end), the list growing to
+70% of the screen before an id is cut below 10 cells.
 
 Detail tabs (right), for the selected line:
   1 Event       the line pretty-printed, with its verdict and detail as

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -53,7 +54,7 @@ func TestExploreMarksVanishedMessage(t *testing.T) {
 	typeText(m, fmt.Sprint(cited[len(cited)-1]))
 	press(m, "enter", "1")
 	screen := m.render()
-	if !strings.Contains(screen, fmt.Sprintf(">!%5d snap", cited[len(cited)-1])) {
+	if !regexp.MustCompile(fmt.Sprintf(`(?m)^>! +%d snap`, cited[len(cited)-1])).MatchString(screen) {
 		t.Errorf("the vanished line is not marked ! in the list:\n%s", screen)
 	}
 	if !strings.Contains(strings.Join(m.lines, "\n"), "cited by: message-vanished (error)") {
@@ -68,30 +69,7 @@ func TestExploreMarksVanishedMessage(t *testing.T) {
 // accepted at its sequence.
 func TestExploreTimestampStops(t *testing.T) {
 	const snapshots, every = 240, 40 // a collision every 40 snapshots: 6
-	var b strings.Builder
-	t0 := time.Date(2026, 7, 11, 3, 0, 0, 0, time.UTC)
-	line := func(id string, ms int64, kind, payload string) {
-		at := t0.Add(time.Duration(ms) * time.Millisecond)
-		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":%q,"sessionId":"s-ms","turnId":"t1","sequence":%d,"emittedAt":%q,"event":%q,"payload":%s}`+"\n",
-			id, at.UnixMilli(), at.Format("2006-01-02T15:04:05.000Z"), kind, payload)
-	}
-	line("e0", 0, "client.turn.submit", `{"input":"hi"}`)
-	var want []int
-	ms := int64(1)
-	for k := 1; k <= snapshots; k++ {
-		snap := fmt.Sprintf(`{"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[{"id":"u","role":"user","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"},{"id":"a","role":"assistant","content":"%s","status":"streaming","createdAt":"2026-07-11T03:00:00.000Z"}],"lineage":{"operation":"submit"}}`, strings.Repeat("x", k))
-		if k%every == 0 {
-			// In the same millisecond as the snapshot before: dropped.
-			want = append(want, strings.Count(b.String(), "\n"), strings.Count(b.String(), "\n")+1)
-		} else {
-			ms += 7
-		}
-		line(fmt.Sprintf("e%d", k), ms, "server.turn.snapshot", snap)
-	}
-	file := filepath.Join(t.TempDir(), "ms.jsonl")
-	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	file, want := writeMsCapture(t, 1, snapshots, every)
 	m := newTestExplorer(t, 120, 40, "", file)
 	ids := map[string]bool{}
 	for _, f := range m.x.findings {
@@ -112,4 +90,47 @@ func TestExploreTimestampStops(t *testing.T) {
 	if got := stops(m); !slices.Equal(got, want) {
 		t.Errorf("n stops at lines %v, want the %d collisions %v", got, len(want)/2, want)
 	}
+}
+
+// writeMsCapture writes a capture of sessions sessions (s-0, s-1…), their
+// lines interleaved, each a submit and snapshots snapshots numbered by
+// their emittedAt in Unix milliseconds; every every-th snapshot shares
+// the millisecond of the one before it, a collision. It returns the file
+// and the lines of the collisions: each accepted line and the one dropped.
+func writeMsCapture(t *testing.T, sessions, snapshots, every int) (string, []int) {
+	t.Helper()
+	var b strings.Builder
+	n := 0
+	t0 := time.Date(2026, 7, 11, 3, 0, 0, 0, time.UTC)
+	line := func(s int, id string, ms int64, kind, payload string) {
+		at := t0.Add(time.Duration(ms) * time.Millisecond)
+		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"%d-%s","sessionId":"session-%d","turnId":"t1","sequence":%d,"emittedAt":%q,"event":%q,"payload":%s}`+"\n",
+			s, id, s, at.UnixMilli(), at.Format("2006-01-02T15:04:05.000Z"), kind, payload)
+		n++
+	}
+	for s := range sessions {
+		line(s, "e0", 0, "client.turn.submit", `{"input":"hi"}`)
+	}
+	var collisions []int
+	last := make([]int, sessions)
+	ms := make([]int64, sessions)
+	for k := 1; k <= snapshots; k++ {
+		for s := range sessions {
+			snap := fmt.Sprintf(`{"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[{"id":"u","role":"user","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"},{"id":"a","role":"assistant","content":"%s","status":"streaming","createdAt":"2026-07-11T03:00:00.000Z"}],"lineage":{"operation":"submit"}}`, strings.Repeat("x", k%50+1)+fmt.Sprint(k))
+			if k%every == 0 {
+				// In the same millisecond as the snapshot before: dropped.
+				collisions = append(collisions, last[s], n+1)
+			} else {
+				ms[s] += 7
+			}
+			line(s, fmt.Sprintf("e%d", k), ms[s], "server.turn.snapshot", snap)
+			last[s] = n
+		}
+	}
+	file := filepath.Join(t.TempDir(), "ms.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(collisions)
+	return file, collisions
 }

@@ -54,10 +54,11 @@ type exploreModel struct {
 	// out where an id does not fit.
 	view                      []int32
 	sessionPrefix, turnPrefix string
-	turnWidth                 int
-	pos                       int
-	top                       int
-	session                   int // 0 for every session, else 1 + index in x.ids
+	// natural is what the listed rows need of each column (see layout).
+	natural listColumns
+	pos     int
+	top     int
+	session int // 0 for every session, else 1 + index in x.ids
 
 	tab    int
 	detail bool // the detail pane has the keys
@@ -372,7 +373,7 @@ func (m *exploreModel) setView() {
 		}
 	}
 	m.turnPrefix = sharedPrefix(turns)
-	m.turnWidth = idWidth(turns)
+	m.natural = m.naturalColumns(turns)
 	m.pos = 0
 	if cur >= 0 && !m.selectRow(cur) {
 		// The nearest row after it, else the last.

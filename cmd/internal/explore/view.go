@@ -41,15 +41,8 @@ func newExploreStyles(pal iostreams.Palette) exploreStyles {
 // listWidth is the width of the event list; the detail takes the rest,
 // after a one-cell rule.
 func (m *exploreModel) listWidth() int {
-	if m.width < 100 {
-		// Four more cells for the session column, when there is one.
-		w := 40
-		if m.sessionColumn() {
-			w = 44
-		}
-		return min(w, m.width*55/100)
-	}
-	return m.width * 42 / 100
+	_, lw := m.layout()
+	return lw
 }
 
 // sessionColumn says whether the list shows sessions: when the capture
@@ -79,7 +72,7 @@ func (m *exploreModel) render() string {
 	if m.showHelp {
 		out = append(out, m.helpLines(h+1)...)
 	} else {
-		out = append(out, fitCells(m.st.header(m.listHeader(lw)), lw)+"│"+fitCells(m.tabBar(), dw))
+		out = append(out, fitCells(m.st.header(m.listHeader()), lw)+"│"+fitCells(m.tabBar(), dw))
 		list := m.listLines(lw, h)
 		for i := 0; i < h; i++ {
 			d := ""
@@ -102,26 +95,111 @@ func fitCells(s string, w int) string {
 	return s
 }
 
-// The list's columns: a mark for toggled lines, then LINE, KIND, SESSION,
-// TURN, SEQ and REASON (whose colour gives the verdict).
-const (
-	colLine   = 5
-	colKind   = 4
-	colSeq    = 4
-	colReason = 12
-)
+// listColumns are the widths of the list's columns after the mark and
+// the finding column: ENTRY (0 when no line is of a HAR entry), LINE,
+// KIND, SESSION (0 when the list shows one session), TURN, SEQ and REASON
+// (whose colour gives the verdict).
+type listColumns struct{ entry, line, session, turn, seq, reason int }
 
-// idWidths shares what the fixed columns leave between session and turn;
-// the session column is left out (0) when the list shows one session.
-func (m *exploreModel) idWidths(lw int) (int, int) {
-	rest := max(4, lw-(2+colLine+1+colKind+1+colSeq+1+colReason+1))
-	if !m.sessionColumn() {
-		return 0, rest
+const colKind = 4
+
+// width is the list's width with these columns.
+func (c listColumns) width() int {
+	w := 2 + c.line + 1 + colKind + 1 + c.turn + 1 + c.seq + 1 + c.reason
+	if c.entry > 0 {
+		w += c.entry + 1
 	}
-	rest--
-	// Turns take what their ids need, the sessions the rest.
-	tw := max(min(rest/2, m.turnWidth), len("TURN"))
-	return rest - tw, tw
+	if c.session > 0 {
+		w += c.session + 1
+	}
+	return w
+}
+
+// naturalColumns are the widths the listed rows need, every value whole.
+func (m *exploreModel) naturalColumns(turns func(yield func(string) bool)) listColumns {
+	c := listColumns{line: len("LINE"), seq: len("SEQ"), turn: max(len("TURN"), idWidth(turns)), reason: len("non-snapshot")}
+	if m.x.opts.Session != "" {
+		c.reason = len(replay.ReasonForeignSession)
+	}
+	var top uint32
+	var seqs []int64 // the smallest and largest, whose digits are the most
+	entry := 0
+	for _, i := range m.view {
+		r := m.x.row(int(i))
+		top = max(top, r.line)
+		if r.kind() != "" {
+			if len(seqs) == 0 {
+				seqs = []int64{r.seq, r.seq}
+			}
+			seqs[0], seqs[1] = min(seqs[0], r.seq), max(seqs[1], r.seq)
+		}
+	}
+	if len(m.x.entries) > 0 {
+		for _, e := range m.x.entries {
+			entry = max(entry, int(e.entry))
+		}
+		c.entry = max(len("ENTRY"), len(strconv.Itoa(entry)))
+	}
+	c.line = max(c.line, len(strconv.FormatUint(uint64(top), 10)))
+	for _, s := range seqs {
+		c.seq = max(c.seq, len(strconv.FormatInt(s, 10)))
+	}
+	if m.sessionColumn() {
+		c.session = max(len("SESSION"), idWidth(func(yield func(string) bool) {
+			for _, id := range m.x.ids {
+				if !yield(id) {
+					return
+				}
+			}
+		}))
+	}
+	return c
+}
+
+// layout fits the columns to the list's room, about half the screen: a
+// list that needs less leaves the rest to the detail; one that needs more
+// shortens free text only, never a number: the reason and long ids first
+// (session ids, then the reason, then turn ids, to 10 cells), then it
+// takes up to 70% of the screen, and only then are ids cut further (to 6
+// cells, the reason to 5). A list of numbers wider than the screen is cut
+// at its edge.
+func (m *exploreModel) layout() (listColumns, int) {
+	c := m.natural
+	if !m.sessionColumn() {
+		c.session = 0
+	} else if c.session == 0 {
+		c.session = len("SESSION")
+	}
+	room := m.width * 55 / 100
+	if m.width < 100 {
+		room = m.width * 60 / 100
+	}
+	if c.width() <= room {
+		// Room to spare goes to the detail, but for a list of a sensible
+		// width.
+		return c, min(max(c.width(), 40), room)
+	}
+	over := c.width() - room
+	take := func(w *int, least int) {
+		if d := min(over, *w-least); d > 0 {
+			*w -= d
+			over -= d
+		}
+	}
+	shorten := func(least int) {
+		if c.session > 0 {
+			take(&c.session, least)
+		}
+		take(&c.reason, least-1)
+		take(&c.turn, least)
+	}
+	shorten(10)
+	if wider := m.width * 70 / 100; over > 0 && wider > room {
+		over = max(0, over-(wider-room))
+		room = wider
+	}
+	shorten(6)
+	return c, min(c.width(), max(1, m.width-2))
 }
 
 // idWidth is the widest of the ids, escaped.
@@ -135,7 +213,7 @@ func idWidth(ids func(yield func(string) bool)) int {
 
 // ids are the session and turn cells, each fitted to its width.
 func (m *exploreModel) ids(session, turn string, sw, tw int) string {
-	if sw == 0 {
+	if sw <= 0 {
 		return idCell(turn, m.turnPrefix, tw)
 	}
 	return idCell(session, m.sessionPrefix, sw) + " " + idCell(turn, m.turnPrefix, tw)
@@ -174,13 +252,23 @@ func sharedPrefix(ids func(yield func(string) bool)) string {
 	return prefix[:strings.LastIndexFunc(prefix, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })+1]
 }
 
-func (m *exploreModel) listHeader(lw int) string {
-	sw, tw := m.idWidths(lw)
+func (m *exploreModel) listHeader() string {
+	c, _ := m.layout()
 	focus := " "
 	if !m.detail {
 		focus = "»"
 	}
-	return fmt.Sprintf("%s %*s %-*s %s %*s %s", focus, colLine, "LINE", colKind, "KIND", m.ids("SESSION", "TURN", sw, tw), colSeq, "SEQ", "REASON")
+	return fmt.Sprintf("%s %s%*s %-*s %s %*s %s", focus, entryCell("ENTRY", c.entry), c.line, "LINE", colKind, "KIND",
+		m.ids("SESSION", "TURN", c.session, c.turn), c.seq, "SEQ", text.Shorten("REASON", c.reason, text.FitTail))
+}
+
+// entryCell is the ENTRY column's cell and the space after it, or nothing
+// when there is no such column.
+func entryCell(s string, w int) string {
+	if w == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%*s ", w, s)
 }
 
 func (m *exploreModel) listLines(lw, h int) []string {
@@ -189,10 +277,10 @@ func (m *exploreModel) listLines(lw, h int) []string {
 		lines[0] = " no events"
 		return lines
 	}
-	sw, tw := m.idWidths(lw)
+	c, _ := m.layout()
 	for i := 0; i < h && m.top+i < len(m.view); i++ {
 		p := m.top + i
-		lines[i] = m.listRow(int(m.view[p]), sw, tw, lw, p == m.pos)
+		lines[i] = m.listRow(int(m.view[p]), c, lw, p == m.pos)
 	}
 	return lines
 }
@@ -210,7 +298,7 @@ func kindCell(k replay.Kind) string {
 	return "diag"
 }
 
-func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
+func (m *exploreModel) listRow(i int, c listColumns, lw int, sel bool) string {
 	r, why := m.x.row(i), m.x.reason(i)
 	// The mark shows the selection without colour too: > selected, x
 	// toggled off, X both.
@@ -235,8 +323,16 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 	if glyphColour != nil {
 		glyph = glyphColour(glyph)
 	}
-	line := fmt.Sprintf("%s%s%*d %-*s %s %*s ", mark, glyph, colLine, r.line, colKind, kindCell(r.kind()),
-		m.ids(m.x.sessionID(r), m.x.turnID(i), sw, tw), colSeq, text.Shorten(seq, colSeq, text.FitMiddle))
+	entry := ""
+	if c.entry > 0 {
+		entry = "-"
+		if e := m.x.entry(i); e > 0 {
+			entry = strconv.Itoa(e)
+		}
+	}
+	line := fmt.Sprintf("%s%s%s%*d %-*s %s %*s ", mark, glyph, entryCell(entry, c.entry), c.line, r.line, colKind, kindCell(r.kind()),
+		m.ids(m.x.sessionID(r), m.x.turnID(i), c.session, c.turn), c.seq, seq)
+	reason = text.Shorten(reason, c.reason, text.FitTail)
 	if sel {
 		return m.st.selected(fitCells(line+reason, lw))
 	}
