@@ -45,13 +45,19 @@ inspect for output to a file or pipe. On standard input, G stays on the
 newest line as the stream arrives. Findings and the lineage tree appear
 once the input has ended.
 
-Timeline (top line): the listed lines spread over the width. Each cell is
-a bar from ▁ to █, the highest accepted sequence among its lines against
-the highest of all; a cell whose one line is a problem shows its reason's
+Timeline (top line): the listed lines spread over the width, left to
+right in capture order (it plots by line, not by time). Each cell is a bar
+from ▁ to █, the highest accepted sequence among its lines against the
+highest of all; a cell whose one line is a problem shows its reason's
 letter (m malformed, s stale, d duplicate, f foreign-session, n
-non-snapshot diagnostic); a cell of many lines is coloured by its worst
-problem (letters without colour). The selected line's cell is reversed (^
-without colour). [ and ] move along it; a mouse click on it jumps there.
+non-snapshot diagnostic), · a cell with no accepted line; a cell of many
+lines is coloured by its worst verdict (letters without colour). The
+selected line's cell is reversed (^ without colour). [ and ] move along
+it; a mouse click on it jumps there. The line under it is its legend: the
+first and last line it spans, the sequence of a full bar, and the letters
+it shows. The status line (bottom) starts with the selected line, of how
+many the capture has ("line 8 of 15", with its HAR entry), and the
+filter, if any, with how many lines it lists.
 
 Event list (left): a mark, the finding column, line, kind (snap, subm,
 diag, - for a malformed line), session (when the capture has several and
@@ -129,9 +135,18 @@ Keys (? lists them all):
   /                    search, from the selected line on, wrapping: an
                        event, turn or session id, or any text of the line as
                        written (a message id, message text; a character the
-                       JSON escapes must be typed as its escape)
+                       JSON escapes must be typed as its escape); the detail
+                       scrolls to the first line holding it (the Event tab
+                       when the tab shown does not) and marks it, reversed
+                       (between » and « without colour), until the
+                       selection moves
   s                    choose the session to list, by id (tab completes,
                        part of an id will do, empty lists every session)
+  f                    filter the list (tab completes; with s, both
+                       apply): problems (or p: the lines n stops at),
+                       turn ID, finding NAME (a prefix will do: the lines
+                       it cites), session ID (as s); empty clears
+  F                    clear the filter and the session: every line
   tab                  move the keys between the list and the detail pane
                        (» shows which)
   1-5, h/l, ←/→        choose a detail tab

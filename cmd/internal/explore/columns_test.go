@@ -28,7 +28,7 @@ func TestExploreNumbersWhole(t *testing.T) {
 				lw := m.listWidth()
 				for k := 0; k < m.listHeight() && m.top+k < len(m.view); k++ {
 					i := int(m.view[m.top+k])
-					row := ansi.Strip(ansi.Truncate(screen[2+k], lw, ""))
+					row := ansi.Strip(ansi.Truncate(screen[m.listTop()+k], lw, ""))
 					r := m.x.row(i)
 					for _, want := range []string{strconv.Itoa(int(r.line)), strconv.FormatInt(r.seq, 10), m.x.sessionID(r)} {
 						if !regexp.MustCompile(`(^|[ !*>X])` + regexp.QuoteMeta(want) + `( |$)`).MatchString(row) {

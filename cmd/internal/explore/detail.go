@@ -13,6 +13,7 @@ import (
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/charmbracelet/x/ansi"
@@ -49,14 +50,19 @@ func (m *exploreModel) detailLines(i, w int) []string {
 // position names row i's line in the one form (text.Position), with its
 // HAR entry when it has one, and its file when there are several.
 func (m *exploreModel) position(i int) string {
-	r, entry := m.x.row(i), m.x.entry(i)
+	r := m.x.row(i)
+	return m.at(m.x.name(r), m.x.entry(i), int(r.line))
+}
+
+// at names a line of the captures as position does.
+func (m *exploreModel) at(file string, entry, line int) string {
 	switch {
 	case len(m.x.files) > 1:
-		return text.Position(termsafe.String(m.x.name(r)), entry, int(r.line))
+		return text.Position(termsafe.String(file), entry, line)
 	case entry > 0:
-		return text.Position("", entry, int(r.line))
+		return text.Position("", entry, line)
 	}
-	return fmt.Sprintf("line %d", r.line)
+	return fmt.Sprintf("line %d", line)
 }
 
 func (m *exploreModel) verdictLine(i int) string {
@@ -347,7 +353,36 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		}
 		fmt.Fprintln(out, "  "+l)
 	}
+	m.outcomes(out, sel)
 	m.whatIfNote(out, "tree")
+}
+
+// outcomes lists how each turn ended for the client, whole, with where:
+// the tree cuts its lines to the pane.
+func (m *exploreModel) outcomes(out *bufio.Writer, sessions []*lineage.Session) {
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, m.pal.Bold("outcomes"))
+	for _, s := range sessions {
+		for _, n := range s.Turns {
+			e, code, at := n.Ending()
+			word := e.String()
+			if code != "" {
+				word += " " + code
+			}
+			colour := m.pal.Green
+			if e != model.EndComplete || n.ErrorCode != "" {
+				colour = m.pal.Red
+			}
+			where := ""
+			if at.Line > 0 {
+				where = " at " + m.at(at.File, at.Entry, at.Line)
+			}
+			if l := n.Later(); l != nil {
+				where += fmt.Sprintf(" (completed later at %s, %+d characters)", m.at(l.At.File, l.At.Entry, l.At.Line), l.Chars)
+			}
+			fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(n.TurnID), colour(termsafe.String(word)), where)
+		}
+	}
 }
 
 // whatIfNote says which lines the findings or the tree are of.

@@ -438,7 +438,7 @@ func TestExploreMouse(t *testing.T) {
 	if got := m.selectedLine(); got != 15 {
 		t.Errorf("a click on the timeline's last cell selected line %d, want 15", got)
 	}
-	m.Update(tea.MouseClickMsg{X: 3, Y: 4})
+	m.Update(tea.MouseClickMsg{X: 3, Y: 5})
 	if got := m.selectedLine(); got != 3 {
 		t.Errorf("a click on the list's third row selected line %d, want 3", got)
 	}

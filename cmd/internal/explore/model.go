@@ -34,6 +34,7 @@ const (
 	promptSearch
 	promptWrite
 	promptSession
+	promptFilter
 )
 
 // exploreModel is the explorer's state. Update changes it on key, mouse
@@ -59,6 +60,12 @@ type exploreModel struct {
 	pos     int
 	top     int
 	session int // 0 for every session, else 1 + index in x.ids
+	filter  exploreFilter
+	// match is what the last search found on the selected row, shown in
+	// the detail until the selection moves; jump scrolls the detail to
+	// it once.
+	match string
+	jump  bool
 
 	tab    int
 	detail bool // the detail pane has the keys
@@ -123,6 +130,18 @@ func (m *exploreModel) findProblems() {
 			r.flags |= marks[inspectPos{r.file, int32(x.entry(i)), r.line}]
 		}
 	}
+	m.refilter()
+}
+
+// refilter lists the rows of the filter again, after the findings or the
+// verdicts it depends on changed.
+func (m *exploreModel) refilter() {
+	if m.filter.kind == filterNone || m.view == nil {
+		return
+	}
+	status := m.status
+	m.applyFilter()
+	m.status = status
 }
 
 // ownPositions says whether a finding's positions are where its problem
@@ -275,6 +294,10 @@ func (m *exploreModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.moveBucket(1)
 	case key.Matches(msg, k.Session):
 		return m.askSession()
+	case key.Matches(msg, k.Filter):
+		return m.askFilter()
+	case key.Matches(msg, k.Unfilter):
+		m.clearFilter()
 	case key.Matches(msg, k.Toggle):
 		return m.toggle()
 	case key.Matches(msg, k.Line):
@@ -334,6 +357,7 @@ func (m *exploreModel) move(d int) {
 func (m *exploreModel) setPos(p int) {
 	m.pos = max(0, min(p, len(m.view)-1))
 	m.scroll = 0
+	m.match = ""
 }
 
 // selectRow selects row i of x.rows if it is in the list.
@@ -353,7 +377,7 @@ func (m *exploreModel) setView() {
 	cur := m.selected()
 	m.view = m.view[:0]
 	for i := range m.x.len() {
-		if m.session == 0 || int(m.x.row(i).session) == m.session {
+		if (m.session == 0 || int(m.x.row(i).session) == m.session) && m.keeps(i) {
 			m.view = append(m.view, int32(i))
 		}
 	}
@@ -418,6 +442,7 @@ func (m *exploreModel) toggle() tea.Cmd {
 		return nil
 	}
 	m.x.toggle(i)
+	m.refilter()
 	verb := "on"
 	if m.x.isOff(i) {
 		verb = "off"
@@ -460,8 +485,21 @@ func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
 	m.findProblems()
 }
 
-// listHeight is the number of rows the list shows.
-func (m *exploreModel) listHeight() int { return max(1, m.height-3) }
+// listHeight is the number of rows the list shows: the screen less the
+// timeline, its legend, the list's header and the status line.
+func (m *exploreModel) listHeight() int { return max(1, m.height-m.listTop()-1) }
+
+// legendRows is 1 when the timeline's legend is shown: on a screen of 8
+// rows or more.
+func (m *exploreModel) legendRows() int {
+	if m.height >= 8 {
+		return 1
+	}
+	return 0
+}
+
+// listTop is the screen row of the list's first row.
+func (m *exploreModel) listTop() int { return 2 + m.legendRows() }
 
 // refresh keeps the selection on screen and renders the detail of the
 // selected row, so that View only lays out.
@@ -475,5 +513,6 @@ func (m *exploreModel) refresh() {
 	}
 	m.top = max(0, min(m.top, len(m.view)-h))
 	m.lines = m.detailLines(m.selected(), m.detailWidth())
+	m.showMatch()
 	m.scroll = max(0, min(m.scroll, len(m.lines)-h+1))
 }

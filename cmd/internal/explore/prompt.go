@@ -11,6 +11,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // ask opens the prompt line.
@@ -18,8 +19,9 @@ func (m *exploreModel) ask(k promptKind, value string) tea.Cmd {
 	m.prompt = k
 	m.input.Reset()
 	m.input.Prompt = map[promptKind]string{promptLine: "go to line: ", promptSearch: "search: ",
-		promptWrite: "write kept lines to: ", promptSession: "session (tab completes, empty for all): "}[k]
-	m.input.ShowSuggestions = k == promptSession
+		promptWrite: "write kept lines to: ", promptSession: "session (tab completes, empty for all): ",
+		promptFilter: "filter: problems, turn ID, finding NAME, session ID (tab completes, empty clears): "}[k]
+	m.input.ShowSuggestions = k == promptSession || k == promptFilter
 	m.input.SetValue(value)
 	m.input.CursorEnd()
 	return m.input.Focus()
@@ -44,12 +46,14 @@ func (m *exploreModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *exploreModel) answer(k promptKind, v string) {
-	if v == "" && k != promptSession {
+	if v == "" && k != promptSession && k != promptFilter {
 		return
 	}
 	switch k {
 	case promptSession:
 		m.chooseSession(v)
+	case promptFilter:
+		m.chooseFilter(v)
 	case promptLine:
 		entry, n, ok := parsePosition(strings.TrimPrefix(v, ":"))
 		if !ok {
@@ -100,10 +104,26 @@ func (m *exploreModel) gotoLine(entry, n int) {
 func (m *exploreModel) search(q string) {
 	if p, ok := m.x.find(m.view, m.pos, q); ok {
 		m.setPos(p)
+		m.match, m.jump = q, true
 		m.status = "found " + termsafe.String(q)
+		if !m.inTab(q) && m.tab != tabEvent {
+			// The tab shown does not hold it: the line itself does.
+			m.tab = tabEvent
+		}
 		return
 	}
 	m.status = "not found: " + termsafe.String(q)
+}
+
+// inTab says whether the selected row's current tab shows q.
+func (m *exploreModel) inTab(q string) bool {
+	q = termsafe.String(q)
+	for _, l := range m.detailLines(m.selected(), m.detailWidth()) {
+		if strings.Contains(ansi.Strip(l), q) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *exploreModel) defaultWritePath() string {

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,16 +40,23 @@ func (m *exploreModel) cellOf(p int) int {
 	return w - 1
 }
 
-func (m *exploreModel) timeline() string {
-	if len(m.view) == 0 {
-		return ""
-	}
+// topSeq is the highest accepted sequence of the listed rows, the top of
+// the strip's bars.
+func (m *exploreModel) topSeq() int64 {
 	var top int64
 	for _, i := range m.view {
 		if m.x.reason(int(i)).Verdict() == replay.Accepted {
 			top = max(top, m.x.row(int(i)).seq)
 		}
 	}
+	return top
+}
+
+func (m *exploreModel) timeline() string {
+	if len(m.view) == 0 {
+		return ""
+	}
+	top := m.topSeq()
 	w, cur := m.cells(), m.cellOf(m.pos)
 	var b strings.Builder
 	for c := 0; c < w; c++ {
@@ -125,10 +133,51 @@ func (m *exploreModel) click(mouse tea.Mouse) {
 	case mouse.Y == 0 && mouse.X < m.cells():
 		lo, _ := m.bucket(mouse.X, m.cells())
 		m.setPos(lo)
-	case mouse.Y >= 2 && mouse.Y < 2+m.listHeight() && mouse.X < m.listWidth():
-		m.setPos(m.top + mouse.Y - 2)
+	case mouse.Y >= m.listTop() && mouse.Y < m.listTop()+m.listHeight() && mouse.X < m.listWidth():
+		m.setPos(m.top + mouse.Y - m.listTop())
 		m.detail = false
-	case mouse.Y >= 2 && mouse.X > m.listWidth():
+	case mouse.Y >= m.listTop() && mouse.X > m.listWidth():
 		m.detail = true
 	}
+}
+
+// timelineLetters name the letters of the strip, in the order the legend
+// lists them.
+var timelineLetters = []struct{ letter, reason string }{
+	{"m", "malformed"}, {"s", "stale"}, {"d", "duplicate"}, {"f", "foreign-session"}, {"n", "non-snapshot"},
+}
+
+// legend says what the strip plots, under it: the listed lines from left
+// to right, in capture order (by line, not by time), the bars' scale
+// (the highest accepted sequence), the letters it shows (inert lines by
+// reason) and what the colours mean (the worst verdict of a cell).
+func (m *exploreModel) legend() string {
+	if len(m.view) == 0 {
+		return ""
+	}
+	top := m.topSeq()
+	w := m.cells()
+	shown := map[string]bool{}
+	for c := 0; c < w; c++ {
+		ch, _ := m.cell(c, w, top)
+		shown[ch] = true
+	}
+	first, last := int(m.view[0]), int(m.view[len(m.view)-1])
+	span := fmt.Sprintf("▲ lines %d…%d", m.x.line(first), m.x.line(last))
+	if len(m.x.files) > 1 || m.x.entry(last) > 0 {
+		span = "▲ " + m.position(first) + " … " + m.position(last)
+	}
+	parts := []string{span, fmt.Sprintf("▁…█ accepted seq to %d", top)}
+	for _, l := range timelineLetters {
+		if shown[l.letter] {
+			parts = append(parts, l.letter+" "+l.reason)
+		}
+	}
+	if shown["·"] {
+		parts = append(parts, "· none accepted")
+	}
+	if m.st.dim("x") != "x" {
+		parts = append(parts, "colour: worst verdict")
+	}
+	return m.st.dim(strings.Join(parts, "  "))
 }

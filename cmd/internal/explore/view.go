@@ -68,6 +68,9 @@ func (m *exploreModel) render() string {
 	}
 	out := make([]string, 0, m.height)
 	out = append(out, m.timeline())
+	if m.legendRows() > 0 {
+		out = append(out, fitCells(m.legend(), m.width))
+	}
 	lw, dw, h := m.listWidth(), m.detailWidth(), m.listHeight()
 	if m.showHelp {
 		out = append(out, m.helpLines(h+1)...)
@@ -175,9 +178,8 @@ func (m *exploreModel) layout() (listColumns, int) {
 		room = m.width * 60 / 100
 	}
 	if c.width() <= room {
-		// Room to spare goes to the detail, but for a list of a sensible
-		// width.
-		return c, min(max(c.width(), 40), room)
+		// Room to spare goes to the detail.
+		return c, c.width()
 	}
 	over := c.width() - room
 	take := func(w *int, least int) {
@@ -398,19 +400,22 @@ func (m *exploreModel) tabBar() string {
 	return b.String()
 }
 
-// bottomLine is the prompt, else a status message, else the short help.
+// bottomLine is the prompt, else where the selection is (line X of N)
+// and the filter, then a status message, else the short help.
 func (m *exploreModel) bottomLine() string {
 	if m.prompt != promptNone {
 		return m.input.View()
 	}
+	where := m.where()
 	if m.status != "" {
-		return m.status
+		return where + m.status
 	}
 	k := m.keys
 	// The keys that fit, and always ? and q.
 	var b strings.Builder
-	room := m.width - len("?  all keys  q quit")
-	for _, kb := range []key.Binding{k.Down, k.Next, k.Tab, k.Pane, k.Toggle, k.Search, k.Line, k.Session} {
+	b.WriteString(where)
+	room := m.width - text.Width(where) - len("?  all keys  q quit")
+	for _, kb := range []key.Binding{k.Down, k.Next, k.Filter, k.Search, k.Tab, k.Pane, k.Toggle, k.Line, k.Session} {
 		h := kb.Help()
 		if room -= text.Width(h.Key+" "+h.Desc) + 2; room < 0 {
 			break
@@ -425,11 +430,18 @@ func (m *exploreModel) bottomLine() string {
 func (m *exploreModel) helpLines(h int) []string {
 	k := m.keys
 	lines := []string{m.st.header("keys")}
-	for _, b := range []key.Binding{k.Down, k.PageDown, k.PageUp, k.Top, k.Next, k.Line, k.Search, k.Session,
+	for _, b := range []key.Binding{k.Down, k.PageDown, k.PageUp, k.Top, k.Next, k.Line, k.Search, k.Session, k.Filter,
 		k.Pane, k.Tab, k.Toggle, k.Write, k.Earlier, k.Help, k.Quit} {
 		lines = append(lines, fmt.Sprintf("  %-9s %s", b.Help().Key, b.Help().Desc))
 	}
-	lines = append(lines, "", "  in the detail pane (tab), j/k, pgup/pgdn and g/G scroll it",
+	lines = append(lines, "",
+		"  f filters the list: problems (the lines n stops at), turn ID, finding NAME",
+		"    (the lines it cites), session ID; empty or F clears it and the session",
+		"  / finds an id or text from the selected line on; the detail scrolls to the",
+		"    match and marks it",
+		"  the top strip: the listed lines left to right, by line; ▁…█ the highest",
+		"    accepted sequence of a cell; a letter, an inert line's reason",
+		"  in the detail pane (tab), j/k, pgup/pgdn and g/G scroll it",
 		"  any key closes this help")
 	out := make([]string, h)
 	for i := range out {
@@ -440,4 +452,63 @@ func (m *exploreModel) helpLines(h int) []string {
 		}
 	}
 	return out
+}
+
+// where is the status line's head: the selected line of how many the
+// capture has, and what the list is filtered to, if anything.
+func (m *exploreModel) where() string {
+	n := m.x.len()
+	if n == 0 {
+		return ""
+	}
+	s := "line ?"
+	if i := m.selected(); i >= 0 {
+		s = m.position(i)
+	}
+	last := n - 1
+	s += " of " + strconv.Itoa(m.x.line(last))
+	if e := m.x.entry(last); e > 0 {
+		s += " in " + strconv.Itoa(e) + " entries"
+	}
+	var filters []string
+	if m.session > 0 {
+		filters = append(filters, "session "+termsafe.String(m.x.ids[m.session-1]))
+	}
+	if m.filter.kind != filterNone {
+		filters = append(filters, m.filter.String())
+	}
+	if len(filters) > 0 {
+		s += fmt.Sprintf(" · filter %s: %d of %d listed", strings.Join(filters, ", "), len(m.view), n)
+	}
+	return m.st.header(s) + "  "
+}
+
+// showMatch marks what the last search found in the detail, and scrolls
+// the detail to its first line once. Lines are searched without their
+// styles, and a line holding the match loses them for its highlight
+// (reversed; between » and « without colour).
+func (m *exploreModel) showMatch() {
+	if m.match == "" {
+		return
+	}
+	q := termsafe.String(m.match)
+	first := -1
+	for k, l := range m.lines {
+		plain := ansi.Strip(l)
+		if !strings.Contains(plain, q) {
+			continue
+		}
+		if first < 0 {
+			first = k
+		}
+		mark := m.st.selected(q)
+		if mark == q {
+			mark = "»" + q + "«"
+		}
+		m.lines[k] = strings.ReplaceAll(plain, q, mark)
+	}
+	if m.jump && first >= 0 {
+		m.scroll = max(0, first-2)
+	}
+	m.jump = false
 }
