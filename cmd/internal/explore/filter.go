@@ -150,5 +150,5 @@ func (m *exploreModel) applyFilter() {
 		m.status = fmt.Sprintf("filter %s: no line listed (F clears it)", m.filter)
 		return
 	}
-	m.status = fmt.Sprintf("filter %s: %d of %d lines listed (F clears it)", m.filter, len(m.view), m.x.len())
+	m.status = "F clears the filter"
 }

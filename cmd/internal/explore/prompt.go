@@ -20,7 +20,7 @@ func (m *exploreModel) ask(k promptKind, value string) tea.Cmd {
 	m.input.Reset()
 	m.input.Prompt = map[promptKind]string{promptLine: "go to line: ", promptSearch: "search: ",
 		promptWrite: "write kept lines to: ", promptSession: "session (tab completes, empty for all): ",
-		promptFilter: "filter: problems, turn ID, finding NAME, session ID (tab completes, empty clears): "}[k]
+		promptFilter: "filter (problems, turn ID, finding NAME, session ID): "}[k]
 	m.input.ShowSuggestions = k == promptSession || k == promptFilter
 	m.input.SetValue(value)
 	m.input.CursorEnd()

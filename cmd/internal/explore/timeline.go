@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -168,6 +169,9 @@ func (m *exploreModel) legend() string {
 		span = "▲ " + m.position(first) + " … " + m.position(last)
 	}
 	parts := []string{span, fmt.Sprintf("▁…█ accepted seq to %d", top)}
+	if !slices.ContainsFunc(timelineBars, func(r rune) bool { return shown[string(r)] }) {
+		parts[1] = "no accepted line"
+	}
 	for _, l := range timelineLetters {
 		if shown[l.letter] {
 			parts = append(parts, l.letter+" "+l.reason)

@@ -430,9 +430,22 @@ func (m *exploreModel) bottomLine() string {
 func (m *exploreModel) helpLines(h int) []string {
 	k := m.keys
 	lines := []string{m.st.header("keys")}
+	var keys []string
 	for _, b := range []key.Binding{k.Down, k.PageDown, k.PageUp, k.Top, k.Next, k.Line, k.Search, k.Session, k.Filter,
 		k.Pane, k.Tab, k.Toggle, k.Write, k.Earlier, k.Help, k.Quit} {
-		lines = append(lines, fmt.Sprintf("  %-9s %s", b.Help().Key, b.Help().Desc))
+		keys = append(keys, fmt.Sprintf("  %-9s %s", b.Help().Key, b.Help().Desc))
+	}
+	if half := (len(keys) + 1) / 2; len(keys)+10 > h && m.width >= 60 {
+		// Two columns, so that the notes below fit a short screen.
+		for r := range half {
+			l := padCells(keys[r], m.width/2)
+			if r+half < len(keys) {
+				l += keys[r+half]
+			}
+			lines = append(lines, l)
+		}
+	} else {
+		lines = append(lines, keys...)
 	}
 	lines = append(lines, "",
 		"  f filters the list: problems (the lines n stops at), turn ID, finding NAME",
@@ -441,6 +454,8 @@ func (m *exploreModel) helpLines(h int) []string {
 		"    match and marks it",
 		"  the top strip: the listed lines left to right, by line; ▁…█ the highest",
 		"    accepted sequence of a cell; a letter, an inert line's reason",
+		"  ! in the list: an error or warning finding cites the line (n stops there);",
+		"    * only a note or timestamp-sequence does; the Event tab names them",
 		"  in the detail pane (tab), j/k, pgup/pgdn and g/G scroll it",
 		"  any key closes this help")
 	out := make([]string, h)
@@ -478,7 +493,7 @@ func (m *exploreModel) where() string {
 		filters = append(filters, m.filter.String())
 	}
 	if len(filters) > 0 {
-		s += fmt.Sprintf(" · filter %s: %d of %d listed", strings.Join(filters, ", "), len(m.view), n)
+		s += fmt.Sprintf(" · filter %s: %d of %d lines", strings.Join(filters, ", "), len(m.view), n)
 	}
 	return m.st.header(s) + "  "
 }
