@@ -23,7 +23,7 @@ func TestExploreLegendAndStatus(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {120, 40}} {
 		m := newTestExplorer(t, size[0], size[1], "", "reconnect.jsonl")
 		legend := screenRow(m, 1)
-		for _, want := range []string{"▲ lines 1…15", "▁…█ accepted seq to 10", "s stale", "d duplicate"} {
+		for _, want := range []string{"▲ lines 1…15", "▁…█ accepted seq 2…10", "s stale", "d duplicate"} {
 			if !strings.Contains(legend, want) {
 				t.Errorf("%dx%d: legend %q lacks %q", size[0], size[1], legend, want)
 			}
@@ -121,5 +121,17 @@ func TestExploreSearchShowsMatch(t *testing.T) {
 	press(m, "j")
 	if strings.Contains(ansi.Strip(m.render()), "«") {
 		t.Errorf("the mark stays after the selection moved")
+	}
+}
+
+// TestExploreTimelineRises checks that the strip of a capture whose
+// sequences are Unix milliseconds rises from ▁ to █ along the capture,
+// rather than a flat row of full bars.
+func TestExploreTimelineRises(t *testing.T) {
+	file, _ := writeMsCapture(t, 1, 400, 1000)
+	m := newTestExplorer(t, 120, 40, "", file)
+	strip := []rune(screenRow(m, 0))
+	if first, last := strip[len(strip)/10], strip[len(strip)-1]; first != '▁' || last != '█' {
+		t.Errorf("strip %q: want ▁ early and █ at the end", string(strip))
 	}
 }
