@@ -502,7 +502,7 @@ func TestExploreOddCaptures(t *testing.T) {
 		"blank.jsonl":   "\n\n   \n",
 		"garbage.jsonl": "not json\n{\"protocol\":1}\n\x1b[2J\n",
 	}
-	keys := []string{"j", "k", "G", "g", "n", "N", "]", "[", "x", "tab", "j", "tab", "h", "l", "1", "2", "3", "4", "5", "?", "k", "s", "enter", "/", "a", "enter", ":", "3", "enter", "w", "esc", "q"}
+	keys := []string{"j", "k", "G", "g", "n", "N", "]", "[", "x", "tab", "j", "tab", "h", "l", "1", "2", "3", "4", "5", "?", "k", "s", "enter", "/", "a", "enter", ":", "3", "enter", "w", "esc", "f", "p", "enter", "F", "f", "tab", "enter", "q"}
 	for name, text := range captures {
 		file := filepath.Join(dir, name)
 		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {

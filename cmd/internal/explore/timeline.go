@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -188,8 +189,8 @@ func (m *exploreModel) legend() string {
 	if shown["·"] {
 		parts = append(parts, "· none accepted")
 	}
-	if m.st.dim("x") != "x" {
-		parts = append(parts, "colour: worst verdict")
+	if l := "colour: worst verdict"; m.st.dim("x") != "x" && text.Width(strings.Join(parts, "  "))+2+len(l) <= m.width {
+		parts = append(parts, l)
 	}
 	return m.st.dim(strings.Join(parts, "  "))
 }
