@@ -59,7 +59,8 @@ selected line's cell is reversed (^ without colour). [ and ] move along
 it; a mouse click on it jumps there. The line under it is its legend: the
 first and last line it spans, the sequences of ▁ and █, and the letters
 it shows. The status line (bottom) starts with the selected line, of how
-many the capture has ("line 8 of 15", with its HAR entry), and the
+many the capture has ("line 8 of 15"; "entry 3:line 5 of 22 entries"
+for a HAR file; "FILE:5, 20 of 30 lines" over several files), and the
 filter, if any, with how many lines it lists.
 
 Event list (left): a mark, the finding column, line, kind (snap, subm,

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -39,8 +41,20 @@ func TestExploreLegendAndStatus(t *testing.T) {
 	m := newTestExplorer(t, 120, 40, "", "real-server/proxied.har")
 	press(m, "G")
 	if legend, status := screenRow(m, 1), screenRow(m, -1); !strings.HasPrefix(legend, "▲ entry 1:line 1 … entry ") ||
-		!strings.Contains(status, " of ") || !strings.Contains(status, " entries") {
+		!regexp.MustCompile(`^entry \d+:line \d+ of 22 entries  `).MatchString(status) {
 		t.Errorf("HAR legend %q, status %q", legend, status)
+	}
+}
+
+// TestExploreStatusFiles checks the status line over two captures,
+// whose line numbers count within each: the row counts across them.
+func TestExploreStatusFiles(t *testing.T) {
+	m := newTestExplorer(t, 120, 40, "", "reconnect.jsonl", "clean.jsonl")
+	press(m, "G")
+	r := m.x.row(m.selected())
+	want := fmt.Sprintf("%s:%d, %d of %d lines  ", m.x.name(r), r.line, m.x.len(), m.x.len())
+	if status := screenRow(m, -1); !strings.HasPrefix(status, want) {
+		t.Errorf("status line %q, want it to start %q", status, want)
 	}
 }
 

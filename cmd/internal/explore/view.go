@@ -477,14 +477,16 @@ func (m *exploreModel) where() string {
 	if n == 0 {
 		return ""
 	}
-	s := "line ?"
-	if i := m.selected(); i >= 0 {
-		s = m.position(i)
-	}
-	last := n - 1
-	s += " of " + strconv.Itoa(m.x.line(last))
-	if e := m.x.entry(last); e > 0 {
-		s += " in " + strconv.Itoa(e) + " entries"
+	i, last := max(0, m.selected()), n-1
+	s := m.position(i)
+	switch {
+	case len(m.x.files) > 1:
+		// Line numbers count within each file: the row counts across.
+		s += fmt.Sprintf(", %d of %d lines", i+1, n)
+	case m.x.entry(last) > 0:
+		s += fmt.Sprintf(" of %d entries", m.x.entry(last))
+	default:
+		s += " of " + strconv.Itoa(m.x.line(last))
 	}
 	var filters []string
 	if m.session > 0 {
