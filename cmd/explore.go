@@ -47,21 +47,21 @@ inspect for output to a file or pipe. On standard input, G stays on the
 newest line as the stream arrives. Findings and the lineage tree appear
 once the input has ended.
 
-Timeline (top line): the listed lines spread over the width, left to
-right in capture order (it plots by line, not by time). Each cell is a bar
-from ▁ to █, the highest accepted sequence among its lines, from the
-lowest accepted sequence listed (▁) to the highest (█), so that sequences
-far from 0 (Unix milliseconds) still rise; a cell whose one line is a problem shows its reason's
-letter (m malformed, s stale, d duplicate, f foreign-session, n
-non-snapshot diagnostic), · a cell with no accepted line; a cell of many
-lines is coloured by its worst verdict (letters without colour). The
-selected line's cell is reversed (^ without colour). [ and ] move along
-it; a mouse click on it jumps there. The line under it is its legend: the
-first and last line it spans, the sequences of ▁ and █, and the letters
-it shows. The status line (bottom) starts with the selected line, of how
-many the capture has ("line 8 of 15"; "entry 3:line 5 of 22 entries"
-for a HAR file; "FILE:5, 20 of 30 lines" over several files), and the
-filter, if any, with how many lines it lists.
+Timeline (top line): the listed lines spread over the width, left to right
+in capture order (it plots by line, not by time). Each cell is a bar from
+▁ to █, the highest accepted sequence among its lines, from the lowest
+accepted sequence listed (▁) to the highest (█), so that sequences far
+from 0 (Unix milliseconds) still rise; a cell whose one line is a problem
+shows its reason's letter (m malformed, s stale, d duplicate, f
+foreign-session, n non-snapshot diagnostic), · a cell with no accepted
+line; a cell of many lines is coloured by its worst verdict (letters
+without colour). The selected line's cell is reversed (^ without colour).
+[ and ] move along it; a mouse click on it jumps there. The line under it
+is its legend: the first and last line it spans, the sequences of ▁ and █,
+and the letters it shows. The status line (bottom) starts with the
+selected line, of how many the capture has ("line 8 of 15"; "entry 3:line
+5 of 22 entries" for a HAR file; "FILE:5, 20 of 30 lines" over several
+files), and the filter, if any, with how many lines it lists.
 
 Event list (left): a mark, the finding column, line, kind (snap, subm,
 diag, - for a malformed line), session (when the capture has several and
