@@ -35,9 +35,9 @@ key.
 
 The view opens at once and fills in as the capture is read; with - it
 follows standard input as it arrives. Only the offset and envelope of each
-line are kept, in 40 bytes, and 40 bytes more for each finding that cites
-the line (every position of every finding is kept, to mark each line); a
-line is read again when shown (standard
+line are kept, in 40 bytes, and 4 bytes more for each finding that cites
+the line (to mark every line a finding cites, not only the first 100 it
+lists); a line is read again when shown (standard
 input and compressed captures are copied to a temporary file for that, of
 at most 4 GiB: past it, reading stops and the status line says so).
 Standard output must be a terminal. Exit status: 0 done, 2 bad usage or input.

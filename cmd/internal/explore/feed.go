@@ -111,8 +111,11 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 		x.extend()
 	}
 	if f.done {
+		if x.origFindings == nil {
+			x.cites = x.citedRows(f.findings)
+		}
 		x.findings, x.sessions, x.verdicts = f.findings, f.sessions, f.verdicts
-		x.origFindings, x.origSessions, x.origVerdicts = f.findings, f.sessions, f.verdicts
+		x.origFindings, x.origSessions, x.origVerdicts, x.origCites = f.findings, f.sessions, f.verdicts, x.cites
 	}
 	return changed, f.done, f.err
 }

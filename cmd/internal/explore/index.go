@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/agentskit/snapctl/inspect"
@@ -52,6 +53,9 @@ type exploreIndex struct {
 	// inspect.Verdict) are those of the lines in play, orig* those of the
 	// capture as read.
 	findings, origFindings []inspect.Finding
+	// cites are, finding by finding, the rows it cites, in row order:
+	// every one, where the findings keep their first positions only.
+	cites, origCites       [][]int32
 	sessions, origSessions []*lineage.Session
 	verdicts, origVerdicts map[string]inspect.Verdict
 
@@ -92,6 +96,55 @@ func (x *exploreIndex) entry(i int) int {
 		return 0
 	}
 	return int(x.entries[k-1].entry)
+}
+
+// citedRows finds the rows each finding cites, from every position the
+// explorer asked inspect for, and then keeps of a finding's positions
+// only the first inspect.DefaultMaxPositions, as inspect lists them: a
+// row index costs 4 bytes where a position costs 40, and a finding such
+// as timestamp-sequence cites every accepted line.
+func (x *exploreIndex) citedRows(fs []inspect.Finding) [][]int32 {
+	fileIdx := map[string]uint16{}
+	for i, f := range x.files {
+		fileIdx[f.name] = uint16(i)
+	}
+	key := func(p inspect.Position) (inspectPos, bool) {
+		fi, ok := fileIdx[p.File]
+		return inspectPos{fi, int32(p.Entry), uint32(p.Line)}, ok && p.Line > 0
+	}
+	rowOf := map[inspectPos]int32{}
+	for _, f := range fs {
+		for _, p := range f.Positions {
+			if k, ok := key(p); ok {
+				rowOf[k] = -1
+			}
+		}
+	}
+	if len(rowOf) > 0 {
+		for i := range x.len() {
+			r := x.row(i)
+			k := inspectPos{r.file, int32(x.entry(i)), r.line}
+			if _, ok := rowOf[k]; ok {
+				rowOf[k] = int32(i)
+			}
+		}
+	}
+	cites := make([][]int32, len(fs))
+	for n := range fs {
+		f := &fs[n]
+		for _, p := range f.Positions {
+			if k, ok := key(p); ok && rowOf[k] >= 0 {
+				cites[n] = append(cites[n], rowOf[k])
+			}
+		}
+		slices.Sort(cites[n])
+		// A copy of its own length: append left up to twice the room.
+		cites[n] = slices.Clone(slices.Compact(cites[n]))
+		if len(f.Positions) > inspect.DefaultMaxPositions {
+			f.Positions = append([]inspect.Position(nil), f.Positions[:inspect.DefaultMaxPositions]...)
+		}
+	}
+	return cites
 }
 
 // origin is what a result of row i needs of its format: its HAR entry,
@@ -148,7 +201,8 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 	rep := ix.in.Report(ix.run.Summary(rd.Stats()))
 	x.findings, x.verdicts = rep.Findings, rep.Verdicts()
 	x.sessions = ix.lb.Sessions()
-	x.origFindings, x.origSessions, x.origVerdicts = x.findings, x.sessions, x.verdicts
+	x.cites = x.citedRows(x.findings)
+	x.origFindings, x.origSessions, x.origVerdicts, x.origCites = x.findings, x.sessions, x.verdicts, x.cites
 	x.recompute()
 	return x, nil
 }

@@ -164,8 +164,7 @@ var errOutsideWindow = errors.New("outside the window")
 
 // inspectOptions are the inspector's options for the explorer: every
 // position of every finding, so that each line a finding cites is marked
-// (a position costs 40 bytes while the findings are held, and only lines
-// a finding cites have one).
+// (exploreIndex.citedRows keeps them as row indexes).
 func inspectOptions(opts replay.Options) inspect.Options {
 	return inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath, MaxPositions: math.MaxInt}
 }

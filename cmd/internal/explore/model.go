@@ -2,6 +2,7 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -100,34 +101,25 @@ func newExploreModel(x *exploreIndex, pal iostreams.Palette, redact bool) *explo
 
 // findProblems marks the rows the findings cite (rowCited), and among
 // them the own positions of the problem findings (rowStop, rowError), for
-// the list's marks and for n and N: one pass over the rows, with a table
-// of the findings' positions only.
+// the list's marks and for n and N.
 func (m *exploreModel) findProblems() {
 	x := m.x
-	fileIdx := map[string]uint16{}
-	for i, f := range x.files {
-		fileIdx[f.name] = uint16(i)
+	for i := range x.len() {
+		x.row(i).flags &^= rowMarks
 	}
-	marks := map[inspectPos]uint8{}
-	for _, f := range x.findings {
+	for k := range x.findings {
+		f := &x.findings[k]
 		bits := uint8(rowCited)
-		if ownPositions(&f) {
+		if ownPositions(f) {
 			bits |= rowStop
 			if f.Severity == inspect.SeverityError {
 				bits |= rowError
 			}
 		}
-		for _, p := range f.Positions {
-			if fi, ok := fileIdx[p.File]; ok && p.Line > 0 {
-				marks[inspectPos{fi, int32(p.Entry), uint32(p.Line)}] |= bits
+		if k < len(x.cites) {
+			for _, r := range x.cites[k] {
+				x.row(int(r)).flags |= bits
 			}
-		}
-	}
-	for i := range x.len() {
-		r := x.row(i)
-		r.flags &^= rowMarks
-		if len(marks) > 0 {
-			r.flags |= marks[inspectPos{r.file, int32(x.entry(i)), r.line}]
 		}
 	}
 	m.refilter()
@@ -158,18 +150,14 @@ func ownPositions(f *inspect.Finding) bool {
 // citing lists the findings that cite row i, worst first.
 func (m *exploreModel) citing(i int) []*inspect.Finding {
 	x := m.x
-	r := x.row(i)
-	if !r.cited() {
+	if !x.row(i).cited() {
 		return nil
 	}
 	var fs []*inspect.Finding
-	name, entry := x.name(r), x.entry(i)
 	for k := range x.findings {
-		f := &x.findings[k]
-		for _, p := range f.Positions {
-			if p.Line == int(r.line) && p.Entry == entry && p.File == name {
-				fs = append(fs, f)
-				break
+		if k < len(x.cites) {
+			if _, ok := slices.BinarySearch(x.cites[k], int32(i)); ok {
+				fs = append(fs, &x.findings[k])
 			}
 		}
 	}
@@ -463,7 +451,7 @@ func (m *exploreModel) whatIf() tea.Cmd {
 		return nil // done once the input ends
 	}
 	if m.toggled() == 0 {
-		m.x.findings, m.x.sessions, m.x.verdicts, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, false
+		m.x.findings, m.x.sessions, m.x.verdicts, m.x.cites, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, m.x.origCites, false
 		m.findProblems()
 		return nil
 	}
@@ -482,6 +470,7 @@ func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
 		return
 	}
 	m.x.findings, m.x.sessions, m.x.verdicts = msg.findings, msg.sessions, msg.verdicts
+	m.x.cites = m.x.citedRows(m.x.findings)
 	m.findProblems()
 }
 
