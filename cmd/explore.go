@@ -35,7 +35,9 @@ key.
 
 The view opens at once and fills in as the capture is read; with - it
 follows standard input as it arrives. Only the offset and envelope of each
-line are kept, in 40 bytes; a line is read again when shown (standard
+line are kept, in 40 bytes, and 4 bytes more for each finding that cites
+the line (to mark every line a finding cites, not only the first 100 it
+lists); a line is read again when shown (standard
 input and compressed captures are copied to a temporary file for that, of
 at most 4 GiB: past it, reading stops and the status line says so).
 Standard output must be a terminal. Exit status: 0 done, 2 bad usage or input.
@@ -45,19 +47,38 @@ inspect for output to a file or pipe. On standard input, G stays on the
 newest line as the stream arrives. Findings and the lineage tree appear
 once the input has ended.
 
-Timeline (top line): the listed lines spread over the width. Each cell is
-a bar from ▁ to █, the highest accepted sequence among its lines against
-the highest of all; a cell whose one line is a problem shows its reason's
-letter (m malformed, s stale, d duplicate, f foreign-session, n
-non-snapshot diagnostic); a cell of many lines is coloured by its worst
-problem (letters without colour). The selected line's cell is reversed (^
-without colour). [ and ] move along it; a mouse click on it jumps there.
+Timeline (top line): the listed lines spread over the width, left to right
+in capture order (it plots by line, not by time). Each cell is a bar from
+▁ to █, the highest accepted sequence among its lines, from the lowest
+accepted sequence listed (▁) to the highest (█), so that sequences far
+from 0 (Unix milliseconds) still rise; a cell whose one line is a problem
+shows its reason's letter (m malformed, s stale, d duplicate, f
+foreign-session, n non-snapshot diagnostic), · a cell with no accepted
+line; a cell of many lines is coloured by its worst verdict (letters
+without colour). The selected line's cell is reversed (^ without colour).
+[ and ] move along it; a mouse click on it jumps there. The line under it
+is its legend: the first and last line it spans, the sequences of ▁ and █,
+and the letters it shows. The status line (bottom) starts with the
+selected line, of how many the capture has ("line 8 of 15"; "entry 3:line
+5 of 22 entries" for a HAR file; "FILE:5, 20 of 30 lines" over several
+files), and the filter, if any, with how many lines it lists.
 
-Event list (left): line, kind (snap, subm, diag, - for a malformed line),
-session (when the capture has several and all are listed), turn, sequence
-and reason, coloured by verdict as in replay (green accepted, yellow
-inert, red malformed). The selected line is reversed and marked >; a line
-toggled off is marked x (X when selected) and shows (off).
+Event list (left): a mark, the finding column, line, kind (snap, subm,
+diag, - for a malformed line), session (when the capture has several and
+all are listed), turn, sequence and reason, coloured by verdict as in
+replay (green accepted, yellow inert, red malformed). The selected line is
+reversed and marked >; a line toggled off is marked x (X when selected)
+and shows (off). The finding column marks every line an inspect finding
+cites: ! where an error (red) or warning (yellow) finding has its own
+position, * where only an info finding or timestamp-sequence (which cites
+every accepted line of its session) does; the Event tab names the
+findings ("cited by"), so an accepted line where a message vanished says
+why it is marked. Numbers (entry, line, sequence) are never
+shortened: their columns are as wide as the listed values need, and the
+list takes the room its columns need, about half the screen; when they
+need more, the free text gives way (long session and turn ids lose their
+shared prefix or their middle, the reason its end), the list growing to
+70% of the screen before an id is cut below 10 cells.
 
 Detail tabs (right), for the selected line:
   1 Event       the line pretty-printed, with its verdict and detail as
@@ -76,9 +97,16 @@ Detail tabs (right), for the selected line:
                 one, in snapctl diff's words and rules (added, removed with
                 the lineage that explains it, changed, moved; inert lines
                 between them by reason)
-  4 Lineage     the session's tree as snapctl lineage draws it, the
-                selected line's turn marked ▶
-  5 Findings    the inspect findings that list this line
+  4 Lineage     the session's tree as snapctl lineage draws it (each
+                turn's outcome: complete, error, timed-out, cut-off,
+                refused… with its code), the selected line's turn marked
+                ▶, under the session's verdict
+  5 Findings    the session's verdict, then the inspect findings that
+                cite this line
+The verdict is inspect's, one per session: "no problems" only when no
+error or warning finding names the session and every turn ended complete
+(else how many problems: errors, warnings, turns not complete), info
+findings counted as notes.
 The Event, Projection and Diff tabs follow the what-if toggles at once;
 Findings and Lineage once recomputed (below), and, for a stream, once the
 input has ended.
@@ -100,15 +128,29 @@ Keys (? lists them all):
                        a page down / up
   g/G (home/end)       first / last line; after G a live stream is followed
   n/N                  next / previous problem: an inert line other than a
-                       submit, or a line a finding lists
+                       submit, or an own position of an error or warning
+                       finding (marked !): not an info finding's (a gap
+                       at every turn boundary) nor timestamp-sequence's,
+                       whose problem is where the cursor dropped a
+                       snapshot (sequence-collision, the inert lines)
   :                    go to a line number (the first listed line at or
-                       after it)
+                       after it); E:L or entry E:line L for line L of HAR
+                       entry E
   /                    search, from the selected line on, wrapping: an
                        event, turn or session id, or any text of the line as
                        written (a message id, message text; a character the
-                       JSON escapes must be typed as its escape)
+                       JSON escapes must be typed as its escape); the detail
+                       scrolls to the first line holding it (the Event tab
+                       when the tab shown does not) and marks it, reversed
+                       (between » and « without colour), until the
+                       selection moves
   s                    choose the session to list, by id (tab completes,
                        part of an id will do, empty lists every session)
+  f                    filter the list (tab completes; with s, both
+                       apply): problems (or p: the lines n stops at),
+                       turn ID, finding NAME (a prefix will do: the lines
+                       it cites), session ID (as s); empty clears
+  F                    clear the filter and the session: every line
   tab                  move the keys between the list and the detail pane
                        (» shows which)
   1-5, h/l, ←/→        choose a detail tab
@@ -126,10 +168,13 @@ otherwise; NO_COLOR or --color never turns colour off. The layout fits 80x24 and
 A line over --max-line is not shown.
 
 explore reads NDJSON captures (plain, gzip or zstd, wrapped with
---event-path too): it re-reads a line from its offset, which the other
-formats do not have, so --format other than auto/ndjson, and --each, are
-refused (exit 2). A capture that auto recognises as another format opens,
-but its Event tab shows the transport's line as stored.`,
+--event-path too): it re-reads a line from its offset; --format other
+than auto/ndjson, and --each, are refused (exit 2). A capture that auto
+recognises as another format (a HAR file, SSE, container logs) opens: its
+events are copied to the temporary file, as for standard input, and shown
+as events. A line of a HAR entry is named as every command names it,
+entry E:line L (FILE:entry E:line L with several files); the list shows
+its ENTRY, and : takes E:L.`,
 		Example: `  snapctl explore capture.jsonl
   snapctl explore --session session-7f3a capture.jsonl.gz
   curl -N "$URL" | snapctl explore -

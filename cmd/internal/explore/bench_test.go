@@ -118,3 +118,40 @@ func TestExploreBytesPerLine(t *testing.T) {
 
 // exploreLineBudget is the most the explorer may keep per line.
 const exploreLineBudget = 64
+
+// TestExploreBytesPerCitedLine measures what the explorer keeps per line
+// of a capture whose every accepted line two findings cite
+// (timestamp-sequence and sequence-gap), at two sizes: the marks cost a
+// row index per finding and line, not a position.
+func TestExploreBytesPerCitedLine(t *testing.T) {
+	// Whole chunks of rows (a submit and n snapshots), so that the
+	// measure is of the lines and not of a chunk's room.
+	for _, n := range []int{2*rowChunk - 1, 4*rowChunk - 1} {
+		file, _ := writeMsCapture(t, 1, n, 1000)
+		ios, _, _ := iostreams.Test("")
+		var x *exploreIndex
+		kept := hostile.Retained(func() any {
+			rd, err := replay.Open([]string{file}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			if x, err = buildExploreIndex(rd, replay.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			return newExploreModel(x, ios.Palette(), false)
+		})
+		x.close()
+		cited := 0
+		for i := range x.len() {
+			if x.row(i).cited() {
+				cited++
+			}
+		}
+		perLine := float64(kept) / float64(x.len())
+		t.Logf("%d lines, %d cited: %d bytes kept, %.1f a line", x.len(), cited, kept, perLine)
+		if cited < n/2 || perLine > exploreLineBudget {
+			t.Errorf("%d lines, %d cited: %.1f bytes kept a line, over %d", x.len(), cited, perLine, exploreLineBudget)
+		}
+	}
+}

@@ -11,7 +11,9 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/charmbracelet/x/ansi"
@@ -45,13 +47,22 @@ func (m *exploreModel) detailLines(i, w int) []string {
 	return lines
 }
 
-// position names row i's line, with its file when there are several.
+// position names row i's line in the one form (text.Position), with its
+// HAR entry when it has one, and its file when there are several.
 func (m *exploreModel) position(i int) string {
 	r := m.x.row(i)
-	if len(m.x.files) > 1 {
-		return fmt.Sprintf("%s:%d", termsafe.String(m.x.name(r)), r.line)
+	return m.at(m.x.name(r), m.x.entry(i), int(r.line))
+}
+
+// at names a line of the captures as position does.
+func (m *exploreModel) at(file string, entry, line int) string {
+	switch {
+	case len(m.x.files) > 1:
+		return text.Position(termsafe.String(file), entry, line)
+	case entry > 0:
+		return text.Position("", entry, line)
 	}
-	return fmt.Sprintf("line %d", r.line)
+	return fmt.Sprintf("line %d", line)
 }
 
 func (m *exploreModel) verdictLine(i int) string {
@@ -76,6 +87,13 @@ func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
 	}
 	fmt.Fprintln(out, m.pal.Bold(head))
 	fmt.Fprintln(out, "verdict: "+m.verdictLine(i))
+	if fs := m.citing(i); len(fs) > 0 {
+		names := make([]string, len(fs))
+		for k, f := range fs {
+			names[k] = render.SeverityColour(m.pal, f.Severity)(f.ID + " (" + string(f.Severity) + ")")
+		}
+		fmt.Fprintln(out, "cited by: "+strings.Join(names, ", ")+m.st.dim("  (5 Findings says why)"))
+	}
 	switch {
 	case err != nil:
 		fmt.Fprintln(out, m.pal.Red(termsafe.String(err.Error())))
@@ -257,8 +275,8 @@ func (m *exploreModel) diffTab(out *bufio.Writer, i int) {
 		fmt.Fprintln(out, m.pal.Red("cannot read the accepted lines again"))
 		return
 	}
-	old := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(p)), Line: m.x.line(p), Event: oldEv})
-	cur := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(a)), Line: m.x.line(a), Event: newEv})
+	old := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(p)), Line: m.x.line(p), Origin: m.x.origin(p), Event: oldEv})
+	cur := diff.ProjectionOf(&replay.Result{File: m.x.name(m.x.row(a)), Line: m.x.line(a), Origin: m.x.origin(a), Event: newEv})
 	pd := diff.Compare(old, cur)
 	pd.Explain(old.Messages, cur.Lineage)
 	pd.Inert = m.inertBetween(p, a)
@@ -314,8 +332,19 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		render.RedactSessions(sel)
 	}
 	var b bytes.Buffer
-	t := render.NewTree(&b, m.pal, w-2, false)
-	t.Write(sel)
+	for k, s := range sel {
+		// The tree's own headline counts lineage's problems only: the
+		// session's verdict replaces it, as in every view.
+		if k > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: %s (%s)\nverdict: %s\n", m.pal.Bold("session "+termsafe.String(s.SessionID)),
+			text.Plural(len(s.Turns), "turn"), render.OpCounts(s), m.verdict(s.SessionID))
+		var t bytes.Buffer
+		render.NewTree(&t, m.pal, w-2, false).Write([]*lineage.Session{s})
+		_, tree, _ := strings.Cut(t.String(), "\n")
+		b.WriteString(tree)
+	}
 	turn := termsafe.String(m.x.turnID(i))
 	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
 		if turn != "" && strings.Contains(ansi.Strip(l), " "+turn+" ") || strings.HasSuffix(ansi.Strip(l), " "+turn) {
@@ -324,7 +353,36 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		}
 		fmt.Fprintln(out, "  "+l)
 	}
+	m.outcomes(out, sel)
 	m.whatIfNote(out, "tree")
+}
+
+// outcomes lists how each turn ended for the client, whole, with where:
+// the tree cuts its lines to the pane.
+func (m *exploreModel) outcomes(out *bufio.Writer, sessions []*lineage.Session) {
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, m.pal.Bold("outcomes"))
+	for _, s := range sessions {
+		for _, n := range s.Turns {
+			e, code, at := n.Ending()
+			word := e.String()
+			if code != "" {
+				word += " " + code
+			}
+			colour := m.pal.Green
+			if e != model.EndComplete || n.ErrorCode != "" {
+				colour = m.pal.Red
+			}
+			where := ""
+			if at.Line > 0 {
+				where = " at " + m.at(at.File, at.Entry, at.Line)
+			}
+			if l := n.Later(); l != nil {
+				where += fmt.Sprintf(" (completed later at %s, %+d characters)", m.at(l.At.File, l.At.Entry, l.At.Line), l.Chars)
+			}
+			fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(n.TurnID), colour(termsafe.String(word)), where)
+		}
+	}
 }
 
 // whatIfNote says which lines the findings or the tree are of.
@@ -343,18 +401,46 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 		fmt.Fprintln(out, "findings are known once the input ends")
 		return
 	}
-	r := m.x.row(i)
-	n := 0
-	for _, f := range m.x.findings {
-		if !f.Names(m.x.name(r), int(r.line)) {
-			continue
-		}
-		n++
+	if id := m.x.sessionID(m.x.row(i)); id != "" {
+		fmt.Fprintf(out, "%s verdict: %s\n\n", m.pal.Bold("session "+termsafe.String(id)), m.verdict(id))
+	}
+	fs := m.citing(i)
+	for _, f := range fs {
 		fmt.Fprintf(out, "%s  %s\n  %s\n", render.SeverityColour(m.pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
 			m.pal.Bold(f.ID), termsafe.String(f.Message))
 	}
-	if n == 0 {
+	if len(fs) == 0 {
 		fmt.Fprintf(out, "no finding involves this line (%s in the capture)\n", text.Plural(len(m.x.findings), "finding"))
 	}
 	m.whatIfNote(out, "findings")
+}
+
+// verdict is a session's verdict in words and colour, as inspect makes it
+// (inspect.Verdict): "no problems" only when it is clean, else how many
+// problems of each kind, then the notes (info findings).
+func (m *exploreModel) verdict(session string) string {
+	v, ok := m.x.verdicts[session]
+	if !ok {
+		return m.st.dim("no verdict")
+	}
+	var parts []string
+	for _, s := range []inspect.Severity{inspect.SeverityError, inspect.SeverityWarning} {
+		if n := v.Count(s); n > 0 {
+			parts = append(parts, text.Plural(n, string(s)))
+		}
+	}
+	if v.Unfinished > 0 {
+		parts = append(parts, text.Plural(int(v.Unfinished), "turn")+" not complete")
+	}
+	words, colour := "no problems", m.pal.Green
+	if len(parts) > 0 {
+		words, colour = text.Plural(v.Problems(), "problem")+" ("+strings.Join(parts, ", ")+")", m.pal.Yellow
+		if v.Count(inspect.SeverityError) > 0 {
+			colour = m.pal.Red
+		}
+	}
+	if n := v.Notes(); n > 0 {
+		words += ", " + text.Plural(n, "note")
+	}
+	return colour(words)
 }

@@ -29,6 +29,7 @@ type exploreFeed struct {
 	err      error
 	findings []inspect.Finding
 	sessions []*lineage.Session
+	verdicts map[string]inspect.Verdict
 }
 
 // exploreTickMsg asks the model to take what the feed holds.
@@ -84,10 +85,10 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 			f.spool = ix.spool
 			f.mu.Unlock()
 		}
-		findings := ix.in.Report(ix.run.Summary(rd.Stats())).Findings
+		rep := ix.in.Report(ix.run.Summary(rd.Stats()))
 		sessions := ix.lb.Sessions()
 		f.mu.Lock()
-		f.done, f.findings, f.sessions = true, findings, sessions
+		f.done, f.findings, f.sessions, f.verdicts = true, rep.Findings, sessions, rep.Verdicts()
 		f.mu.Unlock()
 	}()
 	return f, nil
@@ -110,8 +111,11 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 		x.extend()
 	}
 	if f.done {
-		x.findings, x.sessions = f.findings, f.sessions
-		x.origFindings, x.origSessions = f.findings, f.sessions
+		if x.origFindings == nil {
+			x.cites = x.citedRows(f.findings)
+		}
+		x.findings, x.sessions, x.verdicts = f.findings, f.sessions, f.verdicts
+		x.origFindings, x.origSessions, x.origVerdicts, x.origCites = f.findings, f.sessions, f.verdicts, x.cites
 	}
 	return changed, f.done, f.err
 }

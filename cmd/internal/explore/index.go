@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"sort"
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
@@ -31,6 +33,10 @@ type exploreIndex struct {
 	opts  replay.Options
 	ids   []string // sessions in order of first appearance
 	turns []string // the turn ids the rows name, as far as exploreMaxTurns
+	// entries are the HAR entries of the rows, one run of rows each: the
+	// entry from the run's first row on (none for other formats, whose
+	// rows have entry 0 and need no run).
+	entries []entryRun
 
 	// run and last are the cursors after the first done rows, so that
 	// rows that arrive from a live stream are judged without judging the
@@ -43,10 +49,15 @@ type exploreIndex struct {
 	live bool
 	offs int // rows toggled off
 
-	// findings and sessions are those of the lines in play, orig* those
-	// of the capture as read.
+	// findings, sessions and verdicts (by session id, see
+	// inspect.Verdict) are those of the lines in play, orig* those of the
+	// capture as read.
 	findings, origFindings []inspect.Finding
+	// cites are, finding by finding, the rows it cites, in row order:
+	// every one, where the findings keep their first positions only.
+	cites, origCites       [][]int32
 	sessions, origSessions []*lineage.Session
+	verdicts, origVerdicts map[string]inspect.Verdict
 
 	spool *os.File
 	open  map[int]*os.File
@@ -75,8 +86,81 @@ func needsSpool(name string) bool {
 	return compressedMagic(head[:n])
 }
 
+// entryRun is the HAR entry of the rows from row on.
+type entryRun struct{ row, entry int32 }
+
+// entry is the HAR entry whose body holds row i, 0 for none.
+func (x *exploreIndex) entry(i int) int {
+	k := sort.Search(len(x.entries), func(k int) bool { return int(x.entries[k].row) > i })
+	if k == 0 {
+		return 0
+	}
+	return int(x.entries[k-1].entry)
+}
+
+// citedRows finds the rows each finding cites, from every position the
+// explorer asked inspect for, and then keeps of a finding's positions
+// only the first inspect.DefaultMaxPositions, as inspect lists them: a
+// row index costs 4 bytes where a position costs 40, and a finding such
+// as timestamp-sequence cites every accepted line.
+func (x *exploreIndex) citedRows(fs []inspect.Finding) [][]int32 {
+	fileIdx := map[string]uint16{}
+	for i, f := range x.files {
+		fileIdx[f.name] = uint16(i)
+	}
+	key := func(p inspect.Position) (inspectPos, bool) {
+		fi, ok := fileIdx[p.File]
+		return inspectPos{fi, int32(p.Entry), uint32(p.Line)}, ok && p.Line > 0
+	}
+	rowOf := map[inspectPos]int32{}
+	for _, f := range fs {
+		for _, p := range f.Positions {
+			if k, ok := key(p); ok {
+				rowOf[k] = -1
+			}
+		}
+	}
+	if len(rowOf) > 0 {
+		for i := range x.len() {
+			r := x.row(i)
+			k := inspectPos{r.file, int32(x.entry(i)), r.line}
+			if _, ok := rowOf[k]; ok {
+				rowOf[k] = int32(i)
+			}
+		}
+	}
+	cites := make([][]int32, len(fs))
+	for n := range fs {
+		f := &fs[n]
+		for _, p := range f.Positions {
+			if k, ok := key(p); ok && rowOf[k] >= 0 {
+				cites[n] = append(cites[n], rowOf[k])
+			}
+		}
+		slices.Sort(cites[n])
+		// A copy of its own length: append left up to twice the room.
+		cites[n] = slices.Clone(slices.Compact(cites[n]))
+		if len(f.Positions) > inspect.DefaultMaxPositions {
+			f.Positions = append([]inspect.Position(nil), f.Positions[:inspect.DefaultMaxPositions]...)
+		}
+	}
+	return cites
+}
+
+// origin is what a result of row i needs of its format: its HAR entry,
+// nil for none.
+func (x *exploreIndex) origin(i int) *replay.Origin {
+	if e := x.entry(i); e > 0 {
+		return &replay.Origin{Entry: e}
+	}
+	return nil
+}
+
 // add appends a row and what it brings to the tables.
 func (x *exploreIndex) add(r exploreRow, news exploreNews) {
+	if e := int32(news.entry); e != int32(x.entry(x.rows.len())) {
+		x.entries = append(x.entries, entryRun{row: int32(x.rows.len()), entry: e})
+	}
 	if news.session != "" {
 		x.ids = append(x.ids, news.session)
 	}
@@ -114,9 +198,11 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 		x.add(row, news)
 	}
 	x.files, x.spool = ix.files, ix.spool
-	x.findings = ix.in.Report(ix.run.Summary(rd.Stats())).Findings
+	rep := ix.in.Report(ix.run.Summary(rd.Stats()))
+	x.findings, x.verdicts = rep.Findings, rep.Verdicts()
 	x.sessions = ix.lb.Sessions()
-	x.origFindings, x.origSessions = x.findings, x.sessions
+	x.cites = x.citedRows(x.findings)
+	x.origFindings, x.origSessions, x.origVerdicts, x.origCites = x.findings, x.sessions, x.verdicts, x.cites
 	x.recompute()
 	return x, nil
 }

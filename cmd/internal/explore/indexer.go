@@ -38,6 +38,8 @@ type exploreIndexer struct {
 type exploreNews struct {
 	session, turn string
 	file          *exploreFile
+	// entry is the HAR entry of the row's line, 0 for none.
+	entry int
 }
 
 func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
@@ -47,7 +49,7 @@ func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
 		return nil, err
 	}
 	return &exploreIndexer{run: run,
-		in:      inspect.New(inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath}),
+		in:      inspect.New(inspectOptions(opts)),
 		lb:      lineage.NewBuilder(opts.Session),
 		fileIdx: map[string]int{}, sessions: map[string]uint32{}, turns: map[string]uint32{}, spoolMax: exploreSpoolMax, maxTurns: exploreMaxTurns}, nil
 }
@@ -61,7 +63,11 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews,
 		}
 		fi = len(ix.files)
 		ix.fileIdx[l.File] = fi
-		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File)})
+		// A capture in another format than NDJSON (HAR, SSE, container
+		// logs) gives each event's own text, which is not where its offset
+		// points: it is spooled too, to show the event and not the
+		// transport's bytes.
+		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File) || l.Origin != nil})
 		news.file = &ix.files[fi]
 	}
 	if ix.rows == exploreMaxRows || l.Num > math.MaxUint32 {
@@ -84,6 +90,9 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews,
 		return row, news, errOutsideWindow
 	}
 	ix.rows++
+	if l.Origin != nil {
+		news.entry = l.Origin.Entry
+	}
 	if ev := res.Event; ev != nil {
 		row.flags |= kindCode(ev.Kind)
 		row.seq = ev.Sequence
@@ -152,3 +161,10 @@ func intern(table map[string]uint32, id string, most int) (uint32, string) {
 // errOutsideWindow is a line the window leaves out: step returns it
 // instead of a row.
 var errOutsideWindow = errors.New("outside the window")
+
+// inspectOptions are the inspector's options for the explorer: every
+// position of every finding, so that each line a finding cites is marked
+// (exploreIndex.citedRows keeps them as row indexes).
+func inspectOptions(opts replay.Options) inspect.Options {
+	return inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath, MaxPositions: math.MaxInt}
+}

@@ -5,7 +5,7 @@ import "charm.land/bubbles/v2/key"
 // exploreKeys are the explorer's keys, shown by the help bar.
 type exploreKeys struct {
 	Down, Up, PageDown, PageUp, Top, Bottom, Next, Prev, Line, Search,
-	Session, Pane, Tab, Toggle, Write, Earlier, Later, Help, Quit key.Binding
+	Session, Filter, Unfilter, Pane, Tab, Toggle, Write, Earlier, Later, Help, Quit key.Binding
 }
 
 func newExploreKeys() exploreKeys {
@@ -24,6 +24,8 @@ func newExploreKeys() exploreKeys {
 		Line:     b([]string{":"}, ":", "go to line"),
 		Search:   b([]string{"/"}, "/", "search"),
 		Session:  b([]string{"s"}, "s", "choose session"),
+		Filter:   b([]string{"f"}, "f/F", "filter/clear"),
+		Unfilter: b([]string{"F"}, "F", "clear filter"),
 		Pane:     b([]string{"tab"}, "tab", "pane"),
 		Tab:      b([]string{"1", "2", "3", "4", "5", "left", "right", "h", "l"}, "1-5/h/l", "tabs"),
 		Toggle:   b([]string{"x"}, "x", "what-if toggle"),

@@ -2,12 +2,14 @@ package explore
 
 import (
 	"fmt"
+	"slices"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -33,6 +35,7 @@ const (
 	promptSearch
 	promptWrite
 	promptSession
+	promptFilter
 )
 
 // exploreModel is the explorer's state. Update changes it on key, mouse
@@ -53,10 +56,17 @@ type exploreModel struct {
 	// out where an id does not fit.
 	view                      []int32
 	sessionPrefix, turnPrefix string
-	turnWidth                 int
-	pos                       int
-	top                       int
-	session                   int // 0 for every session, else 1 + index in x.ids
+	// natural is what the listed rows need of each column (see layout).
+	natural listColumns
+	pos     int
+	top     int
+	session int // 0 for every session, else 1 + index in x.ids
+	filter  exploreFilter
+	// match is what the last search found on the selected row, shown in
+	// the detail until the selection moves; jump scrolls the detail to
+	// it once.
+	match string
+	jump  bool
 
 	tab    int
 	detail bool // the detail pane has the keys
@@ -68,8 +78,7 @@ type exploreModel struct {
 	status   string
 	showHelp bool
 
-	problems map[int]bool // rows a finding lists
-	quit     bool
+	quit bool
 
 	// feed, while the capture is being read, brings its rows; follow
 	// keeps the selection on the last of them (G).
@@ -90,37 +99,76 @@ func newExploreModel(x *exploreIndex, pal iostreams.Palette, redact bool) *explo
 	return m
 }
 
-// findProblems notes the rows the findings list, for n and N: one pass
-// over the rows, with a table of the findings' positions only.
+// findProblems marks the rows the findings cite (rowCited), and among
+// them the own positions of the problem findings (rowStop, rowError), for
+// the list's marks and for n and N.
 func (m *exploreModel) findProblems() {
 	x := m.x
-	m.problems = map[int]bool{}
-	fileIdx := map[string]uint16{}
-	for i, f := range x.files {
-		fileIdx[f.name] = uint16(i)
+	for i := range x.len() {
+		x.row(i).flags &^= rowMarks
 	}
-	cited := map[inspectPos]bool{}
-	for _, f := range x.findings {
-		for _, p := range f.Positions {
-			if fi, ok := fileIdx[p.File]; ok && p.Line > 0 {
-				cited[inspectPos{fi, uint32(p.Line)}] = true
+	for k := range x.findings {
+		f := &x.findings[k]
+		bits := uint8(rowCited)
+		if ownPositions(f) {
+			bits |= rowStop
+			if f.Severity == inspect.SeverityError {
+				bits |= rowError
+			}
+		}
+		if k < len(x.cites) {
+			for _, r := range x.cites[k] {
+				x.row(int(r)).flags |= bits
 			}
 		}
 	}
-	if len(cited) == 0 {
-		return
-	}
-	for i := range x.len() {
-		if r := x.row(i); cited[inspectPos{r.file, r.line}] {
-			m.problems[i] = true
-		}
-	}
+	m.refilter()
 }
 
-// inspectPos is a line of one of the captures.
+// refilter lists the rows of the filter again, after the findings or the
+// verdicts it depends on changed.
+func (m *exploreModel) refilter() {
+	if m.filter.kind == filterNone || m.view == nil {
+		return
+	}
+	status := m.status
+	m.applyFilter()
+	m.status = status
+}
+
+// ownPositions says whether a finding's positions are where its problem
+// is, the places n and N stop at: those of an error or a warning. An info
+// finding is a note (a gap of 2 at every turn boundary is how the
+// AgentsKit Chat server numbers turns), and timestamp-sequence cites
+// every accepted line of its session, the evidence that the sequences
+// are clocks: its problem is where the cursor dropped a snapshot, which
+// sequence-collision and the inert lines name.
+func ownPositions(f *inspect.Finding) bool {
+	return f.ID != inspect.TimestampSequence && f.Severity.AtLeast(inspect.SeverityWarning)
+}
+
+// citing lists the findings that cite row i, worst first.
+func (m *exploreModel) citing(i int) []*inspect.Finding {
+	x := m.x
+	if !x.row(i).cited() {
+		return nil
+	}
+	var fs []*inspect.Finding
+	for k := range x.findings {
+		if k < len(x.cites) {
+			if _, ok := slices.BinarySearch(x.cites[k], int32(i)); ok {
+				fs = append(fs, &x.findings[k])
+			}
+		}
+	}
+	return fs
+}
+
+// inspectPos is a line of one of the captures, in a HAR entry or not.
 type inspectPos struct {
-	file uint16
-	line uint32
+	file  uint16
+	entry int32
+	line  uint32
 }
 
 // Init starts taking rows from the feed, when the capture is still being
@@ -234,6 +282,10 @@ func (m *exploreModel) key(msg tea.KeyPressMsg) tea.Cmd {
 		m.moveBucket(1)
 	case key.Matches(msg, k.Session):
 		return m.askSession()
+	case key.Matches(msg, k.Filter):
+		return m.askFilter()
+	case key.Matches(msg, k.Unfilter):
+		m.clearFilter()
 	case key.Matches(msg, k.Toggle):
 		return m.toggle()
 	case key.Matches(msg, k.Line):
@@ -293,6 +345,7 @@ func (m *exploreModel) move(d int) {
 func (m *exploreModel) setPos(p int) {
 	m.pos = max(0, min(p, len(m.view)-1))
 	m.scroll = 0
+	m.match = ""
 }
 
 // selectRow selects row i of x.rows if it is in the list.
@@ -312,7 +365,7 @@ func (m *exploreModel) setView() {
 	cur := m.selected()
 	m.view = m.view[:0]
 	for i := range m.x.len() {
-		if m.session == 0 || int(m.x.row(i).session) == m.session {
+		if (m.session == 0 || int(m.x.row(i).session) == m.session) && m.keeps(i) {
 			m.view = append(m.view, int32(i))
 		}
 	}
@@ -332,7 +385,7 @@ func (m *exploreModel) setView() {
 		}
 	}
 	m.turnPrefix = sharedPrefix(turns)
-	m.turnWidth = idWidth(turns)
+	m.natural = m.naturalColumns(turns)
 	m.pos = 0
 	if cur >= 0 && !m.selectRow(cur) {
 		// The nearest row after it, else the last.
@@ -347,9 +400,9 @@ func (m *exploreModel) setView() {
 }
 
 // problem says whether row i is one n and N stop at: an inert line other
-// than a submit, or a line a finding lists.
+// than a submit, or a problem finding's own position (see ownPositions).
 func (m *exploreModel) problem(i int) bool {
-	if m.problems[i] {
+	if m.x.row(i).stop() {
 		return true
 	}
 	return !m.x.isOff(i) && m.x.reason(i).Verdict() == replay.Inert && m.x.row(i).kind() != replay.KindSubmit
@@ -377,6 +430,7 @@ func (m *exploreModel) toggle() tea.Cmd {
 		return nil
 	}
 	m.x.toggle(i)
+	m.refilter()
 	verb := "on"
 	if m.x.isOff(i) {
 		verb = "off"
@@ -397,7 +451,7 @@ func (m *exploreModel) whatIf() tea.Cmd {
 		return nil // done once the input ends
 	}
 	if m.toggled() == 0 {
-		m.x.findings, m.x.sessions, m.pending = m.x.origFindings, m.x.origSessions, false
+		m.x.findings, m.x.sessions, m.x.verdicts, m.x.cites, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, m.x.origCites, false
 		m.findProblems()
 		return nil
 	}
@@ -415,12 +469,26 @@ func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
 		m.status = "findings not recomputed: " + termsafe.String(msg.err.Error())
 		return
 	}
-	m.x.findings, m.x.sessions = msg.findings, msg.sessions
+	m.x.findings, m.x.sessions, m.x.verdicts = msg.findings, msg.sessions, msg.verdicts
+	m.x.cites = m.x.citedRows(m.x.findings)
 	m.findProblems()
 }
 
-// listHeight is the number of rows the list shows.
-func (m *exploreModel) listHeight() int { return max(1, m.height-3) }
+// listHeight is the number of rows the list shows: the screen less the
+// timeline, its legend, the list's header and the status line.
+func (m *exploreModel) listHeight() int { return max(1, m.height-m.listTop()-1) }
+
+// legendRows is 1 when the timeline's legend is shown: on a screen of 8
+// rows or more.
+func (m *exploreModel) legendRows() int {
+	if m.height >= 8 {
+		return 1
+	}
+	return 0
+}
+
+// listTop is the screen row of the list's first row.
+func (m *exploreModel) listTop() int { return 2 + m.legendRows() }
 
 // refresh keeps the selection on screen and renders the detail of the
 // selected row, so that View only lays out.
@@ -434,5 +502,6 @@ func (m *exploreModel) refresh() {
 	}
 	m.top = max(0, min(m.top, len(m.view)-h))
 	m.lines = m.detailLines(m.selected(), m.detailWidth())
+	m.showMatch()
 	m.scroll = max(0, min(m.scroll, len(m.lines)-h+1))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // ask opens the prompt line.
@@ -18,8 +19,9 @@ func (m *exploreModel) ask(k promptKind, value string) tea.Cmd {
 	m.prompt = k
 	m.input.Reset()
 	m.input.Prompt = map[promptKind]string{promptLine: "go to line: ", promptSearch: "search: ",
-		promptWrite: "write kept lines to: ", promptSession: "session (tab completes, empty for all): "}[k]
-	m.input.ShowSuggestions = k == promptSession
+		promptWrite: "write kept lines to: ", promptSession: "session (tab completes, empty for all): ",
+		promptFilter: "filter (problems, turn ID, finding NAME, session ID): "}[k]
+	m.input.ShowSuggestions = k == promptSession || k == promptFilter
 	m.input.SetValue(value)
 	m.input.CursorEnd()
 	return m.input.Focus()
@@ -44,19 +46,21 @@ func (m *exploreModel) promptKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *exploreModel) answer(k promptKind, v string) {
-	if v == "" && k != promptSession {
+	if v == "" && k != promptSession && k != promptFilter {
 		return
 	}
 	switch k {
 	case promptSession:
 		m.chooseSession(v)
+	case promptFilter:
+		m.chooseFilter(v)
 	case promptLine:
-		n, err := strconv.Atoi(strings.TrimPrefix(v, ":"))
-		if err != nil || n < 1 {
+		entry, n, ok := parsePosition(strings.TrimPrefix(v, ":"))
+		if !ok {
 			m.status = "not a line number: " + termsafe.String(v)
 			return
 		}
-		m.gotoLine(n)
+		m.gotoLine(entry, n)
 	case promptSearch:
 		m.search(v)
 	case promptWrite:
@@ -64,15 +68,34 @@ func (m *exploreModel) answer(k promptKind, v string) {
 	}
 }
 
-// gotoLine selects the first listed row at or after line n.
-func (m *exploreModel) gotoLine(n int) {
+// parsePosition reads a line number, or a line of a HAR entry as
+// text.Position writes it (entry 3:line 12) or as E:L.
+func parsePosition(v string) (entry, line int, ok bool) {
+	e, l, has := strings.Cut(v, ":")
+	if !has {
+		e, l = "0", v
+	}
+	e = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(e), "entry"))
+	l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "line"))
+	entry, err1 := strconv.Atoi(e)
+	line, err2 := strconv.Atoi(l)
+	return entry, line, err1 == nil && err2 == nil && entry >= 0 && line >= 1
+}
+
+// gotoLine selects the first listed row at or after line n (of HAR entry
+// entry, when it is not 0: the first row of a later entry otherwise).
+func (m *exploreModel) gotoLine(entry, n int) {
 	for p, i := range m.view {
-		if m.x.line(int(i)) >= n {
+		e := m.x.entry(int(i))
+		if entry > 0 && e < entry {
+			continue
+		}
+		if e > entry && entry > 0 || m.x.line(int(i)) >= n {
 			m.setPos(p)
 			return
 		}
 	}
-	m.status = fmt.Sprintf("no line %d or later", n)
+	m.status = fmt.Sprintf("no line %s or later", text.Position("", entry, n))
 }
 
 // search selects the next row, after the selected one and wrapping,
@@ -81,10 +104,26 @@ func (m *exploreModel) gotoLine(n int) {
 func (m *exploreModel) search(q string) {
 	if p, ok := m.x.find(m.view, m.pos, q); ok {
 		m.setPos(p)
+		m.match, m.jump = q, true
 		m.status = "found " + termsafe.String(q)
+		if !m.inTab(q) && m.tab != tabEvent {
+			// The tab shown does not hold it: the line itself does.
+			m.tab = tabEvent
+		}
 		return
 	}
 	m.status = "not found: " + termsafe.String(q)
+}
+
+// inTab says whether the selected row's current tab shows q.
+func (m *exploreModel) inTab(q string) bool {
+	q = termsafe.String(q)
+	for _, l := range m.detailLines(m.selected(), m.detailWidth()) {
+		if strings.Contains(ansi.Strip(l), q) {
+			return true
+		}
+	}
+	return false
 }
 
 func (m *exploreModel) defaultWritePath() string {

@@ -35,6 +35,14 @@ const (
 	rowTooLong   = 1 << 2
 	rowMalformed = 1 << 3
 	rowOff       = 1 << 4
+	// rowCited is set on a line some finding cites; rowStop on one that
+	// is the own position of a problem finding (an error or warning that
+	// does not cite its whole session), where n and N stop; rowError
+	// when one such finding is an error (see exploreModel.markFindings).
+	rowCited = 1 << 5
+	rowStop  = 1 << 6
+	rowError = 1 << 7
+	rowMarks = rowCited | rowStop | rowError
 )
 
 // rowKinds are the kinds a row's flags name, by their code.
@@ -61,6 +69,8 @@ func reasonCode(r replay.Reason) uint8 {
 func (r *exploreRow) kind() replay.Kind { return rowKinds[r.flags&rowKindMask] }
 func (r *exploreRow) tooLong() bool     { return r.flags&rowTooLong != 0 }
 func (r *exploreRow) malformed() bool   { return r.flags&rowMalformed != 0 }
+func (r *exploreRow) cited() bool       { return r.flags&rowCited != 0 }
+func (r *exploreRow) stop() bool        { return r.flags&rowStop != 0 }
 
 // The limits of the index: what its fields hold.
 const (
@@ -174,7 +184,7 @@ func (x *exploreIndex) turnID(i int) string {
 // report it (the event with its envelope only).
 func (x *exploreIndex) result(i int) *replay.Result {
 	r := x.rows.at(i)
-	res := &replay.Result{File: x.name(r), Line: int(r.line), Reason: x.reason(i)}
+	res := &replay.Result{File: x.name(r), Line: int(r.line), Reason: x.reason(i), Origin: x.origin(i)}
 	if r.malformed() {
 		res.Err = x.decodeError(i)
 		return res

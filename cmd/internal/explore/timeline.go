@@ -1,15 +1,19 @@
 package explore
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
 )
 
 // The timeline strip spreads the listed rows over the screen's width:
 // each cell is a run of rows, drawn as the highest accepted sequence in it
-// (a bar from ▁ to █ against the highest of all) or, when one of its
+// (a bar from ▁ at the lowest accepted sequence listed to █ at the
+// highest) or, when one of its
 // lines is a problem, the first letter of that line's reason (m
 // malformed, s stale, d duplicate, f foreign-session, n non-snapshot
 // diagnostic; see cell); the cell of the selected row is reversed, or ^
@@ -39,16 +43,30 @@ func (m *exploreModel) cellOf(p int) int {
 	return w - 1
 }
 
+// seqScale is the lowest and highest accepted sequence of the listed
+// rows, the bottom and top of the strip's bars: from the lowest, so that
+// sequences far from 0 (Unix milliseconds) still rise along the strip.
+type seqScale struct{ lo, hi int64 }
+
+func (m *exploreModel) seqScale() seqScale {
+	sc := seqScale{lo: -1}
+	for _, i := range m.view {
+		if m.x.reason(int(i)).Verdict() == replay.Accepted {
+			seq := m.x.row(int(i)).seq
+			if sc.lo < 0 || seq < sc.lo {
+				sc.lo = seq
+			}
+			sc.hi = max(sc.hi, seq)
+		}
+	}
+	return sc
+}
+
 func (m *exploreModel) timeline() string {
 	if len(m.view) == 0 {
 		return ""
 	}
-	var top int64
-	for _, i := range m.view {
-		if m.x.reason(int(i)).Verdict() == replay.Accepted {
-			top = max(top, m.x.row(int(i)).seq)
-		}
-	}
+	top := m.seqScale()
 	w, cur := m.cells(), m.cellOf(m.pos)
 	var b strings.Builder
 	for c := 0; c < w; c++ {
@@ -69,7 +87,7 @@ func (m *exploreModel) timeline() string {
 // is its reason's letter; a cell of many rows is its bar, in the colour
 // of the worst problem among them (letters again without colour, where a
 // colour would not show).
-func (m *exploreModel) cell(c, w int, top int64) (string, func(string) string) {
+func (m *exploreModel) cell(c, w int, top seqScale) (string, func(string) string) {
 	lo, hi := m.bucket(c, w)
 	var seq int64 = -1
 	worst := replay.Reason("")
@@ -95,8 +113,8 @@ func (m *exploreModel) cell(c, w int, top int64) (string, func(string) string) {
 		return "·", m.st.dim
 	}
 	k := 0
-	if top > 0 {
-		k = int(seq * int64(len(timelineBars)-1) / top)
+	if top.hi > top.lo {
+		k = int(float64(seq-top.lo) / float64(top.hi-top.lo) * float64(len(timelineBars)-1))
 	}
 	bar := string(timelineBars[max(0, min(k, len(timelineBars)-1))])
 	if worst != "" {
@@ -125,10 +143,54 @@ func (m *exploreModel) click(mouse tea.Mouse) {
 	case mouse.Y == 0 && mouse.X < m.cells():
 		lo, _ := m.bucket(mouse.X, m.cells())
 		m.setPos(lo)
-	case mouse.Y >= 2 && mouse.Y < 2+m.listHeight() && mouse.X < m.listWidth():
-		m.setPos(m.top + mouse.Y - 2)
+	case mouse.Y >= m.listTop() && mouse.Y < m.listTop()+m.listHeight() && mouse.X < m.listWidth():
+		m.setPos(m.top + mouse.Y - m.listTop())
 		m.detail = false
-	case mouse.Y >= 2 && mouse.X > m.listWidth():
+	case mouse.Y >= m.listTop() && mouse.X > m.listWidth():
 		m.detail = true
 	}
+}
+
+// timelineLetters name the letters of the strip, in the order the legend
+// lists them.
+var timelineLetters = []struct{ letter, reason string }{
+	{"m", "malformed"}, {"s", "stale"}, {"d", "duplicate"}, {"f", "foreign-session"}, {"n", "non-snapshot"},
+}
+
+// legend says what the strip plots, under it: the listed lines from left
+// to right, in capture order (by line, not by time), the bars' scale
+// (the lowest and highest accepted sequence), the letters it shows (inert lines by
+// reason) and what the colours mean (the worst verdict of a cell).
+func (m *exploreModel) legend() string {
+	if len(m.view) == 0 {
+		return ""
+	}
+	top := m.seqScale()
+	w := m.cells()
+	shown := map[string]bool{}
+	for c := 0; c < w; c++ {
+		ch, _ := m.cell(c, w, top)
+		shown[ch] = true
+	}
+	first, last := int(m.view[0]), int(m.view[len(m.view)-1])
+	span := fmt.Sprintf("▲ lines %d…%d", m.x.line(first), m.x.line(last))
+	if len(m.x.files) > 1 || m.x.entry(last) > 0 {
+		span = "▲ " + m.position(first) + " … " + m.position(last)
+	}
+	parts := []string{span, fmt.Sprintf("▁…█ accepted seq %d…%d", top.lo, top.hi)}
+	if !slices.ContainsFunc(timelineBars, func(r rune) bool { return shown[string(r)] }) {
+		parts[1] = "no accepted line"
+	}
+	for _, l := range timelineLetters {
+		if shown[l.letter] {
+			parts = append(parts, l.letter+" "+l.reason)
+		}
+	}
+	if shown["·"] {
+		parts = append(parts, "· none accepted")
+	}
+	if l := "colour: worst verdict"; m.st.dim("x") != "x" && text.Width(strings.Join(parts, "  "))+2+len(l) <= m.width {
+		parts = append(parts, l)
+	}
+	return m.st.dim(strings.Join(parts, "  "))
 }

@@ -41,15 +41,8 @@ func newExploreStyles(pal iostreams.Palette) exploreStyles {
 // listWidth is the width of the event list; the detail takes the rest,
 // after a one-cell rule.
 func (m *exploreModel) listWidth() int {
-	if m.width < 100 {
-		// Four more cells for the session column, when there is one.
-		w := 40
-		if m.sessionColumn() {
-			w = 44
-		}
-		return min(w, m.width*55/100)
-	}
-	return m.width * 42 / 100
+	_, lw := m.layout()
+	return lw
 }
 
 // sessionColumn says whether the list shows sessions: when the capture
@@ -75,11 +68,14 @@ func (m *exploreModel) render() string {
 	}
 	out := make([]string, 0, m.height)
 	out = append(out, m.timeline())
+	if m.legendRows() > 0 {
+		out = append(out, fitCells(m.legend(), m.width))
+	}
 	lw, dw, h := m.listWidth(), m.detailWidth(), m.listHeight()
 	if m.showHelp {
 		out = append(out, m.helpLines(h+1)...)
 	} else {
-		out = append(out, fitCells(m.st.header(m.listHeader(lw)), lw)+"│"+fitCells(m.tabBar(), dw))
+		out = append(out, fitCells(m.st.header(m.listHeader()), lw)+"│"+fitCells(m.tabBar(), dw))
 		list := m.listLines(lw, h)
 		for i := 0; i < h; i++ {
 			d := ""
@@ -102,26 +98,110 @@ func fitCells(s string, w int) string {
 	return s
 }
 
-// The list's columns: a mark for toggled lines, then LINE, KIND, SESSION,
-// TURN, SEQ and REASON (whose colour gives the verdict).
-const (
-	colLine   = 5
-	colKind   = 4
-	colSeq    = 4
-	colReason = 12
-)
+// listColumns are the widths of the list's columns after the mark and
+// the finding column: ENTRY (0 when no line is of a HAR entry), LINE,
+// KIND, SESSION (0 when the list shows one session), TURN, SEQ and REASON
+// (whose colour gives the verdict).
+type listColumns struct{ entry, line, session, turn, seq, reason int }
 
-// idWidths shares what the fixed columns leave between session and turn;
-// the session column is left out (0) when the list shows one session.
-func (m *exploreModel) idWidths(lw int) (int, int) {
-	rest := max(4, lw-(1+colLine+1+colKind+1+colSeq+1+colReason+1))
-	if !m.sessionColumn() {
-		return 0, rest
+const colKind = 4
+
+// width is the list's width with these columns.
+func (c listColumns) width() int {
+	w := 2 + c.line + 1 + colKind + 1 + c.turn + 1 + c.seq + 1 + c.reason
+	if c.entry > 0 {
+		w += c.entry + 1
 	}
-	rest--
-	// Turns take what their ids need, the sessions the rest.
-	tw := max(min(rest/2, m.turnWidth), len("TURN"))
-	return rest - tw, tw
+	if c.session > 0 {
+		w += c.session + 1
+	}
+	return w
+}
+
+// naturalColumns are the widths the listed rows need, every value whole.
+func (m *exploreModel) naturalColumns(turns func(yield func(string) bool)) listColumns {
+	c := listColumns{line: len("LINE"), seq: len("SEQ"), turn: max(len("TURN"), idWidth(turns)), reason: len("non-snapshot")}
+	if m.x.opts.Session != "" {
+		c.reason = len(replay.ReasonForeignSession)
+	}
+	var top uint32
+	var seqs []int64 // the smallest and largest, whose digits are the most
+	entry := 0
+	for _, i := range m.view {
+		r := m.x.row(int(i))
+		top = max(top, r.line)
+		if r.kind() != "" {
+			if len(seqs) == 0 {
+				seqs = []int64{r.seq, r.seq}
+			}
+			seqs[0], seqs[1] = min(seqs[0], r.seq), max(seqs[1], r.seq)
+		}
+	}
+	if len(m.x.entries) > 0 {
+		for _, e := range m.x.entries {
+			entry = max(entry, int(e.entry))
+		}
+		c.entry = max(len("ENTRY"), len(strconv.Itoa(entry)))
+	}
+	c.line = max(c.line, len(strconv.FormatUint(uint64(top), 10)))
+	for _, s := range seqs {
+		c.seq = max(c.seq, len(strconv.FormatInt(s, 10)))
+	}
+	if m.sessionColumn() {
+		c.session = max(len("SESSION"), idWidth(func(yield func(string) bool) {
+			for _, id := range m.x.ids {
+				if !yield(id) {
+					return
+				}
+			}
+		}))
+	}
+	return c
+}
+
+// layout fits the columns to the list's room, about half the screen: a
+// list that needs less leaves the rest to the detail; one that needs more
+// shortens free text only, never a number: the reason and long ids first
+// (session ids, then the reason, then turn ids, to 10 cells), then it
+// takes up to 70% of the screen, and only then are ids cut further (to 6
+// cells, the reason to 5). A list of numbers wider than the screen is cut
+// at its edge.
+func (m *exploreModel) layout() (listColumns, int) {
+	c := m.natural
+	if !m.sessionColumn() {
+		c.session = 0
+	} else if c.session == 0 {
+		c.session = len("SESSION")
+	}
+	room := m.width * 55 / 100
+	if m.width < 100 {
+		room = m.width * 60 / 100
+	}
+	if c.width() <= room {
+		// Room to spare goes to the detail.
+		return c, c.width()
+	}
+	over := c.width() - room
+	take := func(w *int, least int) {
+		if d := min(over, *w-least); d > 0 {
+			*w -= d
+			over -= d
+		}
+	}
+	shorten := func(least int) {
+		if c.session > 0 {
+			take(&c.session, least)
+		}
+		take(&c.reason, least-1)
+		take(&c.turn, least)
+	}
+	shorten(10)
+	if wider := m.width * 70 / 100; over > 0 && wider > room {
+		over = max(0, over-(wider-room))
+		room = wider
+	}
+	shorten(6)
+	return c, min(c.width(), max(1, m.width-2))
 }
 
 // idWidth is the widest of the ids, escaped.
@@ -135,7 +215,7 @@ func idWidth(ids func(yield func(string) bool)) int {
 
 // ids are the session and turn cells, each fitted to its width.
 func (m *exploreModel) ids(session, turn string, sw, tw int) string {
-	if sw == 0 {
+	if sw <= 0 {
 		return idCell(turn, m.turnPrefix, tw)
 	}
 	return idCell(session, m.sessionPrefix, sw) + " " + idCell(turn, m.turnPrefix, tw)
@@ -174,13 +254,23 @@ func sharedPrefix(ids func(yield func(string) bool)) string {
 	return prefix[:strings.LastIndexFunc(prefix, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })+1]
 }
 
-func (m *exploreModel) listHeader(lw int) string {
-	sw, tw := m.idWidths(lw)
+func (m *exploreModel) listHeader() string {
+	c, _ := m.layout()
 	focus := " "
 	if !m.detail {
 		focus = "»"
 	}
-	return fmt.Sprintf("%s%*s %-*s %s %*s %s", focus, colLine, "LINE", colKind, "KIND", m.ids("SESSION", "TURN", sw, tw), colSeq, "SEQ", "REASON")
+	return fmt.Sprintf("%s %s%*s %-*s %s %*s %s", focus, entryCell("ENTRY", c.entry), c.line, "LINE", colKind, "KIND",
+		m.ids("SESSION", "TURN", c.session, c.turn), c.seq, "SEQ", text.Shorten("REASON", c.reason, text.FitTail))
+}
+
+// entryCell is the ENTRY column's cell and the space after it, or nothing
+// when there is no such column.
+func entryCell(s string, w int) string {
+	if w == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%*s ", w, s)
 }
 
 func (m *exploreModel) listLines(lw, h int) []string {
@@ -189,10 +279,10 @@ func (m *exploreModel) listLines(lw, h int) []string {
 		lines[0] = " no events"
 		return lines
 	}
-	sw, tw := m.idWidths(lw)
+	c, _ := m.layout()
 	for i := 0; i < h && m.top+i < len(m.view); i++ {
 		p := m.top + i
-		lines[i] = m.listRow(int(m.view[p]), sw, tw, lw, p == m.pos)
+		lines[i] = m.listRow(int(m.view[p]), c, lw, p == m.pos)
 	}
 	return lines
 }
@@ -210,7 +300,7 @@ func kindCell(k replay.Kind) string {
 	return "diag"
 }
 
-func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
+func (m *exploreModel) listRow(i int, c listColumns, lw int, sel bool) string {
 	r, why := m.x.row(i), m.x.reason(i)
 	// The mark shows the selection without colour too: > selected, x
 	// toggled off, X both.
@@ -228,8 +318,23 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 	if r.kind() != "" {
 		seq = strconv.FormatInt(r.seq, 10)
 	}
-	line := fmt.Sprintf("%s%*d %-*s %s %*s ", mark, colLine, r.line, colKind, kindCell(r.kind()),
-		m.ids(m.x.sessionID(r), m.x.turnID(i), sw, tw), colSeq, text.Shorten(seq, colSeq, text.FitMiddle))
+	glyph, glyphColour := m.findingMark(r)
+	if sel {
+		glyphColour = nil
+	}
+	if glyphColour != nil {
+		glyph = glyphColour(glyph)
+	}
+	entry := ""
+	if c.entry > 0 {
+		entry = "-"
+		if e := m.x.entry(i); e > 0 {
+			entry = strconv.Itoa(e)
+		}
+	}
+	line := fmt.Sprintf("%s%s%s%*d %-*s %s %*s ", mark, glyph, entryCell(entry, c.entry), c.line, r.line, colKind, kindCell(r.kind()),
+		m.ids(m.x.sessionID(r), m.x.turnID(i), c.session, c.turn), c.seq, seq)
+	reason = text.Shorten(reason, c.reason, text.FitTail)
 	if sel {
 		return m.st.selected(fitCells(line+reason, lw))
 	}
@@ -238,6 +343,21 @@ func (m *exploreModel) listRow(i, sw, tw, lw int, sel bool) string {
 		colour = m.st.dim
 	}
 	return line + colour(reason)
+}
+
+// findingMark is the list's finding column: ! on a problem finding's own
+// position (red for an error, yellow for a warning), * on a line only
+// notes or a finding of the whole session cite, blank on the others.
+func (m *exploreModel) findingMark(r *exploreRow) (string, func(string) string) {
+	switch {
+	case r.flags&rowError != 0:
+		return "!", m.pal.Red
+	case r.stop():
+		return "!", m.pal.Yellow
+	case r.cited():
+		return "*", m.st.dim
+	}
+	return " ", nil
 }
 
 func padCells(s string, w int) string {
@@ -280,19 +400,22 @@ func (m *exploreModel) tabBar() string {
 	return b.String()
 }
 
-// bottomLine is the prompt, else a status message, else the short help.
+// bottomLine is the prompt, else where the selection is (line X of N)
+// and the filter, then a status message, else the short help.
 func (m *exploreModel) bottomLine() string {
 	if m.prompt != promptNone {
 		return m.input.View()
 	}
+	where := m.where()
 	if m.status != "" {
-		return m.status
+		return where + m.status
 	}
 	k := m.keys
 	// The keys that fit, and always ? and q.
 	var b strings.Builder
-	room := m.width - len("?  all keys  q quit")
-	for _, kb := range []key.Binding{k.Down, k.Next, k.Tab, k.Pane, k.Toggle, k.Search, k.Line, k.Session} {
+	b.WriteString(where)
+	room := m.width - text.Width(where) - len("?  all keys  q quit")
+	for _, kb := range []key.Binding{k.Down, k.Next, k.Filter, k.Search, k.Tab, k.Pane, k.Toggle, k.Line, k.Session} {
 		h := kb.Help()
 		if room -= text.Width(h.Key+" "+h.Desc) + 2; room < 0 {
 			break
@@ -307,11 +430,34 @@ func (m *exploreModel) bottomLine() string {
 func (m *exploreModel) helpLines(h int) []string {
 	k := m.keys
 	lines := []string{m.st.header("keys")}
-	for _, b := range []key.Binding{k.Down, k.PageDown, k.PageUp, k.Top, k.Next, k.Line, k.Search, k.Session,
+	var keys []string
+	for _, b := range []key.Binding{k.Down, k.PageDown, k.PageUp, k.Top, k.Next, k.Line, k.Search, k.Session, k.Filter,
 		k.Pane, k.Tab, k.Toggle, k.Write, k.Earlier, k.Help, k.Quit} {
-		lines = append(lines, fmt.Sprintf("  %-9s %s", b.Help().Key, b.Help().Desc))
+		keys = append(keys, fmt.Sprintf("  %-9s %s", b.Help().Key, b.Help().Desc))
 	}
-	lines = append(lines, "", "  in the detail pane (tab), j/k, pgup/pgdn and g/G scroll it",
+	if half := (len(keys) + 1) / 2; len(keys)+10 > h && m.width >= 60 {
+		// Two columns, so that the notes below fit a short screen.
+		for r := range half {
+			l := padCells(keys[r], m.width/2)
+			if r+half < len(keys) {
+				l += keys[r+half]
+			}
+			lines = append(lines, l)
+		}
+	} else {
+		lines = append(lines, keys...)
+	}
+	lines = append(lines, "",
+		"  f filters the list: problems (the lines n stops at), turn ID, finding NAME",
+		"    (the lines it cites), session ID; empty or F clears it and the session",
+		"  / finds an id or text from the selected line on; the detail scrolls to the",
+		"    match and marks it",
+		"  the top strip: the listed lines left to right, by line; ▁…█ a cell's highest",
+		"    accepted sequence, from the lowest listed to the highest; a letter, an",
+		"    inert line's reason",
+		"  ! in the list: an error or warning finding cites the line (n stops there);",
+		"    * only a note or timestamp-sequence does; the Event tab names them",
+		"  in the detail pane (tab), j/k, pgup/pgdn and g/G scroll it",
 		"  any key closes this help")
 	out := make([]string, h)
 	for i := range out {
@@ -322,4 +468,65 @@ func (m *exploreModel) helpLines(h int) []string {
 		}
 	}
 	return out
+}
+
+// where is the status line's head: the selected line of how many the
+// capture has, and what the list is filtered to, if anything.
+func (m *exploreModel) where() string {
+	n := m.x.len()
+	if n == 0 {
+		return ""
+	}
+	i, last := max(0, m.selected()), n-1
+	s := m.position(i)
+	switch {
+	case len(m.x.files) > 1:
+		// Line numbers count within each file: the row counts across.
+		s += fmt.Sprintf(", %d of %d lines", i+1, n)
+	case m.x.entry(last) > 0:
+		s += fmt.Sprintf(" of %d entries", m.x.entry(last))
+	default:
+		s += " of " + strconv.Itoa(m.x.line(last))
+	}
+	var filters []string
+	if m.session > 0 {
+		filters = append(filters, "session "+termsafe.String(m.x.ids[m.session-1]))
+	}
+	if m.filter.kind != filterNone {
+		filters = append(filters, m.filter.String())
+	}
+	if len(filters) > 0 {
+		s += fmt.Sprintf(" · filter %s: %d of %d lines", strings.Join(filters, ", "), len(m.view), n)
+	}
+	return m.st.header(s) + "  "
+}
+
+// showMatch marks what the last search found in the detail, and scrolls
+// the detail to its first line once. Lines are searched without their
+// styles, and a line holding the match loses them for its highlight
+// (reversed; between » and « without colour).
+func (m *exploreModel) showMatch() {
+	if m.match == "" {
+		return
+	}
+	q := termsafe.String(m.match)
+	first := -1
+	for k, l := range m.lines {
+		plain := ansi.Strip(l)
+		if !strings.Contains(plain, q) {
+			continue
+		}
+		if first < 0 {
+			first = k
+		}
+		mark := m.st.selected(q)
+		if mark == q {
+			mark = "»" + q + "«"
+		}
+		m.lines[k] = strings.ReplaceAll(plain, q, mark)
+	}
+	if m.jump && first >= 0 {
+		m.scroll = max(0, first-2)
+	}
+	m.jump = false
 }

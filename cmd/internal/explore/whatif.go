@@ -22,6 +22,7 @@ type exploreWhatIfMsg struct {
 	gen      int
 	findings []inspect.Finding
 	sessions []*lineage.Session
+	verdicts map[string]inspect.Verdict
 	err      error
 }
 
@@ -45,7 +46,7 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 			}
 		}()
 		msg := exploreWhatIfMsg{gen: gen}
-		msg.findings, msg.sessions, msg.err = src.inspectRows(kept)
+		msg.findings, msg.sessions, msg.verdicts, msg.err = src.inspectRows(kept)
 		return msg
 	}
 }
@@ -53,7 +54,7 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 // inspectRows runs the given rows, read again, through inspect and
 // lineage as one capture, and names the lines of its findings as the
 // rows do.
-func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.Session, error) {
+func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.Session, map[string]inspect.Verdict, error) {
 	pr, pw := io.Pipe()
 	go func() {
 		for _, i := range rows {
@@ -70,10 +71,10 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 	}()
 	rd, err := replay.Open([]string{replay.StdinName}, pr, x.opts.MaxLine)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	defer rd.Close()
-	in := inspect.New(inspect.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath})
+	in := inspect.New(inspectOptions(x.opts))
 	lb := lineage.NewBuilder(x.opts.Session)
 	opts := replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath, Messages: true, Hash: true}
 	sum, err := replay.Run(rd, opts, func(res *replay.Result) error {
@@ -85,17 +86,18 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 		err = rd.Err()
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	findings := in.Report(sum).Findings
+	rep := in.Report(sum)
+	findings := rep.Findings
 	for f := range findings {
 		for p, at := range findings[f].Positions {
 			// Line n of the kept lines is rows[n-1].
 			if at.Line >= 1 && at.Line <= len(rows) {
 				r := x.row(int(rows[at.Line-1]))
-				findings[f].Positions[p] = inspect.Position{File: x.files[r.file].name, Line: int(r.line)}
+				findings[f].Positions[p] = inspect.Position{File: x.files[r.file].name, Line: int(r.line), Entry: x.entry(int(rows[at.Line-1]))}
 			}
 		}
 	}
-	return findings, lb.Sessions(), nil
+	return findings, lb.Sessions(), rep.Verdicts(), nil
 }

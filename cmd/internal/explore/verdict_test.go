@@ -1,0 +1,94 @@
+package explore
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// inspectVerdicts is what snapctl inspect judges of each session of a
+// capture, computed apart from the explorer.
+func inspectVerdicts(t *testing.T, file string) map[string]inspect.Verdict {
+	t.Helper()
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	rep, err := inspect.Run(rd, inspect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.Verdicts()
+}
+
+// TestExploreVerdictAgreesWithInspect checks, on every NDJSON capture of
+// testdata, that the Lineage and Findings tabs of a line of each session
+// say "no problems" exactly when inspect's verdict on that session is
+// clean.
+func TestExploreVerdictAgreesWithInspect(t *testing.T) {
+	var files []string
+	for _, glob := range []string{"*.jsonl", "inspect/*.jsonl", "real-server/*.jsonl"} {
+		fs, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", glob))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range fs {
+			abs, err := filepath.Abs(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, abs)
+		}
+	}
+	dirty := 0
+	for _, file := range files {
+		want := inspectVerdicts(t, file)
+		m := newTestExplorer(t, 120, 40, "", file)
+		seen := map[string]bool{}
+		for p := range m.view {
+			i := int(m.view[p])
+			id := m.x.sessionID(m.x.row(i))
+			if id == "" || seen[id] {
+				continue
+			}
+			seen[id] = true
+			m.setPos(p)
+			for _, tab := range []string{"4", "5"} {
+				press(m, tab)
+				screen := strings.Join(m.lines, "\n")
+				if tab == "4" && !strings.Contains(screen, "verdict: ") {
+					continue // no accepted snapshot: no tree
+				}
+				clean := want[id].Clean()
+				if says := strings.Contains(screen, "no problems"); says != clean {
+					t.Errorf("%s session %s tab %s: says no problems %v, inspect's verdict clean %v (%+v):\n%s",
+						filepath.Base(file), id, tab, says, clean, want[id], screen)
+				}
+			}
+			if !want[id].Clean() {
+				dirty++
+			}
+		}
+	}
+	if dirty == 0 {
+		t.Errorf("no capture has a session with problems: the test proves nothing")
+	}
+}
+
+// TestExploreLineageOutcome checks that the Lineage tab tells how each
+// turn ended, as snapctl lineage does: real-timeout's turn-1 timed out.
+func TestExploreLineageOutcome(t *testing.T) {
+	m := newTestExplorer(t, 120, 40, "", "real-server/real-timeout.jsonl")
+	press(m, "4")
+	screen := strings.Join(m.lines, "\n")
+	for _, want := range []string{"timed-out SERVER_TIMEOUT (completed later)", "verdict: 1 problem (1 turn not complete)",
+		"turn-1  timed-out SERVER_TIMEOUT at line 22 (completed later at line 23", "turn-2  complete at line 35"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the Lineage tab lacks %q:\n%s", want, screen)
+		}
+	}
+}
