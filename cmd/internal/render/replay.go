@@ -304,8 +304,10 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // of them when there are fewer) or, when an input is live (standard
 // input, a pipe), from the rows that arrive before the run first waits
 // for input. On a terminal with a width the table fits it and every
-// later value is shortened to its column; with width 0 (-o wide, or not
-// a terminal) a later, longer value pushes the next ones, so that every
+// later id or detail is shortened to its column, while a later, wider
+// number (line, sequence) widens its column from that row on and the
+// detail gives way (text.Table); with width 0 (-o wide, or not a
+// terminal) a later, longer value pushes the next ones, so that every
 // row is whole for grep and cut, and off a terminal the columns are at
 // least the fixed widths they always had. A line number is never
 // shortened, and its column is wide enough for the largest the input can

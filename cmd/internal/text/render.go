@@ -20,6 +20,9 @@ import (
 type cellRenderer struct {
 	w   io.Writer
 	err error // the first write error, reported by Table
+	// widths are the widths of the columns drawn, which Table may grow
+	// after tablewriter was handed its own.
+	widths []int
 	// line is the one buffer every line is laid out in, so that a row
 	// costs the renderer no allocation.
 	line []byte
@@ -67,6 +70,9 @@ func (r *cellRenderer) draw(ctx tw.Formatting) {
 	first := true
 	for i := range len(ctx.Row.Current) {
 		width := ctx.Row.Widths.Get(i)
+		if i < len(r.widths) {
+			width = r.widths[i]
+		}
 		if width <= 0 {
 			continue
 		}
