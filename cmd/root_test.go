@@ -44,7 +44,7 @@ func TestWriteErrorsExitNonZero(t *testing.T) {
 		{"lineage", "-"}, {"lineage", "-o", "json", "-"}, {"lineage", "-o", "svg", "-"}, {"lineage", "-o", "dot", "-"},
 		{"lineage", "-o", "mermaid", "-"}, {"lineage", "--each", "-"},
 		{"diff", "-"}, {"diff", "-o", "jsonl", "-"}, {"diff", "-o", "json", "--jq", ".pairs", "-"},
-		{"report", "-o", "-", "-"},
+		{"report", "--out", "-", "-"},
 	}
 	for _, args := range cases {
 		name := strings.Join(args, " ")
