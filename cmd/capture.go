@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/pflag"
@@ -44,6 +45,7 @@ type captureFlags struct {
 type inputReport interface {
 	Warnings() []error
 	Err() error
+	Stats() replay.Stats
 }
 
 // register adds --session, --max-line, --event-path, --format, --url and
@@ -169,7 +171,7 @@ func (c *captureFlags) read(ios *iostreams.IOStreams, streaming bool) (rd *repla
 	}
 	rd, err = replay.Open(c.Files, in, c.MaxLine)
 	if err != nil {
-		return nil, nil, &usageError{err}
+		return nil, nil, &usageError{directoryHint(c.Files, err)}
 	}
 	if err := rd.SetFormat(c.Format); err != nil {
 		return nil, nil, &usageError{err}
@@ -207,12 +209,49 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 	if h := c.sniff.Hint(c.EventPath); h != nil {
 		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(hintText(h)))
 	}
+	if h := emptyHint(c.Files, c.rd.Stats()); h != "" {
+		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
+	}
 	damage := c.rd.Err()
 	var ue *usageError
 	if damage != nil && (err == nil || errors.Is(err, errMatched) || errors.As(err, &ue)) {
 		return &usageError{damage}
 	}
 	return err
+}
+
+// directoryHint adds to the error of a capture that is a directory what
+// to do: --each reads every capture under it.
+func directoryHint(files []string, err error) error {
+	for _, f := range files {
+		if fi, serr := os.Stat(f); serr == nil && fi.IsDir() {
+			return fmt.Errorf("%w: pass --each to read every capture under it, each on its own", err)
+		}
+	}
+	return err
+}
+
+// emptyHint says, when the whole input held no line or only blank ones,
+// that the capture was empty, so that "0 events" or "no findings" is not
+// read as a clean capture; "" otherwise. The exit status stays what it
+// is: an empty capture is no error, and --fail-on decides as ever.
+func emptyHint(files []string, st replay.Stats) string {
+	if !st.Complete() || st.Stopped || st.Lines > st.Blank {
+		return ""
+	}
+	what := "the capture is"
+	if len(files) == 1 {
+		what = files[0] + " is"
+		if files[0] == replay.StdinName {
+			what = "standard input is"
+		}
+	} else if len(files) > 1 {
+		what = fmt.Sprintf("the %d captures are", len(files))
+	}
+	if st.Lines == 0 {
+		return what + " empty (0 bytes): there is no event to replay"
+	}
+	return fmt.Sprintf("%s empty but for %s: there is no event to replay", what, text.Plural(st.Blank, "blank line"))
 }
 
 // hintText puts a hint in one sentence: how much was malformed, what it

@@ -140,7 +140,7 @@ func run(ios *iostreams.IOStreams, args []string) int {
 	ios.Out = out
 	root := newRootCmd(ios)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := unknownCommand(root, root.Execute())
 	// -o json's document is filtered by --jq once complete; a failed
 	// expression outweighs what the command made of the failed write.
 	if jerr := ios.Close(); jerr != nil {
