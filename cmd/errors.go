@@ -67,6 +67,9 @@ func unknownCommand(root *cobra.Command, err error) error {
 		return err
 	}
 	name, _ := strconv.Unquote(word)
+	if !strings.HasPrefix(rest[len(word):], fmt.Sprintf(" for %q", root.Name())) {
+		return err // an argument to a command that takes none
+	}
 	if s := root.SuggestionsFor(name); len(s) > 0 {
 		return usageErrorf("unknown command %q; did you mean %s?", name, text.OrList(s))
 	}

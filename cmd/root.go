@@ -26,43 +26,29 @@ func version() string {
 	return versionString(Version, bi)
 }
 
-// versionString says which snapctl this is: the version set at build
-// time, else the module version (go install …@v1.2.3, or the one go build
-// derives from the checkout), else "dev"; then what the build info knows
-// of the commit (revision, its time, uncommitted changes) and the Go
-// version that built it.
+// versionString says which snapctl this is, as --version and snapctl
+// version print it: the version (versionOf), then what the build info
+// knows of the commit (revision, its time, uncommitted changes) and the
+// Go version that built it.
 func versionString(set string, bi *debug.BuildInfo) string {
-	v := set
-	if v == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
-	}
-	if v == "" {
-		v = "dev"
-	}
-	if bi == nil {
-		return v
-	}
+	v := versionOf(set, bi)
 	var details []string
-	settings := map[string]string{}
-	for _, s := range bi.Settings {
-		settings[s.Key] = s.Value
+	if v.Commit != "" {
+		details = append(details, "commit "+v.Commit[:min(len(v.Commit), 12)])
 	}
-	if rev := settings["vcs.revision"]; rev != "" {
-		details = append(details, "commit "+rev[:min(len(rev), 12)])
+	if v.CommitTime != "" {
+		details = append(details, v.CommitTime)
 	}
-	if t := settings["vcs.time"]; t != "" {
-		details = append(details, t)
-	}
-	if settings["vcs.modified"] == "true" {
+	if v.Modified {
 		details = append(details, "modified")
 	}
-	if bi.GoVersion != "" {
-		details = append(details, bi.GoVersion)
+	if v.GoVersion != "" {
+		details = append(details, v.GoVersion)
 	}
 	if len(details) == 0 {
-		return v
+		return v.Version
 	}
-	return v + " (" + strings.Join(details, ", ") + ")"
+	return v.Version + " (" + strings.Join(details, ", ") + ")"
 }
 
 // newRootCmd builds the snapctl command tree on the given streams.
@@ -104,7 +90,7 @@ what the cursor did with every line and why.`,
 	root.PersistentFlags().StringVar(&ios.ColorMode, "color", "auto", "colour output: auto (terminal only, not with NO_COLOR), always or never")
 	root.PersistentFlags().BoolVar(&ios.NoProgress, "no-progress", false, "never show progress on standard error (shown only on a terminal, for inputs over 64 MiB)")
 	root.PersistentFlags().BoolVar(&ios.NoPager, "no-pager", false, "never page output (paged only on a terminal: $SNAPCTL_PAGER, else $PAGER, else less -FRX)")
-	root.PersistentFlags().StringVar(&jq, "jq", "", "filter JSON output with a jq `EXPRESSION`: with -o jsonl on each record as it comes; with -o json on the whole document, which is then written only once complete")
+	root.PersistentFlags().StringVar(&jq, "jq", "", "filter JSON output with a jq `EXPRESSION`: with -o jsonl on each record as it comes; with -o json on the whole document, which is then written only once complete; without -o, implies jsonl (replay, diff) or json")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		var fe *flagError
 		if errors.As(err, &fe) {
@@ -120,6 +106,7 @@ what the cursor did with every line and why.`,
 	root.AddCommand(newCmdExplain(ios, nil))
 	root.AddCommand(newCmdExplore(ios, nil))
 	root.AddCommand(newCmdMan(root))
+	root.AddCommand(newCmdVersion(ios))
 	completeBashAlone(root)
 	addHelpTopics(root, ios)
 	return root

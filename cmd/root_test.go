@@ -96,6 +96,12 @@ func TestVersionString(t *testing.T) {
 			}
 		})
 	}
+	// snapctl version -o json holds the whole revision.
+	bi := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}, Settings: vcs}
+	want := versionInfo{Version: "dev", GoVersion: "go1.26.8", Commit: "00cbc19a1b2c3d4e5f60718293a4b5c6d7e8f901", CommitTime: "2026-11-30T07:44:36Z", Modified: true}
+	if got := versionOf("", bi); got != want {
+		t.Errorf("versionOf = %+v, want %+v", got, want)
+	}
 }
 
 // TestManWriteError: a man page that cannot be written fails man with one

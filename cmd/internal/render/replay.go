@@ -50,9 +50,14 @@ func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool, carry *ori
 			writeEnvelope(e, env)
 		}
 	}
-	if res.Reason == replay.ReasonAdvanced {
+	switch res.Reason {
+	case replay.ReasonAdvanced:
 		e.Key("gap")
 		e.Int(res.Gap)
+	case replay.ReasonStale, replay.ReasonDuplicate:
+		// What the table's detail says: "sequence 3 < accepted 6".
+		e.Key("acceptedSequence")
+		e.Int(res.Prev)
 	}
 	carry.write(e, res.File, res.Origin)
 	e.EndObject()
