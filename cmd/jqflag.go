@@ -19,9 +19,13 @@ func setupJQ(c *cobra.Command, ios *iostreams.IOStreams, expr string) error {
 	if expr == "" {
 		return nil
 	}
+	implied := jqFormats[c.Name()]
+	if implied == "" {
+		return usageErrorf("--jq filters JSON output: %s writes none", c.CommandPath())
+	}
 	format := ""
 	if f := c.Flags().Lookup("output"); f != nil {
-		if implied := jqFormats[c.Name()]; implied != "" && !f.Changed {
+		if !f.Changed {
 			if err := f.Value.Set(implied); err != nil {
 				return err
 			}
