@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
-	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/pflag"
@@ -207,9 +207,9 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))
 	}
 	if h := c.sniff.Hint(c.EventPath); h != nil {
-		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(hintText(h)))
+		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(render.HintText(h)))
 	}
-	if h := emptyHint(c.Files, c.rd.Stats()); h != "" {
+	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" {
 		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
 	}
 	damage := c.rd.Err()
@@ -229,36 +229,6 @@ func directoryHint(files []string, err error) error {
 		}
 	}
 	return err
-}
-
-// emptyHint says, when the whole input held no line or only blank ones,
-// that the capture was empty, so that "0 events" or "no findings" is not
-// read as a clean capture; "" otherwise. The exit status stays what it
-// is: an empty capture is no error, and --fail-on decides as ever.
-func emptyHint(files []string, st replay.Stats) string {
-	if !st.Complete() || st.Stopped || st.Lines > st.Blank {
-		return ""
-	}
-	what := "the capture is"
-	if len(files) == 1 {
-		what = files[0] + " is"
-		if files[0] == replay.StdinName {
-			what = "standard input is"
-		}
-	} else if len(files) > 1 {
-		what = fmt.Sprintf("the %d captures are", len(files))
-	}
-	if st.Lines == 0 {
-		return what + " empty (0 bytes): there is no event to replay"
-	}
-	return fmt.Sprintf("%s empty but for %s: there is no event to replay", what, text.Plural(st.Blank, "blank line"))
-}
-
-// hintText puts a hint in one sentence: how much was malformed, what it
-// looks like (with the first line looked at), and what to do.
-func hintText(h *replay.Hint) string {
-	return fmt.Sprintf("%d of %d lines are malformed and look like %s (%s:%d): %s",
-		h.Malformed, h.Events, h.Format, h.File, h.Line, h.Advice)
 }
 
 // resolveFiles turns no FILE into standard input, unless that is a

@@ -78,84 +78,9 @@ Exit status: 0 done, 2 bad usage, an existing --out file without --force,
 an unreadable capture (no file is written) or damaged input (the report is
 written, with a banner saying where the input stopped).
 
-The page reads the same with scripts off, and prints (filters and switches
-are hidden on paper; every table prints whole). Its first element is a
-Content-Security-Policy that forbids script, connections and any load from
-outside the page (see snapctl help hostile-input). In detail, top to bottom:
-  - a header: each capture with its size as stored and its SHA-256
-    (standard input is hashed as it is read), when the report was
-    generated (UTC), the snapctl version (as --version prints it), the
-    pinned session if any, and a banner that says whether --redact was
-    given;
-  - the summary: events, lines, accepted and inert, by reason, kind and
-    decode code, with the damage and --max-line warnings of replay;
-  - the findings of inspect, worst first, each linking to its session's
-    section and to the rows of the lines it cites;
-  - the sessions table (folded when there are more than 20 sessions);
-  - the malformed lines, which belong to no session;
-  - per session: a timeline chart (SVG): x is the position of each event
-    in the capture, y its sequence; the accepted snapshots are one green
-    line, inert events are marks coloured by reason (stale, duplicate,
-    foreign-session, non-snapshot); the first event of the session in
-    each new file (a reconnect) is a dashed vertical rule named after the
-    file; events cited by an error or warning finding (a sequence
-    collision, …) are ringed in red. A switch above the chart shows it
-    against emittedAt instead (CSS only: it works with scripts off). When
-    the sequences look like Unix-millisecond timestamps, the sequence axis
-    is labelled in seconds from an instant named in its title. Each mark's
-    tooltip names its line, and clicking it goes to its row;
-  - the lineage tree (SVG, the same picture as lineage -o svg): an
-    indented tree, one turn per row, the operation on each edge, the final
-    status, sequences and tokens on each box, problems as a red dashed
-    box; the box's tooltip has the whole description;
-  - the event table: by default the problems (stale, duplicate,
-    foreign-session and malformed lines, and accepted snapshots that
-    skipped sequences) and every line a finding cites, with two rows of
-    context before and after each; --all-events shows every row.
-    Checkboxes above the table hide the rows of a reason (CSS only). Rows
-    are anchors: findings and chart points link to them;
-  - the diffs of successive accepted projections, one collapsed line per
-    turn (pairs, sequences, status change, messages added, removed — and
-    how many no lineage explains — and changed), opening on the changes,
-    each message with the head of its text; the turn's name links to its
-    box in the lineage picture.
---redact hides message texts, submit inputs and the values quoted in
-decode problems (a text becomes its length), as in the other commands; the
-top of the page says so. How the page keeps capture text from running as
-markup: snapctl help hostile-input.
-
-Size and memory: the capture is read once; the report keeps only what the
-page shows, so its size and memory are bounded whatever the capture's:
-  sessions with a chart, a lineage tree, an event table and diffs
-      the first 16, in order of appearance (the summary, the sessions
-      table and the findings cover all)
-  points per chart
-      512: past it, neighbouring positions are merged into one point, a
-      bar spanning their events' sequences, so no inert event disappears;
-      an aggregated chart has no tooltips or links, and says so
-  rows of the event tables
-      2000 per session and 5000 in all (100,000 in all with --all-events)
-  events held until the findings are known
-      50,000 (the kept sessions' first events, a few strings each, about
-      10 MB); past it, rows are chosen as events come (problems and their
-      context), and a cited line may have no row: its position says so
-  malformed lines listed
-      500
-  sessions in the sessions table
-      1000
-  findings listed
-      1000, worst first, 20 positions each (inspect lists them all)
-  turns drawn in a lineage tree
-      500 (lineage -o svg draws them all)
-  turns with diffs per session, changes per turn
-      200, 40
-  text in a cell, head of a message
-      200, 160 runes
-The page says which caps were reached. Without --session, only the
-sessions the report draws go through the lineage builder and the differ
-(the costliest part); the inspector sees every line. Files are hashed on a
-goroutine beside the run (through the page cache); the measured sizes and
-times are in scripts/README.md.`,
+The page reads the same with scripts off, and prints. Its parts, top to
+bottom, how it keeps capture text from running as markup, and the bounds
+of its size and memory: snapctl help report-page.`,
 		Example: `  snapctl report capture.jsonl
   snapctl report --out incident-4711.html --redact part1.jsonl part2.jsonl.gz
   snapctl report --out - capture.jsonl > page.html

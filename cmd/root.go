@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/buildinfo"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -23,32 +24,7 @@ var Version = ""
 
 func version() string {
 	bi, _ := debug.ReadBuildInfo()
-	return versionString(Version, bi)
-}
-
-// versionString says which snapctl this is, as --version and snapctl
-// version print it: the version (versionOf), then what the build info
-// knows of the commit (revision, its time, uncommitted changes) and the
-// Go version that built it.
-func versionString(set string, bi *debug.BuildInfo) string {
-	v := versionOf(set, bi)
-	var details []string
-	if v.Commit != "" {
-		details = append(details, "commit "+v.Commit[:min(len(v.Commit), 12)])
-	}
-	if v.CommitTime != "" {
-		details = append(details, v.CommitTime)
-	}
-	if v.Modified {
-		details = append(details, "modified")
-	}
-	if v.GoVersion != "" {
-		details = append(details, v.GoVersion)
-	}
-	if len(details) == 0 {
-		return v.Version
-	}
-	return v.Version + " (" + strings.Join(details, ", ") + ")"
+	return buildinfo.Read(Version, bi).String()
 }
 
 // newRootCmd builds the snapctl command tree on the given streams.

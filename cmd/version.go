@@ -4,52 +4,11 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/agentskit/snapctl/cmd/internal/buildinfo"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/spf13/cobra"
 )
-
-// versionInfo is what snapctl knows of its own build: -o json of snapctl
-// version, and the parts of --version's line.
-type versionInfo struct {
-	// Version is the version set at build time, else the module version
-	// (go install …@v1.2.3, or the one go build derives from the
-	// checkout), else "dev".
-	Version   string `json:"version"`
-	GoVersion string `json:"goVersion"`
-	// Commit, CommitTime and Modified are what the build info says of
-	// the checkout it was built from, when it was one.
-	Commit     string `json:"commit,omitempty"`
-	CommitTime string `json:"commitTime,omitempty"`
-	Modified   bool   `json:"modified"`
-}
-
-// versionOf reads the version set at build time and the build info (nil
-// when there is none).
-func versionOf(set string, bi *debug.BuildInfo) versionInfo {
-	v := versionInfo{Version: set}
-	if v.Version == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v.Version = bi.Main.Version
-	}
-	if v.Version == "" {
-		v.Version = "dev"
-	}
-	if bi == nil {
-		return v
-	}
-	v.GoVersion = bi.GoVersion
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Commit = s.Value
-		case "vcs.time":
-			v.CommitTime = s.Value
-		case "vcs.modified":
-			v.Modified = s.Value == "true"
-		}
-	}
-	return v
-}
 
 // newCmdVersion builds `snapctl version`, which says what --version does,
 // or with -o json the same as a record, as gh and kubectl have.
@@ -69,11 +28,11 @@ commitTime (when the build knows them) and modified.`,
 			bi, _ := debug.ReadBuildInfo()
 			switch output {
 			case "text":
-				_, err := fmt.Fprintf(ios.Out, "snapctl %s\n", versionString(Version, bi))
+				_, err := fmt.Fprintf(ios.Out, "snapctl %s\n", buildinfo.Read(Version, bi).String())
 				return err
 			case "json":
 				e := jsonout.NewEncoder(ios.Out, jsonout.Document)
-				if err := e.Value(versionOf(Version, bi)); err != nil {
+				if err := e.Value(buildinfo.Read(Version, bi)); err != nil {
 					return err
 				}
 				return e.End()
