@@ -107,9 +107,9 @@ func TestFinish(t *testing.T) {
 		{name: "warning only", report: fakeReport{warnings: []error{shrink}}, status: exitOK,
 			stderr: "snapctl: warning: live\\n.jsonl shrank from 10 to 4 bytes while being read: lines may be missing\n"},
 		{name: "empty: said, status unchanged", report: fakeReport{empty: true}, status: exitOK,
-			stderr: "snapctl: hint: the capture is empty (0 bytes): there is no event to replay\n"},
+			stderr: "snapctl: hint: the capture is empty (0 bytes): it holds no event\n"},
 		{name: "empty, matched", report: fakeReport{empty: true}, err: errMatched, want: errMatched, status: exitMatch,
-			stderr: "snapctl: hint: the capture is empty (0 bytes): there is no event to replay\n"},
+			stderr: "snapctl: hint: the capture is empty (0 bytes): it holds no event\n"},
 		{name: "no reader (runF)", noReader: true, err: errMatched, want: errMatched, status: exitMatch},
 	}
 	for _, tc := range cases {

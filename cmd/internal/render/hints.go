@@ -25,9 +25,9 @@ func EmptyHint(files []string, st replay.Stats) string {
 		what = fmt.Sprintf("the %d captures are", len(files))
 	}
 	if st.Lines == 0 {
-		return what + " empty (0 bytes): there is no event to replay"
+		return what + " empty (0 bytes): it holds no event"
 	}
-	return fmt.Sprintf("%s empty but for %s: there is no event to replay", what, text.Plural(st.Blank, "blank line"))
+	return fmt.Sprintf("%s empty but for %s: it holds no event", what, text.Plural(st.Blank, "blank line"))
 }
 
 // HintText puts a hint in one sentence: how much was malformed, what it
