@@ -68,7 +68,7 @@
 // report_test.go checks the generated pages without a browser. To look at
 // one (Debian: apt-get install chromium-headless-shell):
 //
-//	go run . report -o /tmp/r.html testdata/reconnect.jsonl &&
+//	go run . report --force --out /tmp/r.html testdata/reconnect.jsonl &&
 //	chromium --headless --screenshot=/tmp/r.png --window-size=1200,2000 file:///tmp/r.html
 //
 // TestMemoryPerSession (in inspect, inspect/lineage and diff) measures the

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/pflag"
@@ -44,6 +45,7 @@ type captureFlags struct {
 type inputReport interface {
 	Warnings() []error
 	Err() error
+	Stats() replay.Stats
 }
 
 // register adds --session, --max-line, --event-path, --format, --url and
@@ -169,7 +171,7 @@ func (c *captureFlags) read(ios *iostreams.IOStreams, streaming bool) (rd *repla
 	}
 	rd, err = replay.Open(c.Files, in, c.MaxLine)
 	if err != nil {
-		return nil, nil, &usageError{err}
+		return nil, nil, &usageError{directoryHint(c.Files, err)}
 	}
 	if err := rd.SetFormat(c.Format); err != nil {
 		return nil, nil, &usageError{err}
@@ -205,7 +207,10 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 		fmt.Fprintf(ios.ErrOut, "snapctl: warning: %s\n", strings.ReplaceAll(termsafe.String(w.Error()), "\n", " "))
 	}
 	if h := c.sniff.Hint(c.EventPath); h != nil {
-		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(hintText(h)))
+		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(render.HintText(h)))
+	}
+	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" {
+		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
 	}
 	damage := c.rd.Err()
 	var ue *usageError
@@ -215,11 +220,15 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 	return err
 }
 
-// hintText puts a hint in one sentence: how much was malformed, what it
-// looks like (with the first line looked at), and what to do.
-func hintText(h *replay.Hint) string {
-	return fmt.Sprintf("%d of %d lines are malformed and look like %s (%s:%d): %s",
-		h.Malformed, h.Events, h.Format, h.File, h.Line, h.Advice)
+// directoryHint adds to the error of a capture that is a directory what
+// to do: --each reads every capture under it.
+func directoryHint(files []string, err error) error {
+	for _, f := range files {
+		if fi, serr := os.Stat(f); serr == nil && fi.IsDir() {
+			return fmt.Errorf("%w: pass --each to read every capture under it, each on its own", err)
+		}
+	}
+	return err
 }
 
 // resolveFiles turns no FILE into standard input, unless that is a

@@ -71,10 +71,17 @@ func TestFormatSize(t *testing.T) {
 type fakeReport struct {
 	warnings []error
 	err      error
+	empty    bool // the input had no line
 }
 
 func (f fakeReport) Warnings() []error { return f.warnings }
 func (f fakeReport) Err() error        { return f.err }
+func (f fakeReport) Stats() replay.Stats {
+	if f.empty {
+		return replay.Stats{Files: 1}
+	}
+	return replay.Stats{Files: 1, Lines: 1}
+}
 
 // Damage turns a finished command into exit 2 after its output, unless
 // the command failed for another reason; warnings go to standard error.
@@ -99,6 +106,10 @@ func TestFinish(t *testing.T) {
 		{name: "a write error wins over damage", report: fakeReport{err: damage}, err: write, want: write, status: exitUsage},
 		{name: "warning only", report: fakeReport{warnings: []error{shrink}}, status: exitOK,
 			stderr: "snapctl: warning: live\\n.jsonl shrank from 10 to 4 bytes while being read: lines may be missing\n"},
+		{name: "empty: said, status unchanged", report: fakeReport{empty: true}, status: exitOK,
+			stderr: "snapctl: hint: the capture is empty (0 bytes): it holds no event\n"},
+		{name: "empty, matched", report: fakeReport{empty: true}, err: errMatched, want: errMatched, status: exitMatch,
+			stderr: "snapctl: hint: the capture is empty (0 bytes): it holds no event\n"},
 		{name: "no reader (runF)", noReader: true, err: errMatched, want: errMatched, status: exitMatch},
 	}
 	for _, tc := range cases {

@@ -3,7 +3,12 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"syscall"
+
+	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/spf13/cobra"
 )
 
 // Exit statuses.
@@ -45,3 +50,28 @@ const exitPipe = 128 + 13
 
 // brokenPipe says whether err is a write to a pipe nobody reads.
 func brokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }
+
+// unknownCommand puts cobra's error for a word that names no command in
+// one line with what to type instead: cobra's own ends in a suggestion
+// on lines of their own ("\n\nDid you mean this?\n\treplay\n"), which
+// the one-line error printer cannot keep. Other errors are returned as
+// they are.
+func unknownCommand(root *cobra.Command, err error) error {
+	const prefix = "unknown command "
+	if err == nil || !strings.HasPrefix(err.Error(), prefix) {
+		return err
+	}
+	rest := strings.TrimPrefix(err.Error(), prefix)
+	word, err2 := strconv.QuotedPrefix(rest)
+	if err2 != nil {
+		return err
+	}
+	name, _ := strconv.Unquote(word)
+	if !strings.HasPrefix(rest[len(word):], fmt.Sprintf(" for %q", root.Name())) {
+		return err // an argument to a command that takes none
+	}
+	if s := root.SuggestionsFor(name); len(s) > 0 {
+		return usageErrorf("unknown command %q; did you mean %s?", name, text.OrList(s))
+	}
+	return usageErrorf("unknown command %q: the commands are %s (snapctl help lists them)", name, strings.Join(helpNames(root, false), ", "))
+}

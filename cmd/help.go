@@ -3,11 +3,15 @@ package cmd
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // addHelpTopics adds the help topics to root, as gh does: commands with no
@@ -22,7 +26,51 @@ func addHelpTopics(root *cobra.Command, ios *iostreams.IOStreams) {
 		root.AddCommand(c)
 	}
 	root.SetHelpCommand(newCmdHelp(root, ios))
+	wrapHelp(root, ios)
 }
+
+// helpWidthKey is the root annotation that holds the width help is
+// wrapped at: the terminal's, or 0 off a terminal (one line per flag,
+// for grep).
+const helpWidthKey = "helpWidth"
+
+// wrapHelp fits every command's help to the terminal: cobra lays flags
+// out on one line each, whatever their length, so the terminal broke
+// them mid-word ("per se" / "ssion"); the flags are wrapped under their
+// descriptions, the paragraphs of Long filled again when the terminal is
+// narrower than they are, and the rest (examples) wrapped at spaces.
+func wrapHelp(root *cobra.Command, ios *iostreams.IOStreams) {
+	width := ios.FitWidth(false)
+	if root.Annotations == nil {
+		root.Annotations = map[string]string{}
+	}
+	root.Annotations[helpWidthKey] = strconv.Itoa(width)
+	addTemplateFuncs.Do(func() {
+		cobra.AddTemplateFunc("wrappedFlagUsages", func(f *pflag.FlagSet, c *cobra.Command) string {
+			w, _ := strconv.Atoi(c.Root().Annotations[helpWidthKey])
+			return f.FlagUsagesWrapped(w)
+		})
+	})
+	tmpl := root.UsageTemplate()
+	for _, set := range []string{"LocalFlags", "InheritedFlags"} {
+		tmpl = strings.Replace(tmpl, "{{."+set+".FlagUsages", "{{wrappedFlagUsages ."+set+" $", 1)
+	}
+	root.SetUsageTemplate(tmpl)
+	help := root.HelpFunc()
+	root.SetHelpFunc(func(c *cobra.Command, args []string) {
+		if width > 0 {
+			long := c.Long
+			defer func() { c.Long = long }()
+			c.Long = text.Reflow(long, width)
+			c.SetOut(text.FitLines(c.OutOrStdout(), width))
+		}
+		help(c, args)
+	})
+}
+
+// addTemplateFuncs registers snapctl's template functions with cobra,
+// whose table of them is the process's.
+var addTemplateFuncs sync.Once
 
 // newCmdHelp builds `snapctl help [COMMAND|TOPIC]`. Unlike cobra's, an
 // unknown word is bad usage (exit 2) naming the topics and commands there

@@ -22,6 +22,7 @@ const modulePath = "github.com/agentskit/snapctl"
 // given its place.
 var subjects = map[string]int{
 	"iostreams": 0,
+	"buildinfo": 0,
 	"text":      1,
 	"jsonout":   1,
 	"help":      1,

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 )
@@ -24,7 +25,14 @@ looks, for example:
   snapctl man ~/.local/share/man/man1
 
 SOURCE_DATE_EPOCH, when set, dates the pages (for reproducible builds).`,
-		Args: cobra.ExactArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			// cobra's "accepts 1 arg(s), received 0" says nothing of what
+			// the argument is.
+			if len(args) != 1 {
+				return usageErrorf("man takes the one DIR to write the pages to, for example: snapctl man ~/.local/share/man/man1")
+			}
+			return nil
+		},
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveFilterDirs
 		},
@@ -45,7 +53,7 @@ SOURCE_DATE_EPOCH, when set, dates the pages (for reproducible builds).`,
 			}
 			root.Long += "\n\n" + topicPages(root)
 			for _, c := range commands(root) {
-				c.Long = manText(c.Long)
+				c.Long = help.ManText(c.Long)
 			}
 			if err := doc.GenManTree(root, header, dir); err != nil {
 				return fmt.Errorf("writing man pages: %w", err)
@@ -84,32 +92,4 @@ func commands(c *cobra.Command) []*cobra.Command {
 		all = append(all, commands(sub)...)
 	}
 	return all
-}
-
-// manText keeps the indented blocks of a help text (the tables of
-// reasons, findings and problems, examples) as they are in a man page:
-// the generator reads the text as Markdown, which would fill them as
-// paragraphs, so each block becomes a code block.
-func manText(long string) string {
-	lines := strings.Split(long, "\n")
-	var out []string
-	inBlock := false
-	for _, l := range lines {
-		indented := strings.HasPrefix(l, "  ")
-		switch {
-		case indented && !inBlock:
-			if len(out) > 0 && out[len(out)-1] != "" {
-				out = append(out, "")
-			}
-			inBlock = true
-		case !indented && inBlock && l != "":
-			out = append(out, "")
-			inBlock = false
-		}
-		if indented {
-			l = "  " + l
-		}
-		out = append(out, l)
-	}
-	return strings.Join(out, "\n")
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
@@ -45,7 +44,7 @@ logs are recognised too, and read as the events they carry (--format).
 With --each, every FILE (every file under a directory) is its own capture.
 
 Every line gets a verdict and a reason:
-` + reasonTable() + `
+` + render.ReasonTable() + `
 --only and --fail-on take a comma-separated list of reasons, verdicts
 (accepted, inert) and problems: every reason but initial, advanced and
 non-snapshot. --fail-on says on standard error what matched.
@@ -102,26 +101,6 @@ output and exit-status.`,
 	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonWords()...))
 	registerIDCompletion(c)
 	return c
-}
-
-// reasonHelp says in a few words what each reason means.
-var reasonHelp = map[replay.Reason]string{
-	replay.ReasonInitial:        "first valid snapshot: the reconnect state",
-	replay.ReasonAdvanced:       "a greater sequence than the accepted one",
-	replay.ReasonMalformed:      "the line does not decode (with code and detail)",
-	replay.ReasonNonSnapshot:    "a submit or diagnostic event",
-	replay.ReasonForeignSession: "another session than the pinned one",
-	replay.ReasonDuplicate:      "the same sequence as the accepted one",
-	replay.ReasonStale:          "a lower sequence than the accepted one",
-}
-
-// reasonTable is the reasons table of the help text, in replay's order.
-func reasonTable() string {
-	var b strings.Builder
-	for _, r := range replay.Reasons {
-		fmt.Fprintf(&b, "  %-9s %-16s %s\n", r.Verdict(), r, reasonHelp[r])
-	}
-	return b.String()
 }
 
 func reasonNames() []string {

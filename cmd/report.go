@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
@@ -15,6 +18,7 @@ import (
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -23,8 +27,12 @@ import (
 type reportOptions struct {
 	IO *iostreams.IOStreams
 	captureFlags
-	// Output is the file written, "-" for standard output.
-	Output    string
+	// Output is the output format (-o), as in every command: html.
+	Output string
+	// Out is the file written (--out), "-" for standard output; Force
+	// lets it replace a file that exists.
+	Out       string
+	Force     bool
 	AllEvents bool
 	Redact    bool
 	// Now is the clock of the generated-at line.
@@ -60,97 +68,29 @@ in all (100,000 in all with --all-events); a turn's diff 40 changes; the
 page lists 1000 findings and 1000 sessions. Every count covers the whole
 capture, and the page says where a cap was reached.
 
-Exit status: 0 done, 2 bad usage, an unreadable capture (no file is
-written) or damaged input (the report is written, with a banner saying
-where the input stopped). Nothing is printed when the report is written.
+The report goes to --out FILE, report.html in the current directory when
+--out is not given, or standard output with --out -. An existing file is
+never replaced unless --force is given (exit 2, nothing read). The path
+written is said on standard error: "snapctl: wrote report.html". -o is the
+output format, as in every command, and a report is HTML only: -o html.
 
-The page reads the same with scripts off, and prints (filters and switches
-are hidden on paper; every table prints whole). Its first element is a
-Content-Security-Policy that forbids script, connections and any load from
-outside the page (see snapctl help hostile-input). In detail, top to bottom:
-  - a header: each capture with its size as stored and its SHA-256
-    (standard input is hashed as it is read), when the report was
-    generated (UTC), the snapctl version (as --version prints it), the
-    pinned session if any, and a banner that says whether --redact was
-    given;
-  - the summary: events, lines, accepted and inert, by reason, kind and
-    decode code, with the damage and --max-line warnings of replay;
-  - the findings of inspect, worst first, each linking to its session's
-    section and to the rows of the lines it cites;
-  - the sessions table (folded when there are more than 20 sessions);
-  - the malformed lines, which belong to no session;
-  - per session: a timeline chart (SVG): x is the position of each event
-    in the capture, y its sequence; the accepted snapshots are one green
-    line, inert events are marks coloured by reason (stale, duplicate,
-    foreign-session, non-snapshot); the first event of the session in
-    each new file (a reconnect) is a dashed vertical rule named after the
-    file; events cited by an error or warning finding (a sequence
-    collision, …) are ringed in red. A switch above the chart shows it
-    against emittedAt instead (CSS only: it works with scripts off). When
-    the sequences look like Unix-millisecond timestamps, the sequence axis
-    is labelled in seconds from an instant named in its title. Each mark's
-    tooltip names its line, and clicking it goes to its row;
-  - the lineage tree (SVG, the same picture as lineage -o svg): an
-    indented tree, one turn per row, the operation on each edge, the final
-    status, sequences and tokens on each box, problems as a red dashed
-    box; the box's tooltip has the whole description;
-  - the event table: by default the problems (stale, duplicate,
-    foreign-session and malformed lines, and accepted snapshots that
-    skipped sequences) and every line a finding cites, with two rows of
-    context before and after each; --all-events shows every row.
-    Checkboxes above the table hide the rows of a reason (CSS only). Rows
-    are anchors: findings and chart points link to them;
-  - the diffs of successive accepted projections, one collapsed line per
-    turn (pairs, sequences, status change, messages added, removed — and
-    how many no lineage explains — and changed), opening on the changes,
-    each message with the head of its text; the turn's name links to its
-    box in the lineage picture.
---redact hides message texts, submit inputs and the values quoted in
-decode problems (a text becomes its length), as in the other commands; the
-top of the page says so. How the page keeps capture text from running as
-markup: snapctl help hostile-input.
+Exit status: 0 done, 2 bad usage, an existing --out file without --force,
+an unreadable capture (no file is written) or damaged input (the report is
+written, with a banner saying where the input stopped).
 
-Size and memory: the capture is read once; the report keeps only what the
-page shows, so its size and memory are bounded whatever the capture's:
-  sessions with a chart, a lineage tree, an event table and diffs
-      the first 16, in order of appearance (the summary, the sessions
-      table and the findings cover all)
-  points per chart
-      512: past it, neighbouring positions are merged into one point, a
-      bar spanning their events' sequences, so no inert event disappears;
-      an aggregated chart has no tooltips or links, and says so
-  rows of the event tables
-      2000 per session and 5000 in all (100,000 in all with --all-events)
-  events held until the findings are known
-      50,000 (the kept sessions' first events, a few strings each, about
-      10 MB); past it, rows are chosen as events come (problems and their
-      context), and a cited line may have no row: its position says so
-  malformed lines listed
-      500
-  sessions in the sessions table
-      1000
-  findings listed
-      1000, worst first, 20 positions each (inspect lists them all)
-  turns drawn in a lineage tree
-      500 (lineage -o svg draws them all)
-  turns with diffs per session, changes per turn
-      200, 40
-  text in a cell, head of a message
-      200, 160 runes
-The page says which caps were reached. Without --session, only the
-sessions the report draws go through the lineage builder and the differ
-(the costliest part); the inspector sees every line. Files are hashed on a
-goroutine beside the run (through the page cache); the measured sizes and
-times are in scripts/README.md.`,
+The page reads the same with scripts off, and prints. Its parts, top to
+bottom, how it keeps capture text from running as markup, and the bounds
+of its size and memory: snapctl help report-page.`,
 		Example: `  snapctl report capture.jsonl
-  snapctl report -o incident-4711.html --redact part1.jsonl part2.jsonl.gz
+  snapctl report --out incident-4711.html --redact part1.jsonl part2.jsonl.gz
+  snapctl report --out - capture.jsonl > page.html
   snapctl report --all-events --session session-7f3a capture.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
 				return err
 			}
-			if opts.Output == "" {
-				return usageErrorf("-o needs a file name, or - for standard output")
+			if err := opts.validate(); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -160,11 +100,36 @@ times are in scripts/README.md.`,
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
-	f.StringVarP(&opts.Output, "output", "o", "report.html", "write the report to `FILE` (- for standard output)")
+	f.StringVarP(&opts.Output, "output", "o", "html", "output format: html (the only one; name the file with --out)")
+	f.StringVar(&opts.Out, "out", "report.html", "write the report to `FILE` (- for standard output)")
+	f.BoolVar(&opts.Force, "force", false, "replace the --out file if it exists")
+	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("html"))
 	f.BoolVar(&opts.AllEvents, "all-events", false, "show every event in the tables, not only problems and their context")
 	registerRedact(f, &opts.Redact)
 	registerIDCompletion(c)
 	return c
+}
+
+// validate checks -o and --out before any capture is read: a report is
+// HTML, and an existing file is kept unless --force.
+func (o *reportOptions) validate() error {
+	switch {
+	case o.Output == "html":
+	case strings.Contains(o.Output, "."):
+		// -o named the file before --out did: say what it is now.
+		return usageErrorf("-o is the output format (html); name the file with --out %s", o.Output)
+	default:
+		return usageErrorf("a report is HTML only: -o must be html, not %q (name the file with --out FILE)", o.Output)
+	}
+	if o.Out == "" {
+		return usageErrorf("--out needs a file name, or - for standard output")
+	}
+	if o.Out != "-" && !o.Force {
+		if _, err := os.Lstat(o.Out); err == nil {
+			return usageErrorf("%s exists: pass --force to replace it, or --out another file", o.Out)
+		}
+	}
+	return nil
 }
 
 func reportRun(o *reportOptions) error {
@@ -254,16 +219,26 @@ func (c *byteCounter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// writeReportFile writes the page to -o's file, or to standard output.
+// writeReportFile writes the page to --out's file, or to standard
+// output, and says on standard error which file it wrote. Without
+// --force the file is created only if it does not exist, so that a file
+// made while the capture was read is not replaced either.
 func writeReportFile(o *reportOptions, page *report.Page) error {
-	if o.Output == "-" {
+	if o.Out == "-" {
 		out := bufio.NewWriterSize(o.IO.Out, 64<<10)
 		if err := report.WritePage(out, page); err != nil {
 			return err
 		}
 		return out.Flush()
 	}
-	f, err := os.Create(o.Output)
+	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	if !o.Force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	}
+	f, err := os.OpenFile(o.Out, flags, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return usageErrorf("%s exists: pass --force to replace it, or --out another file", o.Out)
+	}
 	if err != nil {
 		return &usageError{err}
 	}
@@ -276,8 +251,9 @@ func writeReportFile(o *reportOptions, page *report.Page) error {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(o.Output)
-		return fmt.Errorf("writing %s: %w", o.Output, err)
+		os.Remove(o.Out)
+		return fmt.Errorf("writing %s: %w", o.Out, err)
 	}
+	fmt.Fprintf(o.IO.ErrOut, "snapctl: wrote %s\n", termsafe.String(o.Out))
 	return nil
 }

@@ -23,7 +23,7 @@ func runReport(t *testing.T, files []string, edit func(*reportOptions)) string {
 	t.Helper()
 	ios, _, _ := iostreams.Test("")
 	out := filepath.Join(t.TempDir(), "report.html")
-	o := &reportOptions{IO: ios, Output: out, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
+	o := &reportOptions{IO: ios, Output: "html", Out: out, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
 	o.Files, o.MaxLine = files, replay.DefaultMaxLine
 	if edit != nil {
 		edit(o)
@@ -320,7 +320,7 @@ func BenchmarkReport(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		ios, _, _ := iostreams.Test("")
-		o := &reportOptions{IO: ios, Output: out, Now: time.Now}
+		o := &reportOptions{IO: ios, Output: "html", Out: out, Force: true, Now: time.Now}
 		o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
 		if err := reportRun(o); err != nil {
 			b.Fatal(err)

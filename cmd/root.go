@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/buildinfo"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -23,46 +24,7 @@ var Version = ""
 
 func version() string {
 	bi, _ := debug.ReadBuildInfo()
-	return versionString(Version, bi)
-}
-
-// versionString says which snapctl this is: the version set at build
-// time, else the module version (go install …@v1.2.3, or the one go build
-// derives from the checkout), else "dev"; then what the build info knows
-// of the commit (revision, its time, uncommitted changes) and the Go
-// version that built it.
-func versionString(set string, bi *debug.BuildInfo) string {
-	v := set
-	if v == "" && bi != nil && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		v = bi.Main.Version
-	}
-	if v == "" {
-		v = "dev"
-	}
-	if bi == nil {
-		return v
-	}
-	var details []string
-	settings := map[string]string{}
-	for _, s := range bi.Settings {
-		settings[s.Key] = s.Value
-	}
-	if rev := settings["vcs.revision"]; rev != "" {
-		details = append(details, "commit "+rev[:min(len(rev), 12)])
-	}
-	if t := settings["vcs.time"]; t != "" {
-		details = append(details, t)
-	}
-	if settings["vcs.modified"] == "true" {
-		details = append(details, "modified")
-	}
-	if bi.GoVersion != "" {
-		details = append(details, bi.GoVersion)
-	}
-	if len(details) == 0 {
-		return v
-	}
-	return v + " (" + strings.Join(details, ", ") + ")"
+	return buildinfo.Read(Version, bi).String()
 }
 
 // newRootCmd builds the snapctl command tree on the given streams.
@@ -104,7 +66,7 @@ what the cursor did with every line and why.`,
 	root.PersistentFlags().StringVar(&ios.ColorMode, "color", "auto", "colour output: auto (terminal only, not with NO_COLOR), always or never")
 	root.PersistentFlags().BoolVar(&ios.NoProgress, "no-progress", false, "never show progress on standard error (shown only on a terminal, for inputs over 64 MiB)")
 	root.PersistentFlags().BoolVar(&ios.NoPager, "no-pager", false, "never page output (paged only on a terminal: $SNAPCTL_PAGER, else $PAGER, else less -FRX)")
-	root.PersistentFlags().StringVar(&jq, "jq", "", "filter JSON output with a jq `EXPRESSION`: with -o jsonl on each record as it comes; with -o json on the whole document, which is then written only once complete")
+	root.PersistentFlags().StringVar(&jq, "jq", "", "filter JSON output with a jq `EXPRESSION`: with -o jsonl on each record as it comes; with -o json on the whole document, which is then written only once complete; without -o, implies jsonl (replay, diff) or json")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		var fe *flagError
 		if errors.As(err, &fe) {
@@ -121,6 +83,7 @@ what the cursor did with every line and why.`,
 	root.AddCommand(newCmdExplore(ios, nil))
 	root.AddCommand(newCmdReduce(ios, nil))
 	root.AddCommand(newCmdMan(root))
+	root.AddCommand(newCmdVersion(ios))
 	completeBashAlone(root)
 	addHelpTopics(root, ios)
 	return root
@@ -141,7 +104,7 @@ func run(ios *iostreams.IOStreams, args []string) int {
 	ios.Out = out
 	root := newRootCmd(ios)
 	root.SetArgs(args)
-	err := root.Execute()
+	err := unknownCommand(root, root.Execute())
 	// -o json's document is filtered by --jq once complete; a failed
 	// expression outweighs what the command made of the failed write.
 	if jerr := ios.Close(); jerr != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -55,8 +56,9 @@ type Hint struct {
 	Malformed, Events int
 	// Format names what the lines look like: "wrapped JSON",
 	// "Server-Sent Events", "a HAR file", "container log lines" or
-	// "JSON and text, not events", "text, not JSON", or "protocol events
-	// that break its rules" (the input is right, the events are not).
+	// "JSON and text, not events", "binary data, not text", "text, not
+	// JSON", or "protocol events that break its rules" (the input is
+	// right, the events are not).
 	Format string
 	// EventPath is the --event-path that decodes the sample lines of
 	// wrapped JSON, or "".
@@ -95,11 +97,17 @@ func (s *Sniffer) Hint(eventPath string) *Hint {
 		}
 	case s.any(gjson.ValidBytes):
 		h.Format, h.Advice = "JSON and text, not events", "a capture has one agentskit.chat.turn v1 event per line (NDJSON)"
+	case s.any(isBinary):
+		h.Format, h.Advice = "binary data, not text", "this is not a capture (a program, an image, an archive?): a capture has one agentskit.chat.turn v1 event per line (NDJSON), gzip or zstd compressed or not"
 	default:
 		h.Format, h.Advice = "text, not JSON", "a capture has one agentskit.chat.turn v1 event per line (NDJSON)"
 	}
 	return h
 }
+
+// isBinary says whether a line is not text: it holds a NUL byte or is
+// not UTF-8, as programs, images and archives do and logs do not.
+func isBinary(b []byte) bool { return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) }
 
 func (s *Sniffer) all(f func([]byte) bool) bool {
 	return !slices.ContainsFunc(s.samples, func(x sample) bool { return !f(x.data) })

@@ -24,6 +24,8 @@ func TestSnifferHint(t *testing.T) {
 		{"compose log", []string{"api-1  | " + event}, "container log lines", ""},
 		{"invalid events", []string{strings.Replace(event, `"sequence":1`, `"sequence":"1"`, 1)}, "protocol events that break its rules", ""},
 		{"text", []string{"hello", "world"}, "text, not JSON", ""},
+		{"a program", []string{"\x7fELF\x02\x01\x01\x00\x00", "text"}, "binary data, not text", ""},
+		{"not UTF-8", []string{"GIF89a\xff\xfe"}, "binary data, not text", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

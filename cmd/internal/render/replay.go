@@ -50,9 +50,14 @@ func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool, carry *ori
 			writeEnvelope(e, env)
 		}
 	}
-	if res.Reason == replay.ReasonAdvanced {
+	switch res.Reason {
+	case replay.ReasonAdvanced:
 		e.Key("gap")
 		e.Int(res.Gap)
+	case replay.ReasonStale, replay.ReasonDuplicate:
+		// What the table's detail says: "sequence 3 < accepted 6".
+		e.Key("acceptedSequence")
+		e.Int(res.Prev)
 	}
 	carry.write(e, res.File, res.Origin)
 	e.EndObject()
@@ -306,8 +311,10 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // of them when there are fewer) or, when an input is live (standard
 // input, a pipe), from the rows that arrive before the run first waits
 // for input. On a terminal with a width the table fits it and every
-// later value is shortened to its column; with width 0 (-o wide, or not
-// a terminal) a later, longer value pushes the next ones, so that every
+// later id or detail is shortened to its column, while a later, wider
+// number (line, sequence) widens its column from that row on and the
+// detail gives way (text.Table); with width 0 (-o wide, or not a
+// terminal) a later, longer value pushes the next ones, so that every
 // row is whole for grep and cut, and off a terminal the columns are at
 // least the fixed widths they always had. A line number is never
 // shortened, and its column is wide enough for the largest the input can

@@ -143,7 +143,7 @@ func TestTableWriterAlignsWideIDs(t *testing.T) {
 
 // Widths fixed from the early rows do not cut a later line number past
 // 9,999: with the input's size known the column is wide enough for it,
-// and without it the number pushes the next columns but is whole.
+// and without it the column grows for it.
 func TestTableWriterLongLineNumbers(t *testing.T) {
 	for _, size := range []int64{2 << 20, -1} {
 		var buf bytes.Buffer

@@ -2,6 +2,7 @@ package text
 
 import (
 	"io"
+	"strings"
 
 	"github.com/olekukonko/tablewriter"
 	"github.com/olekukonko/tablewriter/tw"
@@ -10,9 +11,11 @@ import (
 // Table is a borderless table streamed row by row, its columns at widths
 // snapctl decided (FitWidths) and ColumnGap cells apart, with a header
 // and no rule under it. With fitting set, each cell is shortened to its
-// width the way its column gives way; else, and for a FitKeep cell (a
-// number) that is wider, a longer cell pushes the next ones rather than
-// lose a character.
+// width the way its column gives way, and a column that is never
+// shortened (a number, a fixed word, a position's line number) grows for
+// a later, wider value, from that row on, taking the room from free text
+// and then from ids (Row); not fitting, a longer cell pushes the next
+// ones rather than lose a character.
 //
 // tablewriter is configured with the columns' widths and alignments,
 // starts the stream, draws the header through cellRenderer and ends the
@@ -87,7 +90,7 @@ func NewTable(w io.Writer, cols []Column, widths []int, fitting bool, header fun
 		return nil, err
 	}
 	row := make([]string, len(shown))
-	tab := &Table{t: t, out: out, cols: cols, widths: widths, fitting: fitting, shown: shown, row: row}
+	tab := &Table{t: t, out: out, cols: cols, widths: append([]int(nil), widths...), fitting: fitting, shown: shown, row: row}
 	names := make([]string, len(shown))
 	for j, i := range shown {
 		names[j] = cols[i].Name
@@ -102,6 +105,9 @@ func NewTable(w io.Writer, cols []Column, widths []int, fitting bool, header fun
 // Row writes one row; colour, when not nil, colours cell i after it was
 // shortened.
 func (t *Table) Row(cells []string, colour func(int, string) string) error {
+	if t.fitting {
+		t.grow(cells)
+	}
 	t.out.row(t.cells(cells, colour))
 	return t.out.err
 }
@@ -123,6 +129,72 @@ func (t *Table) cells(cells []string, colour func(int, string) string) []string 
 		t.row[j] = cell
 	}
 	return t.row
+}
+
+// grow widens, for this row and the ones after it, each column that
+// never shortens and whose cell in cells is wider than it: a line number
+// past the ones the widths were decided from, a larger count. The room
+// comes from free text first (down to MinTail), then from ids (down to
+// MinLast), so the row still fits the width the table was fitted to; a
+// column cut in the middle reads as another number, and a row that
+// overflows is wrapped by the terminal, both worse than a shorter detail.
+func (t *Table) grow(cells []string) {
+	for j, i := range t.shown {
+		if i >= len(cells) {
+			break
+		}
+		need := keptWidth(cells[i], t.cols[i].Fit)
+		if need <= t.widths[i] {
+			continue
+		}
+		owed := need - t.widths[i]
+		t.setWidth(j, need)
+		t.give(t.give(owed, FitTail, MinTail, j), FitMiddle, MinLast, j)
+	}
+}
+
+// keptWidth is the least width a cell takes whatever its column's width:
+// a FitKeep cell's own, a position's "…:LINE"; 0 for the others.
+func keptWidth(s string, how Fit) int {
+	switch how {
+	case FitKeep:
+		return Width(s)
+	case FitPosition:
+		if i := strings.LastIndexByte(s, ':'); i >= 0 {
+			return min(Width(s), 1+Width(s[i:]))
+		}
+		return Width(s)
+	}
+	return 0
+}
+
+// give takes up to owed cells from the shown columns that give way as
+// kind does (ids with FitMiddle, positions included), but not from the
+// grown column skip, the widest first, none below floor; it returns what
+// it could not take.
+func (t *Table) give(owed int, kind Fit, floor, skip int) int {
+	for owed > 0 {
+		widest := -1
+		for j, i := range t.shown {
+			c := t.cols[i].Fit
+			gives := c == kind || (kind == FitMiddle && c == FitPosition)
+			if j != skip && gives && t.widths[i] > floor && (widest < 0 || t.widths[i] > t.widths[t.shown[widest]]) {
+				widest = j
+			}
+		}
+		if widest < 0 {
+			return owed
+		}
+		t.setWidth(widest, t.widths[t.shown[widest]]-1)
+		owed--
+	}
+	return 0
+}
+
+// setWidth sets the width of the j-th shown column.
+func (t *Table) setWidth(j, w int) {
+	t.widths[t.shown[j]] = w
+	t.out.widths[j] = w
 }
 
 // Close ends the table.

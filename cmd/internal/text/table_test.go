@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -130,15 +131,22 @@ func TestRenderFitsWideCharacters(t *testing.T) {
 }
 
 // Widths fixed from the early rows of a stream do not cut a later, longer
-// number: it is printed whole.
+// number: its column grows from that row on, and the detail gives way so
+// that the row still fits; the rows after it are aligned with it.
 func TestStreamKeepsLongNumbersWhole(t *testing.T) {
+	const width = 60
 	var b bytes.Buffer
-	early := [][]string{{"9999", "evt-1", "snapshot", "1", "initial", "reconnect state"}}
-	tab, err := NewTable(&b, tableCols, FitWidths(tableCols, early, 80), true, nil)
+	detail := "bad-json: unexpected end of the line, and more words after it"
+	early := [][]string{{"9999", "evt-1", "snapshot", "1", "initial", detail}}
+	tab, err := NewTable(&b, tableCols, FitWidths(tableCols, early, width), true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range append(early, []string{"10026", "evt-2", "snapshot", "12345678", "malformed", "bad-json: unexpected end"}) {
+	later := [][]string{
+		{"10026", "evt-2", "snapshot", "12345678", "malformed", detail},
+		{"10027", "evt-3", "snapshot", "12345679", "stale", detail},
+	}
+	for _, r := range append(early, later...) {
 		if err := tab.Row(r, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -146,11 +154,24 @@ func TestStreamKeepsLongNumbersWhole(t *testing.T) {
 	if err := tab.Close(); err != nil {
 		t.Fatal(err)
 	}
-	last := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")[2]
-	for _, want := range []string{"10026 ", " 12345678 "} {
-		if !strings.Contains(last, want) {
-			t.Errorf("%q is not printed whole: %q", want, last)
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		if Width(l) > width {
+			t.Errorf("line %d: %d cells, wider than %d: %q", i+1, Width(l), width, l)
 		}
+	}
+	for i, r := range later {
+		for _, want := range r[:5] {
+			if !strings.Contains(lines[2+i], want) {
+				t.Errorf("%q is not printed whole: %q", want, lines[2+i])
+			}
+		}
+	}
+	// The two later rows share their widths: each column starts (or ends)
+	// at the same cell in both.
+	last := columnEdges(t, lines[3], later[1][:5], tableCols)
+	if got := columnEdges(t, lines[2], later[0][:5], tableCols); !slices.Equal(got[:4], last[:4]) {
+		t.Errorf("rows after the growth are not aligned: %v and %v:\n%s", got, last, b.String())
 	}
 }
 

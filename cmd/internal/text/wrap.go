@@ -68,13 +68,51 @@ func fits(line []byte, width int) bool {
 }
 
 // WrapLine lays s out in lines of at most width cells, each with its
-// newline.
-func WrapLine(s string, width int) string {
+// newline, the lines after the first indented two more than s.
+func WrapLine(s string, width int) string { return wrapLine(s, width, 2) }
+
+// Reflow fits help text to width: each paragraph (a run of lines that
+// are not indented) is joined and filled again, so it reads as prose and
+// not as lines cut in two, and every other line (an indented table or
+// example) is wrapped as WrapLine does. Text that fits is returned as it
+// is.
+func Reflow(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	fits := true
+	for _, l := range lines {
+		fits = fits && Width(l) <= width
+	}
+	if fits || width <= 0 {
+		return s
+	}
+	var b strings.Builder
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			b.WriteString(wrapLine(strings.Join(para, " "), width, 0))
+			para = para[:0]
+		}
+	}
+	for _, l := range lines {
+		if l != "" && !strings.HasPrefix(l, " ") {
+			para = append(para, l)
+			continue
+		}
+		flush()
+		b.WriteString(WrapLine(l, width))
+	}
+	flush()
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// wrapLine is WrapLine with the lines after the first indented extra
+// cells more than s.
+func wrapLine(s string, width, extra int) string {
 	if Width(s) <= width {
 		return s + "\n"
 	}
 	indent := len(s) - len(strings.TrimLeft(s, " "))
-	cont := strings.Repeat(" ", min(indent+2, width/2))
+	cont := strings.Repeat(" ", min(indent+extra, width/2))
 	var b strings.Builder
 	cur, curW, empty := s[:indent], indent, true
 	flush := func() {

@@ -73,3 +73,24 @@ func BenchmarkFitLines(b *testing.B) {
 		}
 	}
 }
+
+// Reflow fills paragraphs again at the width, wraps indented lines as
+// WrapLine does, and leaves text that fits as it is.
+func TestReflow(t *testing.T) {
+	long := "Replay reads one or more\ncaptures as one stream.\n\n  a table row that is far too long\nLast."
+	tests := []struct {
+		name  string
+		width int
+		want  string
+	}{
+		{"fits", 40, long},
+		{"filled", 20, "Replay reads one or\nmore captures as one\nstream.\n\n  a table row that\n    is far too long\nLast."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Reflow(long, tt.width); got != tt.want {
+				t.Errorf("Reflow(%d) =\n%s\nwant\n%s", tt.width, got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,38 @@
+package render
+
+import (
+	"fmt"
+
+	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// EmptyHint says, when the whole input held no line or only blank ones,
+// that the capture was empty, so that "0 events" or "no findings" is not
+// read as a clean capture; "" otherwise. The exit status stays what it
+// is: an empty capture is no error, and --fail-on decides as ever.
+func EmptyHint(files []string, st replay.Stats) string {
+	if !st.Complete() || st.Stopped || st.Lines > st.Blank {
+		return ""
+	}
+	what := "the capture is"
+	if len(files) == 1 {
+		what = files[0] + " is"
+		if files[0] == replay.StdinName {
+			what = "standard input is"
+		}
+	} else if len(files) > 1 {
+		what = fmt.Sprintf("the %d captures are", len(files))
+	}
+	if st.Lines == 0 {
+		return what + " empty (0 bytes): it holds no event"
+	}
+	return fmt.Sprintf("%s empty but for %s: it holds no event", what, text.Plural(st.Blank, "blank line"))
+}
+
+// HintText puts a hint in one sentence: how much was malformed, what it
+// looks like (with the first line looked at), and what to do.
+func HintText(h *replay.Hint) string {
+	return fmt.Sprintf("%d of %d lines are malformed and look like %s (%s:%d): %s",
+		h.Malformed, h.Events, h.Format, h.File, h.Line, h.Advice)
+}
