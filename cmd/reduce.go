@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
@@ -204,7 +202,7 @@ func reduceRun(o *reduceOptions) error {
 			return err
 		}
 	}
-	if err := writeOut(o.IO, o.Out, o.Force, data); err != nil {
+	if err := writeOutFile(o.IO, o.Out, o.Force, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return err
 	}
 	names := make([]string, len(targets))
@@ -291,35 +289,4 @@ func reduceArchive(capture []byte, rep inspect.Report, targets []reduce.Target, 
 		{Name: "expected.json", Data: want.Bytes()},
 	}}
 	return txtar.Format(a), nil
-}
-
-// writeOut writes data to the file name, "-" for standard output, never
-// over an existing file unless force; a failed write leaves no file.
-func writeOut(ios *iostreams.IOStreams, name string, force bool, data []byte) error {
-	if name == "-" {
-		if _, err := ios.Out.Write(data); err != nil {
-			return fmt.Errorf("writing output: %w", err)
-		}
-		return nil
-	}
-	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if force {
-		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	}
-	f, err := os.OpenFile(name, flag, 0o644)
-	if errors.Is(err, os.ErrExist) {
-		return usageErrorf("%s exists: give --force to overwrite it, or another --out", filepath.Clean(name))
-	}
-	if err != nil {
-		return &usageError{err}
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	return nil
 }

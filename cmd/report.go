@@ -1,14 +1,11 @@
 package cmd
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -220,40 +217,11 @@ func (c *byteCounter) Write(p []byte) (int, error) {
 }
 
 // writeReportFile writes the page to --out's file, or to standard
-// output, and says on standard error which file it wrote. Without
-// --force the file is created only if it does not exist, so that a file
-// made while the capture was read is not replaced either.
+// output, and says on standard error which file it wrote.
 func writeReportFile(o *reportOptions, page *report.Page) error {
-	if o.Out == "-" {
-		out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-		if err := report.WritePage(out, page); err != nil {
-			return err
-		}
-		return out.Flush()
+	err := writeOutFile(o.IO, o.Out, o.Force, func(w io.Writer) error { return report.WritePage(w, page) })
+	if err == nil && o.Out != "-" {
+		fmt.Fprintf(o.IO.ErrOut, "snapctl: wrote %s\n", termsafe.String(o.Out))
 	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	if !o.Force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	}
-	f, err := os.OpenFile(o.Out, flags, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return usageErrorf("%s exists: pass --force to replace it, or --out another file", o.Out)
-	}
-	if err != nil {
-		return &usageError{err}
-	}
-	out := bufio.NewWriterSize(f, 64<<10)
-	err = report.WritePage(out, page)
-	if err == nil {
-		err = out.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(o.Out)
-		return fmt.Errorf("writing %s: %w", o.Out, err)
-	}
-	fmt.Fprintf(o.IO.ErrOut, "snapctl: wrote %s\n", termsafe.String(o.Out))
-	return nil
+	return err
 }
