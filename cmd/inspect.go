@@ -55,6 +55,11 @@ diagnostic, cut-off, refused, never-accepted, unanswered, and completed
 later when a later snapshot shows a cut-off reply complete) and counts
 the server's error bodies by code (refused).
 
+The report starts with what matters: the capture's verdict (its problems:
+error and warning findings, turns that did not complete), the findings by
+severity and the worst of them with its lines. Then the overview, each
+session with its own verdict, and the findings, worst first.
+
 Findings:
 ` + checkList() + `
 With --line N (one FILE) or --event-id ID, inspect shows those lines up

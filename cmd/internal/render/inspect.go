@@ -204,6 +204,9 @@ func WriteFindingsJSONL(out io.Writer, rep inspect.Report) error {
 // width is the terminal's, 0 for none: it cuts the lists of positions,
 // which JSON gives whole.
 func WriteInspectText(out *bufio.Writer, pal iostreams.Palette, rep inspect.Report, width int) error {
+	fmt.Fprintf(out, "verdict: %s\n", VerdictWords(rep.Verdict()))
+	writeFindingsHead(out, pal, rep.Findings, width)
+	out.WriteByte('\n')
 	ov := rep.Overview
 	fmt.Fprintf(out, "%s%s, %s, %s (%d blank): %s, %s, %s\n",
 		text.Plural(ov.Input.Files, "file"), formatNote(ov.Input), text.Plural(int(ov.Input.Bytes), "byte"), text.Plural(ov.Input.Lines, "line"), ov.Input.Blank,
@@ -377,10 +380,10 @@ func SeverityColour(pal iostreams.Palette, s inspect.Severity) func(string) stri
 	return pal.Cyan
 }
 
-func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Finding, width int) {
+// findingCounts is "3 findings: 1 error, 2 info", "no findings" for none.
+func findingCounts(pal iostreams.Palette, fs []inspect.Finding) string {
 	if len(fs) == 0 {
-		fmt.Fprintln(out, "no findings")
-		return
+		return "no findings"
 	}
 	var parts []string
 	for _, sev := range inspect.Severities {
@@ -394,7 +397,52 @@ func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Findin
 			parts = append(parts, SeverityColour(pal, sev)(severityCount(n, sev)))
 		}
 	}
-	fmt.Fprintf(out, "%s: %s\n", pal.Bold(text.Plural(len(fs), "finding")), strings.Join(parts, ", "))
+	return pal.Bold(text.Plural(len(fs), "finding")) + ": " + strings.Join(parts, ", ")
+}
+
+// writeFindingsHead follows the capture's verdict on the report's first
+// lines, so that its first screen says what matters before the overview:
+// how many findings of each severity, and the worst (findings are sorted
+// worst first) with where it is, fitted to width cells (0: whole).
+func writeFindingsHead(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Finding, width int) {
+	fmt.Fprintln(out, findingCounts(pal, fs))
+	if len(fs) == 0 {
+		return
+	}
+	f := fs[0]
+	n := 0
+	for _, g := range fs {
+		if g.Severity == f.Severity {
+			n++
+		}
+	}
+	line := "worst: " + string(f.Severity) + " " + f.ID
+	if n > 1 {
+		line = "worst of " + severityCount(n, f.Severity) + ": " + f.ID
+	}
+	if f.SessionID != "" {
+		line += " in session " + termsafe.String(f.SessionID)
+	}
+	colour := SeverityColour(pal, f.Severity)
+	if width == 0 {
+		fmt.Fprintf(out, "%s, at %s\n", colour(line), positionList(f, 0))
+		return
+	}
+	// Its positions follow on the line when the first of them fits, else
+	// on the next.
+	line = text.Shorten(line, width, text.FitTail)
+	if at := positionList(f, width-text.Width(line)-len(", at ")); text.Width(line)+len(", at ")+text.Width(at) <= width {
+		fmt.Fprintf(out, "%s, at %s\n", colour(line), at)
+		return
+	}
+	fmt.Fprintf(out, "%s\n  at %s\n", colour(line), positionList(f, max(width-len("  at "), 0)))
+}
+
+func writeFindings(out *bufio.Writer, pal iostreams.Palette, fs []inspect.Finding, width int) {
+	fmt.Fprintln(out, findingCounts(pal, fs))
+	if len(fs) == 0 {
+		return
+	}
 	for _, f := range fs {
 		sev := fmt.Sprintf("%-7s", f.Severity)
 		head := SeverityColour(pal, f.Severity)(sev) + "  " + pal.Bold(f.ID)

@@ -1,8 +1,13 @@
 package render
 
 import (
+	"bufio"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 )
 
@@ -24,5 +29,49 @@ func TestPositionList(t *testing.T) {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFindingsHead: the report's first lines count the findings by
+// severity and name the worst with its positions, within the width.
+func TestFindingsHead(t *testing.T) {
+	ps := make([]inspect.Position, 50)
+	for i := range ps {
+		ps[i] = inspect.Position{File: "capture.jsonl", Line: 2 * (i + 1)}
+	}
+	fs := []inspect.Finding{
+		{ID: inspect.MessageVanished, Severity: inspect.SeverityError, SessionID: strings.Repeat("s", 30), Positions: ps, PositionCount: 120},
+		{ID: inspect.SequenceCollision, Severity: inspect.SeverityError, SessionID: "s2", Positions: ps[:1], PositionCount: 1},
+		{ID: inspect.SequenceGap, Severity: inspect.SeverityInfo, SessionID: "s2", Positions: ps[:1], PositionCount: 1},
+	}
+	tests := []struct {
+		width int
+		want  []string
+	}{
+		{0, []string{"3 findings: 2 errors, 1 info",
+			"worst of 2 errors: message-vanished in session " + strings.Repeat("s", 30) + ", at capture.jsonl:" + CompactPositions(ps, 120, 0)[len("capture.jsonl:"):]}},
+		{80, []string{"3 findings: 2 errors, 1 info",
+			"worst of 2 errors: message-vanished in session " + strings.Repeat("s", 30),
+			"  at " + CompactPositions(ps, 120, 75)}},
+		{40, []string{"3 findings: 2 errors, 1 info", "worst of 2 errors: message-vanished in …",
+			"  at capture.jsonl:2,4,6,8,10,12 (+114)"}},
+		{120, []string{"3 findings: 2 errors, 1 info",
+			"worst of 2 errors: message-vanished in session " + strings.Repeat("s", 30) + ", at capture.jsonl:2,4,6,8,10,12,14 (+113)"}},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		w := bufio.NewWriter(&b)
+		ios, _, _ := iostreams.Test("")
+		writeFindingsHead(w, ios.Palette(), fs, tc.width)
+		w.Flush()
+		got := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("width %d:\n%s\nwant:\n%s", tc.width, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
+		for _, l := range got {
+			if tc.width > 0 && text.Width(l) > tc.width {
+				t.Errorf("width %d: %q is %d cells", tc.width, l, text.Width(l))
+			}
+		}
 	}
 }
