@@ -77,7 +77,8 @@ outside the page (see snapctl help hostile-input). In detail, top to bottom:
     decode code, with the damage and --max-line warnings of replay;
   - the findings of inspect, worst first, each linking to its session's
     section and to the rows of the lines it cites;
-  - the sessions table (folded when there are more than 20 sessions);
+  - the sessions table, each with its verdict as inspect gives it (folded
+    when there are more than 20 sessions);
   - the malformed lines, which belong to no session;
   - per session: a timeline chart (SVG): x is the position of each event
     in the capture, y its sequence; the accepted snapshots are one green
@@ -85,18 +86,23 @@ outside the page (see snapctl help hostile-input). In detail, top to bottom:
     foreign-session, non-snapshot); the first event of the session in
     each new file (a reconnect) is a dashed vertical rule named after the
     file; events cited by an error or warning finding (a sequence
-    collision, …) are ringed in red. A switch above the chart shows it
+    collision, …) are ringed in red, every one (an aggregated point
+    with one is ringed). A switch above the chart shows it
     against emittedAt instead (CSS only: it works with scripts off). When
     the sequences look like Unix-millisecond timestamps, the sequence axis
     is labelled in seconds from an instant named in its title. Each mark's
     tooltip names its line, and clicking it goes to its row;
   - the lineage tree (SVG, the same picture as lineage -o svg): an
     indented tree, one turn per row, the operation on each edge, the final
-    status, sequences and tokens on each box, problems as a red dashed
-    box; the box's tooltip has the whole description;
+    outcome (how the turn ended for the client), sequences and tokens on
+    each box, a turn not complete or with problems as a red dashed box,
+    operation colours only in a session without problems; the box's
+    tooltip has the whole description; then the turn list: each turn's
+    outcome, the line that shows it, and where a cut-off reply was later
+    shown complete;
   - the event table: by default the problems (stale, duplicate,
-    foreign-session and malformed lines, and accepted snapshots that
-    skipped sequences) and every line a finding cites, with two rows of
+    foreign-session and malformed lines, and the sequence gaps inspect
+    reports) and every line a finding cites, with two rows of
     context before and after each; --all-events shows every row.
     Checkboxes above the table hide the rows of a reason (CSS only). Rows
     are anchors: findings and chart points link to them;
@@ -131,6 +137,9 @@ page shows, so its size and memory are bounded whatever the capture's:
       1000
   findings listed
       1000, worst first, 20 positions each (inspect lists them all)
+  lines findings cite
+      every one, for the charts' rings: on a capture that cites nearly all
+      its 200,001 lines, peak memory grew by about 30 MB
   turns drawn in a lineage tree
       500 (lineage -o svg draws them all)
   turns with diffs per session, changes per turn
