@@ -211,7 +211,7 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, v
 	case "dot":
 		return render.WriteLineageDot(w, sessions)
 	case "svg":
-		return report.WriteLineageSVG(w, sessions, nil)
+		return report.WriteLineageSVG(w, sessions, verdicts)
 	}
 	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts).Write(sessions)
 }

@@ -219,14 +219,18 @@ func plotPoints(out *chartSVG, sc chartScale, files []string, rings []int, ancho
 }
 
 // ringCounts counts, per bucket of a chart, the cited lines among its
-// events: every one, whether the chart is exact or aggregated.
+// events, each once: every one, whether the chart is exact or aggregated.
 func (c *Collector) ringCounts(ch *chartData, cited []linePos) []int {
 	n := make([]int, len(ch.Buckets))
+	keys := make([]ordKey, 0, len(cited))
 	for _, p := range cited {
-		k, ok := c.ord(p)
-		if !ok {
-			continue
+		if k, ok := c.ord(p); ok {
+			keys = append(keys, k)
 		}
+	}
+	// Each line once, though several findings cite it.
+	slices.SortFunc(keys, ordKey.compare)
+	for _, k := range slices.Compact(keys) {
 		i, found := slices.BinarySearchFunc(ch.Buckets, k, func(b bucket, k ordKey) int {
 			switch {
 			case b.Last.compare(k) < 0:

@@ -137,17 +137,18 @@ type rowView struct {
 type pageBuilder struct {
 	p   *Page
 	col *Collector
-	// anchored holds the positions with a row in a table, cited those an
-	// error or warning finding names; detailed gives the section id of
-	// each session the collector kept.
-	anchored, cited map[linePos]bool
-	// gaps are the positions inspect's sequence-gap findings cite.
+	// anchored holds the positions with a row in a table; detailed gives
+	// the section id of each session the collector kept.
+	anchored map[linePos]bool
+	// gaps are the rows inspect's sequence-gap findings cite.
 	gaps map[linePos]bool
 	// citedBy names, for each row cited, the error and warning findings
 	// that cite it, for the row to say why it is marked.
 	citedBy map[linePos]string
-	// citedIn lists, per session, the positions in cited of its error
-	// and warning findings, each once, for its charts' rings.
+	// citedIn lists, per session, the positions its error and warning
+	// findings cite, for its charts' rings (a line two findings cite is
+	// listed twice: see ringCounts). No map holds them all: a finding may
+	// cite every line of a capture.
 	citedIn  map[string][]linePos
 	detailed map[string]string
 	// names are the captures' names in table rows (see shortNames).
@@ -170,7 +171,7 @@ type PageOptions struct {
 // BuildPage gathers what the report shows.
 func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineage.Session, col *Collector) *Page {
 	ov := rep.Overview
-	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, cited: map[linePos]bool{}, gaps: map[linePos]bool{}, citedBy: map[linePos]string{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
+	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, gaps: map[linePos]bool{}, citedBy: map[linePos]string{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
 		names: shortNames(col.files)}
 	b.p = &Page{
 		Generated: o.Generated.UTC().Format(time.RFC3339), Version: o.Version, Redacted: o.Redact,
@@ -236,7 +237,7 @@ func (b *pageBuilder) summary(ov inspect.Overview) {
 	b.p.Summary = sum
 }
 
-// cite notes the positions error and warning findings cite, which the
+// cite lists the positions error and warning findings cite, which the
 // charts ring, and returns those of every finding listed, whose rows the
 // tables show.
 func (b *pageBuilder) cite(fs []inspect.Finding) map[linePos]bool {
@@ -247,25 +248,30 @@ func (b *pageBuilder) cite(fs []inspect.Finding) map[linePos]bool {
 			if !ok {
 				continue
 			}
-			if f.Severity != inspect.SeverityInfo && !b.cited[p] {
-				b.cited[p] = true
+			if f.Severity != inspect.SeverityInfo {
 				b.citedIn[f.SessionID] = append(b.citedIn[f.SessionID], p)
 			}
 			if i < reportFindings {
 				linked[p] = true
 			}
-			if f.ID == inspect.SequenceGap {
-				b.gaps[p] = true
-			}
+
 		}
 	}
 	return linked
 }
 
 // why notes, for each row cited, the error and warning findings that
-// cite it, each once: only rows, so that it stays within the tables' caps.
+// cite it, each once, and the rows of the gaps sequence-gap reports: only
+// rows, so that it stays within the tables' caps.
 func (b *pageBuilder) why(fs []inspect.Finding) {
 	for _, f := range fs {
+		if f.ID == inspect.SequenceGap {
+			for _, at := range f.Positions {
+				if p, ok := b.col.posOf(at); ok && b.anchored[p] {
+					b.gaps[p] = true
+				}
+			}
+		}
 		if f.Severity == inspect.SeverityInfo {
 			continue
 		}
@@ -317,7 +323,7 @@ func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings m
 }
 
 func (b *pageBuilder) row(r eventRow) rowView {
-	rv := rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.cited[r.At], CitedBy: b.citedBy[r.At], Position: r.At.label(b.names)}
+	rv := rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.citedBy[r.At] != "", CitedBy: b.citedBy[r.At], Position: r.At.label(b.names)}
 	// A gap is a problem when inspect reports it, by its own rule (the
 	// values a submit or diagnostic took are no loss), not replay's count.
 	rv.Problem = r.Problem || r.Gap && b.gaps[r.At]
