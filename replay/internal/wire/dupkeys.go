@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
+	"math/bits"
+	"slices"
 )
 
 // Repeated keys. JSON.parse keeps the last member of an object with a
@@ -36,6 +38,8 @@ type keySet struct {
 	// allocating a new map key.
 	m  map[string]int32
 	at []int32
+	// last is scratch for survivors: the slots of at, sorted.
+	last []int32
 }
 
 // slot returns the slot of key, adding one holding -1 when it is new.
@@ -183,14 +187,22 @@ func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 	if err != nil {
 		return 0, err
 	}
+	// The survivors' ordinals in order, so that the second pass tells a
+	// survivor by its ordinal alone, without hashing its key again. The
+	// slice is local: deeper objects may move p.keys.
+	last := append(set.last[:0], set.at...)
+	slices.Sort(last)
+	set.last = last
+	p.work += len(last)
 	ord := int32(0)
 	return p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
 		p.work++
 		k := ord
 		ord++
-		if set.at[set.m[string(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke])))]] != k {
+		if len(last) == 0 || last[0] != k {
 			return p.skipValue(i)
 		}
+		last = last[1:]
 		return p.member(i, idx, modeFull, depth, ks, ke, kesc)
 	})
 }
@@ -220,16 +232,24 @@ func (p *parser) lastMembers(open int, set *keySet, skip func(int) (int, *syntax
 // syntax is still reported.
 func (p *parser) skipFast(i int) (int, *syntaxError) {
 	d := p.data
+	if p.endsSeen&endsBit(i) != 0 && (d[i] == '{' || d[i] == '[') {
+		if end, ok := p.ends[uint32(i)]; ok {
+			return int(end), nil
+		}
+	}
 	depth := 0
 	for j := i; j < len(d); {
 		if depth > 0 {
 			// Inside a container only quotes and brackets matter: pass
 			// eight bytes at a time while none is one. ORing 0x20 turns
 			// [ and ] into { and }, and nothing else into them.
+			// The lowest flagged byte is a real one (see hasZero), so
+			// the scan goes straight to it.
 			for j+8 <= len(d) {
 				x := binary.LittleEndian.Uint64(d[j:])
 				y := x | 0x2020202020202020
-				if hasZero(x^('"'*lsb))|hasZero(y^('{'*lsb))|hasZero(y^('}'*lsb)) != 0 {
+				if m := hasZero(x^('"'*lsb)) | hasZero(y^('{'*lsb)) | hasZero(y^('}'*lsb)); m != 0 {
+					j += bits.TrailingZeros64(m) / 8
 					break
 				}
 				j += 8
@@ -249,12 +269,19 @@ func (p *parser) skipFast(i int) (int, *syntaxError) {
 			}
 			continue
 		case '{', '[':
+			if depth < len(p.opens) {
+				p.opens[depth] = uint32(j)
+			}
 			depth++
 		case '}', ']':
 			if depth == 0 {
 				return j, nil // a scalar, ended by its container
 			}
-			if depth--; depth == 0 {
+			depth--
+			if depth < len(p.opens) && j+1-int(p.opens[depth]) >= endsMin {
+				p.remember(p.opens[depth], j+1)
+			}
+			if depth == 0 {
 				return j + 1, nil
 			}
 		case ',', ' ', '\t', '\n', '\r':
@@ -266,6 +293,30 @@ func (p *parser) skipFast(i int) (int, *syntaxError) {
 	}
 	return 0, p.fail(len(d), "unexpected end of input")
 }
+
+// endsMin is the smallest container whose end skipFast remembers. The
+// prescan skips each object's members before it descends into the ones
+// that survive, so a container nested k objects deep is skipped k times;
+// remembering where the big ones end makes each later skip of them one
+// lookup. Only containers at most len(parser.opens) levels below a skip's
+// start, which itself is at most maxRecordDepth deep, are remembered, and
+// those of one depth are disjoint: a line of n bytes remembers at most
+// (maxRecordDepth+len(opens))·n/endsMin ends, about n/1000.
+const endsMin = 64 << 10
+
+// remember records that the container opened at data[open] ends before
+// data[end], as skipFast found it.
+func (p *parser) remember(open uint32, end int) {
+	if p.ends == nil {
+		p.ends = make(map[uint32]uint32)
+	}
+	p.ends[open] = uint32(end)
+	p.endsSeen |= endsBit(int(open))
+}
+
+// endsBit is the bit of parser.endsSeen for offset i: a skip of a small
+// value, the common case, then costs no map lookup.
+func endsBit(i int) uint64 { return 1 << (uint32(i) * 0x9e3779b1 >> 26) }
 
 // eachMember calls fn for each member of the object at data[open], with
 // the offset of the member's value; fn returns the offset past the value.

@@ -204,3 +204,38 @@ func TestSkipFast(t *testing.T) {
 		}
 	}
 }
+
+// A skip that starts inside a container an earlier skip passed over finds
+// the end the earlier one remembered, the same end skipValue finds; and a
+// line remembers few ends, none of them from the line before.
+func TestSkipFastRemembers(t *testing.T) {
+	inner := `{"y":[` + strings.Repeat(`"]}\"",{"a":[1]},`, endsMin/8) + `0]}`
+	value := `{"x":` + inner + `,"z":[` + inner + `]}`
+	var p parser
+	p.data = []byte(value + `,`)
+	if _, err := p.skipFast(0); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.ends) != 6 {
+		t.Errorf("%d ends remembered, want 6: the value, z's array, both inner objects and their arrays", len(p.ends))
+	}
+	for off := range p.ends {
+		want, err := p.skipValue(int(off))
+		if got, ferr := p.skipFast(int(off)); err != nil || ferr != nil || got != want {
+			t.Errorf("at %d: skipFast %d (%v), skipValue %d (%v)", off, got, ferr, want, err)
+		}
+	}
+	for _, s := range hostileShapes {
+		var d Decoder
+		var ev Event
+		line := s.line(200000)
+		d.Decode([]byte(line), &ev)
+		if max := (maxRecordDepth + len(d.p.opens)) * len(line) / endsMin; len(d.p.ends) > max {
+			t.Errorf("%s: %d ends remembered for %d bytes", s.name, len(d.p.ends), len(line))
+		}
+		d.Decode([]byte(hostileLine(`[]`)), &ev)
+		if len(d.p.ends) != 0 {
+			t.Errorf("%s: %d ends kept for the next line", s.name, len(d.p.ends))
+		}
+	}
+}

@@ -149,6 +149,13 @@ type parser struct {
 	// prescan is set while a message record is parsed the second way:
 	// each object's keys first, then only the members that survive.
 	prescan bool
+	// ends maps the offset of a big container that skipFast passed over
+	// to the offset past it, for this line (see endsMin); endsSeen has
+	// the endsBit of each offset in ends; opens holds the offsets of the
+	// containers a skipFast is inside.
+	ends     map[uint32]uint32
+	endsSeen uint64
+	opens    [maxRecordDepth]uint32
 	// restartAt overrides recordCap when positive, so that tests can
 	// send every record down the prescan path.
 	restartAt int
@@ -196,6 +203,9 @@ func (p *parser) parse(data []byte) *syntaxError {
 	p.data = data
 	p.tape = p.tape[:0]
 	p.work = 0
+	if p.endsSeen != 0 {
+		p.ends, p.endsSeen = nil, 0 // rarely used, and sized by the line before
+	}
 	i := p.ws(0)
 	if i >= len(data) {
 		return p.fail(i, "unexpected end of input")

@@ -1,6 +1,9 @@
 package wire
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // The scanners below check JSON syntax exactly as JSON.parse does and
 // record nothing: numbers, literals, strings, and whole values skipped
@@ -90,7 +93,8 @@ func (p *parser) scanString(i int) (int, bool, *syntaxError) {
 		// capture is message text.
 		for i+8 <= len(d) {
 			x := binary.LittleEndian.Uint64(d[i:])
-			if hasLess(x, 0x20)|hasZero(x^(0x22*lsb))|hasZero(x^(0x5c*lsb)) != 0 {
+			if m := hasLess(x, 0x20) | hasZero(x^(0x22*lsb)) | hasZero(x^(0x5c*lsb)); m != 0 {
+				i += bits.TrailingZeros64(m) / 8
 				break
 			}
 			i += 8
@@ -132,7 +136,9 @@ const (
 	msb = 0x8080808080808080
 )
 
-// hasZero is non-zero when some byte of x is zero.
+// hasZero is non-zero when some byte of x is zero. Its lowest set bit is
+// always that of a zero byte: a byte above a zero one may be flagged by
+// the borrow, none below it.
 func hasZero(x uint64) uint64 { return (x - lsb) &^ x & msb }
 
 // hasLess is non-zero when some byte of x is below n (n <= 128).
