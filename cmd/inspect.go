@@ -186,9 +186,8 @@ func (o *inspectOptions) parseFailOn(list string) error {
 // checkList is the findings table of the help text.
 func checkList() string {
 	var b strings.Builder
-	for _, c := range inspect.Checks {
-		fmt.Fprintf(&b, "  %-8s %-22s %s\n", c.Severity, c.ID, c.Summary)
-	}
+	// A strings.Builder takes every write.
+	_ = render.WriteCheckTable(&b, "  ")
 	return b.String()
 }
 

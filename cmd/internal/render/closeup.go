@@ -108,11 +108,28 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 		return
 	}
 	fmt.Fprintln(out, "findings that cite this line (each tells of its whole session):")
-	for _, f := range c.Findings {
-		fmt.Fprintf(out, "  %s  %s  %s\n", SeverityColour(pal, f.Severity)(fmt.Sprintf("%-7s", f.Severity)),
-			pal.Bold(f.ID), termsafe.String(f.Message))
+	rows := make([][]string, len(c.Findings))
+	for i, f := range c.Findings {
+		rows[i] = []string{string(f.Severity), f.ID, termsafe.String(f.Message)}
 	}
+	t, err := text.NewTable(out, citedColumns, text.FitWidths(citedColumns, rows, 0), false, pal.Bold)
+	if err != nil {
+		return
+	}
+	for i, r := range rows {
+		sev := c.Findings[i].Severity
+		_ = t.Row(r, func(col int, cell string) string {
+			if col == 0 {
+				return SeverityColour(pal, sev)(cell)
+			}
+			return cell
+		})
+	}
+	_ = t.Close()
 }
+
+// citedColumns are the columns of the findings that cite a line.
+var citedColumns = []text.Column{{Name: "SEVERITY"}, {Name: "FINDING"}, {Name: "MESSAGE", Fit: text.FitTail}}
 
 // maxDropsListed is how many of a line's dropped messages a close-up
 // names; the others are counted.

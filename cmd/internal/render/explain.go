@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -36,15 +37,18 @@ func PrintFinding(out io.Writer, pal iostreams.Palette, c inspect.Check) {
 	}
 }
 
+// ListRules writes rules as a table of ids and titles.
 func ListRules(out io.Writer, rules []replay.Rule) {
-	width := 0
-	for _, r := range rules {
-		width = max(width, len(r.ID))
+	rows := make([][]string, len(rules))
+	for i, r := range rules {
+		rows[i] = []string{termsafe.String(r.ID), termsafe.String(strings.ReplaceAll(r.Title, "`", ""))}
 	}
-	for _, r := range rules {
-		fmt.Fprintf(out, "%-*s  %s\n", width, r.ID, termsafe.String(strings.ReplaceAll(r.Title, "`", "")))
-	}
+	// A failed write shows when the command flushes its output.
+	_ = text.Render(out, nil, 0, ruleColumns, rows)
 }
+
+// ruleColumns are the columns of a list of rules.
+var ruleColumns = []text.Column{{Name: "RULE"}, {Name: "TITLE", Fit: text.FitTail}}
 
 // MatchRules finds the rules a query names, from the most to the least
 // precise: an id, a name (the id's last part, such as a reason, or a

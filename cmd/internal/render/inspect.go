@@ -476,3 +476,27 @@ func severityCount(n int, s inspect.Severity) string {
 	}
 	return text.Plural(n, string(s))
 }
+
+// checkColumns are the columns of inspect's catalogue of findings.
+var checkColumns = []text.Column{{Name: "SEVERITY"}, {Name: "FINDING"}, {Name: "MEANING", Fit: text.FitTail}}
+
+// WriteCheckTable writes the catalogue of findings (inspect.Checks) as a
+// table, each line after indent: the findings of inspect's help.
+func WriteCheckTable(w io.Writer, indent string) error {
+	rows := make([][]string, len(inspect.Checks))
+	for i, c := range inspect.Checks {
+		rows[i] = []string{string(c.Severity), c.ID, c.Summary}
+	}
+	var b strings.Builder
+	if err := text.Render(&b, nil, 0, checkColumns, rows); err != nil {
+		return err
+	}
+	for _, l := range strings.SplitAfter(b.String(), "\n") {
+		if l != "" {
+			if _, err := io.WriteString(w, indent+l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -160,13 +160,13 @@ func (t *Tree) label(n *lineage.Node, depth int, room int) string {
 		text   string
 		colour func(string) string
 	}
-	build := func(idWidth int, timed, tokens bool) []part {
+	build := func(idLimit int, timed, tokens bool) []part {
 		status := part{Outcome(n), nil}
 		if e, _, _ := n.Ending(); e != model.EndComplete || n.ErrorCode != "" {
 			status.colour = t.pal.Red
 		}
-		parts := []part{{text.Shorten(termsafe.String(n.TurnID), idWidth, text.FitMiddle), t.pal.Bold},
-			{originFit(n, idWidth), t.opColour(n.Operation)}, status, {SeqRange(n), nil}}
+		parts := []part{{text.Shorten(termsafe.String(n.TurnID), idLimit, text.FitMiddle), t.pal.Bold},
+			{originFit(n, idLimit), t.opColour(n.Operation)}, status, {SeqRange(n), nil}}
 		if timed {
 			parts = append(parts, part{timing(n), nil})
 		}
@@ -191,10 +191,10 @@ func (t *Tree) label(n *lineage.Node, depth int, room int) string {
 	parts := build(0, true, true)
 	if room > 0 {
 		for _, try := range []struct {
-			idWidth       int
+			idLimit       int
 			timed, tokens bool
 		}{{0, true, true}, {text.MinMiddle, true, true}, {text.MinMiddle, false, true}, {text.MinMiddle, false, false}} {
-			if parts = build(try.idWidth, try.timed, try.tokens); width(parts) <= room {
+			if parts = build(try.idLimit, try.timed, try.tokens); width(parts) <= room {
 				break
 			}
 		}

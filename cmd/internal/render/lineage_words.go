@@ -60,13 +60,13 @@ func Origin(n *lineage.Node) string {
 	return termsafe.String(s)
 }
 
-// originFit is origin with its ids shortened in the middle to idWidth
+// originFit is origin with its ids shortened in the middle to idLimit
 // cells (0: whole), for a tree that fits a terminal.
-func originFit(n *lineage.Node, idWidth int) string {
-	if idWidth == 0 {
+func originFit(n *lineage.Node, idLimit int) string {
+	if idLimit == 0 {
 		return Origin(n)
 	}
-	id := func(s string) string { return text.Shorten(termsafe.String(s), idWidth, text.FitMiddle) }
+	id := func(s string) string { return text.Shorten(termsafe.String(s), idLimit, text.FitMiddle) }
 	s := string(n.Operation)
 	if n.ParentElsewhere() {
 		s += " of " + id(n.ParentTurnID)
