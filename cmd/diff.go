@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -36,57 +37,7 @@ func newCmdDiff(ios *iostreams.IOStreams, runF func(*diffOptions) error) *cobra.
 		Annotations: map[string]string{"pager": pageFiles},
 		Use:         "diff [FILE...]",
 		Short:       "Show what changed between accepted snapshots: messages added, removed, changed",
-		Long: `Diff replays captures as "snapctl replay" does (same reader, cursor,
---session and --max-line) and compares each accepted snapshot with the
-previous accepted snapshot of the same session. Every accepted snapshot is
-a complete projection of the conversation, so a pair shows exactly what
-appeared (+), disappeared (-) and changed (~), and which inert deliveries
-came in between, counted by reason.
-
-Messages are matched by id. A change of content that only extends the old
-text shows the appended text; any other change is a word-level diff
-([-removed-]{+added+}). A removed message is flagged when no lineage
-(retry, edit or regenerate from an earlier message) explains it.
-
---only keeps the pairs that show one of the changes named: added,
-removed, unexplained (a removal no lineage explains), changed, moved or
-status.
-
---from and --to compare two accepted snapshots of one session directly,
-each named by its sequence, as line:N, or in a HAR as "entry E:line N"
-(line N of entry E's body, as positions print it); one that is not an accepted
-snapshot is an error once the input is read, naming the nearest one. --turn keeps only
-pairs whose newer snapshot belongs to that turn. --redact replaces every
-text and value of a message, tool call, metadata or error by its length,
-and every metadata and argument key by *.
-
-Exit status: 0 done, 2 bad usage or input.
-
-Parts, metadata and tool-call args are compared by JSON path ($.tags[1]).
-Tool calls are matched by id. A message whose place among the others
-changed is reported as moved.
-
-Matching is by id: the k-th message with an id in one projection is the
-k-th with that id in the other, so a projection that repeats an id and
-loses one occurrence has a removal. A removal is explained when the newer
-snapshot's lineage is a retry, edit or regenerate whose sourceMessageId is
-that message or one before it (with --from/--to, also the lineage of any
-snapshot accepted in between). inspect's message-vanished applies exactly
-this rule, from the same code (inspect/model): the removals diff calls
-unexplained are the messages inspect reports as vanished, on the same
-lines (TestDiffAndInspectAgree).
-
-Inert deliveries count for their own session (with --session, all count
-for the pinned one). Malformed lines name no session, so they count in
-every session's pair that spans them.
-
-Matching is linear in the two projections; word diffs cover only the text
-between the common prefix and suffix and stop at 2,000 edits or 256 KiB
-(then the content is shown as rewritten), and are not computed for
--o json, -o jsonl or --stat. Memory holds at most one earlier projection
-per session, kept compact past an 8 MiB budget (see snapctl help
-hostile-input, many sessions and huge messages), whatever the length of
-the capture. The -o json and -o jsonl records: snapctl help json-contract.`,
+		Long:        help.Command("diff"),
 		Example: `  snapctl diff testdata/diff-vanished.jsonl
   snapctl diff --stat capture.jsonl
   snapctl diff --only unexplained,status capture.jsonl

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
@@ -26,23 +27,7 @@ func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *
 	c := &cobra.Command{
 		Use:   "explain [FINDING|RULE|CODE|REASON|WORD...]",
 		Short: "Print what a finding means, or the rule of the wire contract behind a verdict, code or detail",
-		Long: `Explain prints, for a finding id of inspect (message-vanished), what it means,
-how it arises and what to do, as snapctl help findings has it. Otherwise it
-prints the part of the protocol reference (replay/PROTOCOL.md, built
-into snapctl) that answers the question: a rule by its id
-(envelope.sequence), a decode code (PROTOCOL_UNKNOWN_EVENT), a reason
-(stale), a field (createdAt), or words from a detail, which may be pasted
-whole. Several rules may match: each is printed, or listed when there are
-many. Without arguments, every rule is listed with its id.
-
-Exit status: 0 found, 2 nothing matches (the closest ids are named).
-
-More than three matches are listed by id and title. Nothing matching is
-exit 2, naming the closest ids (one line on standard error):
-
-  $ snapctl explain createdAat
-  snapctl: no rule matches "createdAat"; close matches: message.created-at \
-    (snapctl explain lists every rule)`,
+		Long:  help.Command("explain"),
 		Example: `  snapctl explain
   snapctl explain sequence-gap
   snapctl explain createdAt

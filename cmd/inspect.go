@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -46,70 +47,7 @@ func newCmdInspect(ios *iostreams.IOStreams, runF func(*inspectOptions) error) *
 		Annotations: map[string]string{"pager": pageAlways},
 		Use:         "inspect [FILE...]",
 		Short:       "Explain a capture: an overview and the server bugs it shows, with positions",
-		Long: `Inspect reads captures as replay does (same reader, cursor, --session and
---max-line) and reports an overview of what they hold and findings: classes
-of server bug the capture shows, each with the lines involved, and what to
-do (snapctl explain ID says more). The overview says how each turn ended
-for the client (outcomes: complete, error, timed-out, cancelled,
-diagnostic, cut-off, refused, never-accepted, unanswered, and completed
-later when a later snapshot shows a cut-off reply complete) and counts
-the server's error bodies by code (refused).
-
-The report starts with what matters: the capture's verdict (its problems:
-error and warning findings, turns that did not complete), the findings by
-severity and the worst of them with its lines. Then the overview, each
-session with its own verdict, and the findings, worst first.
-
-Findings:
-` + checkList() + `
-With --line N (one FILE) or --event-id ID, inspect shows those lines up
-close instead: the event as indented JSON, every decode problem, the
-cursor's verdict in the context of the whole capture, what the line dropped
-itself, and the findings that cite it. --redact shows only the envelope and
-the protocol's own fields of those lines (ids, statuses, counts, lengths),
-and problems without the values and keys they quote, for sharing outside
-the team.
-
---fail-on takes severities (a finding of that severity or worse), finding
-ids and replay's reasons, comma-separated, and says on standard error what
-matched.
-
-Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.
-
-What each finding means and what to do about it: snapctl help findings.
-The -o json document: snapctl help json-contract.
-
-One event up close: --line N shows line N of the one FILE (in a HAR, line
-N of every entry's body, or of one with --line "entry E:line N", as
-positions print it); --event-id ID every line with that id (up to 20),
-including lines that don't decode but carry that top-level eventId. For
-each: the event as indented JSON (coloured on a terminal; the raw line,
-made terminal-safe, when it isn't JSON), every decode problem, the cursor's
-verdict in the context of the whole capture, what the line did itself (an
-advanced snapshot: the messages of the previous accepted projection it
-dropped, and the lineage that explains each, if one does), and the
-findings that cite the line (among the first 100 positions each finding
-lists), whose messages tell of their whole session. With -o json:
-{"matches": N, "lines": [{"file", "entry", "line", "verdict", "reason",
-"event", "code", "problems": [{"path", "message"}], "dropped":
-[{"messageId", "explained", "lineage"}], "droppedFrom", "findings",
-...}]}. A blank line, a line past the
-end of the file, or an id no line has is a usage error (exit 2); so are
---line 0, a negative line and an empty --event-id, never taken for "no
-close-up".
-
-With --redact, the event shows only its envelope and the protocol's own
-fields (ids, roles, statuses, timestamps, usage, lineage, tool names):
-every other value becomes "(hidden: N bytes)", every key the protocol does
-not name "(hidden key N)", and a line that is not JSON is not shown at all
-((line not shown: not JSON, 25 bytes, hidden by --redact); in -o json,
-"raw": "(hidden: 25 bytes)"); problems use the redacted form of the decode
-details (snapctl help reasons), in -o json too. A value at a protocol
-field is kept only when it is a number, a boolean, null or a safe
-identifier, so a malformed id that holds free text is hidden as well. At
-most 1,000 members of one object or array are shown (the rest are
-counted), and a protocol object or array over 1 MiB is hidden whole, so
-the close-up of a huge line stays short and quick.`,
+		Long:        strings.Replace(help.Command("inspect"), "{{checks}}", checkList(), 1),
 		Example: `  snapctl inspect capture.jsonl
   snapctl inspect --session session-a -o json capture.jsonl | jq '.findings[].id'
   snapctl inspect --fail-on warning capture.jsonl.gz

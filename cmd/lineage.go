@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/report"
@@ -32,52 +33,7 @@ func newCmdLineage(ios *iostreams.IOStreams, runF func(*lineageOptions) error) *
 		Annotations: map[string]string{"pager": pageAlways},
 		Use:         "lineage [FILE...]",
 		Short:       "Draw which turn was retried, edited or regenerated, from what, and how it ended",
-		Long: `Lineage reads captures like replay (NDJSON; "-" or no FILE reads standard
-input; gzip and zstd are recognised), runs them through the snapshot cursor,
-and draws, from the lineage of the accepted snapshots, one tree per session:
-turns without a parent form the trunk in sequence order, and each retry,
-edit or regenerate hangs under its parent turn.
-
-Each turn shows its operation (submit, retry, edit, regenerate, or unknown
-when no accepted snapshot carried lineage), source message, how it ended
-for the client (its outcome, as inspect's overview gives it),
-first and last accepted sequence, duration, final token usage, and a
-preview of its submit input and final assistant message.
-
-Each session's headline gives its verdict first, the one inspect gives
-(its problems: error and warning findings, turns that did not complete),
-then lineage's own problems, which are marked on the turn and listed after
-the tree; none stops the output:
-  orphan            the parent turn is not in the capture (placed under
-                    the session root)
-  source-missing    the source message is not in the parent turn's last
-                    accepted projection
-  lineage-conflict  accepted snapshots of the turn carry different lineage
-  cycle             the parent turns loop (cut at the earliest turn)
-
---redact leaves out every message text and submit input, in every format,
-for sharing outside the team. Exit status: 0 done, 2 bad usage or input.
-
-Previews, in the tree, mermaid and dot formats, are at most 60 characters,
-control characters made visible and … when cut. --turn ID keeps that turn,
-its ancestors and its descendants (exit 2 if no session has it).
-
-Formats:
-  tree     the default; --ascii draws with |-, ` + "`" + `- and |. On a terminal,
-           colour by operation: submit green, retry yellow, edit cyan,
-           regenerate magenta, unknown dim, problems red.
-  mermaid  one flowchart TD block per session, ready to paste into
-           Markdown. Solid arrows are lineage, labelled with the
-           operation; dotted arrows join the trunk. Node ids are generated
-           and labels escaped, so any turn id renders.
-  dot      one Graphviz digraph with a cluster per session.
-  svg      one standalone SVG picture of every session's tree, one under
-           the other, from the same renderer as the report: paste it into
-           any document, or open it in a browser. It holds no script,
-           handler, link or external reference (see snapctl help
-           hostile-input).
-  json     one document, {"sessions": [...]}; jsonl one session per line.
-           See snapctl help json-contract.`,
+		Long:        help.Command("lineage"),
 		Example: `  snapctl lineage capture.jsonl
   snapctl lineage --session session-7f3a --turn turn-12 capture.jsonl
   snapctl lineage -o mermaid --redact capture.jsonl >> incident-review.md

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -39,49 +40,7 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 	c := &cobra.Command{
 		Use:   "reduce --out FILE [--finding NAME] [--session ID] [--redact] CAPTURE",
 		Short: "Cut a capture down to the fewest lines that still show a finding, to hand to the server team",
-		Long: `Reduce finds the smallest part of a capture that still shows the bug:
-delta debugging (ddmin) over its lines, with inspect's analysis as the
-test. The lines kept still produce the chosen finding, with the same name,
-session and severity, and removing any one more of them loses it. They are
-the capture's own lines, in order, byte for byte (only blank lines and the
-lines taken away are gone), unless --redact is given.
-
-What is kept: --finding NAME (see snapctl help findings) keeps the first
-finding of that name (in the session, with --session); --session alone
-keeps every finding of that session; with neither, the first finding of
-the worst severity. --session pins the trusted session as in every other
-command, so the findings are those of that pinned run.
-
---redact replaces every message text, tool-call argument and result,
-metadata key and value, error and diagnostic message and submit input by a
-neutral value of the same shape (a string by as many x as it has
-characters, a number by 0, a free-form key by k1, k2…); ids, statuses and
-the protocol's own fields stay. --rename-ids maps every id of the protocol
-(event, session, turn, message and tool-call ids, and the lineage and
-tool results that name them) to e1, s1, t1, m1, c1…, the same id to the
-same name; no other value is taken for an id. The finding is checked again
-after either: if it no longer shows, nothing is written (exit 2).
-
---out FILE names the file written (- for standard output); an existing
-file is not overwritten without --force. A FILE ending in .txtar gets a
-testscript archive instead: the reduced capture as capture.jsonl, the
-expected output of snapctl inspect -o json on it, and the script that
-compares them, ready for a regression test:
-
-  snapctl reduce --redact --finding sequence-collision --out bug.txtar cap.jsonl
-  # in a testscript test directory (go-internal's testscript, with
-  # snapctl on PATH), the archive replays the finding:
-  exec snapctl inspect -o json capture.jsonl  (from the archive's script)
-
-Progress (tests run, lines left) goes to standard error when it is a
-terminal; a one-line summary always does. The capture is held in memory,
-once (its lines plus a fixed cost), and every test reads a subset of them
-through the cursor and the model again: a capture of 10 MB reduces in
-seconds. NDJSON captures only (plain, gzip or zstd, --event-path included):
-other formats are refused, since their lines are not the events.
-
-Exit status: 0 written, 2 bad usage, an unreadable capture, no such
-finding, or a redaction that loses the finding.`,
+		Long:  help.Command("reduce"),
 		Example: `  snapctl reduce --finding message-vanished --out vanished.jsonl capture.jsonl
   snapctl reduce --session session-7f3a --redact --out share.jsonl capture.jsonl.gz
   snapctl reduce --redact --out regression.txtar capture.jsonl`,

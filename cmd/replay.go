@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -36,32 +38,7 @@ func newCmdReplay(ios *iostreams.IOStreams, runF func(*replayOptions) error) *co
 		Annotations: map[string]string{"pager": pageFiles},
 		Use:         "replay [FILE...]",
 		Short:       "Run a capture through the snapshot cursor: accepted or inert, and why",
-		Long: `Replay reads one or more captures (NDJSON, one event per line; "-" or no
-FILE reads standard input; gzip and zstd are recognised) as one stream and
-runs every line through the monotonic snapshot cursor of ADR-0010.
-Server-Sent Events, HAR files and Docker, CRI and kubectl --timestamps
-logs are recognised too, and read as the events they carry (--format).
-With --each, every FILE (every file under a directory) is its own capture.
-
-Every line gets a verdict and a reason:
-` + render.ReasonTable() + `
---only and --fail-on take a comma-separated list of reasons, verdicts
-(accepted, inert) and problems: every reason but initial, advanced and
-non-snapshot. --fail-on says on standard error what matched.
-
-Without --session, each session named by a valid snapshot gets its own
-cursor. --redact keeps the values and free-form keys of malformed lines
-out of their details ("(value hidden)", "*"), for sharing outside the
-team. Exit status: 0 done, 1 --fail-on matched, 2 bad usage or input.
-
-Reading standard input, each event's row (or JSON line) is written as soon
-as its line has arrived, so curl -N "$URL" | snapctl replay - follows a
-live session.
-
-More in the help topics: snapctl help reasons (every reason and decode
-code, colours, hints when most lines are malformed), json-contract (the
--o json and -o jsonl records), formats, flags, partial-captures, each,
-output and exit-status.`,
+		Long:        strings.Replace(help.Command("replay"), "{{reasons}}", render.ReasonTable(), 1),
 		Example: `  snapctl replay testdata/reconnect.jsonl
   snapctl replay --session session-a --only problems capture.jsonl
   snapctl replay -o jsonl capture.jsonl | jq 'select(.reason == "stale")'

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/diff"
@@ -43,41 +44,7 @@ func newCmdReport(ios *iostreams.IOStreams, runF func(*reportOptions) error) *co
 	c := &cobra.Command{
 		Use:   "report [FILE...]",
 		Short: "Write a self-contained HTML incident report: findings, timelines, lineage, events and diffs",
-		Long: `Report reads captures like replay (NDJSON; "-" or no FILE reads standard
-input; gzip and zstd are recognised), once, and writes one self-contained
-HTML file to attach to an incident ticket: every style and picture inline,
-no script, no request to any other host, printable.
-
-It holds a header (the files with their size and SHA-256, when it was
-generated, snapctl's version, whether --redact was given), the summary
-counts, the findings of inspect worst first with links to the events they
-cite, and per session: a timeline chart of sequences against the position
-in the capture (accepted snapshots as a line, inert events as marks coloured
-by reason, file boundaries as vertical rules), the lineage tree, the event
-table (problems with a few rows of context, or every row with --all-events;
-filterable by reason in the page) and the diffs of successive accepted
-projections, per turn.
-
-Sizes are bounded whatever the capture: the first 16 sessions get charts,
-tables and diffs; a chart keeps at most 512 points (neighbouring events
-are merged past that); the tables at most 2000 rows per session and 5000
-in all (100,000 in all with --all-events); a turn's diff 40 changes; the
-page lists 1000 findings and 1000 sessions. Every count covers the whole
-capture, and the page says where a cap was reached.
-
-The report goes to --out FILE, report.html in the current directory when
---out is not given, or standard output with --out -. An existing file is
-never replaced unless --force is given (exit 2, nothing read). The path
-written is said on standard error: "snapctl: wrote report.html". -o is the
-output format, as in every command, and a report is HTML only: -o html.
-
-Exit status: 0 done, 2 bad usage, an existing --out file without --force,
-an unreadable capture (no file is written) or damaged input (the report is
-written, with a banner saying where the input stopped).
-
-The page reads the same with scripts off, and prints. Its parts, top to
-bottom, how it keeps capture text from running as markup, and the bounds
-of its size and memory: snapctl help report-page.`,
+		Long:  help.Command("report"),
 		Example: `  snapctl report capture.jsonl
   snapctl report --out incident-4711.html --redact part1.jsonl part2.jsonl.gz
   snapctl report --out - capture.jsonl > page.html

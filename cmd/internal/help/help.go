@@ -55,3 +55,21 @@ func readTopics() []Topic {
 	}
 	return topics
 }
+
+// The long help of the commands whose reference runs past a screen is
+// one file each, commands/NAME.txt, so that the command's file holds its
+// flags and code and the text can be read and edited as text.
+//
+//go:embed commands/*.txt
+var commandFiles embed.FS
+
+// Command is the long help of the command name, without its final
+// newline; it panics for a command with no file, which every build's
+// tests would show at once.
+func Command(name string) string {
+	data, err := commandFiles.ReadFile("commands/" + name + ".txt")
+	if err != nil {
+		panic(err)
+	}
+	return strings.TrimSuffix(string(data), "\n")
+}

@@ -50,3 +50,20 @@ func TestTopicsCoverTheReference(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandTextsFit: the long help of every command fits 80 columns,
+// as the topics do.
+func TestCommandTextsFit(t *testing.T) {
+	entries, err := commandFiles.ReadDir("commands")
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no command texts: %v", err)
+	}
+	for _, e := range entries {
+		name := strings.TrimSuffix(e.Name(), ".txt")
+		for i, line := range strings.Split(Command(name), "\n") {
+			if utf8.RuneCountInString(line) > 80 {
+				t.Errorf("commands/%s line %d is %d columns", e.Name(), i+1, utf8.RuneCountInString(line))
+			}
+		}
+	}
+}
