@@ -309,7 +309,7 @@ func TestCompactDifferential(t *testing.T) {
 // against included (packed): 763 bytes when measured, within the
 // README's 1 KiB with room for the run's maps.
 func TestManySessions(t *testing.T) {
-	hostile.ManySessions(t, "diff while reading", 832, func(capture []byte) any {
+	hostile.ManySessions(t, "diff while reading", 784, func(capture []byte) any {
 		d := NewDiffer(Options{}, func(*PairDiff) error { return nil })
 		sum := hostile.Replay(t, capture, replay.Options{Messages: true}, d.Add)
 		return []any{d, sum}

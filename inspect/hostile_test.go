@@ -182,14 +182,24 @@ func TestManySessions(t *testing.T) {
 		})
 		return in, sum
 	}
-	hostile.ManySessions(t, "inspect while reading", 832, func(capture []byte) any {
-		in, sum := run(capture)
-		return []any{in, sum}
-	})
-	hostile.ManySessions(t, "inspect's report", 480, func(capture []byte) any {
-		in, sum := run(capture)
-		return []any{in.Finish(sum), sum}
-	})
+	// The state at 5,000 and 10,000 sessions, as measured when last
+	// shrunk; and issue 24's 1 KiB a session at 20,000 and 40,000.
+	for _, c := range []struct {
+		n                int
+		reading, written int64
+	}{{5000, 736, 464}, {20000, 1 << 10, 1 << 10}} {
+		if c.n > 5000 && testing.Short() {
+			continue
+		}
+		hostile.ManySessionsOf(t, c.n, "inspect while reading", c.reading, func(capture []byte) any {
+			in, sum := run(capture)
+			return []any{in, sum}
+		})
+		hostile.ManySessionsOf(t, c.n, "inspect's report", c.written, func(capture []byte) any {
+			in, sum := run(capture)
+			return []any{in.Finish(sum), sum}
+		})
+	}
 }
 
 // TestTrackedMemory checks, on doubling captures of one session of

@@ -190,7 +190,7 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	for i, s := range in.order {
 		so := SessionOverview{SessionID: s.m.ID, Turns: s.m.Turns,
-			Snapshots: s.snapshots}
+			Snapshots: int(s.snapshots)}
 		for i, n := range s.lineage {
 			so.Lineage.add(lineageOps[i], int(n))
 		}
@@ -275,7 +275,7 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 				count(invalid.n, "line carries", "lines carry"), pick(invalid.n, "breaks", "break"), pick(invalid.n, "it", "them"), invalid.first)
 		})
 	}
-	if s.tsLike*2 > s.tsTotal {
+	if int64(s.tsLike)*2 > int64(s.tsTotal) {
 		add(TimestampSequence, &t.timestamp, func() string {
 			return fmt.Sprintf("%d of %d accepted sequences look like Unix-millisecond timestamps (%s): events in one millisecond share a sequence and the cursor drops all but the first",
 				s.tsLike, s.tsTotal, t.tsExample)

@@ -15,7 +15,6 @@ import (
 type session struct {
 	m *model.Session
 
-	snapshots      int
 	seqMin, seqMax int64
 	// first and last are the earliest and latest emittedAt, as written,
 	// and their instants as seconds and nanoseconds (a time.Time takes
@@ -34,11 +33,14 @@ type session struct {
 	// not judged, since any skipped value may have been used.
 	between []int64
 
-	tsLike, tsTotal int
-
 	// t holds the tallies, allocated at the session's first finding.
 	t *tallies
 
+	// snapshots counts the session's snapshots, and tsLike of tsTotal
+	// accepted ones have a sequence that looks like their emittedAt in
+	// Unix milliseconds. They are int32s, as OpCounts: 12 bytes that pack
+	// with the flags below, in every session of a capture.
+	snapshots, tsLike, tsTotal      int32
 	hasSeq, hasEmitted, betweenLost bool
 	// inReconnect is set by a redelivery and cleared by an acceptance: the
 	// first redelivery of each run is where a reconnect began.
@@ -95,8 +97,8 @@ func (s *session) tally() *tallies {
 // print fingerprints what one line carried, and where it was.
 type print struct {
 	content uint64
-	eventID uint32
 	at      pos
+	eventID uint32
 	// listed has the bit of each tally that lists this line already.
 	listed uint8
 }

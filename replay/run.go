@@ -121,9 +121,11 @@ type SessionStats struct {
 func (s *SessionStats) Accepted() int { return s.Reasons.Accepted() }
 
 // ReasonCounts counts a session's events by reason, one counter per
-// entry of Reasons in that order: 56 bytes where a map of the same
-// counts took over 250, for every session of a capture.
-type ReasonCounts [7]int
+// entry of Reasons in that order: 28 bytes where a map of the same
+// counts took over 250, for every session of a capture. A counter is an
+// int32, as inspect's per-session counts: 2³¹ events of one session
+// would take a capture of hundreds of gigabytes.
+type ReasonCounts [7]int32
 
 // reasonIndex is the place of each reason in ReasonCounts.
 var reasonIndex = func() map[Reason]int {
@@ -137,7 +139,7 @@ var reasonIndex = func() map[Reason]int {
 // Of is the count of reason r.
 func (c *ReasonCounts) Of(r Reason) int {
 	if i, ok := reasonIndex[r]; ok {
-		return c[i]
+		return int(c[i])
 	}
 	return 0
 }
@@ -156,7 +158,7 @@ func (c *ReasonCounts) Map() map[Reason]int {
 	m := map[Reason]int{}
 	for i, n := range c {
 		if n > 0 {
-			m[Reasons[i]] = n
+			m[Reasons[i]] = int(n)
 		}
 	}
 	return m
@@ -167,7 +169,7 @@ func (c *ReasonCounts) Accepted() int {
 	n := 0
 	for i, v := range c {
 		if Reasons[i].Verdict() == Accepted {
-			n += v
+			n += int(v)
 		}
 	}
 	return n

@@ -85,12 +85,12 @@ func newNode(t *model.Turn, nt *notes) *Node {
 	}
 	n.TurnID = t.ID
 	n.Operation, n.ParentTurnID, n.SourceMessageID = t.Operation(), "", ""
-	if o.HasLineage {
+	if o.HasLineage() {
 		n.ParentTurnID, n.SourceMessageID = o.Lineage.ParentTurnID, o.Lineage.SourceMessageID
 	}
 	n.FirstSequence, n.LastSequence = o.FirstSequence, o.LastSequence
 	n.FirstEmittedAt, n.LastEmittedAt = o.FirstEmittedAt, o.LastEmittedAt
-	n.FirstEmitted, n.LastEmitted = o.FirstEmitted, o.LastEmitted
+	n.duration = o.LastEmitted().Sub(o.FirstEmitted())
 	n.Status, n.ErrorCode, n.Usage = t.Status(), o.ErrorCode, o.Usage
 	e, code, at := t.Ending()
 	n.ending, n.end = e, &nodeEnd{code: code, at: at, later: t.Later()}

@@ -114,23 +114,36 @@ func (t *Turn) Status() replay.Status { return statuses[t.status] }
 // mostly one turn each, does not pay for it.
 type Outcome struct {
 	// FirstSequence and LastSequence are the turn's first and last
-	// accepted sequence, with their emittedAt as written and as instants.
+	// accepted sequence, with their emittedAt as written; their instants
+	// are kept as seconds and nanoseconds (see FirstEmitted), 24 bytes
+	// where two time.Time took 48, in every turn of a capture.
 	FirstSequence, LastSequence   int64
 	FirstEmittedAt, LastEmittedAt string
-	FirstEmitted, LastEmitted     time.Time
+	firstSec, lastSec             int64
 	// Usage and ErrorCode are those of the last accepted snapshot;
 	// ErrorCode is its error diagnostic's code, or "".
 	Usage     replay.Usage
 	ErrorCode string
 	// Lineage is the first lineage an accepted snapshot of the turn
-	// carried, at LineageSequence; HasLineage says whether one did.
+	// carried, at LineageSequence (see HasLineage).
 	Lineage         replay.Lineage
-	HasLineage      bool
 	LineageSequence int64
 	// variants are the distinct lineages of later accepted snapshots that
 	// differ from Lineage, nil until there is one: most turns have none.
-	variants *variants
+	variants            *variants
+	firstNsec, lastNsec int32
 }
+
+// FirstEmitted is the instant of the turn's first accepted snapshot, in
+// UTC: comparing and subtracting instants never reads their location.
+func (o *Outcome) FirstEmitted() time.Time { return time.Unix(o.firstSec, int64(o.firstNsec)).UTC() }
+
+// LastEmitted is the instant of the turn's last accepted snapshot, in UTC.
+func (o *Outcome) LastEmitted() time.Time { return time.Unix(o.lastSec, int64(o.lastNsec)).UTC() }
+
+// HasLineage says whether an accepted snapshot of the turn carried
+// lineage: a lineage is only kept with its operation.
+func (o *Outcome) HasLineage() bool { return o.Lineage.Operation != "" }
 
 // Outcome is the turn's outcome: nil for a turn without an accepted
 // snapshot, or in a model made without outcomes.
@@ -194,13 +207,13 @@ type Session struct {
 	last  *Turn
 	// lastSeq, lastEmittedAt, its instant (lastSec, lastNsec) and its ids
 	// (idsBuf, idsN: an IDs in two fields, so that the two int32s share
-	// eight bytes) are the last accepted projection's, if hasLast.
+	// eight bytes) are the last accepted projection's, if there is one:
+	// accTurn is then set, so that no flag costs a word of padding.
 	lastSeq        int64
 	lastEmittedAt  string
 	lastSec        int64
 	lastNsec, idsN int32
 	idsBuf         string
-	hasLast        bool
 	// accTurn is the turn of the last accepted projection, and tail what
 	// Ending needs of its last message while that turn is unfinished.
 	accTurn *Turn
@@ -220,7 +233,7 @@ func (s *Session) FirstTurn() *Turn {
 
 // LastSequence is the sequence of the session's last accepted snapshot,
 // and whether there is one.
-func (s *Session) LastSequence() (int64, bool) { return s.lastSeq, s.hasLast }
+func (s *Session) LastSequence() (int64, bool) { return s.lastSeq, s.accTurn != nil }
 
 // Step is what one result did to the model.
 type Step struct {
@@ -327,7 +340,7 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 		st.PrevStatusAt = t.statusAt.position()
 	}
 	msgs := Messages(snap.Messages)
-	if s.hasLast {
+	if s.accTurn != nil {
 		// The instant was kept without its location, which comparing
 		// does not read.
 		m.prev = Projection{Sequence: s.lastSeq, EmittedAt: s.lastEmittedAt,
@@ -340,7 +353,6 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 	ids := newIDs(snap.Messages)
 	s.lastSeq, s.lastEmittedAt, s.idsBuf, s.idsN = ev.Sequence, ev.EmittedAt, ids.buf, ids.n
 	s.lastSec, s.lastNsec = ev.Emitted.Unix(), int32(ev.Emitted.Nanosecond())
-	s.hasLast = true
 
 	t.Accepted++
 	t.status, t.statusAt = code(statuses[:], snap.Status), p
@@ -352,10 +364,12 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 	}
 	o := t.out
 	if o == nil {
-		o = &Outcome{FirstSequence: ev.Sequence, FirstEmittedAt: ev.EmittedAt, FirstEmitted: ev.Emitted}
+		o = &Outcome{FirstSequence: ev.Sequence, FirstEmittedAt: ev.EmittedAt,
+			firstSec: ev.Emitted.Unix(), firstNsec: int32(ev.Emitted.Nanosecond())}
 		t.out = o
 	}
-	o.LastSequence, o.LastEmittedAt, o.LastEmitted = ev.Sequence, ev.EmittedAt, ev.Emitted
+	o.LastSequence, o.LastEmittedAt = ev.Sequence, ev.EmittedAt
+	o.lastSec, o.lastNsec = ev.Emitted.Unix(), int32(ev.Emitted.Nanosecond())
 	o.Usage, o.ErrorCode = snap.Usage, ""
 	if snap.HasError {
 		o.ErrorCode = snap.Error.Code
@@ -368,8 +382,8 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 // noteLineage keeps the first lineage of the turn and each distinct one
 // that differs from it.
 func (o *Outcome) noteLineage(seq int64, l replay.Lineage) {
-	if !o.HasLineage {
-		o.HasLineage, o.LineageSequence, o.Lineage = true, seq, l
+	if !o.HasLineage() {
+		o.LineageSequence, o.Lineage = seq, l
 		return
 	}
 	if o.Lineage == l {

@@ -60,8 +60,8 @@ func TestObserve(t *testing.T) {
 	if tu.Operation() != replay.OpRegenerate || o.Lineage != regen || o.LineageSequence != 3 || len(o.Variants()) != 1 || o.Variants()[0].Lineage != edit {
 		t.Errorf("lineage %+v at %d, variants %+v; want the regenerate, then the edit as a variant", o.Lineage, o.LineageSequence, o.Variants())
 	}
-	if o.FirstSequence != 3 || o.LastSequence != 5 || o.LastEmitted.Sub(o.FirstEmitted) != 2*time.Second {
-		t.Errorf("turn sequences %d-%d, emitted %v-%v", o.FirstSequence, o.LastSequence, o.FirstEmitted, o.LastEmitted)
+	if o.FirstSequence != 3 || o.LastSequence != 5 || o.LastEmitted().Sub(o.FirstEmitted()) != 2*time.Second {
+		t.Errorf("turn sequences %d-%d, emitted %v-%v", o.FirstSequence, o.LastSequence, o.FirstEmitted(), o.LastEmitted())
 	}
 	s := st.Session
 	if s.Turns != 2 || s.FirstTurn().ID != "t1" || s.FirstTurn().Next() != tu || !s.FirstTurn().Submitted || func() bool { q, _ := s.LastSequence(); return q != 5 }() {

@@ -52,15 +52,21 @@ func PerSession(t *testing.T, what string, k, size int, limit int64, keep func(c
 // fade, few enough for a test. It returns the bytes per session.
 func ManySessions(t *testing.T, what string, limit int64, keep func(capture []byte) any) int64 {
 	t.Helper()
+	return ManySessionsOf(t, 5000, what, limit, keep)
+}
+
+// ManySessionsOf is ManySessions from n to 2n sessions.
+func ManySessionsOf(t *testing.T, n int, what string, limit int64, keep func(capture []byte) any) int64 {
+	t.Helper()
 	kept := func(n int) int64 {
 		capture := Sessions(n, 1, 16)
 		kept := Retained(func() any { return keep(capture) })
 		runtime.KeepAlive(capture)
 		return kept
 	}
-	small, large := kept(5000), kept(10000)
-	per := (large - small) / 5000
-	t.Logf("%s: %d bytes per session (5,000 sessions: %d, 10,000: %d)", what, per, small, large)
+	small, large := kept(n), kept(2*n)
+	per := (large - small) / int64(n)
+	t.Logf("%s: %d bytes per session (%d sessions: %d, %d: %d)", what, per, n, small, 2*n, large)
 	if per > limit {
 		t.Errorf("%s keeps %d bytes per session of a capture of many one-line sessions; want at most %d", what, per, limit)
 	}
