@@ -119,6 +119,7 @@ what the cursor did with every line and why.`,
 	root.AddCommand(newCmdReport(ios, nil))
 	root.AddCommand(newCmdExplain(ios, nil))
 	root.AddCommand(newCmdExplore(ios, nil))
+	root.AddCommand(newCmdRecord(ios, nil))
 	root.AddCommand(newCmdMan(root))
 	completeBashAlone(root)
 	addHelpTopics(root, ios)

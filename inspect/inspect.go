@@ -78,7 +78,16 @@ type Inspector struct {
 	// body on the next line of the same file refuses; nil after any other
 	// line.
 	pending *pendingSubmit
+	// sentIn holds, for a capture snapctl record wrote, the submit each
+	// open HTTP exchange carried (replay.Origin.Request), until its
+	// response's first line: an error body is attributed to its own
+	// exchange's submit, however the exchanges interleave. At most
+	// maxOpenExchanges are held.
+	sentIn map[int]*pendingSubmit
 }
+
+// maxOpenExchanges bounds Inspector.sentIn whatever a capture holds.
+const maxOpenExchanges = 1 << 12
 
 // pendingSubmit is a submit that an error body may answer.
 type pendingSubmit struct {
@@ -156,14 +165,21 @@ func (in *Inspector) session(m *model.Session) *session {
 // Malformed lines count only to invalid-event.
 func (in *Inspector) Observe(res *replay.Result) {
 	in.sniff.Observe(res)
+	answers := in.exchangeSubmit(res)
 	if res.Err != nil {
 		in.observeInvalid(res)
-		in.observeRefusal(res)
+		in.observeRefusal(res, answers)
 	}
 	st := in.model.Observe(res)
 	in.pending = nil
 	if st.Session != nil && !st.Foreign && res.Event.Kind == replay.KindSubmit {
 		in.pending = &pendingSubmit{turn: st.Turn, session: st.Session.ID, file: res.File}
+		if o := res.Origin; o != nil && o.Sent && o.Request > 0 && len(in.sentIn) < maxOpenExchanges {
+			if in.sentIn == nil {
+				in.sentIn = map[int]*pendingSubmit{}
+			}
+			in.sentIn[o.Request] = in.pending
+		}
 	}
 	if st.Session == nil {
 		return
@@ -194,6 +210,18 @@ func (in *Inspector) Observe(res *replay.Result) {
 	case replay.ReasonDuplicate, replay.ReasonStale:
 		in.redelivered(s, res, p, seen)
 	}
+}
+
+// exchangeSubmit is, for the first response line of an exchange of a
+// capture snapctl record wrote, the submit its request carried.
+func (in *Inspector) exchangeSubmit(res *replay.Result) *pendingSubmit {
+	o := res.Origin
+	if o == nil || o.Sent || o.Request == 0 || in.sentIn == nil {
+		return nil
+	}
+	s := in.sentIn[o.Request]
+	delete(in.sentIn, o.Request)
+	return s
 }
 
 // observeInvalid tallies a malformed line whose envelope names a session,
