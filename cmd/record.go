@@ -102,13 +102,13 @@ usage, an unusable FILE or address, or a failed write.`,
 
 func recordRun(o *recordOptions) error {
 	ios := o.IO
-	file, err := os.OpenFile(o.File, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	ln, err := net.Listen("tcp", o.Listen)
 	if err != nil {
 		return &usageError{err}
 	}
-	ln, err := net.Listen("tcp", o.Listen)
+	file, err := os.OpenFile(o.File, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		file.Close()
+		ln.Close()
 		return &usageError{err}
 	}
 	ctx := ios.Context()

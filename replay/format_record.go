@@ -26,6 +26,7 @@ type contextRecord struct {
 	URL     string `json:"url"`
 	Session string `json:"sessionId"`
 	Turn    string `json:"turnId"`
+	Bytes   int64  `json:"bytes"`
 }
 
 // exchange is what the reader keeps of one open HTTP exchange.
@@ -61,9 +62,27 @@ func (f *recordFramer) line(l Line) (Line, bool) {
 	if json.Unmarshal(l.Data, &f.rec) != nil || f.rec.Kind == "" {
 		return l, true // not a context record after all: malformed as in NDJSON
 	}
-	f.stats.Context++
 	f.context(&f.rec)
+	if f.rec.Kind == "cut" {
+		// A line the proxy did not hold: one event too long to decode,
+		// as a line over --max-line is, with its real length.
+		l.Data, l.TooLong, l.Len, l.Origin = nil, true, max(f.rec.Bytes, 0), f.origin(&f.rec, "received")
+		return l, true
+	}
+	f.stats.Context++
 	return Line{}, false
+}
+
+// origin is the origin of the lines a record of kind announces.
+func (f *recordFramer) origin(c *contextRecord, kind string) *Origin {
+	o := &Origin{ReceivedAt: c.At, Request: c.Req, Sent: kind == "sent"}
+	if x := f.open[c.Req]; x != nil {
+		o.URL, o.RequestSession, o.RequestTurn = x.url, x.session, x.turn
+		if !o.Sent {
+			o.Status = x.status
+		}
+	}
+	return o
 }
 
 // context applies one context record.
@@ -82,14 +101,7 @@ func (f *recordFramer) context(c *contextRecord) {
 			x.status = c.Status
 		}
 	case "sent", "received":
-		o := &Origin{ReceivedAt: c.At, Request: c.Req, Sent: c.Kind == "sent"}
-		if x != nil {
-			o.URL, o.RequestSession, o.RequestTurn = x.url, x.session, x.turn
-			if !o.Sent {
-				o.Status = x.status
-			}
-		}
-		f.cur, f.left = o, max(c.Lines, 0)
+		f.cur, f.left = f.origin(c, c.Kind), max(c.Lines, 0)
 	case "end":
 		delete(f.open, c.Req)
 	}

@@ -30,7 +30,7 @@
 //	{"snapctl":"received","req":N,"at":…,"lines":K}   then K response lines
 //	{"snapctl":"cut","req":N,"at":…,"bytes":B}        a line over --max-line
 //	{"snapctl":"end","req":N,"at":…,"bytes":B,"lines":K,"newlineAdded":true,
-//	    "error":"…"}
+//	    "requestNewlineAdded":true,"error":"…"}
 //	{"snapctl":"close","at":…,"requests":N}
 //
 // A "sent" or "received" record announces the K physical lines after it,
@@ -43,7 +43,7 @@
 //
 // Lines are never glued: a body whose last line has no newline (the
 // real server's error bodies) gets one in the capture only, and its end
-// record says "newlineAdded". Authorization, Cookie, Set-Cookie and
+// record says "newlineAdded" ("requestNewlineAdded" for a request body). Authorization, Cookie, Set-Cookie and
 // Proxy-Authorization are forwarded but written only with KeepHeaders;
 // otherwise "headersNotKept" names them.
 //

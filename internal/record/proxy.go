@@ -91,7 +91,15 @@ type exchange struct {
 	mu        sync.Mutex
 	err       error
 	ended     bool
-	responded bool
+	sentAdded bool // the request body's last line got a newline in the capture
+}
+
+// sentFinish ends the request body's recording.
+func (x *exchange) sentFinish() {
+	added := x.sent.finish()
+	x.mu.Lock()
+	x.sentAdded = x.sentAdded || added
+	x.mu.Unlock()
 }
 
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -110,9 +118,12 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	x.sent.add(head)
 	switch {
 	case rest != nil:
-		r.Body = &recordedBody{rc: r.Body, r: io.MultiReader(bytes.NewReader(head), rest), b: &x.sent, x: x}
+		// head is recorded already: only the rest goes through the
+		// recording reader.
+		rb := &recordedBody{rc: r.Body, r: rest, b: &x.sent, x: x}
+		r.Body = readCloser{io.MultiReader(bytes.NewReader(head), rb), rb}
 	case r.Body != nil && r.Body != http.NoBody:
-		x.sent.finish()
+		x.sentFinish()
 		if err != nil && !errors.Is(err, io.EOF) {
 			x.fail(err)
 		}
@@ -166,9 +177,6 @@ func (p *Proxy) response(res *http.Response) error {
 	if !ok {
 		return nil
 	}
-	x.mu.Lock()
-	x.responded = true
-	x.mu.Unlock()
 	p.c.write(p.c.record("response", x.req, func(b *recordBuf) {
 		b.num("status", res.StatusCode)
 		p.headers(b, res.Header)
@@ -216,6 +224,12 @@ func (p *Proxy) headers(b *recordBuf, h http.Header) {
 	}
 }
 
+// readCloser is a reader with another's Close.
+type readCloser struct {
+	io.Reader
+	io.Closer
+}
+
 // recordedBody records a body as the proxy reads it.
 type recordedBody struct {
 	rc   io.Closer
@@ -233,7 +247,7 @@ func (rb *recordedBody) Read(p []byte) (int, error) {
 			rb.x.fail(err)
 		}
 		if !rb.last {
-			rb.b.finish()
+			rb.x.sentFinish()
 		}
 	}
 	return n, err
@@ -264,7 +278,7 @@ func (x *exchange) end() {
 		return
 	}
 	x.ended = true
-	err := x.err
+	err, sentAdded := x.err, x.sentAdded
 	x.mu.Unlock()
 	added := x.recv.finish()
 	why := ""
@@ -280,6 +294,9 @@ func (x *exchange) end() {
 		b.num("lines", x.recv.lines)
 		if added {
 			b.boolean("newlineAdded", true)
+		}
+		if sentAdded {
+			b.boolean("requestNewlineAdded", true)
 		}
 		if why != "" {
 			b.str("error", why)

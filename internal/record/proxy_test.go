@@ -22,16 +22,20 @@ import (
 
 // rig is an upstream, the proxy in front of it and the capture file.
 type rig struct {
-	up     *upstream
+	srv    *httptest.Server // the upstream
+	c      *Capture
 	proxy  string // the proxy's base URL
 	file   string
 	stop   func()
 	client *http.Client
 }
 
+// upstreamDown stops the upstream.
+func (r *rig) upstreamDown(t testing.TB) { r.srv.Close() }
+
 // startRig starts the proxy in front of handler, recording to a new file
-// (through w when not nil).
-func startRig(t testing.TB, handler http.Handler, w func(f *os.File) io.Writer, opts Options) *rig {
+// through the capture mk makes of it (nil: NewCapture).
+func startRig(t testing.TB, handler http.Handler, opts Options, mk func(io.Writer) *Capture) *rig {
 	t.Helper()
 	srv := httptest.NewServer(handler)
 	t.Cleanup(srv.Close)
@@ -41,11 +45,10 @@ func startRig(t testing.TB, handler http.Handler, w func(f *os.File) io.Writer, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out io.Writer = f
-	if w != nil {
-		out = w(f)
+	c := NewCapture(f, nil, nil)
+	if mk != nil {
+		c = mk(f)
 	}
-	c := NewCapture(out, nil, nil)
 	c.Start(srv.URL)
 	opts.Upstream = u
 	p := NewProxy(c, opts)
@@ -56,7 +59,7 @@ func startRig(t testing.TB, handler http.Handler, w func(f *os.File) io.Writer, 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Serve(ctx, ln, p, time.Second) }()
-	r := &rig{proxy: "http://" + ln.Addr().String(), file: file, client: &http.Client{Transport: &http.Transport{}}}
+	r := &rig{srv: srv, c: c, proxy: "http://" + ln.Addr().String(), file: file, client: &http.Client{Transport: &http.Transport{}}}
 	stopped := false
 	r.stop = func() {
 		if stopped {
@@ -130,7 +133,7 @@ func TestRecordRealCaptures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			bodies, turns := realBodies(t, name)
 			up := newUpstream(t, bodies)
-			r := startRig(t, up, nil, Options{})
+			r := startRig(t, up, Options{}, nil)
 			got := map[string][]byte{}
 			var refusedTurns []string
 			for i, k := range turns {
