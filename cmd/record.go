@@ -62,14 +62,18 @@ bodies) gets one in the capture only. snapctl help formats describes it.
 
 Authorization, Cookie, Set-Cookie and Proxy-Authorization are forwarded
 but never written unless --keep-headers. --redact writes no header value
-and no query string, and hides values in the live verdicts. Each record
-and its lines are appended in one write; a failed write stops the
-recording with a message on standard error, and the traffic goes on.
-SIGINT stops accepting, lets open streams end (2 s), cuts the rest, and
-closes the capture.
+and no query string, and hides values in the live verdicts as replay
+--redact does; the body lines stay as they crossed (a rewritten line is
+not what the client got), so share the capture through a command's
+--redact. Each record and its lines are appended in one write; a failed
+write stops the recording with a message on standard error, and the
+traffic goes on. SIGINT or SIGTERM stops accepting, lets open streams end
+(2 s), cuts the rest, and closes the capture with its close record.
 
-Exit status: 0 closed by SIGINT or SIGTERM after a clean recording, 2 bad
-usage, an unusable FILE or address, or a failed write.`,
+Exit status: 130 after SIGINT (143 after SIGTERM), the capture closed; 2
+bad usage, an address it cannot listen on or an unusable FILE. A failed
+write is reported on standard error when it happens; the proxy serves on
+until the signal.`,
 		Example: `  snapctl record --upstream http://127.0.0.1:3000 session.jsonl
   snapctl record --upstream http://chat.internal:8080 --listen 127.0.0.1:9000 incident.jsonl
   snapctl inspect session.jsonl`,

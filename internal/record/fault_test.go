@@ -3,6 +3,7 @@ package record
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -175,5 +176,24 @@ func TestRequestBodyStreams(t *testing.T) {
 	}
 	if want := strings.Count(body, "\n"); n != want {
 		t.Errorf("the capture holds %d of the %d request lines", n, want)
+	}
+}
+
+// TestEndAfterWholeBody: a client that leaves once it has read the whole
+// body (curl closing its connection) lost nothing: the end record says no
+// error, while one that leaves before the end went away.
+func TestEndAfterWholeBody(t *testing.T) {
+	for _, eof := range []bool{true, false} {
+		var buf bytes.Buffer
+		c := NewCapture(&buf, nil, nil)
+		p := &Proxy{c: c}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		x := &exchange{p: p, req: 1, ctx: ctx, eof: eof}
+		x.recv = body{c: c, req: 1, kind: "received", maxLine: 100}
+		x.end()
+		if gone := strings.Contains(buf.String(), "the client went away"); gone == eof {
+			t.Errorf("read to its end %v: end record %s", eof, buf.String())
+		}
 	}
 }

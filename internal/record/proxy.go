@@ -91,6 +91,7 @@ type exchange struct {
 	mu        sync.Mutex
 	err       error
 	ended     bool
+	eof       bool // the response body was read to its end
 	sentAdded bool // the request body's last line got a newline in the capture
 }
 
@@ -245,6 +246,10 @@ func (rb *recordedBody) Read(p []byte) (int, error) {
 	if err != nil {
 		if !errors.Is(err, io.EOF) {
 			rb.x.fail(err)
+		} else if rb.last {
+			rb.x.mu.Lock()
+			rb.x.eof = true
+			rb.x.mu.Unlock()
 		}
 		if !rb.last {
 			rb.x.sentFinish()
@@ -278,11 +283,13 @@ func (x *exchange) end() {
 		return
 	}
 	x.ended = true
-	err, sentAdded := x.err, x.sentAdded
+	err, sentAdded, eof := x.err, x.sentAdded, x.eof
 	x.mu.Unlock()
 	added := x.recv.finish()
 	why := ""
 	switch {
+	case eof:
+		// Read to its end: a client that leaves after it lost nothing.
 	case x.ctx.Err() != nil:
 		why = "the client went away"
 	case err != nil:
