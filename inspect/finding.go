@@ -47,6 +47,7 @@ const (
 	TurnNeverAccepted   = "turn-never-accepted"
 	OutOfOrder          = "out-of-order-delivery"
 	GluedLines          = "glued-lines"
+	DeliveryGap         = "delivery-gap"
 )
 
 func checkIndex(id string) int {

@@ -84,6 +84,9 @@ type Inspector struct {
 	// exchange's submit, however the exchanges interleave. At most
 	// maxOpenExchanges are held.
 	sentIn map[int]*pendingSubmit
+	// delivery follows a record capture's receipt times, for
+	// delivery-gap.
+	delivery delivery
 }
 
 // maxOpenExchanges bounds Inspector.sentIn whatever a capture holds.
@@ -165,6 +168,7 @@ func (in *Inspector) session(m *model.Session) *session {
 // Malformed lines count only to invalid-event.
 func (in *Inspector) Observe(res *replay.Result) {
 	in.sniff.Observe(res)
+	in.observeDelivery(res)
 	answers := in.exchangeSubmit(res)
 	if res.Err != nil {
 		in.observeInvalid(res)
