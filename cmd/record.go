@@ -70,12 +70,18 @@ write stops the recording with a message on standard error, and the
 traffic goes on. SIGINT or SIGTERM stops accepting, lets open streams end
 (2 s), cuts the rest, and closes the capture with its close record.
 
+Memory stays bounded whatever the number and length of streams: 64 MiB of
+capture the live verdicts have not shown yet (past it the recording waits),
+64 MiB of unfinished lines for all streams together (a line that would take
+more, or one over --max-line, is recorded as its length only: the client
+gets it whole), and a fixed cost per open stream.
+
 Exit status: 130 after SIGINT (143 after SIGTERM), the capture closed; 2
 bad usage, an address it cannot listen on or an unusable FILE. A failed
 write is reported on standard error when it happens; the proxy serves on
 until the signal.`,
 		Example: `  snapctl record --upstream http://127.0.0.1:3000 session.jsonl
-  snapctl record --upstream http://chat.internal:8080 --listen 127.0.0.1:9000 incident.jsonl
+  snapctl record --listen 127.0.0.1:9000 --upstream http://chat:8080 incident.jsonl
   snapctl inspect session.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {

@@ -6,8 +6,15 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+// HeldLimit is how many bytes of unfinished lines all the open streams
+// may hold together: a line that would take more is recorded as a cut
+// record with its length (the client gets it whole), so that memory
+// does not grow with the number of streams that are in a long line.
+const HeldLimit = 64 << 20
 
 // Capture writes context records and body lines to one writer, each
 // block in one Write, in the order the proxy hands them over; it is safe
@@ -21,14 +28,30 @@ type Capture struct {
 	onFail func(error)
 	now    func() time.Time
 	reqs   int
+	// held counts the bytes of unfinished lines the streams hold, at most
+	// heldLimit.
+	held      atomic.Int64
+	heldLimit int64
 }
 
 // NewCapture returns a capture writing to w and, while it accepts them,
 // to tee (nil for none). onFail is called once, with the error, when a
 // write to w fails.
 func NewCapture(w, tee io.Writer, onFail func(error)) *Capture {
-	return &Capture{w: w, tee: tee, onFail: onFail, now: time.Now}
+	return &Capture{w: w, tee: tee, onFail: onFail, now: time.Now, heldLimit: HeldLimit}
 }
+
+// hold reserves n more bytes of unfinished lines, if the limit allows.
+func (c *Capture) hold(n int) bool {
+	if c.held.Add(int64(n)) <= c.heldLimit {
+		return true
+	}
+	c.held.Add(-int64(n))
+	return false
+}
+
+// release returns n bytes that hold reserved.
+func (c *Capture) release(n int) { c.held.Add(-int64(n)) }
 
 // Err returns the write error that stopped the recording, if any.
 func (c *Capture) Err() error {

@@ -5,8 +5,8 @@ import "bytes"
 // body cuts one request or response body into lines as it streams, and
 // hands the lines each read finished to the capture, announced by one
 // "sent" or "received" record. It holds the unfinished line, up to
-// maxLine bytes; a longer one is dropped as it comes and written as a
-// "cut" record with its length.
+// maxLine bytes and while the capture's HeldLimit allows; a longer one
+// is dropped as it comes and written as a "cut" record with its length.
 type body struct {
 	c       *Capture
 	req     int
@@ -39,12 +39,13 @@ func (b *body) add(p []byte) {
 
 // hold adds bytes of the unfinished line.
 func (b *body) hold(p []byte) {
-	if b.over == 0 && len(b.part)+len(p) <= b.maxLine {
+	if b.over == 0 && len(b.part)+len(p) <= b.maxLine && b.c.hold(len(p)) {
 		b.part = append(b.part, p...)
 		return
 	}
 	if b.over == 0 {
 		b.over = int64(len(b.part))
+		b.c.release(len(b.part))
 		b.part = b.part[:0]
 	}
 	b.over += int64(len(p))
@@ -62,6 +63,7 @@ func (b *body) endLine() {
 	}
 	b.done = append(b.done, b.part...)
 	b.done = append(b.done, '\n')
+	b.c.release(len(b.part))
 	b.part = b.part[:0]
 	b.count++
 }

@@ -115,3 +115,50 @@ func TestPipe(t *testing.T) {
 		t.Error("a write to a pipe whose reader stopped did not fail")
 	}
 }
+
+// TestHeldLimit: unfinished lines count against one limit for all
+// streams: while one stream holds most of it, another's long line is
+// recorded as a cut record (its client gets it whole), and when every
+// stream has ended nothing is held.
+func TestHeldLimit(t *testing.T) {
+	a := strings.Repeat("a", 2500)
+	b := strings.Repeat("b", 2000)
+	go1 := make(chan struct{})
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/a" {
+			w.Write([]byte(a))
+			w.(http.Flusher).Flush()
+			<-go1
+			w.Write([]byte("\n"))
+			return
+		}
+		w.Write([]byte(b + "\n"))
+	})
+	var c *Capture
+	r := startRig(t, h, Options{MaxLine: 10000}, func(w io.Writer) *Capture {
+		c = NewCapture(w, nil, nil)
+		c.heldLimit = 3000
+		return c
+	})
+	resA := post(t, r.client, r.proxy+"/a", "application/json", "{}")
+	for deadline := time.Now().Add(5 * time.Second); c.held.Load() < 2500; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("stream a never held its line")
+		}
+	}
+	if got := read(t, post(t, r.client, r.proxy+"/b", "application/json", "{}")); string(got) != b+"\n" {
+		t.Errorf("client b got %d bytes, want %d", len(got), len(b)+1)
+	}
+	close(go1)
+	if got := read(t, resA); string(got) != a+"\n" {
+		t.Errorf("client a got %d bytes, want %d", len(got), len(a)+1)
+	}
+	r.stop()
+	data, _ := os.ReadFile(r.file)
+	if !bytes.Contains(data, []byte(a+"\n")) || bytes.Contains(data, []byte(b)) || !bytes.Contains(data, []byte(`"bytes":2000}`)) {
+		t.Errorf("want a's line whole and b's as a cut record of 2000 bytes:\n%.300s", data)
+	}
+	if n := c.held.Load(); n != 0 {
+		t.Errorf("%d bytes still held after every stream ended", n)
+	}
+}

@@ -233,6 +233,7 @@ type readCloser struct {
 
 // recordedBody records a body as the proxy reads it.
 type recordedBody struct {
+	mu   sync.Mutex
 	rc   io.Closer
 	r    io.Reader
 	b    *body
@@ -242,6 +243,9 @@ type recordedBody struct {
 
 func (rb *recordedBody) Read(p []byte) (int, error) {
 	n, err := rb.r.Read(p)
+	// A transport may close a request body on another goroutine.
+	rb.mu.Lock()
+	defer rb.mu.Unlock()
 	rb.b.add(p[:n])
 	if err != nil {
 		if !errors.Is(err, io.EOF) {
@@ -262,7 +266,13 @@ func (rb *recordedBody) Close() error {
 	err := rb.rc.Close()
 	if rb.last {
 		rb.x.end()
+		return err
 	}
+	// A request body the transport did not read to its end: its
+	// unfinished line is recorded, and what it held released.
+	rb.mu.Lock()
+	rb.x.sentFinish()
+	rb.mu.Unlock()
 	return err
 }
 
