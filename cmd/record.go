@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/url"
-	"os"
 	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
@@ -112,64 +111,35 @@ until the signal.`,
 
 func recordRun(o *recordOptions) error {
 	ios := o.IO
-	ln, err := net.Listen("tcp", o.Listen)
-	if err != nil {
-		return &usageError{err}
-	}
-	file, err := os.OpenFile(o.File, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		ln.Close()
-		return &usageError{err}
-	}
 	ctx := ios.Context()
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	var live *record.Pipe
-	liveDone := make(chan error, 1)
+	cfg := record.Config{File: o.File, Listen: o.Listen, Grace: o.Grace,
+		Options: record.Options{Upstream: o.Upstream, KeepHeaders: o.KeepHeaders, Redact: o.Redact, MaxLine: o.MaxLine},
+		Ready: func(addr string) {
+			fmt.Fprintf(ios.ErrOut, "snapctl: recording to %s: listening on http://%s, forwarding to %s\n",
+				termsafe.String(o.File), addr, termsafe.String(o.Upstream.String()))
+			if o.ready != nil {
+				o.ready(addr)
+			}
+		},
+		Failed: func(err error) {
+			fmt.Fprintf(ios.ErrOut, "snapctl: writing %s: %s; recording stopped, the traffic goes on\n",
+				termsafe.String(o.File), termsafe.String(err.Error()))
+		}}
 	if !o.Quiet {
-		live = record.NewPipe(record.LiveLimit)
-		go func() { liveDone <- o.showLive(live); live.CloseRead() }()
+		cfg.Live = o.showLive
 	}
-	capture := record.NewCapture(file, liveWriter(live), func(err error) {
-		fmt.Fprintf(ios.ErrOut, "snapctl: writing %s: %s; recording stopped, the traffic goes on\n", termsafe.String(o.File), termsafe.String(err.Error()))
-	})
-	capture.Start(o.Upstream.String())
-	p := record.NewProxy(capture, record.Options{Upstream: o.Upstream, KeepHeaders: o.KeepHeaders, Redact: o.Redact, MaxLine: o.MaxLine})
-	fmt.Fprintf(ios.ErrOut, "snapctl: recording to %s: listening on http://%s, forwarding to %s\n", termsafe.String(o.File), ln.Addr(), termsafe.String(o.Upstream.String()))
-	if o.ready != nil {
-		o.ready(ln.Addr().String())
-	}
-	serr := record.Serve(ctx, ln, p, o.Grace)
-	if live != nil {
-		live.Close()
-		<-liveDone
-	}
-	cerr := file.Close()
-	failed := capture.Err()
-	switch {
-	case serr != nil:
-		return &usageError{serr}
-	case failed != nil:
-		return &usageError{fmt.Errorf("writing %s: %w", o.File, failed)}
-	case cerr != nil:
-		return &usageError{fmt.Errorf("closing %s: %w", o.File, cerr)}
+	if err := record.Run(ctx, cfg); err != nil {
+		return &usageError{err}
 	}
 	return nil
 }
 
-// liveWriter is the live view's pipe as the capture's second writer, nil
-// when there is none.
-func liveWriter(p *record.Pipe) io.Writer {
-	if p == nil {
-		return nil
-	}
-	return p
-}
-
 // showLive replays the capture as it is written, as replay does on a
 // stream, with its rows on standard error.
-func (o *recordOptions) showLive(in *record.Pipe) error {
+func (o *recordOptions) showLive(in io.Reader) error {
 	ios := o.IO
 	sub := &iostreams.IOStreams{In: in, Out: ios.ErrOut, ErrOut: ios.ErrOut, OutTTY: ios.ErrTTY, ErrTTY: ios.ErrTTY,
 		Columns: ios.Columns, NoColor: ios.NoColor, ColorMode: ios.ColorMode, NoProgress: true}
