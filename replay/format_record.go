@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 )
 
-// RecordKey opens every context record of a capture `snapctl record`
+// recordKey opens every context record of a capture `snapctl record`
 // wrote ({"snapctl":"request",…}): no event of the protocol has the key,
 // so the reference reads such a line as one malformed line and snapctl
 // as the capture's framing. The format is described in internal/record.
-var RecordKey = []byte(`{"snapctl":`)
+var recordKey = []byte(`{"snapctl":`)
 
 // maxRecordExchanges bounds the exchanges a record capture's reader keeps
 // open at once (those whose end record has not come), whatever a hostile
@@ -55,7 +55,7 @@ func (f *recordFramer) line(l Line) (Line, bool) {
 		l.Origin = f.cur
 		return l, true
 	}
-	if l.TooLong || !bytes.HasPrefix(l.Data, RecordKey) {
+	if l.TooLong || !bytes.HasPrefix(l.Data, recordKey) {
 		return l, true // a line no record announced: an NDJSON event
 	}
 	f.rec = contextRecord{}

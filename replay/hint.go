@@ -170,7 +170,7 @@ func isSSE(line []byte) bool {
 }
 
 // isContext spots a context record of a capture snapctl record wrote.
-func isContext(line []byte) bool { return bytes.HasPrefix(line, RecordKey) }
+func isContext(line []byte) bool { return bytes.HasPrefix(line, recordKey) }
 
 // isHAR spots the lines of a pretty-printed HAR file.
 func isHAR(line []byte) bool {

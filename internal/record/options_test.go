@@ -84,7 +84,7 @@ func TestLongLineCut(t *testing.T) {
 // it waits for the reader), delivers every byte in order, and a reader
 // that stops makes writes fail rather than wait.
 func TestPipe(t *testing.T) {
-	p := NewPipe(10)
+	p := newPipe(10)
 	if _, err := p.Write([]byte("0123456789")); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestPipe(t *testing.T) {
 	if string(rest) != "456789abc" {
 		t.Errorf("read %q after the first four bytes", rest)
 	}
-	q := NewPipe(1)
+	q := newPipe(1)
 	q.Write([]byte("x"))
 	go func() { time.Sleep(10 * time.Millisecond); q.CloseRead() }()
 	if _, err := q.Write([]byte("y")); err == nil {

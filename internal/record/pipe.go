@@ -13,10 +13,10 @@ const LiveLimit = 64 << 20
 // errLiveGone is what a write to a pipe whose reader stopped returns.
 var errLiveGone = errors.New("the live view stopped reading")
 
-// Pipe carries the capture to its live view: writes are buffered up to a
+// pipe carries the capture to its live view: writes are buffered up to a
 // limit, past which they wait for the reader, so that a slow terminal
 // neither loses lines nor holds more than the limit.
-type Pipe struct {
+type pipe struct {
 	mu     sync.Mutex
 	cond   *sync.Cond
 	buf    []byte
@@ -25,15 +25,15 @@ type Pipe struct {
 	gone   bool // the reader stopped: writes fail
 }
 
-// NewPipe returns a pipe that buffers up to limit bytes.
-func NewPipe(limit int) *Pipe {
-	p := &Pipe{limit: limit}
+// newPipe returns a pipe that buffers up to limit bytes.
+func newPipe(limit int) *pipe {
+	p := &pipe{limit: limit}
 	p.cond = sync.NewCond(&p.mu)
 	return p
 }
 
 // Write buffers b, waiting while the buffer is full.
-func (p *Pipe) Write(b []byte) (int, error) {
+func (p *pipe) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for len(p.buf) > 0 && len(p.buf)+len(b) > p.limit && !p.gone {
@@ -48,7 +48,7 @@ func (p *Pipe) Write(b []byte) (int, error) {
 }
 
 // Read reads what is buffered, waiting while nothing is.
-func (p *Pipe) Read(b []byte) (int, error) {
+func (p *pipe) Read(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for len(p.buf) == 0 && !p.closed && !p.gone {
@@ -67,7 +67,7 @@ func (p *Pipe) Read(b []byte) (int, error) {
 }
 
 // Close ends the writing: the reader reads what is left, then io.EOF.
-func (p *Pipe) Close() error {
+func (p *pipe) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.closed = true
@@ -76,7 +76,7 @@ func (p *Pipe) Close() error {
 }
 
 // CloseRead says the reader stopped: pending and later writes fail.
-func (p *Pipe) CloseRead() {
+func (p *pipe) CloseRead() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.gone, p.buf = true, nil

@@ -103,6 +103,8 @@ func (x *exchange) sentFinish() {
 	x.mu.Unlock()
 }
 
+// ServeHTTP forwards one request to the upstream, and its response back,
+// recording the exchange.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.wg.Add(1)
 	defer p.wg.Done()

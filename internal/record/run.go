@@ -40,10 +40,10 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	var tee io.Writer
-	var live *Pipe
+	var live *pipe
 	liveDone := make(chan struct{})
 	if cfg.Live != nil {
-		live = NewPipe(LiveLimit)
+		live = newPipe(LiveLimit)
 		tee = live
 		go func() {
 			defer close(liveDone)
