@@ -82,6 +82,7 @@ what the cursor did with every line and why.`,
 	root.AddCommand(newCmdExplain(ios, nil))
 	root.AddCommand(newCmdExplore(ios, nil))
 	root.AddCommand(newCmdReduce(ios, nil))
+	root.AddCommand(newCmdRecord(ios, nil))
 	root.AddCommand(newCmdMan(root))
 	root.AddCommand(newCmdVersion(ios))
 	completeBashAlone(root)

@@ -101,8 +101,19 @@ var Checks = []Check{
 			"reference decides, which the overview counts by code (`refused`). One finding per code, with its message and lines.",
 		Arises: "The AgentsKit Chat server refuses a submit on a session whose turn is active (409 `SESSION_BUSY`, retryable), " +
 			"a body that is not JSON (`REQUEST_INVALID_JSON`) or not a turn submission (`REQUEST_INVALID_EVENT`), and another " +
-			"content type (415 `REQUEST_UNSUPPORTED_MEDIA_TYPE`). An error body names no session or turn: only its position is known.",
+			"content type (415 `REQUEST_UNSUPPORTED_MEDIA_TYPE`). An error body names no session or turn: only its position is known, " +
+			"unless the submit is on the line before, or `snapctl record` wrote the capture (its context names each exchange's submit).",
 		Do: "Retry a retryable refusal once the active turn ends, with a new event id; fix the request for the others."},
+	{ID: DeliveryGap, Severity: SeverityInfo,
+		Summary: "a response went quiet for 2 s or more between two lines (record captures)",
+		Means: "In a capture `snapctl record` wrote, a line of a response reached the proxy 2 s or more after the line before it " +
+			"in the same HTTP exchange (their `receivedAt`). Positions: the line after each gap. The message gives the longest and " +
+			"how far apart the two lines' `emittedAt` are: as far apart, the server paused; much closer, the stream was held " +
+			"between the server and the proxy.",
+		Arises: "A slow model or tool call (the server paused), a buffering proxy or load balancer in front of the server, or a " +
+			"server that flushes late.",
+		Do: "For a held stream, turn off buffering on the way (proxy_buffering off, flush each line); for a paused server, look at " +
+			"what the turn waited on."},
 	{ID: StaleRedelivery, Severity: SeverityInfo,
 		Summary: "events delivered again behind the cursor, kept inert",
 		Means: "Duplicate or stale snapshots that repeat events already delivered (same event id), kept inert: a rollback the " +

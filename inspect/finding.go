@@ -50,6 +50,7 @@ const (
 	TurnNeverAccepted   = "turn-never-accepted"
 	OutOfOrder          = "out-of-order-delivery"
 	GluedLines          = "glued-lines"
+	DeliveryGap         = "delivery-gap"
 )
 
 func checkIndex(id string) int {

@@ -91,7 +91,19 @@ type Inspector struct {
 	// body on the next line of the same file refuses; nil after any other
 	// line.
 	pending *pendingSubmit
+	// sentIn holds, for a capture snapctl record wrote, the submit each
+	// open HTTP exchange carried (replay.Origin.Request), until its
+	// response's first line: an error body is attributed to its own
+	// exchange's submit, however the exchanges interleave. At most
+	// maxOpenExchanges are held.
+	sentIn map[int]*pendingSubmit
+	// delivery follows a record capture's receipt times, for
+	// delivery-gap.
+	delivery delivery
 }
+
+// maxOpenExchanges bounds Inspector.sentIn whatever a capture holds.
+const maxOpenExchanges = 1 << 12
 
 // pendingSubmit is a submit that an error body may answer.
 type pendingSubmit struct {
@@ -170,14 +182,22 @@ func (in *Inspector) Observe(res *replay.Result) { in.observe(res) }
 // until the next call, for a close-up of what the line did itself.
 func (in *Inspector) observe(res *replay.Result) model.Step {
 	in.sniff.Observe(res)
+	in.observeDelivery(res)
+	answers := in.exchangeSubmit(res)
 	if res.Err != nil {
 		in.observeInvalid(res)
-		in.observeRefusal(res)
+		in.observeRefusal(res, answers)
 	}
 	st := in.model.Observe(res)
 	in.pending = nil
 	if st.Session != nil && !st.Foreign && res.Event.Kind == replay.KindSubmit {
 		in.pending = &pendingSubmit{turn: st.Turn, session: st.Session.ID, file: res.File}
+		if o := res.Origin; o != nil && o.Sent && o.Request > 0 && len(in.sentIn) < maxOpenExchanges {
+			if in.sentIn == nil {
+				in.sentIn = map[int]*pendingSubmit{}
+			}
+			in.sentIn[o.Request] = in.pending
+		}
 	}
 	if st.Session == nil {
 		return st
@@ -209,6 +229,18 @@ func (in *Inspector) observe(res *replay.Result) model.Step {
 		in.redelivered(s, res, p, seen)
 	}
 	return st
+}
+
+// exchangeSubmit is, for the first response line of an exchange of a
+// capture snapctl record wrote, the submit its request carried.
+func (in *Inspector) exchangeSubmit(res *replay.Result) *pendingSubmit {
+	o := res.Origin
+	if o == nil || o.Sent || o.Request == 0 || in.sentIn == nil {
+		return nil
+	}
+	s := in.sentIn[o.Request]
+	delete(in.sentIn, o.Request)
+	return s
 }
 
 // observeInvalid tallies a malformed line whose envelope names a session,

@@ -75,6 +75,9 @@ func TestCaptures(t *testing.T) {
 		{"sequence-gap.jsonl", "", []string{
 			"info sequence-gap s-gap [sequence-gap.jsonl:3 sequence-gap.jsonl:7]",
 		}},
+		{"delivery-gap.jsonl", "", []string{
+			"info delivery-gap  [delivery-gap.jsonl:11 delivery-gap.jsonl:20]",
+		}},
 		{"foreign-session.jsonl", "s-mine", []string{
 			"warning foreign-session s-other [foreign-session.jsonl:3 foreign-session.jsonl:5]",
 		}},

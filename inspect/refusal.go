@@ -29,8 +29,9 @@ type refusal struct {
 	code, message string
 	retryable     bool
 	t             tally
-	// answered counts the bodies that came right after a submit, whose
-	// turn they refused; first names the first such turn.
+	// answered counts the bodies that came right after a submit, or in
+	// the HTTP exchange of one, whose turn they refused; first names the
+	// first such turn and how it is known.
 	answered int
 	first    string
 }
@@ -68,7 +69,9 @@ type errorBody struct {
 // observeRefusal looks at a malformed line for a server error body, and
 // for the event glued after one. Its verdict stays malformed, as the
 // reference decides: a client drops the whole line, glued event too.
-func (in *Inspector) observeRefusal(res *replay.Result) {
+// exchange, when not nil, is the submit of the body's own HTTP exchange
+// (a capture snapctl record wrote says which).
+func (in *Inspector) observeRefusal(res *replay.Result, exchange *pendingSubmit) {
 	raw := bytes.TrimLeft(res.Raw, " \t")
 	if in.opts.EventPath != "" || !bytes.HasPrefix(raw, replay.ErrorBodyPrefix) {
 		return
@@ -102,11 +105,16 @@ func (in *Inspector) observeRefusal(res *replay.Result) {
 	ref.t.hit("")
 	ref.t.at(in.limit, p)
 	// A body on the line after a submit, before any snapshot of its turn,
-	// answers that submit: a client's own log shows the pair.
-	if s := in.pending; s != nil && s.file == res.File && s.turn.Snapshots == 0 {
+	// answers that submit: a client's own log shows the pair. A record
+	// capture says which submit it answers.
+	s, how := exchange, " in its HTTP exchange"
+	if s == nil {
+		s, how = in.pending, " on the line before"
+	}
+	if s != nil && s.file == res.File && s.turn.Snapshots == 0 {
 		s.turn.Refuse(code, at)
 		if ref.answered++; ref.answered == 1 {
-			ref.first = "turn " + s.turn.ID + " of session " + s.session
+			ref.first = "turn " + s.turn.ID + " of session " + s.session + how
 		}
 	}
 	rest := bytes.TrimLeft(raw[d.InputOffset():], " \t\r")
@@ -161,9 +169,9 @@ func (in *Inspector) refusalFindings(out []Finding) []Finding {
 		known := "an error body names no session or turn, only its position is known"
 		switch {
 		case ref.answered == ref.t.n && ref.t.n == 1:
-			known = "it answered the submit of " + ref.first + " on the line before"
+			known = "it answered the submit of " + ref.first
 		case ref.answered > 0:
-			known = fmt.Sprintf("%d answered the submit on the line before, first of %s; an error body names no session or turn", ref.answered, ref.first)
+			known = fmt.Sprintf("%d answered a submit, first of %s; an error body names no session or turn", ref.answered, ref.first)
 		}
 		msg := fmt.Sprintf("the server refused %s with %s: %s (%s; %s)",
 			count(ref.t.n, "request", "requests"), ref.code, strconv.Quote(ref.message), retry, known)

@@ -223,6 +223,7 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 		}
 	}
 	r.Findings = in.refusalFindings(r.Findings)
+	r.Findings = in.deliveryFindings(r.Findings)
 	if h := in.sniff.Hint(in.opts.EventPath); h != nil {
 		f := Finding{ID: UnusableInput, Severity: SeverityInfo, PositionCount: 1,
 			Message:   fmt.Sprintf("%d of %d lines are malformed and look like %s: %s", h.Malformed, h.Events, h.Format, h.Advice),

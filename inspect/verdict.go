@@ -96,7 +96,7 @@ func verdictOf(fs []Finding, m *model.Session, ended bool) Verdict {
 
 // Verdict is the verdict on the whole capture: every session's, and the
 // findings that name no session (request-refused, glued-lines,
-// unusable-input).
+// unusable-input, delivery-gap).
 func (r *Report) Verdict() Verdict {
 	var v Verdict
 	for i := range r.Findings {

@@ -18,7 +18,8 @@
 //     (*DamageError), and Open a capture it cannot read (*InputError);
 //   - read captures in other formats: a Reader recognises each capture's
 //     format (Format: NDJSON, SSE, HAR, Docker json-file, CRI, kubectl
-//     --timestamps) from its first lines, or reads the one SetFormat names;
+//     --timestamps, and what snapctl record writes) from its first lines,
+//     or reads the one SetFormat names;
 //   - read a Result: its File and Line, Origin (what the capture's format
 //     says beyond the position), Event (nil when the line is
 //     malformed), Err (the *DecodeError), Reason, Verdict, Gap, and Raw
@@ -39,7 +40,8 @@
 // Reader.SetFormat and Reader.SetURLFilter choose the format and the HAR
 // entries; Summary.Input.Formats says what was read. A Result's Origin
 // holds what a format other than NDJSON says of the event (LoggedAt,
-// LastEventID, Entry, URL); it is nil for NDJSON. Each of these has a
+// LastEventID, Entry, URL; for a record capture its HTTP exchange and
+// receipt time); it is nil for NDJSON. Each of these has a
 // runnable example in example_test.go (go test -run Example -v ./replay);
 // Protocol returns PROTOCOL.md and ProtocolRules its rules by id.
 //

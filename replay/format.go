@@ -20,10 +20,11 @@ const (
 	FormatDocker  Format = "docker"  // Docker json-file log entries
 	FormatCRI     Format = "cri"     // CRI container log lines, P partials joined
 	FormatKubectl Format = "kubectl" // kubectl logs --timestamps lines
+	FormatRecord  Format = "record"  // what snapctl record wrote: NDJSON lines and context records
 )
 
 // Formats lists every format a Reader can be asked for, FormatAuto first.
-var Formats = []Format{FormatAuto, FormatNDJSON, FormatSSE, FormatHAR, FormatDocker, FormatCRI, FormatKubectl}
+var Formats = []Format{FormatAuto, FormatNDJSON, FormatSSE, FormatHAR, FormatDocker, FormatCRI, FormatKubectl, FormatRecord}
 
 // ParseFormat returns the format named s, or an error listing the names.
 func ParseFormat(s string) (Format, error) {
@@ -52,6 +53,19 @@ type Origin struct {
 	// that entry's request URL.
 	Entry int
 	URL   string
+	// ReceivedAt, in a capture snapctl record wrote, is when the line
+	// reached the proxy (RFC 3339, nanoseconds); Request is the 1-based
+	// number of the HTTP exchange that carried it and URL its request's;
+	// Sent marks a line of the request body (the client's submit) rather
+	// than of the response; Status is the response's HTTP status.
+	ReceivedAt string
+	Request    int
+	Sent       bool
+	Status     int
+	// RequestSession and RequestTurn are the session and turn of the
+	// submit the exchange's request carried: how a server error body,
+	// which names neither, is attributed.
+	RequestSession, RequestTurn string
 }
 
 // framer cuts the physical lines of one capture into events. Every
@@ -96,6 +110,13 @@ func sniffObject(b []byte) (Format, bool) {
 		}
 	}
 	ws()
+	const rec = `"snapctl"`
+	if m := min(len(rec), len(b)-k); bytes.Equal(b[k:k+m], []byte(rec[:m])) {
+		if m < len(rec) {
+			return "", false
+		}
+		return FormatRecord, true // no event has the key: a context record
+	}
 	const key = `"log"`
 	n := min(len(key), len(b)-k)
 	if !bytes.Equal(b[k:k+n], []byte(key[:n])) {

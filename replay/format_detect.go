@@ -83,6 +83,8 @@ func detectWith(b []byte, eof, paused bool) (d detection, ready bool) {
 			return detection{}, false
 		case !ok || f == FormatNDJSON:
 			return detection{format: FormatNDJSON}, true
+		case f == FormatRecord:
+			return detection{format: FormatRecord}, true
 		case f == FormatHAR:
 			doc, lines, ready := harDocument(b[i:], full)
 			if !ready {

@@ -443,6 +443,7 @@ func FuzzFormats(f *testing.F) {
 	f.Add([]byte(`{"log":"{\"a\"","stream":"stdout","time":"t"}` + "\n"))
 	f.Add([]byte(harDoc(harEntryJSON("https://x/", "t", ev+"\n", ""))))
 	f.Add([]byte(`{"log":{"entries":[{"response":{"content":{"text":"x","encoding":"base64"}}}]}}`))
+	f.Add([]byte(`{"snapctl":"request","req":1,"url":"/"}` + "\n" + `{"snapctl":"received","req":1,"lines":2}` + "\n" + ev + "\n\n" + `{"snapctl":"cut","req":1,"bytes":9}` + "\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, format := range Formats {
 			rd, err := Open([]string{StdinName}, bytes.NewReader(data), 256)

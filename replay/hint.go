@@ -83,6 +83,8 @@ func (s *Sniffer) Hint(eventPath string) *Hint {
 		h.Format, h.Advice = "protocol events that break its rules", "the capture is read right, the server sends invalid events: see each line's detail, or snapctl inspect --line N"
 	case s.all(isSSE):
 		h.Format, h.Advice = "Server-Sent Events", "read them as such with --format sse"
+	case s.any(isContext):
+		h.Format, h.Advice = "snapctl record's context records", "read the capture as such with --format record (or auto)"
 	case s.any(isHAR):
 		h.Format, h.Advice = "a HAR file", "read it as such with --format har"
 	case s.all(isContainerLog):
@@ -174,6 +176,9 @@ func isSSE(line []byte) bool {
 	}
 	return false
 }
+
+// isContext spots a context record of a capture snapctl record wrote.
+func isContext(line []byte) bool { return bytes.HasPrefix(line, recordKey) }
 
 // isHAR spots the lines of a pretty-printed HAR file.
 func isHAR(line []byte) bool {

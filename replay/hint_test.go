@@ -20,6 +20,7 @@ func TestSnifferHint(t *testing.T) {
 		{"wrapped, no event inside", []string{`{"ts":1,"frame":{}}`}, "wrapped JSON", ""},
 		{"sse", []string{"event: snapshot", "data: " + event}, "Server-Sent Events", ""},
 		{"har", []string{"{", `  "log": {`, `    "entries": []`, "  }", "}"}, "a HAR file", ""},
+		{"record capture", []string{`{"snapctl":"capture","at":"x"}`, `{"snapctl":"received","req":1,"lines":1}`, event, `{"snapctl":"end","req":1}`}, "snapctl record's context records", ""},
 		{"cri log", []string{"2026-07-11T03:00:00.000Z stdout F " + event}, "container log lines", ""},
 		{"compose log", []string{"api-1  | " + event}, "container log lines", ""},
 		{"invalid events", []string{strings.Replace(event, `"sequence":1`, `"sequence":"1"`, 1)}, "protocol events that break its rules", ""},

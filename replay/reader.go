@@ -53,6 +53,9 @@ type Stats struct {
 	Bytes int64 // after decompression
 	Lines int   // physical lines, blank ones included
 	Blank int   // empty or whitespace-only lines, which are not events
+	// Context counts the context records of captures snapctl record
+	// wrote: framing that says whose the lines after it are, not events.
+	Context int
 	// TooLong counts the lines over the limit that are not blank: each is
 	// a malformed event that was never decoded.
 	TooLong int

@@ -58,6 +58,9 @@ func (r *Reader) startFormat() {
 		}
 	}
 	r.frame, r.har = newFramer(f, r.maxLine, r.mix), nil
+	if f == FormatRecord {
+		r.frame = &recordFramer{mix: r.mix, stats: &r.stats}
+	}
 	if f == FormatHAR {
 		src := r.sources[r.cur]
 		fill := func() {

@@ -104,6 +104,9 @@ func TestNeutralizeKeepsFindings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if bytes.HasPrefix(data, []byte(`{"snapctl":`)) {
+			continue // a record capture's context records are framing; reduce refuses it
+		}
 		var neutral []byte
 		for l := range bytes.Lines(data) {
 			if l = bytes.TrimRight(l, "\n"); len(bytes.TrimSpace(l)) > 0 {

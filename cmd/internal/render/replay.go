@@ -105,6 +105,20 @@ func (c *originCarry) write(e *jsonout.Encoder, file string, o *replay.Origin) {
 		e.Key("url")
 		e.Str(o.URL)
 	}
+	if o.Request > 0 {
+		e.Key("request")
+		e.Int(int64(o.Request))
+		if o.Sent {
+			e.Key("sent")
+			e.Bool(true)
+		}
+		if o.Status > 0 {
+			e.Key("status")
+			e.Int(int64(o.Status))
+		}
+		e.Key("receivedAt")
+		e.Str(o.ReceivedAt)
+	}
 }
 
 // writeEnvelope writes the readable envelope fields of a malformed line,
@@ -200,13 +214,15 @@ type InputJSON struct {
 	// Mixed lists the captures --format auto read partly in another way:
 	// framing lines in front of NDJSON events, or NDJSON events amid
 	// another format.
-	Mixed    []mixedJSON `json:"mixed"`
-	Bytes    int64       `json:"bytes"`
-	Lines    int         `json:"lines"`
-	Blank    int         `json:"blank"`
-	Events   int         `json:"events"`
-	Accepted int         `json:"accepted"`
-	Inert    int         `json:"inert"`
+	Mixed []mixedJSON `json:"mixed"`
+	Bytes int64       `json:"bytes"`
+	Lines int         `json:"lines"`
+	Blank int         `json:"blank"`
+	// Context counts the context records of record captures: framing.
+	Context  int `json:"context,omitempty"`
+	Events   int `json:"events"`
+	Accepted int `json:"accepted"`
+	Inert    int `json:"inert"`
 	// Complete is false when a capture stopped early (Damage is the
 	// first); TooLong counts lines over --max-line, never decoded.
 	Complete bool        `json:"complete"`
@@ -242,7 +258,7 @@ type damageJSON struct {
 // NewInputJSON is the JSON form of what was read.
 func NewInputJSON(in replay.Stats, c replay.Counts) InputJSON {
 	acc := c.Accepted()
-	j := InputJSON{Files: in.Files, Formats: []string{}, Mixed: []mixedJSON{}, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank,
+	j := InputJSON{Files: in.Files, Formats: []string{}, Mixed: []mixedJSON{}, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank, Context: in.Context,
 		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong}
 	for _, f := range in.Formats {
 		j.Formats = append(j.Formats, string(f))
@@ -510,6 +526,13 @@ func originDetail(o *replay.Origin) string {
 		// event after it: the table shows its start.
 		parts = append(parts, "id "+termsafe.Line(o.LastEventID, maxEnvelopeCell))
 	}
+	if o.Request > 0 {
+		what := "request " + strconv.Itoa(o.Request)
+		if !o.Sent && o.Status > 0 {
+			what += " (" + strconv.Itoa(o.Status) + ")"
+		}
+		parts = append(parts, what+" at "+termsafe.Line(o.ReceivedAt, maxEnvelopeCell))
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -635,7 +658,9 @@ var sessionColumns = []text.Column{
 }
 
 // formatNote names, for a human summary, the formats the captures were
-// read in, unless they were all plain NDJSON: " (sse)".
+// read in, unless they were all plain NDJSON: " (sse)", and the context
+// records of a record capture, which are framing, not events: " (record,
+// 37 context records)".
 func formatNote(in replay.Stats) string {
 	if len(in.Formats) == 0 || len(in.Formats) == 1 && in.Formats[0] == replay.FormatNDJSON {
 		return ""
@@ -643,6 +668,9 @@ func formatNote(in replay.Stats) string {
 	names := make([]string, len(in.Formats))
 	for i, f := range in.Formats {
 		names[i] = string(f)
+	}
+	if in.Context > 0 {
+		names = append(names, text.Plural(in.Context, "context record"))
 	}
 	return " (" + strings.Join(names, ", ") + ")"
 }
