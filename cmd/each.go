@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,9 +11,6 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
-	"github.com/agentskit/snapctl/cmd/internal/jsonout"
-	"github.com/agentskit/snapctl/cmd/internal/render"
-	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -160,32 +156,6 @@ func acquire(s *iostreams.IOStreams, slots chan struct{}) bool {
 	case <-stopped:
 		return false
 	}
-}
-
-// writeEachRow writes inspect --each -o jsonl's row for one capture:
-// what was read, the sessions, events by reason, and findings by id and
-// by severity.
-func writeEachRow(w io.Writer, file string, rep inspect.Report) error {
-	ov := rep.Overview
-	findings, severities := map[string]int{}, map[string]int{}
-	for _, f := range rep.Findings {
-		findings[f.ID]++
-		severities[string(f.Severity)]++
-	}
-	in := render.NewInputJSON(ov.Input, ov.Counts)
-	row := struct {
-		File string `json:"file"`
-		render.InputJSON
-		Sessions   int            `json:"sessions"`
-		Reasons    map[string]int `json:"reasons"`
-		Findings   map[string]int `json:"findings"`
-		Severities map[string]int `json:"severities"`
-	}{file, in, len(ov.Sessions), render.ReasonMap(ov.Counts.Reasons), findings, severities}
-	e := jsonout.NewEncoder(w, jsonout.Lines)
-	if err := e.Value(row); err != nil {
-		return err
-	}
-	return e.End()
 }
 
 // runtimeProcs is how many captures runEach reads at once.

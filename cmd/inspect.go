@@ -224,7 +224,7 @@ func inspectRun(o *inspectOptions) error {
 			err = render.WriteInspectJSON(out, rep)
 		case "jsonl":
 			if o.Each {
-				err = writeEachRow(out, o.Files[0], rep)
+				err = render.WriteEachRow(out, o.Files[0], rep)
 			} else {
 				err = render.WriteFindingsJSONL(out, rep)
 			}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/record"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -41,44 +42,7 @@ func newCmdRecord(ios *iostreams.IOStreams, runF func(*recordOptions) error) *co
 	c := &cobra.Command{
 		Use:   "record --upstream URL [--listen ADDR] FILE",
 		Short: "Proxy a chat server and record its traffic, with its context, as a capture",
-		Long: `Record is a reverse proxy for one chat server (--upstream) that writes what
-crosses it to FILE, appending, and shows the cursor's verdict of every line
-on standard error as it arrives, as replay does on a stream.
-
-The traffic passes unchanged and unbuffered: each chunk is flushed to the
-client as it arrives, a client that goes away cancels the upstream request,
-and an upstream that dies mid-stream ends the client's response the same
-way. Only --upstream is ever reached, and the proxy listens on 127.0.0.1
-unless --listen says otherwise.
-
-The capture is NDJSON: every body line exactly as it crossed, each run of
-lines announced by a context record ({"snapctl":"received",…}) that says
-which request it belongs to, when it arrived, and (for the request) the
-submit it carried and (for the response) the HTTP status. Every snapctl
-command reads it (format record); the reference reads each context record
-as one malformed line. A body without a final newline (the server's error
-bodies) gets one in the capture only. snapctl help formats describes it.
-
-Authorization, Cookie, Set-Cookie and Proxy-Authorization are forwarded
-but never written unless --keep-headers. --redact writes no header value
-and no query string, and hides values in the live verdicts as replay
---redact does; the body lines stay as they crossed (a rewritten line is
-not what the client got), so share the capture through a command's
---redact. Each record and its lines are appended in one write; a failed
-write stops the recording with a message on standard error, and the
-traffic goes on. SIGINT or SIGTERM stops accepting, lets open streams end
-(2 s), cuts the rest, and closes the capture with its close record.
-
-Memory stays bounded whatever the number and length of streams: 64 MiB of
-capture the live verdicts have not shown yet (past it the recording waits),
-64 MiB of unfinished lines for all streams together (a line that would take
-more, or one over --max-line, is recorded as its length only: the client
-gets it whole), and a fixed cost per open stream.
-
-Exit status: 130 after SIGINT (143 after SIGTERM), the capture closed; 2
-bad usage, an address it cannot listen on or an unusable FILE. A failed
-write is reported on standard error when it happens; the proxy serves on
-until the signal.`,
+		Long:  help.Command("record"),
 		Example: `  snapctl record --upstream http://127.0.0.1:3000 session.jsonl
   snapctl record --listen 127.0.0.1:9000 --upstream http://chat:8080 incident.jsonl
   snapctl inspect session.jsonl`,

@@ -3,7 +3,6 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/agentskit/snapctl/inspect/reduce"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
-	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/spf13/cobra"
 )
 
@@ -86,9 +84,9 @@ func reduceRun(o *reduceOptions) error {
 		return err
 	}
 	defer done()
-	lines, err := readEventLines(rd)
+	lines, err := reduce.ReadLines(rd)
 	if err != nil {
-		return err
+		return &usageError{err}
 	}
 	progress := func(int, int) {}
 	if o.IO.ErrTTY {
@@ -157,9 +155,13 @@ func reduceRun(o *reduceOptions) error {
 	}
 	data := capture.Bytes()
 	if strings.HasSuffix(o.Out, ".txtar") {
-		if data, err = reduceArchive(data, got, targets, session); err != nil {
+		var want bytes.Buffer
+		w := bufio.NewWriter(&want)
+		if err := render.WriteInspectJSON(w, got); err != nil {
 			return err
 		}
+		w.Flush()
+		data = reduce.Archive(data, want.Bytes(), targets, session)
 	}
 	if err := writeOutFile(o.IO, o.Out, o.Force, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return err
@@ -184,68 +186,4 @@ func hasTarget(rep inspect.Report, t reduce.Target) bool {
 		}
 	}
 	return false
-}
-
-// readEventLines holds every event line of the capture, once, in one
-// buffer. Lines of other formats, or over --max-line, cannot be kept as
-// they are, so they stop the reduction.
-func readEventLines(rd *replay.Reader) ([][]byte, error) {
-	var buf []byte
-	var ends []int
-	for {
-		l, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, &usageError{err}
-		}
-		switch {
-		case l.Origin != nil:
-			return nil, usageErrorf("%s is not NDJSON (its events are carried in another format): reduce keeps a capture's lines as they are, so it reads NDJSON only", termsafe.String(l.File))
-		case l.TooLong:
-			return nil, usageErrorf("%s:%d is longer than --max-line: raise --max-line to keep it", termsafe.String(l.File), l.Num)
-		case len(bytes.TrimSpace(l.Data)) == 0:
-			continue
-		}
-		buf = append(buf, l.Data...)
-		ends = append(ends, len(buf))
-	}
-	if rd.Err() != nil {
-		return nil, &usageError{rd.Err()}
-	}
-	lines := make([][]byte, len(ends))
-	start := 0
-	for i, end := range ends {
-		lines[i] = buf[start:end:end]
-		start = end
-	}
-	return lines, nil
-}
-
-// reduceArchive is a testscript archive: the reduced capture, what
-// `snapctl inspect -o json` says of it on standard input, and the script
-// comparing the two.
-func reduceArchive(capture []byte, rep inspect.Report, targets []reduce.Target, session string) ([]byte, error) {
-	var want bytes.Buffer
-	w := bufio.NewWriter(&want)
-	if err := render.WriteInspectJSON(w, rep); err != nil {
-		return nil, err
-	}
-	w.Flush()
-	args := "inspect -o json"
-	if session != "" {
-		args += " --session " + session
-	}
-	var comment strings.Builder
-	fmt.Fprintf(&comment, "# Reduced by snapctl reduce: the capture still shows")
-	for _, t := range targets {
-		fmt.Fprintf(&comment, " %s;", termsafe.String(t.String()))
-	}
-	fmt.Fprintf(&comment, "\n# run with testscript and snapctl on PATH.\n\nstdin capture.jsonl\nexec snapctl %s -\ncmp stdout expected.json\n", args)
-	a := &txtar.Archive{Comment: []byte(comment.String()), Files: []txtar.File{
-		{Name: "capture.jsonl", Data: capture},
-		{Name: "expected.json", Data: want.Bytes()},
-	}}
-	return txtar.Format(a), nil
 }

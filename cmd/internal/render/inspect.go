@@ -500,3 +500,29 @@ func WriteCheckTable(w io.Writer, indent string) error {
 	}
 	return nil
 }
+
+// WriteEachRow writes inspect --each -o jsonl's row for one capture:
+// what was read, the sessions, events by reason, and findings by id and
+// by severity.
+func WriteEachRow(w io.Writer, file string, rep inspect.Report) error {
+	ov := rep.Overview
+	findings, severities := map[string]int{}, map[string]int{}
+	for _, f := range rep.Findings {
+		findings[f.ID]++
+		severities[string(f.Severity)]++
+	}
+	in := NewInputJSON(ov.Input, ov.Counts)
+	row := struct {
+		File string `json:"file"`
+		InputJSON
+		Sessions   int            `json:"sessions"`
+		Reasons    map[string]int `json:"reasons"`
+		Findings   map[string]int `json:"findings"`
+		Severities map[string]int `json:"severities"`
+	}{file, in, len(ov.Sessions), ReasonMap(ov.Counts.Reasons), findings, severities}
+	e := jsonout.NewEncoder(w, jsonout.Lines)
+	if err := e.Value(row); err != nil {
+		return err
+	}
+	return e.End()
+}

@@ -1,0 +1,71 @@
+package reduce
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+	"github.com/rogpeppe/go-internal/txtar"
+)
+
+// ReadLines holds every event line of the capture rd reads, once, in one
+// buffer, blank lines left out. Lines of another format than NDJSON, or
+// over the reader's line limit, cannot be kept as they are, so they stop
+// the reduction with an error that says why.
+func ReadLines(rd *replay.Reader) ([][]byte, error) {
+	var buf []byte
+	var ends []int
+	for {
+		l, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case l.Origin != nil:
+			return nil, fmt.Errorf("%s is not NDJSON (its events are carried in another format): reduce keeps a capture's lines as they are, so it reads NDJSON only", termsafe.String(l.File))
+		case l.TooLong:
+			return nil, fmt.Errorf("%s:%d is longer than --max-line: raise --max-line to keep it", termsafe.String(l.File), l.Num)
+		case len(bytes.TrimSpace(l.Data)) == 0:
+			continue
+		}
+		buf = append(buf, l.Data...)
+		ends = append(ends, len(buf))
+	}
+	if err := rd.Err(); err != nil {
+		return nil, err
+	}
+	lines := make([][]byte, len(ends))
+	start := 0
+	for i, end := range ends {
+		lines[i] = buf[start:end:end]
+		start = end
+	}
+	return lines, nil
+}
+
+// Archive is a testscript archive: the reduced capture, want (what
+// `snapctl inspect -o json` says of it on standard input, with --session
+// when one is pinned) and the script comparing the two.
+func Archive(capture, want []byte, targets []Target, session string) []byte {
+	args := "inspect -o json"
+	if session != "" {
+		args += " --session " + session
+	}
+	var comment strings.Builder
+	comment.WriteString("# Reduced by snapctl reduce: the capture still shows")
+	for _, t := range targets {
+		fmt.Fprintf(&comment, " %s;", termsafe.String(t.String()))
+	}
+	fmt.Fprintf(&comment, "\n# run with testscript and snapctl on PATH.\n\nstdin capture.jsonl\nexec snapctl %s -\ncmp stdout expected.json\n", args)
+	return txtar.Format(&txtar.Archive{Comment: []byte(comment.String()), Files: []txtar.File{
+		{Name: "capture.jsonl", Data: capture},
+		{Name: "expected.json", Data: want},
+	}})
+}
