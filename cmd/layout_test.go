@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -187,5 +189,29 @@ func TestLayout(t *testing.T) {
 	}
 	for _, v := range layoutViolations(pkgs) {
 		t.Error(v)
+	}
+}
+
+// TestCommandLayerIsThin: package cmd is cobra only, commands and their
+// flags; views belong in cmd/internal. Past 3,500 lines of non-test code
+// something that is not a command has crept back in.
+func TestCommandLayerIsThin(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += bytes.Count(data, []byte("\n"))
+	}
+	if lines == 0 || lines > 3500 {
+		t.Errorf("package cmd has %d non-test lines, want at most 3,500", lines)
 	}
 }
