@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/record"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -79,8 +80,14 @@ func recordRun(o *recordOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	// --redact: every body line is written with neutral values, as
+	// reduce --redact writes them; the traffic is untouched.
+	var rewrite func([]byte) []byte
+	if o.Redact {
+		rewrite = render.Neutralize
+	}
 	cfg := record.Config{File: o.File, Listen: o.Listen, Grace: o.Grace,
-		Options: record.Options{Upstream: o.Upstream, KeepHeaders: o.KeepHeaders, Redact: o.Redact, MaxLine: o.MaxLine},
+		Options: record.Options{Upstream: o.Upstream, KeepHeaders: o.KeepHeaders, Redact: o.Redact, MaxLine: o.MaxLine, Rewrite: rewrite},
 		Ready: func(addr string) {
 			fmt.Fprintf(ios.ErrOut, "snapctl: recording to %s: listening on http://%s, forwarding to %s\n",
 				termsafe.String(o.File), addr, termsafe.String(o.Upstream.String()))

@@ -12,6 +12,7 @@ type body struct {
 	req     int
 	kind    string // "sent" or "received"
 	maxLine int
+	rewrite func([]byte) []byte // applied to each line written, if set
 
 	part  []byte // the unfinished line
 	over  int64  // the length so far of an unfinished line past maxLine
@@ -61,7 +62,11 @@ func (b *body) endLine() {
 		b.c.write(b.c.record("cut", b.req, func(r *recordBuf) { r.num("bytes", int(n)) }), nil)
 		return
 	}
-	b.done = append(b.done, b.part...)
+	line := b.part
+	if b.rewrite != nil && len(bytes.TrimSpace(line)) > 0 {
+		line = b.rewrite(line)
+	}
+	b.done = append(b.done, line...)
 	b.done = append(b.done, '\n')
 	b.c.release(len(b.part))
 	b.part = b.part[:0]

@@ -30,6 +30,10 @@ type Options struct {
 	KeepHeaders bool
 	// Redact writes no header value and no query string.
 	Redact bool
+	// Rewrite, when set, is applied to every body line before it is
+	// written to the capture (never to the traffic): --redact's neutral
+	// values.
+	Rewrite func(line []byte) []byte
 	// MaxLine is the longest line a stream holds; a longer one is written
 	// as a "cut" record with its length.
 	MaxLine int
@@ -109,8 +113,8 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.wg.Add(1)
 	defer p.wg.Done()
 	x := &exchange{p: p, req: p.c.nextRequest(), ctx: r.Context()}
-	x.sent = body{c: p.c, req: x.req, kind: "sent", maxLine: p.opts.MaxLine}
-	x.recv = body{c: p.c, req: x.req, kind: "received", maxLine: p.opts.MaxLine}
+	x.sent = body{c: p.c, req: x.req, kind: "sent", maxLine: p.opts.MaxLine, rewrite: p.opts.Rewrite}
+	x.recv = body{c: p.c, req: x.req, kind: "received", maxLine: p.opts.MaxLine, rewrite: p.opts.Rewrite}
 	head, rest, err := peek(r.Body)
 	p.c.write(p.c.record("request", x.req, func(b *recordBuf) {
 		b.str("method", r.Method)

@@ -77,7 +77,7 @@ func TestRedactEventHidesHugePayload(t *testing.T) {
 }
 
 // TestNeutralizeKeepsFindings: every sample capture, each line
-// neutralized, gives the same findings (name, session, severity and
+// neutralized, gives the same verdict on every line and the same findings (name, session, severity and
 // lines) as the capture itself, and the canary capture neutralized holds
 // none of its markers.
 func TestNeutralizeKeepsFindings(t *testing.T) {
@@ -86,11 +86,13 @@ func TestNeutralizeKeepsFindings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rep, err := inspect.Run(rd, inspect.Options{MaxLine: replay.DefaultMaxLine})
+		var out []string
+		rep, err := inspect.Run(rd, inspect.Options{MaxLine: replay.DefaultMaxLine, Each: func(res *replay.Result) {
+			out = append(out, fmt.Sprintf("line %d %s", res.Line, res.Reason))
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		var out []string
 		for _, f := range rep.Findings {
 			out = append(out, fmt.Sprintf("%s %s %s %v", f.ID, f.SessionID, f.Severity, f.Positions))
 		}
