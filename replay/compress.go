@@ -44,7 +44,7 @@ func decompress(br *bufio.Reader, pos func() int64) (io.ReadCloser, string, erro
 			return nil, formatZstd, err
 		}
 		return zr.IOReadCloser(), formatZstd, nil
-	case bytes.HasPrefix(head, gzipMagic) && len(head) == 10 && head[2] == 8 && head[3]&0xe0 == 0:
+	case gzipHeader(head):
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, formatGzip, err
@@ -54,6 +54,15 @@ func decompress(br *bufio.Reader, pos func() int64) (io.ReadCloser, string, erro
 	}
 	return io.NopCloser(br), "", nil
 }
+
+// gzipHeader reports whether head, the first 10 bytes of a member, is a
+// well-formed gzip header: magic bytes, deflate, no reserved flag.
+func gzipHeader(head []byte) bool {
+	return bytes.HasPrefix(head, gzipMagic) && len(head) == 10 && head[2] == 8 && head[3]&0xe0 == 0
+}
+
+// errNoMember is data after a gzip member that does not open another.
+var errNoMember = errors.New("no gzip header")
 
 // gzipMembers reads concatenated gzip members one at a time, so that data
 // after the last member that is not gzip is reported where it starts, and
@@ -90,6 +99,12 @@ func (g *gzipMembers) Read(p []byte) (int, error) {
 			return 0, err // io.EOF: the last member ended the capture
 		}
 		at := g.pos()
+		// The same rule as for the first member: a header the gzip
+		// package would take (it ignores the reserved flags) is not
+		// enough, or junk would be decoded into lines before it fails.
+		if head, _ := g.br.Peek(10); !gzipHeader(head) {
+			return 0, &junkError{Offset: at, Err: errNoMember}
+		}
 		if err := g.zr.Reset(g.br); err != nil {
 			if errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF

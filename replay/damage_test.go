@@ -361,6 +361,11 @@ func FuzzReaderDamaged(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, text []byte, cut uint16, junk []byte, useZstd bool) {
+		if (useZstd && compressed(junk)) || (!useZstd && gzipHeader(junk[:min(len(junk), 10)])) {
+			// Junk that opens a member or frame of its own is one, read
+			// as such: what it decodes to before it fails is delivered.
+			return
+		}
 		if compressed(text) {
 			// Read plain, such a text is decoded in its turn (the fuzzer
 			// found it); decoded, it is lines like any other.
@@ -396,8 +401,19 @@ func FuzzReaderDamaged(f *testing.F) {
 		if (rd.Err() != nil) != (rd.Stats().Damaged > 0) {
 			t.Fatalf("Err() = %v but Damaged = %d", rd.Err(), rd.Stats().Damaged)
 		}
+		// The last line of a cut capture may be the start of any of its
+		// lines, a blank one too: cut, that may not be blank (the first
+		// byte of a U+00A0, say; the fuzzer found it).
+		lines := strings.Split(string(text), "\n")
+		cutShort := func(i int, l readLine) bool {
+			return rd.Err() != nil && i == len(got)-1 && (i == 0 || got[i-1].num < l.num) &&
+				l.num <= len(lines) && strings.HasPrefix(strings.TrimSuffix(lines[l.num-1], "\r"), l.data)
+		}
 		for i, l := range got {
 			if i >= len(want) || !strings.HasPrefix(want[i].data, l.data) || (i < len(got)-1 && l != want[i]) {
+				if cutShort(i, l) {
+					continue
+				}
 				if rd.Err() != nil || i > 0 {
 					t.Fatalf("line %d: %+v is not the capture's %d", i, l, i)
 				}
