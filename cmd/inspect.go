@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
@@ -122,12 +123,16 @@ func (o *inspectOptions) parseFailOn(list string) error {
 }
 
 // checkList is the findings table of the help text.
-func checkList() string {
+//
+// It is drawn once a process: the catalogue does not change, and every
+// command tree a test or fuzz target builds would draw it again (a third
+// of a small capture's in-process run).
+var checkList = sync.OnceValue(func() string {
 	var b strings.Builder
 	// A strings.Builder takes every write.
 	_ = render.WriteCheckTable(&b, "  ")
 	return b.String()
-}
+})
 
 // severityNames names inspect's severities, worst first.
 func severityNames() []string {
