@@ -526,3 +526,14 @@ func TestReportMalformedEnvelope(t *testing.T) {
 		t.Error("no malformed line with an envelope: the test proves nothing")
 	}
 }
+
+// TestReportReceiptTimes: the rows of a record capture say when each line
+// reached the proxy, as replay's table does.
+func TestReportReceiptTimes(t *testing.T) {
+	page := runReport(t, []string{"../testdata/inspect/delivery-gap.jsonl"}, func(o *reportOptions) { o.AllEvents = true })
+	for _, want := range []string{"request 1 (200) at 2026-12-01T12:00:00.100Z", "delivery-gap"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

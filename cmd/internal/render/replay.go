@@ -483,10 +483,7 @@ func (w *Table) Event(res *replay.Result) error {
 	if w.withFile {
 		pos = termsafe.String(res.File) + ":" + pos
 	}
-	detail := ResultDetail(res, w.redact)
-	if o := originDetail(res.Origin); o != "" {
-		detail = strings.TrimPrefix(detail+" · "+o, " · ")
-	}
+	detail := Detail(res, w.redact)
 	cells := []string{pos, "-", "-", "-", "-", "-", string(res.Verdict()), string(res.Reason), detail}
 	if ev := res.Event; ev != nil {
 		cells[1], cells[2], cells[3], cells[4] = ev.EventID, ShortKind(ev.Kind), ev.SessionID, ev.TurnID
@@ -508,9 +505,9 @@ func (w *Table) Event(res *replay.Result) error {
 	return nil
 }
 
-// originDetail says in the table what the capture's format said of an
+// OriginDetail says in the table what the capture's format said of an
 // event beyond its line: the HAR entry, the log's timestamp, the SSE id.
-func originDetail(o *replay.Origin) string {
+func OriginDetail(o *replay.Origin) string {
 	if o == nil {
 		return ""
 	}
@@ -583,6 +580,25 @@ func reasonColour(pal iostreams.Palette, r replay.Reason) func(string) string {
 		return pal.Green
 	}
 	return pal.Yellow
+}
+
+// Detail is ResultDetail followed by what the capture's format said of
+// the event (an SSE id, a HAR entry, when a record capture received it),
+// as every view's row gives it.
+func Detail(res *replay.Result, redact bool) string {
+	return JoinDetail(ResultDetail(res, redact), OriginDetail(res.Origin))
+}
+
+// JoinDetail joins a verdict's detail and an origin's with " · ", either
+// of them possibly empty.
+func JoinDetail(detail, origin string) string {
+	switch {
+	case origin == "":
+		return detail
+	case detail == "":
+		return origin
+	}
+	return detail + " · " + origin
 }
 
 // ResultDetail explains a verdict in a few words for the table.

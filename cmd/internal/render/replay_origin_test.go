@@ -20,7 +20,7 @@ func TestOriginDetailShortensID(t *testing.T) {
 		{strings.Repeat("a", 10<<20), "id " + strings.Repeat("a", maxEnvelopeCell-1) + "…"},
 		{"\x1b[31m" + strings.Repeat("b", 1000), `id \x1b[31m` + strings.Repeat("b", maxEnvelopeCell-len(`\x1b[31m`)-1) + "…"},
 	} {
-		got := originDetail(&replay.Origin{LastEventID: tc.id})
+		got := OriginDetail(&replay.Origin{LastEventID: tc.id})
 		if got != tc.want {
 			t.Errorf("id of %d bytes: got %q (%d runes), want %q", len(tc.id), got, utf8.RuneCountInString(got), tc.want)
 		}

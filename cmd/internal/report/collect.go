@@ -265,7 +265,7 @@ func (c *Collector) Add(res *replay.Result) {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
 			row := eventRow{X: x, At: at, Verdict: string(res.Verdict()), Reason: string(res.Reason),
-				Detail: termsafe.Line(render.ResultDetail(res, c.redact), reportCellRunes), Problem: true}
+				Detail: termsafe.Line(render.Detail(res, c.redact), reportCellRunes), Problem: true}
 			if res.Err != nil {
 				// What the envelope says, unvalidated, as replay's table
 				// shows it; the table has no session column.
@@ -334,13 +334,17 @@ type pendingRow struct {
 	reason                     replay.Reason
 	kind                       replay.Kind
 	eventID, turnID, emittedAt string
-	seq, gap, prev             int64
+	// origin is what the format said of the event (a record capture's
+	// receipt time), "" for NDJSON.
+	origin         string
+	seq, gap, prev int64
 }
 
 func pendingOf(res *replay.Result, fi int, x int64) pendingRow {
 	ev := res.Event
 	return pendingRow{x: x, at: posOfResult(res, fi), reason: res.Reason, kind: ev.Kind, eventID: ev.EventID,
-		turnID: ev.TurnID, emittedAt: ev.EmittedAt, seq: ev.Sequence, gap: res.Gap, prev: res.Prev}
+		turnID: ev.TurnID, emittedAt: ev.EmittedAt, seq: ev.Sequence, gap: res.Gap, prev: res.Prev,
+		origin: render.OriginDetail(res.Origin)}
 }
 
 // keep adds a row to a session's table: every row with --all-events,
@@ -401,7 +405,7 @@ func (p pendingRow) candidate() bool { return p.problem() || p.gap > 0 }
 func (c *Collector) row(p pendingRow) eventRow {
 	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
 	return eventRow{X: p.x, At: p.at, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
-		Detail: termsafe.Line(render.ResultDetail(&res, c.redact), reportCellRunes), Problem: p.problem(), Gap: p.gap > 0,
+		Detail: termsafe.Line(render.JoinDetail(render.ResultDetail(&res, c.redact), p.origin), reportCellRunes), Problem: p.problem(), Gap: p.gap > 0,
 		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: render.ShortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
 		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}
 }
