@@ -217,73 +217,25 @@ const redactWhole = 1 << 20
 // close-up shows.
 const redactShown = 1000
 
-// countRest consumes the remaining members of the container dec is in
-// and counts them.
-func countRest(dec *json.Decoder, isObj bool) (int, bool) {
-	var v json.RawMessage
-	n := 0
-	for ; dec.More(); n++ {
-		if isObj {
-			if _, err := dec.Token(); err != nil {
-				return 0, false
-			}
-		}
-		if dec.Decode(&v) != nil {
-			return 0, false
-		}
-	}
-	return n, true
-}
-
 // redactContainer shows an object or array of the protocol member by
 // member; an object's keys that the protocol does not name become
 // "(hidden key N)". (Keys the protocol names say nothing about the
 // conversation; their values may still be hidden.)
 func redactContainer(b, raw []byte, path string) []byte {
 	start := len(b)
-	fail := func() []byte { return append(b[:start], hiddenJSON(raw)...) }
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	open, err := dec.Token()
-	if err != nil {
-		return fail()
-	}
-	isObj := open == json.Delim('{')
-	if isObj {
-		b = append(b, '{')
-	} else {
-		b = append(b, '[')
-	}
-	hidden := 0
-	for n := 0; dec.More(); n++ {
+	b = append(b, raw[0])
+	hidden, rest := 0, 0
+	isObj, ok := members(raw, func(n int, key string, v json.RawMessage) {
+		if n >= redactShown {
+			// A close-up is read by a person: past this many members,
+			// count the rest instead of spelling out a placeholder each.
+			rest++
+			return
+		}
 		if n > 0 {
 			b = append(b, ',')
 		}
-		if n == redactShown {
-			// A close-up is read by a person: past this many members,
-			// count the rest instead of spelling out a placeholder each.
-			rest, ok := countRest(dec, isObj)
-			if !ok {
-				return fail()
-			}
-			more := strconv.AppendQuote(nil, "("+text.Plural(rest, "more member")+" hidden)")
-			if isObj {
-				b = jsonout.AppendString(b, "(hidden keys)")
-				b = append(b, ':')
-			}
-			b = append(b, more...)
-			break
-		}
-		child := path + "[]"
-		if isObj {
-			tok, err := dec.Token()
-			key, ok := tok.(string)
-			if err != nil || !ok {
-				return fail()
-			}
-			child = key
-			if path != "" {
-				child = path + "." + key
-			}
+		if raw[0] == '{' {
 			if replay.IsProtocolKey(key) {
 				b = jsonout.AppendString(b, key)
 			} else {
@@ -292,16 +244,68 @@ func redactContainer(b, raw []byte, path string) []byte {
 			}
 			b = append(b, ':')
 		}
+		b = redactValue(b, v, childPath(path, key, raw[0] == '{'))
+	})
+	if !ok {
+		return append(b[:start], hiddenJSON(raw)...)
+	}
+	if rest > 0 {
+		b = append(b, ',')
+		if isObj {
+			b = jsonout.AppendString(b, "(hidden keys)")
+			b = append(b, ':')
+		}
+		b = strconv.AppendQuote(b, "("+text.Plural(rest, "more member")+" hidden)")
+	}
+	return append(b, closing(isObj))
+}
+
+// members calls f with each member of raw, a JSON object or array with
+// no blank before it, in order: its index, its key (an object's; "" in an
+// array) and its value. ok is false when raw is not well-formed.
+func members(raw []byte, f func(n int, key string, v json.RawMessage)) (isObj, ok bool) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return false, false
+	}
+	isObj = raw[0] == '{'
+	for n := 0; dec.More(); n++ {
+		key := ""
+		if isObj {
+			tok, err := dec.Token()
+			k, isKey := tok.(string)
+			if err != nil || !isKey {
+				return isObj, false
+			}
+			key = k
+		}
 		var v json.RawMessage
 		if dec.Decode(&v) != nil {
-			return fail()
+			return isObj, false
 		}
-		b = redactValue(b, v, child)
+		f(n, key, v)
 	}
+	return isObj, true
+}
+
+// childPath is the path of a member: key under path in an object, path[]
+// in an array.
+func childPath(path, key string, isObj bool) string {
+	switch {
+	case !isObj:
+		return path + "[]"
+	case path == "":
+		return key
+	}
+	return path + "." + key
+}
+
+// closing is the bracket that ends an object or an array.
+func closing(isObj bool) byte {
 	if isObj {
-		return append(b, '}')
+		return '}'
 	}
-	return append(b, ']')
+	return ']'
 }
 
 // shownEnvelope is the envelope of a malformed line as shown: with
@@ -446,27 +450,13 @@ func (r *Rewriter) value(b, raw []byte, path string, protocol bool) []byte {
 }
 
 func (r *Rewriter) container(b, raw []byte, path string, protocol bool) []byte {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	open, _ := dec.Token()
-	isObj := open == json.Delim('{')
-	if isObj {
-		b = append(b, '{')
-	} else {
-		b = append(b, '[')
-	}
+	b = append(b, raw[0])
 	hidden := 0
-	for n := 0; dec.More(); n++ {
+	isObj, _ := members(raw, func(n int, key string, v json.RawMessage) { // raw is valid JSON (Line checked it)
 		if n > 0 {
 			b = append(b, ',')
 		}
-		child := path + "[]"
-		if isObj {
-			tok, _ := dec.Token()
-			key, _ := tok.(string)
-			child = key
-			if path != "" {
-				child = path + "." + key
-			}
+		if raw[0] == '{' {
 			if !r.Neutral || protocol && replay.IsProtocolKey(key) {
 				b = jsonout.AppendString(b, key)
 			} else {
@@ -475,12 +465,7 @@ func (r *Rewriter) container(b, raw []byte, path string, protocol bool) []byte {
 			}
 			b = append(b, ':')
 		}
-		var v json.RawMessage
-		dec.Decode(&v) // raw is valid JSON (Line checked it)
-		b = r.value(b, v, child, protocol)
-	}
-	if isObj {
-		return append(b, '}')
-	}
-	return append(b, ']')
+		b = r.value(b, v, childPath(path, key, raw[0] == '{'), protocol)
+	})
+	return append(b, closing(isObj))
 }
