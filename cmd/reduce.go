@@ -95,11 +95,7 @@ func reduceRun(o *reduceOptions) error {
 		}
 	}
 	r := reduce.New(lines, reduce.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Progress: progress})
-	all := make([]int, len(lines))
-	for i := range all {
-		all[i] = i
-	}
-	rep, err := r.Inspect(all, replay.StdinName, nil)
+	rep, err := r.Whole()
 	if err != nil {
 		return &usageError{err}
 	}
@@ -134,19 +130,12 @@ func reduceRun(o *reduceOptions) error {
 			targets[i].SessionID = rw.ID("s", targets[i].SessionID)
 		}
 	}
-	small := reduce.New(kept, reduce.Options{Session: session, MaxLine: o.MaxLine, EventPath: o.EventPath})
-	idx := make([]int, len(kept))
-	for i := range idx {
-		idx[i] = i
-	}
-	got, err := small.Inspect(idx, replay.StdinName, nil)
+	got, err := reduce.New(kept, reduce.Options{Session: session, MaxLine: o.MaxLine, EventPath: o.EventPath}).Whole()
 	if err != nil {
 		return &usageError{err}
 	}
-	for _, t := range targets {
-		if !hasTarget(got, t) {
-			return usageErrorf("rewriting the lines loses %s: the neutral values or new ids change what the cursor sees; reduce without --redact or --rename-ids and edit by hand", t)
-		}
+	if !reduce.Shows(got, targets) {
+		return usageErrorf("rewriting the lines loses %s: the neutral values or new ids change what the cursor sees; reduce without --redact or --rename-ids and edit by hand", joinTargets(targets))
 	}
 	var capture bytes.Buffer
 	for _, l := range kept {
@@ -166,12 +155,8 @@ func reduceRun(o *reduceOptions) error {
 	if err := writeOutFile(o.IO, o.Out, o.Force, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return err
 	}
-	names := make([]string, len(targets))
-	for i, t := range targets {
-		names[i] = termsafe.String(t.String())
-	}
 	fmt.Fprintf(o.IO.ErrOut, "snapctl: reduced %s to %s (%s) keeping %s", text.Plural(len(lines), "line"),
-		text.Plural(len(keep), "line"), text.Plural(r.Tests(), "test"), strings.Join(names, ", "))
+		text.Plural(len(keep), "line"), text.Plural(r.Tests(), "test"), joinTargets(targets))
 	if o.Out != "-" {
 		fmt.Fprintf(o.IO.ErrOut, ": wrote %s", termsafe.String(o.Out))
 	}
@@ -179,11 +164,11 @@ func reduceRun(o *reduceOptions) error {
 	return nil
 }
 
-func hasTarget(rep inspect.Report, t reduce.Target) bool {
-	for _, f := range rep.Findings {
-		if f.ID == t.ID && f.SessionID == t.SessionID && f.Severity == t.Severity {
-			return true
-		}
+// joinTargets names the targets, terminal-safe, for a message.
+func joinTargets(targets []reduce.Target) string {
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = termsafe.String(t.String())
 	}
-	return false
+	return strings.Join(names, ", ")
 }

@@ -87,11 +87,31 @@ func Targets(rep inspect.Report, finding, session string) ([]Target, error) {
 	return out, nil
 }
 
+// Of reports whether f is a finding the target names: the same name,
+// session and severity.
+func (t Target) Of(f inspect.Finding) bool {
+	return f.ID == t.ID && f.SessionID == t.SessionID && f.Severity == t.Severity
+}
+
+// Shows reports whether rep produces every target.
+func Shows(rep inspect.Report, targets []Target) bool {
+	for _, t := range targets {
+		if !slices.ContainsFunc(rep.Findings, t.Of) {
+			return false
+		}
+	}
+	return true
+}
+
 // A Reducer runs the model on subsets of one capture's lines.
 type Reducer struct {
 	lines [][]byte
 	opts  Options
 	tests int
+	// whole is the report of every line, made once (Whole), and sessions
+	// the session each line names, "" for none.
+	whole    *inspect.Report
+	sessions []string
 }
 
 // New reduces lines, each an event line of the capture without its
@@ -103,10 +123,37 @@ func New(lines [][]byte, opts Options) *Reducer {
 // Tests is how many subsets have been run through the model.
 func (r *Reducer) Tests() int { return r.tests }
 
-// Inspect runs the model on the lines idx (indexes into the capture's
-// lines, in order), read as one capture named name. each, when set, sees
+// Whole is the report of the whole capture, read as standard input; it
+// is made once, and Reduce starts from it.
+func (r *Reducer) Whole() (inspect.Report, error) {
+	if r.whole != nil {
+		return *r.whole, nil
+	}
+	all := make([]int, len(r.lines))
+	for i := range all {
+		all[i] = i
+	}
+	sessions := make([]string, len(r.lines))
+	rep, err := r.run(all, func(res *replay.Result) {
+		switch {
+		case res.Event != nil:
+			sessions[res.Line-1] = res.Event.SessionID
+		case res.Err != nil && res.Err.Envelope != nil:
+			sessions[res.Line-1] = res.Err.Envelope.SessionID
+		}
+	})
+	if err != nil {
+		return inspect.Report{}, err
+	}
+	r.whole, r.sessions = &rep, sessions
+	return rep, nil
+}
+
+// run runs the model on the lines idx (indexes into the capture's lines,
+// in order), read as one capture on standard input. each, when set, sees
 // every result; a result's Line is its 1-based place in idx.
-func (r *Reducer) Inspect(idx []int, name string, each func(*replay.Result)) (inspect.Report, error) {
+func (r *Reducer) run(idx []int, each func(*replay.Result)) (inspect.Report, error) {
+	r.tests++
 	rd, err := replay.Open([]string{replay.StdinName}, &subset{lines: r.lines, idx: idx}, r.opts.MaxLine)
 	if err != nil {
 		return inspect.Report{}, err
@@ -125,52 +172,28 @@ func (r *Reducer) Inspect(idx []int, name string, each func(*replay.Result)) (in
 
 // shows reports whether the lines idx still produce every target.
 func (r *Reducer) shows(idx []int, targets []Target) (bool, error) {
-	r.tests++
-	rep, err := r.Inspect(idx, replay.StdinName, nil)
-	if err != nil {
-		return false, err
-	}
-	for _, t := range targets {
-		if !slices.ContainsFunc(rep.Findings, func(f inspect.Finding) bool {
-			return f.ID == t.ID && f.SessionID == t.SessionID && f.Severity == t.Severity
-		}) {
-			return false, nil
-		}
-	}
-	return true, nil
+	rep, err := r.run(idx, nil)
+	return err == nil && Shows(rep, targets), err
 }
 
 // Reduce returns the indexes of a 1-minimal subset of the lines that still
 // produces every target, in capture order. The whole capture must produce
 // them.
 func (r *Reducer) Reduce(targets []Target) ([]int, error) {
-	all := make([]int, len(r.lines))
-	for i := range all {
-		all[i] = i
-	}
-	// What the whole capture says of each line: its session, and the last
-	// line a target's finding lists.
-	sessions := make([]string, len(r.lines))
-	rep, err := r.Inspect(all, replay.StdinName, func(res *replay.Result) {
-		switch {
-		case res.Event != nil:
-			sessions[res.Line-1] = res.Event.SessionID
-		case res.Err != nil && res.Err.Envelope != nil:
-			sessions[res.Line-1] = res.Err.Envelope.SessionID
-		}
-	})
-	r.tests++
+	rep, err := r.Whole()
 	if err != nil {
 		return nil, err
 	}
+	// The last line a target's finding lists.
 	last := -1
 	for _, t := range targets {
-		found := false
+		if !slices.ContainsFunc(rep.Findings, t.Of) {
+			return nil, fmt.Errorf("%w: the capture does not produce %s", ErrNoFinding, t)
+		}
 		for _, f := range rep.Findings {
-			if f.ID != t.ID || f.SessionID != t.SessionID || f.Severity != t.Severity {
+			if !t.Of(f) {
 				continue
 			}
-			found = true
 			if f.PositionCount > len(f.Positions) {
 				last = len(r.lines) - 1 // some positions are not listed
 			}
@@ -178,11 +201,11 @@ func (r *Reducer) Reduce(targets []Target) ([]int, error) {
 				last = max(last, p.Line-1)
 			}
 		}
-		if !found {
-			return nil, fmt.Errorf("%w: the capture does not produce %s", ErrNoFinding, t)
-		}
 	}
-	cur := all
+	cur := make([]int, len(r.lines))
+	for i := range cur {
+		cur[i] = i
+	}
 	try := func(c []int) error {
 		if len(c) == 0 || len(c) >= len(cur) {
 			return nil
@@ -198,7 +221,7 @@ func (r *Reducer) Reduce(targets []Target) ([]int, error) {
 	// refusal, a line that is not JSON), then the lines up to the last
 	// one a finding lists.
 	if s := targets[0].SessionID; s != "" && !slices.ContainsFunc(targets, func(t Target) bool { return t.SessionID != s }) {
-		if err := try(keep(cur, func(i int) bool { return sessions[i] == s || sessions[i] == "" })); err != nil {
+		if err := try(keep(cur, func(i int) bool { return r.sessions[i] == s || r.sessions[i] == "" })); err != nil {
 			return nil, err
 		}
 	}
@@ -266,9 +289,6 @@ func (r *Reducer) ddmin(c []int, targets []Target) ([]int, error) {
 			}
 			n = min(2*n, len(c))
 		}
-	}
-	if len(c) == 1 {
-		return c, nil
 	}
 	return c, nil
 }

@@ -40,11 +40,7 @@ func TestReduceEveryFinding(t *testing.T) {
 	for _, file := range files {
 		lines := readLines(t, file)
 		r := New(lines, opts())
-		all := make([]int, len(lines))
-		for i := range all {
-			all[i] = i
-		}
-		rep, err := r.Inspect(all, "", nil)
+		rep, err := r.Whole()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,11 +97,7 @@ func TestReduceCostOnDoubling(t *testing.T) {
 			lines = append(lines, filler...)
 		}
 		r := New(lines, opts())
-		all := make([]int, len(lines))
-		for i := range all {
-			all[i] = i
-		}
-		rep, err := r.Inspect(all, "", nil)
+		rep, err := r.Whole()
 		if err != nil {
 			t.Fatal(err)
 		}
