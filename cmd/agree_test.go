@@ -1,13 +1,15 @@
 package cmd
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/replay"
 )
 
 // scriptedCapture turns fuzz bytes into a capture the cursor has work to
@@ -39,86 +41,86 @@ func scriptedCapture(script []byte) string {
 	return b.String()
 }
 
-func runJSON(t *testing.T, capture string, args ...string) string {
+// readScript runs fn over capture as every command reads it: through
+// replay.Run, on the caller's goroutine (Workers 1), as a fuzz worker
+// with one thread would anyway.
+func readScript(t *testing.T, capture string, opts replay.Options, fn func(*replay.Result) error) replay.Summary {
 	t.Helper()
-	ios, out, errOut := iostreams.Test(capture)
-	if code := runOnce(ios, append(args, "-")); code != 0 {
-		t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, errOut)
+	rd, err := replay.Open([]string{"-"}, strings.NewReader(capture), replay.DefaultMaxLine)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out.String()
+	defer rd.Close()
+	opts.Workers = 1
+	sum, err := replay.Run(rd, opts, fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
 }
 
 // FuzzCommandsAgree checks that replay, inspect, diff and lineage agree on
-// which lines the cursor accepted: each command reads the capture on its
-// own, so a rule copied into one of them and changed would show here.
+// which lines the cursor accepted: each reads the capture on its own, as
+// its command does, with the models the commands render (the verdicts,
+// inspect's overview, diff's pairs, lineage's turns), so a rule copied
+// into one of them and changed would show here. It works below cobra and
+// the JSON views: a run of four whole commands was four times the cost,
+// and FuzzJSONOutput and the scripts check the views.
 func FuzzCommandsAgree(f *testing.F) {
 	f.Add([]byte{0, 4, 8, 4, 12, 1, 5, 2, 6, 200, 130, 160})
 	f.Add([]byte("the quick brown fox jumps over the lazy dog"))
 	f.Add([]byte{252, 0, 0, 28, 24, 20})
+	defer fuzzSetup()()
 	f.Fuzz(func(t *testing.T, script []byte) {
+		// A line a byte: 32 lines are room for every relation the cursor
+		// has between lines (a duplicate, a stale redelivery, a foreign
+		// session, a malformed line between accepted ones, each more than
+		// once); longer scripts repeat them at a higher cost a run.
+		script = fuzzCap(script, 32)
 		capture := scriptedCapture(script)
 		// replay: the accepted lines and turns, per session.
 		accepted := map[string][]int{}
 		turns := map[string][]string{}
 		total := 0
-		for _, rec := range strings.Split(strings.TrimSpace(runJSON(t, capture, "replay", "-o", "jsonl")), "\n") {
-			var r struct {
-				Line      int    `json:"line"`
-				Verdict   string `json:"verdict"`
-				SessionID string `json:"sessionId"`
-				TurnID    string `json:"turnId"`
-			}
-			if rec == "" {
-				continue
-			}
-			if err := json.Unmarshal([]byte(rec), &r); err != nil {
-				t.Fatalf("replay record %q: %v", rec, err)
-			}
-			if r.Verdict == "accepted" {
-				accepted[r.SessionID] = append(accepted[r.SessionID], r.Line)
-				if !slices.Contains(turns[r.SessionID], r.TurnID) {
-					turns[r.SessionID] = append(turns[r.SessionID], r.TurnID)
+		readScript(t, capture, replay.Options{}, func(r *replay.Result) error {
+			if r.Verdict() == replay.Accepted {
+				sid := r.Event.SessionID
+				accepted[sid] = append(accepted[sid], r.Line)
+				if !slices.Contains(turns[sid], r.Event.TurnID) {
+					turns[sid] = append(turns[sid], r.Event.TurnID)
 				}
 				total++
 			}
-		}
+			return nil
+		})
 		// inspect: the same counts, overall and per session.
-		var in struct {
-			Overview struct {
-				Accepted int `json:"accepted"`
-				Sessions []struct {
-					SessionID string `json:"sessionId"`
-					Accepted  int    `json:"accepted"`
-				} `json:"sessions"`
-			} `json:"overview"`
-		}
-		if err := json.Unmarshal([]byte(runJSON(t, capture, "inspect", "-o", "json")), &in); err != nil {
+		rd, err := replay.Open([]string{"-"}, strings.NewReader(capture), replay.DefaultMaxLine)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if in.Overview.Accepted != total {
-			t.Fatalf("inspect counts %d accepted, replay %d", in.Overview.Accepted, total)
+		rep, err := inspect.Run(rd, inspect.Options{Workers: 1})
+		rd.Close()
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, s := range in.Overview.Sessions {
-			if s.Accepted != len(accepted[s.SessionID]) {
-				t.Fatalf("session %s: inspect counts %d accepted, replay %d", s.SessionID, s.Accepted, len(accepted[s.SessionID]))
+		if got := rep.Overview.Counts.Accepted(); got != total {
+			t.Fatalf("inspect counts %d accepted, replay %d", got, total)
+		}
+		for _, s := range rep.Overview.Sessions {
+			if got := s.Accepted(); got != len(accepted[s.SessionID]) {
+				t.Fatalf("session %s: inspect counts %d accepted, replay %d", s.SessionID, got, len(accepted[s.SessionID]))
 			}
 		}
 		// diff: one pair per accepted snapshot after the first of its
 		// session, from the previous accepted line to it.
 		pairs := map[string][][2]int{}
-		for _, rec := range strings.Split(strings.TrimSpace(runJSON(t, capture, "diff", "-o", "jsonl")), "\n") {
-			if rec == "" {
-				continue
-			}
-			var p struct {
-				SessionID string `json:"sessionId"`
-				FromLine  int    `json:"fromLine"`
-				ToLine    int    `json:"toLine"`
-			}
-			if err := json.Unmarshal([]byte(rec), &p); err != nil {
-				t.Fatalf("diff record %q: %v", rec, err)
-			}
-			pairs[p.SessionID] = append(pairs[p.SessionID], [2]int{p.FromLine, p.ToLine})
+		d := diff.NewDiffer(diff.Options{NoWords: true}, func(p *diff.PairDiff) error {
+			pairs[p.SessionID] = append(pairs[p.SessionID], [2]int{p.From.Line, p.To.Line})
+			return nil
+		})
+		readScript(t, capture, replay.Options{Messages: true}, d.Add)
+		if err := d.Finish(); err != nil {
+			t.Fatal(err)
 		}
 		for s, lines := range accepted {
 			var want [][2]int
@@ -130,19 +132,13 @@ func FuzzCommandsAgree(f *testing.F) {
 			}
 		}
 		// lineage: the turns of accepted snapshots, per session.
-		var lin struct {
-			Sessions []struct {
-				SessionID string `json:"sessionId"`
-				Turns     []struct {
-					TurnID string `json:"turnId"`
-				} `json:"turns"`
-			} `json:"sessions"`
-		}
-		if err := json.Unmarshal([]byte(runJSON(t, capture, "lineage", "-o", "json")), &lin); err != nil {
-			t.Fatal(err)
-		}
+		b := lineage.NewBuilder("")
+		readScript(t, capture, inspect.ReplayOptions(replay.Options{}), func(r *replay.Result) error {
+			b.Add(r)
+			return nil
+		})
 		seen := 0
-		for _, s := range lin.Sessions {
+		for _, s := range b.Finish() {
 			var got []string
 			for _, tr := range s.Turns {
 				got = append(got, tr.TurnID)

@@ -67,9 +67,27 @@ var commandFiles embed.FS
 // newline; it panics for a command with no file, which every build's
 // tests would show at once.
 func Command(name string) string {
-	data, err := commandFiles.ReadFile("commands/" + name + ".txt")
-	if err != nil {
-		panic(err)
+	text, ok := commands()[name]
+	if !ok {
+		panic("help: no file commands/" + name + ".txt")
 	}
-	return strings.TrimSuffix(string(data), "\n")
+	return text
 }
+
+// commands reads the long helps once a process, as topics does: reading
+// the embedded files copies them, and every command tree reads all ten.
+var commands = sync.OnceValue(func() map[string]string {
+	entries, err := commandFiles.ReadDir("commands")
+	if err != nil {
+		panic(err) // the embedded directory is there: a build without it fails
+	}
+	texts := make(map[string]string, len(entries))
+	for _, e := range entries {
+		data, err := commandFiles.ReadFile(path.Join("commands", e.Name()))
+		if err != nil {
+			panic(err)
+		}
+		texts[strings.TrimSuffix(e.Name(), ".txt")] = strings.TrimSuffix(string(data), "\n")
+	}
+	return texts
+})
