@@ -1,0 +1,92 @@
+package cmd
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+)
+
+// coreCommands is every command and format that reads a capture and
+// writes something, for TestOneCoreAndMany. explore is not among them:
+// it needs a terminal, and its own tests check it against inspect.
+var coreCommands = [][]string{
+	{"replay"}, {"replay", "-o", "wide"}, {"replay", "-o", "json"}, {"replay", "-o", "jsonl"},
+	{"lineage"}, {"lineage", "-o", "wide"}, {"lineage", "-o", "mermaid"}, {"lineage", "-o", "dot"},
+	{"lineage", "-o", "svg"}, {"lineage", "-o", "json"}, {"lineage", "-o", "jsonl"},
+	{"diff"}, {"diff", "--stat"}, {"diff", "-o", "json"}, {"diff", "-o", "jsonl"},
+	{"inspect"}, {"inspect", "-o", "wide"}, {"inspect", "-o", "json"}, {"inspect", "-o", "jsonl"},
+	{"report", "--out", "-"},
+	{"reduce", "--out", "-"},
+}
+
+// generated is the report's generated-at row, the one thing in the
+// output of two runs that is not the capture's.
+var generated = regexp.MustCompile(`<tr><td>generated</td><td>[^<]*</td></tr>`)
+
+// TestOneCoreAndMany checks that every command writes the same bytes, and
+// exits the same, whether it decodes on one core (the reader's goroutine)
+// or on many (the pipeline, decoding batches out of order): on every
+// capture in testdata and on one long enough for many batches in flight.
+func TestOneCoreAndMany(t *testing.T) {
+	var captures []string
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "script" || d.Name() == "fuzz") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && !strings.HasSuffix(d.Name(), ".md") {
+			captures = append(captures, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Over batchLines lines a batch, several batches, with every verdict
+	// (scriptedCapture's bytes pick them; a fixed multiplier walks them).
+	script := make([]byte, 5000)
+	for i := range script {
+		script[i] = byte(i * 167)
+	}
+	long := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(long, []byte(scriptedCapture(script)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	captures = append(captures, long)
+	if len(captures) < 20 {
+		t.Fatalf("only %d captures found under testdata", len(captures))
+	}
+	runAt := func(procs int, args []string) string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		ios, out, errOut := iostreams.Test("")
+		code := runOnce(ios, args)
+		return generated.ReplaceAllString(out.String(), "") + "\n--- stderr\n" + errOut.String() + "\n--- exit " + string(rune('0'+code))
+	}
+	for _, c := range captures {
+		for _, cmd := range coreCommands {
+			args := append(append([]string{}, cmd...), c)
+			one, many := runAt(1, args), runAt(4, args)
+			if one != many {
+				t.Errorf("%s: one core and four differ:\n%s", strings.Join(args, " "), firstDifference(one, many))
+			}
+		}
+	}
+}
+
+// firstDifference shows where a and b first differ, with some context.
+func firstDifference(a, b string) string {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	from := max(0, i-80)
+	return "one:  " + strings.TrimSpace(a[from:min(len(a), i+80)]) + "\nmany: " + strings.TrimSpace(b[from:min(len(b), i+80)])
+}
