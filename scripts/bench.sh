@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmark snapctl against jq's parse-only pass on realistic captures.
 #
-#   scripts/bench.sh            # 30 MB and 300 MB captures, 5 runs each
-#   RUNS=3 SIZES="300MB" scripts/bench.sh
+#   scripts/bench.sh            # the table, then 30 MB and 300 MB captures, 5 runs each
+#   RUNS=3 SIZES="" HOSTILE=0 SESSIONS=0 scripts/bench.sh   # the table alone
 #
 # Prints, per capture size: the median wall time of `snapctl replay -o
 # jsonl` and of `jq -R -c 'fromjson? | .sequence'`, their ratio, snapctl's
@@ -25,7 +25,48 @@ go build -o bench/snapctl .
 go build -o bench/measure ./scripts/measure
 have_jq=1
 command -v jq >/dev/null || { have_jq=0; echo "jq not found: the jq comparison is skipped (apt-get install jq)"; }
-echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3-)"
+echo "machine: $(nproc) cores, $(go version | cut -d' ' -f3-), load average $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+# ---- Every command, one capture, one table ----
+# Each command's median wall and CPU time (user + system) and peak RSS on
+# one realistic capture (TABLE_SIZE, 347MB by default: 20 sessions, some
+# 18,800 lines), beside jq's parse-only pass on the same file, with the
+# ratios the performance goals are stated in: wall against replay's, and
+# jq's wall against each. replay also runs on one core (GOMAXPROCS=1).
+# explore needs a terminal: its figures are its Go benchmarks, on the
+# 200,000-session capture. TABLE=0 skips this block; it is the README's
+# performance table.
+if [ "${TABLE:-1}" != 0 ]; then
+  size=${TABLE_SIZE:-347MB}
+  cap="bench/capture-$size.jsonl"
+  [ -f "$cap" ] || go run ./scripts/gencapture -size "$size" -o "$cap"
+  bytes=$(wc -c <"$cap")
+  echo
+  echo "== every command on $cap: $bytes bytes, $(wc -l <"$cap") lines, $RUNS runs each (medians)"
+  row() { # name wall rss cpu
+    awk -v n="$1" -v t="$2" -v m="$3" -v c="$4" -v r="${rt:-$2}" -v j="${jt:-0}" -v b="$bytes" 'BEGIN {
+      jq = (j > 0 && n !~ /^jq/) ? sprintf("%5.1fx", j / t) : "     -"
+      printf "%-40s %7.3f %7.3f %7.0f %7.0f %7.2fx %s\n", n, t, c, m / 1024, b / t / 1e6, t / r, jq }'
+  }
+  printf "%-40s %7s %7s %7s %7s %8s %s\n" "command" "wall s" "cpu s" "RSS MiB" "MB/s" "x replay" "jq/this"
+  read -r rt rm rc < <(bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap")
+  if [ $have_jq = 1 ]; then
+    read -r jt jm jc < <(bench/measure -runs "$RUNS" -- jq -R -c 'fromjson? | .sequence' "$cap")
+    row "jq -R -c 'fromjson? | .sequence'" "$jt" "$jm" "$jc"
+  fi
+  row "replay -o jsonl" "$rt" "$rm" "$rc"
+  read -r t m c < <(GOMAXPROCS=1 bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap")
+  row "replay -o jsonl (GOMAXPROCS=1)" "$t" "$m" "$c"
+  echo "replay on $(nproc) cores: $(awk -v a="$t" -v b="$rt" 'BEGIN { printf "%.2f", a / b }')x its one-core throughput"
+  for c in "inspect -o json" "lineage -o json" "diff -o jsonl" "inspect" "lineage" "diff" "replay" "report --out -"; do
+    # shellcheck disable=SC2086
+    read -r t m cpu < <(bench/measure -runs "$RUNS" -- bench/snapctl $c "$cap")
+    row "$c" "$t" "$m" "$cpu"
+  done
+  go test ./cmd/internal/explore -run '^$' -bench 'Explore' -benchtime "${RUNS}x" |
+    awk '/^Benchmark/ { printf "explore %s:", $1; for (i = 3; i < NF; i += 2) printf " %s %s", $i, $(i + 1); printf "\n" }'
+  unset rt jt
+fi
 if [ "${HOSTILE:-1}" = 1 ]; then
   go run ./scripts/genhostile -dir bench/hostile
   echo
