@@ -60,99 +60,97 @@ func readScript(t *testing.T, capture string, opts replay.Options, fn func(*repl
 }
 
 // FuzzCommandsAgree checks that replay, inspect, diff and lineage agree on
-// which lines the cursor accepted: each reads the capture on its own, as
-// its command does, with the models the commands render (the verdicts,
-// inspect's overview, diff's pairs, lineage's turns), so a rule copied
-// into one of them and changed would show here. It works below cobra and
-// the JSON views: a run of four whole commands was four times the cost,
-// and FuzzJSONOutput and the scripts check the views.
+// which lines the cursor accepted, from the models the commands render:
+// replay's verdicts from a read of its own, and inspect's overview,
+// diff's pairs and lineage's turns from a second read with the options
+// those commands decode with (messages, hashes), fed to all three as the
+// report feeds them. A rule copied into one of them and changed, or a
+// verdict that moved with the decoder's options, would show here. It
+// works below cobra and the JSON views (FuzzJSONOutput and the scripts
+// check those): four whole commands a script cost several times as much.
 func FuzzCommandsAgree(f *testing.F) {
 	f.Add([]byte{0, 4, 8, 4, 12, 1, 5, 2, 6, 200, 130, 160})
 	f.Add([]byte("the quick brown fox jumps over the lazy dog"))
 	f.Add([]byte{252, 0, 0, 28, 24, 20})
 	defer fuzzSetup()()
-	f.Fuzz(func(t *testing.T, script []byte) {
-		// A line a byte: 32 lines are room for every relation the cursor
-		// has between lines (a duplicate, a stale redelivery, a foreign
-		// session, a malformed line between accepted ones, each more than
-		// once); longer scripts repeat them at a higher cost a run.
-		script = fuzzCap(script, 32)
-		capture := scriptedCapture(script)
-		// replay: the accepted lines and turns, per session.
-		accepted := map[string][]int{}
-		turns := map[string][]string{}
-		total := 0
-		readScript(t, capture, replay.Options{}, func(r *replay.Result) error {
-			if r.Verdict() == replay.Accepted {
-				sid := r.Event.SessionID
-				accepted[sid] = append(accepted[sid], r.Line)
-				if !slices.Contains(turns[sid], r.Event.TurnID) {
-					turns[sid] = append(turns[sid], r.Event.TurnID)
-				}
-				total++
+	f.Fuzz(checkAgree)
+}
+
+// checkAgree is FuzzCommandsAgree's test of one script.
+func checkAgree(t *testing.T, script []byte) {
+	// A line a byte: 24 lines are room for every relation the cursor has
+	// between lines (a duplicate, a stale redelivery, a foreign session, a
+	// malformed line between accepted ones, each more than once); longer
+	// scripts repeat them at a higher cost a run.
+	script = fuzzCap(script, 24)
+	capture := scriptedCapture(script)
+	// replay: the accepted lines and turns, per session.
+	accepted := map[string][]int{}
+	turns := map[string][]string{}
+	total := 0
+	readScript(t, capture, replay.Options{}, func(r *replay.Result) error {
+		if r.Verdict() == replay.Accepted {
+			sid := r.Event.SessionID
+			accepted[sid] = append(accepted[sid], r.Line)
+			if !slices.Contains(turns[sid], r.Event.TurnID) {
+				turns[sid] = append(turns[sid], r.Event.TurnID)
 			}
-			return nil
-		})
-		// inspect: the same counts, overall and per session.
-		rd, err := replay.Open([]string{"-"}, strings.NewReader(capture), replay.DefaultMaxLine)
-		if err != nil {
-			t.Fatal(err)
+			total++
 		}
-		rep, err := inspect.Run(rd, inspect.Options{Workers: 1})
-		rd.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := rep.Overview.Counts.Accepted(); got != total {
-			t.Fatalf("inspect counts %d accepted, replay %d", got, total)
-		}
-		for _, s := range rep.Overview.Sessions {
-			if got := s.Accepted(); got != len(accepted[s.SessionID]) {
-				t.Fatalf("session %s: inspect counts %d accepted, replay %d", s.SessionID, got, len(accepted[s.SessionID]))
-			}
-		}
-		// diff: one pair per accepted snapshot after the first of its
-		// session, from the previous accepted line to it.
-		pairs := map[string][][2]int{}
-		d := diff.NewDiffer(diff.Options{NoWords: true}, func(p *diff.PairDiff) error {
-			pairs[p.SessionID] = append(pairs[p.SessionID], [2]int{p.From.Line, p.To.Line})
-			return nil
-		})
-		readScript(t, capture, replay.Options{Messages: true}, d.Add)
-		if err := d.Finish(); err != nil {
-			t.Fatal(err)
-		}
-		for s, lines := range accepted {
-			var want [][2]int
-			for i := 1; i < len(lines); i++ {
-				want = append(want, [2]int{lines[i-1], lines[i]})
-			}
-			if !slices.Equal(pairs[s], want) {
-				t.Fatalf("session %s: diff pairs %v, replay accepted lines %v", s, pairs[s], lines)
-			}
-		}
-		// lineage: the turns of accepted snapshots, per session.
-		b := lineage.NewBuilder("")
-		readScript(t, capture, inspect.ReplayOptions(replay.Options{}), func(r *replay.Result) error {
-			b.Add(r)
-			return nil
-		})
-		seen := 0
-		for _, s := range b.Finish() {
-			var got []string
-			for _, tr := range s.Turns {
-				got = append(got, tr.TurnID)
-			}
-			slices.Sort(got)
-			want := slices.Clone(turns[s.SessionID])
-			slices.Sort(want)
-			if !slices.Equal(got, want) {
-				t.Fatalf("session %s: lineage turns %v, replay accepted turns %v", s.SessionID, got, want)
-			}
-			seen++
-		}
-		if seen != len(accepted) {
-			t.Fatalf("lineage shows %d sessions, replay accepted snapshots in %d", seen, len(accepted))
-		}
+		return nil
 	})
+	in := inspect.New(inspect.Options{})
+	pairs := map[string][][2]int{}
+	d := diff.NewDiffer(diff.Options{NoWords: true}, func(p *diff.PairDiff) error {
+		pairs[p.SessionID] = append(pairs[p.SessionID], [2]int{p.From.Line, p.To.Line})
+		return nil
+	})
+	b := lineage.NewBuilder("")
+	sum := readScript(t, capture, inspect.ReplayOptions(replay.Options{}), func(r *replay.Result) error {
+		in.Observe(r)
+		b.Add(r)
+		return d.Add(r)
+	})
+	if err := d.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	// inspect: the same counts, overall and per session.
+	rep := in.Finish(sum)
+	if got := rep.Overview.Counts.Accepted(); got != total {
+		t.Fatalf("inspect counts %d accepted, replay %d", got, total)
+	}
+	for _, s := range rep.Overview.Sessions {
+		if got := s.Accepted(); got != len(accepted[s.SessionID]) {
+			t.Fatalf("session %s: inspect counts %d accepted, replay %d", s.SessionID, got, len(accepted[s.SessionID]))
+		}
+	}
+	// diff: one pair per accepted snapshot after the first of its
+	// session, from the previous accepted line to it.
+	for s, lines := range accepted {
+		var want [][2]int
+		for i := 1; i < len(lines); i++ {
+			want = append(want, [2]int{lines[i-1], lines[i]})
+		}
+		if !slices.Equal(pairs[s], want) {
+			t.Fatalf("session %s: diff pairs %v, replay accepted lines %v", s, pairs[s], lines)
+		}
+	}
+	// lineage: the turns of accepted snapshots, per session.
+	seen := 0
+	for _, s := range b.Finish() {
+		var got []string
+		for _, tr := range s.Turns {
+			got = append(got, tr.TurnID)
+		}
+		slices.Sort(got)
+		want := slices.Clone(turns[s.SessionID])
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Fatalf("session %s: lineage turns %v, replay accepted turns %v", s.SessionID, got, want)
+		}
+		seen++
+	}
+	if seen != len(accepted) {
+		t.Fatalf("lineage shows %d sessions, replay accepted snapshots in %d", seen, len(accepted))
+	}
 }
