@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
 )
@@ -88,19 +89,24 @@ func (p *parser) scanString(i int) (int, bool, *syntaxError) {
 	esc := false
 	i++
 	for {
-		// Eight bytes at a time while none of them can end the fast path
-		// (a quote, a backslash or a control character): most of a
-		// capture is message text.
-		for i+8 <= len(d) {
+		// Eight bytes at a time for a short run (most strings are ids,
+		// roles, statuses and times), then longRun for a long one.
+		for k := 0; ; k++ {
+			if i+8 > len(d) {
+				for i < len(d) && !strByte[d[i]] {
+					i++
+				}
+				break
+			}
 			x := binary.LittleEndian.Uint64(d[i:])
 			if m := hasLess(x, 0x20) | hasZero(x^(0x22*lsb)) | hasZero(x^(0x5c*lsb)); m != 0 {
 				i += bits.TrailingZeros64(m) / 8
 				break
 			}
-			i += 8
-		}
-		for i < len(d) && !strByte[d[i]] {
-			i++
+			if i += 8; k == 3 {
+				i = longRun(d, i)
+				break
+			}
 		}
 		if i >= len(d) {
 			return 0, false, p.fail(i, "unexpected end of input in a string")
@@ -129,6 +135,60 @@ func (p *parser) scanString(i int) (int, bool, *syntaxError) {
 			return 0, false, &p.err
 		}
 	}
+}
+
+// longRun returns the offset of the first byte at or after i that ends
+// the fast path of a string scan (a quote, a backslash or a control
+// character), or len(d), for a run already long.
+func longRun(d []byte, i int) int {
+	// Message text: the quote and the backslash by
+	// bytes.IndexByte, which is vectorized, and the control characters by
+	// one test a word, in chunks that double from 64 bytes, so that no
+	// byte is looked at more than a few times past the end of the run,
+	// however many escapes a string holds.
+	for n := 64; i < len(d); n = min(2*n, 4096) {
+		c := d[i:min(i+n, len(d))]
+		end := len(c)
+		if q := bytes.IndexByte(c, '"'); q >= 0 {
+			end = q
+		}
+		if b := bytes.IndexByte(c[:end], '\\'); b >= 0 {
+			end = b
+		}
+		if k := firstControl(c[:end]); k >= 0 {
+			end = k
+		}
+		if end < len(c) {
+			return i + end
+		}
+		i += len(c)
+	}
+	return len(d)
+}
+
+// firstControl returns the offset of the first byte of b below 0x20, or
+// -1: four words a test while there is none.
+func firstControl(b []byte) int {
+	i := 0
+	for ; i+32 <= len(b); i += 32 {
+		w := b[i : i+32 : i+32]
+		m := hasLess(binary.LittleEndian.Uint64(w), 0x20) | hasLess(binary.LittleEndian.Uint64(w[8:]), 0x20) |
+			hasLess(binary.LittleEndian.Uint64(w[16:]), 0x20) | hasLess(binary.LittleEndian.Uint64(w[24:]), 0x20)
+		if m != 0 {
+			break
+		}
+	}
+	for ; i+8 <= len(b); i += 8 {
+		if m := hasLess(binary.LittleEndian.Uint64(b[i:]), 0x20); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(b); i++ {
+		if b[i] < 0x20 {
+			return i
+		}
+	}
+	return -1
 }
 
 const (
