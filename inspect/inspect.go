@@ -29,7 +29,9 @@ type Options struct {
 	// Window keeps part of the capture, as replay.Options.Window.
 	Window *replay.Window
 	// Each, when set, sees every result of the run too, after the
-	// inspector: for counts of the caller's own.
+	// inspector: for counts of the caller's own. In Run, the strings of
+	// a snapshot's messages are good only until Each returns (see
+	// replay.Options.BorrowMessages).
 	Each func(res *replay.Result)
 	// Workers is replay's Options.Workers: 0 decodes on every core, 1 on
 	// the caller's goroutine (cheaper for the small captures that
@@ -126,7 +128,11 @@ func New(opts Options) *Inspector {
 // returns the report.
 func Run(rd *replay.Reader, opts Options) (Report, error) {
 	in := New(opts)
-	sum, err := replay.Run(rd, in.replayOptions(), func(res *replay.Result) error {
+	// The inspector keeps nothing of a message: its strings need not be
+	// copied out of the line (nor need those opts.Each sees).
+	ropts := in.replayOptions()
+	ropts.BorrowMessages = true
+	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		in.Observe(res)
 		if opts.Each != nil {
 			opts.Each(res)

@@ -15,6 +15,9 @@ type Decoder struct {
 	EventPath string
 	// Hash asks for Snapshot.Hash.
 	Hash bool
+	// Borrow makes the message strings point into the line given to
+	// Decode (see Options.BorrowMessages).
+	Borrow bool
 
 	w wire.Decoder
 }
@@ -23,6 +26,6 @@ type Decoder struct {
 // or a DecodeError whose code is the one the reference would give. A line
 // over MaxLineLimit is refused with CodeLineTooLong, without being read.
 func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
-	d.w.Messages, d.w.AllProblems, d.w.EventPath, d.w.Hash = d.Messages, d.AllProblems, d.EventPath, d.Hash
+	d.w.Messages, d.w.AllProblems, d.w.EventPath, d.w.Hash, d.w.Borrow = d.Messages, d.AllProblems, d.EventPath, d.Hash, d.Borrow
 	return d.w.Decode(line, ev)
 }

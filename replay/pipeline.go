@@ -95,14 +95,21 @@ const (
 	batchesInFlight = 8
 )
 
-// batch is a run of consecutive lines, copied out of the reader's buffer,
-// with their decode results.
+// batch is a run of consecutive lines with their decode results. A line
+// read from the reader's buffer points into it, and the buffer, handed
+// over when the reader would reuse it (Reader.swap), is owned by the
+// batch being filled then: batches are released in input order, so the
+// earlier batches with lines in it are gone when it is recycled. Lines
+// made elsewhere (joined records, HAR bodies) are copied into buf.
 type batch struct {
 	buf    []byte
-	starts []int // offset of each line's data in buf
+	starts []int // offset of each line's data in buf; -1 for a line in the reader's buffer
+	ends   []int
 	lines  []Line
 	events []Event
 	errs   []*DecodeError
+	owned  [][]byte // reader buffers this batch recycles when released
+	size   int      // bytes of line data
 	done   chan struct{}
 }
 
@@ -119,6 +126,13 @@ type pipeline struct {
 	// long decodes lines too long to copy into a batch, on the reader's
 	// goroutine.
 	long Decoder
+	// bufs holds reader buffers of at most readSize bytes for the reader
+	// to go on in once a batch hands its own back. pending are buffers
+	// swapped out of the reader, owned by the next batch sent; used tells
+	// whether a line in a batch points into the reader's buffer.
+	bufs    chan []byte
+	pending [][]byte
+	used    bool
 }
 
 func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
@@ -129,7 +143,11 @@ func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
 		quit:    make(chan struct{}),
 		opts:    opts,
 		long:    opts.decoder(),
+		bufs:    make(chan []byte, batchesInFlight+2),
 	}
+	// A long line is decoded from the reader's buffer, which the reader
+	// reuses before fn sees the line: its messages cannot be borrowed.
+	p.long.Borrow = false
 	for i := 0; i < batchesInFlight; i++ {
 		p.free <- &batch{}
 	}
@@ -147,12 +165,13 @@ func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
 func (p *pipeline) read(rd *Reader) {
 	defer close(p.work)
 	defer close(p.ordered)
-	defer func() { p.stats = rd.Stats() }()
+	defer func() { p.stats = rd.Stats(); rd.swap = nil }()
 	var b *batch
 	send := func() bool {
 		if b == nil || len(b.lines) == 0 {
 			return true
 		}
+		b.owned, p.pending = append(b.owned, p.pending...), p.pending[:0]
 		b.done = make(chan struct{})
 		select {
 		case p.ordered <- b:
@@ -169,8 +188,24 @@ func (p *pipeline) read(rd *Reader) {
 		case <-p.quit:
 			return false
 		}
-		b.buf, b.lines, b.starts = b.buf[:0], b.lines[:0], b.starts[:0]
+		b.buf, b.lines, b.starts, b.ends, b.size = b.buf[:0], b.lines[:0], b.starts[:0], b.ends[:0], 0
 		return true
+	}
+	rd.swap = func(old []byte, need int) []byte {
+		if !p.used {
+			return old // no line points into it: the reader moves its rest in place
+		}
+		p.used = false
+		p.pending = append(p.pending, old)
+		size := max(need, min(len(old), readSize))
+		select {
+		case nb := <-p.bufs:
+			if len(nb) >= size {
+				return nb
+			}
+		default:
+		}
+		return make([]byte, size)
 	}
 	stopped := false
 	rd.onFill = func() {
@@ -199,13 +234,21 @@ func (p *pipeline) read(rd *Reader) {
 		if b == nil && !next() {
 			return
 		}
-		// Line data is copied into the batch; Data is set by the decoder,
-		// since buf may move while it grows.
-		b.starts = append(b.starts, len(b.buf))
-		b.buf = append(b.buf, l.Data...)
-		l.Data = nil
+		b.size += len(l.Data)
+		if rd.inBuffer(l.Data) {
+			// The line stays where the reader read it (see batch).
+			b.starts, b.ends = append(b.starts, -1), append(b.ends, 0)
+			p.used = true
+		} else {
+			// Copied into the batch; Data is set by the decoder, since
+			// buf may move while it grows.
+			b.starts = append(b.starts, len(b.buf))
+			b.buf = append(b.buf, l.Data...)
+			b.ends = append(b.ends, len(b.buf))
+			l.Data = nil
+		}
 		b.lines = append(b.lines, l)
-		if len(b.buf) >= batchBytes || len(b.lines) >= batchLines {
+		if b.size >= batchBytes || len(b.lines) >= batchLines {
 			if !send() {
 				break
 			}
@@ -219,7 +262,7 @@ func (p *pipeline) read(rd *Reader) {
 // sendLong decodes l into the empty batch b and sends it, already done.
 func (p *pipeline) sendLong(b *batch, l Line) bool {
 	b.lines = append(b.lines, l)
-	b.starts = append(b.starts, 0)
+	b.starts, b.ends = append(b.starts, 0), append(b.ends, 0)
 	b.events, b.errs = append(b.events[:0], Event{}), append(b.errs[:0], nil)
 	b.errs[0] = decodeLine(&p.long, l, &b.events[0], p.opts.MaxLine)
 	b.lines[0].Data = nil // the reader's buffer, about to be reused
@@ -245,11 +288,9 @@ func (p *pipeline) decode(opts Options) {
 		b.events, b.errs = b.events[:n], b.errs[:n]
 		for i := range b.lines {
 			l := &b.lines[i]
-			end := len(b.buf)
-			if i+1 < n {
-				end = b.starts[i+1]
+			if s := b.starts[i]; s >= 0 {
+				l.Data = b.buf[s:b.ends[i]]
 			}
-			l.Data = b.buf[b.starts[i]:end]
 			b.errs[i] = decodeLine(&d, *l, &b.events[i], opts.MaxLine)
 		}
 		close(b.done)
@@ -284,10 +325,37 @@ func (p *pipeline) next(idle func()) (*batch, bool) {
 }
 
 func (p *pipeline) release(b *batch) {
+	if poisonReleased {
+		poison(b.buf)
+	}
+	for i, buf := range b.owned {
+		if poisonReleased {
+			poison(buf)
+		}
+		if len(buf) <= readSize {
+			select {
+			case p.bufs <- buf:
+			default:
+			}
+		}
+		b.owned[i] = nil
+	}
+	b.owned = b.owned[:0]
 	for i := range b.events {
 		b.events[i] = Event{} // drop references to message data
 	}
 	p.free <- b
+}
+
+// poisonReleased, set by tests, overwrites the bytes of every line once
+// its results are delivered (a released batch, the consumed part of the
+// reader's buffer), so that a string still pointing into them shows.
+var poisonReleased bool
+
+func poison(b []byte) {
+	for i := range b {
+		b[i] = '#'
+	}
 }
 
 // abort tells the reader to stop sending batches.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/agentskit/snapctl/replay/internal/wire"
 )
@@ -91,6 +92,12 @@ type Reader struct {
 	// so that output can be flushed while a live stream is idle (Run sets
 	// it from Options.Idle).
 	onFill func()
+	// swap, when set, is given the buffer before the reader moves the
+	// rest of it (a line not yet whole) to its start to read more: the
+	// lines delivered from it still point into it, and their owner (the
+	// pipeline's batches) keeps it. swap returns the buffer to go on in,
+	// at least need bytes long.
+	swap func(old []byte, need int) []byte
 
 	maxLine int
 	format  Format // asked for; FormatAuto sniffs each capture
@@ -448,6 +455,16 @@ func (r *Reader) line() (Line, bool) {
 	}
 }
 
+// inBuffer reports whether b lies in the reader's buffer.
+func (r *Reader) inBuffer(b []byte) bool {
+	if len(b) == 0 || len(r.buf) == 0 {
+		return false
+	}
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(r.buf)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return p >= start && p+uintptr(len(b)) <= start+uintptr(len(r.buf))
+}
+
 func (r *Reader) emit(data []byte, consumed int) Line {
 	r.num++
 	l := Line{File: r.name, Num: r.num, Off: r.off, Len: int64(len(data))}
@@ -549,9 +566,16 @@ const (
 // error ends the capture like its end would, once the bytes read with it
 // are in the buffer: the lines before the damage are all delivered.
 func (r *Reader) fill() {
-	if r.r > 0 {
-		r.w = copy(r.buf, r.buf[r.r:r.w])
-		r.r = 0
+	switch {
+	case r.r > 0 && r.swap != nil:
+		old := r.buf
+		r.buf = r.swap(old, r.w-r.r)
+		r.w, r.r = copy(r.buf, old[r.r:r.w]), 0
+	case r.r > 0:
+		if poisonReleased {
+			poison(r.buf[:r.r])
+		}
+		r.w, r.r = copy(r.buf, r.buf[r.r:r.w]), 0
 	}
 	// Grow when a line does not fit, and while the source fills the
 	// buffer at each read, up to readSize: a small capture costs a small

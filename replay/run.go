@@ -26,6 +26,12 @@ type Options struct {
 	EventPath string
 	// Hash asks for each snapshot's payload hash (Decoder.Hash).
 	Hash bool
+	// BorrowMessages, with Messages, makes the strings of each snapshot's
+	// messages point into the line as read instead of into a copy of it
+	// (Decoder.Borrow): they are good only until fn returns, for a caller
+	// that reads the messages and keeps nothing of them (the inspector,
+	// which hashes and counts them). It saves copying most of each line.
+	BorrowMessages bool
 	// KeepRaw asks for each result's line as read (Result.Raw). Lines
 	// are then decoded on the calling goroutine, where the reader's buffer
 	// still holds them.
@@ -217,7 +223,7 @@ type Summary struct {
 
 // decoder returns a decoder configured by the options.
 func (o Options) decoder() Decoder {
-	return Decoder{Messages: o.Messages, AllProblems: o.AllProblems, EventPath: o.EventPath, Hash: o.Hash}
+	return Decoder{Messages: o.Messages, AllProblems: o.AllProblems, EventPath: o.EventPath, Hash: o.Hash, Borrow: o.BorrowMessages}
 }
 
 // NewRunner returns a runner; a pinned session must be a safe identifier.

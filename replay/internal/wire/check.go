@@ -12,6 +12,7 @@ type checker struct {
 	p        *parser
 	all      bool
 	messages bool
+	borrow   bool // see Decoder.Borrow
 	hash     bool
 	probs    []Problem
 	path     []seg

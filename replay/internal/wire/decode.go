@@ -19,6 +19,12 @@ type Decoder struct {
 	EventPath string
 	// Hash asks for Snapshot.Hash.
 	Hash bool
+	// Borrow makes the strings of Snapshot.Messages point into the line
+	// given to Decode instead of into a copy of its messages array: they
+	// are then good only as long as the line's bytes are, for a caller
+	// that reads the messages and keeps nothing of them. Escaped strings
+	// and the messages of a wrapped line (EventPath) are copies anyway.
+	Borrow bool
 
 	p         parser
 	c         checker
@@ -55,6 +61,8 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		// here too, not only by the reader.
 		return LineTooLong(int64(len(line)), MaxLine)
 	}
+	// The unwrapped event lives in a buffer the next line reuses.
+	borrow := d.Borrow && d.EventPath == ""
 	if d.EventPath != "" {
 		var derr *DecodeError
 		if line, derr = d.unwrap(line, d.EventPath); derr != nil {
@@ -65,7 +73,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		return d.syntax(err, false)
 	}
 	c := &d.c
-	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash}
+	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash, borrow: borrow}
 	code := c.event(ev)
 	d.p.trim()
 	if len(c.probs) == 0 {

@@ -3,6 +3,7 @@ package wire
 import (
 	"math"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // record checks the messages array m as the reference's memory record
@@ -17,9 +18,14 @@ func (c *checker) record(m int, s *Snapshot) {
 	if c.messages {
 		s.Messages = make([]Message, 0, s.MessageCount)
 		// One copy of the messages' bytes backs every string the messages
-		// keep, instead of an allocation per field.
+		// keep, instead of an allocation per field; or the line itself,
+		// when borrowed.
 		c.base = int(t[m].start)
-		c.backing = string(c.p.data[t[m].start:t[m].end])
+		if raw := c.p.data[t[m].start:t[m].end]; c.borrow && len(raw) > 0 {
+			c.backing = unsafe.String(&raw[0], len(raw))
+		} else {
+			c.backing = string(raw)
+		}
 	}
 	ch := m + 1
 	for k := 0; k < int(t[m].n); k++ {

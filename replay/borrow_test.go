@@ -1,0 +1,104 @@
+package replay_test
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// TestBorrowedMessagesKeepNothing checks that inspect.Run, whose messages
+// point into the lines as read (Options.BorrowMessages), gives the report
+// an inspector fed copies gives, while every line is overwritten as soon
+// as its results are delivered: a string the model kept from a borrowed
+// message would show as the overwritten bytes. On every capture in
+// testdata and on one of many batches, on one core and on several.
+func TestBorrowedMessagesKeepNothing(t *testing.T) {
+	*replay.PoisonReleased = true
+	defer func() { *replay.PoisonReleased = false }()
+	var captures []string
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "script" || d.Name() == "fuzz") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && !strings.HasSuffix(d.Name(), ".md") {
+			captures = append(captures, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	captures = append(captures, longCapture(t))
+	read := func(name string, procs int, borrow bool) inspect.Report {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		rd, err := replay.Open([]string{name}, nil, replay.DefaultMaxLine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		if borrow {
+			rep, err := inspect.Run(rd, inspect.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rep
+		}
+		in := inspect.New(inspect.Options{})
+		sum, err := replay.Run(rd, inspect.ReplayOptions(replay.Options{}), func(res *replay.Result) error {
+			in.Observe(res)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in.Finish(sum)
+	}
+	for _, c := range captures {
+		want := read(c, 1, false)
+		for _, procs := range []int{1, 4} {
+			if got := read(c, procs, true); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, GOMAXPROCS %d: borrowed messages give another report:\n got %+v\nwant %+v", c, procs, got.Findings, want.Findings)
+			}
+		}
+	}
+}
+
+// longCapture writes a capture of many batches whose turns end cut off,
+// are completed later in another turn and lose messages, so that the
+// model reads every message field it reads.
+func longCapture(t *testing.T) string {
+	var b strings.Builder
+	for i := 1; i <= 3000; i++ {
+		status := "streaming"
+		if i%3 == 0 {
+			status = "complete"
+		}
+		seq := i
+		if i%17 == 0 {
+			seq = i - 5 // stale
+		}
+		var msgs []string
+		for k := 0; k < 1+i%4; k++ {
+			msgs = append(msgs, fmt.Sprintf(`{"id":"m%d-%d","role":"assistant","content":%q,"status":%q,"createdAt":"2026-07-11T03:00:00.000Z"}`,
+				i/7, k, strings.Repeat("reply text ", 1+i%23), status))
+		}
+		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s%d","turnId":"t%d","sequence":%d,"emittedAt":"2026-07-11T03:00:00Z","event":"server.turn.snapshot","payload":{"status":%q,"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[%s]}}`+"\n",
+			i, i%3, i/5, seq, status, strings.Join(msgs, ","))
+	}
+	name := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
