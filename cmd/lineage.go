@@ -96,7 +96,11 @@ func lineageRun(o *lineageOptions) error {
 	// The inspector, in the same pass, gives each session's verdict for
 	// its headline: the view takes it and re-derives no rule.
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window})
-	sum, err := replay.Run(rd, inspect.ReplayOptions(o.options()), func(res *replay.Result) error {
+	// Neither keeps anything of a message (the builder clones its heads
+	// and hashes its ids): the messages need not be copied out of the line.
+	ropts := inspect.ReplayOptions(o.options())
+	ropts.BorrowMessages = true
+	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		b.Add(res)
 		in.Observe(res)
 		o.sniff.Observe(res)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -64,11 +65,34 @@ func TestBorrowedMessagesKeepNothing(t *testing.T) {
 		}
 		return in.Finish(sum)
 	}
+	// lineage's run: the builder beside the inspector, as cmd/lineage.go
+	// runs them.
+	graphs := func(name string, procs int, borrow bool) []*lineage.Session {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		rd, err := replay.Open([]string{name}, nil, replay.DefaultMaxLine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		b := lineage.NewBuilder("")
+		opts := inspect.ReplayOptions(replay.Options{})
+		opts.BorrowMessages = borrow
+		if _, err := replay.Run(rd, opts, func(res *replay.Result) error {
+			b.Add(res)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return b.Finish()
+	}
 	for _, c := range captures {
-		want := read(c, 1, false)
+		want, wantGraphs := read(c, 1, false), graphs(c, 1, false)
 		for _, procs := range []int{1, 4} {
 			if got := read(c, procs, true); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s, GOMAXPROCS %d: borrowed messages give another report:\n got %+v\nwant %+v", c, procs, got.Findings, want.Findings)
+			}
+			if got := graphs(c, procs, true); !reflect.DeepEqual(got, wantGraphs) {
+				t.Errorf("%s, GOMAXPROCS %d: borrowed messages give another lineage", c, procs)
 			}
 		}
 	}
