@@ -2,6 +2,9 @@ package cmd
 
 import (
 	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/xml"
 	"io"
 	"os"
@@ -373,4 +376,60 @@ func TestReportManySessions(t *testing.T) {
 		o, got := collect(capture)
 		return report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version(), Redact: o.Redact, AllEvents: o.AllEvents}, nil, got.in.Finish(got.sum), got.lb.Finish(), got.col)
 	})
+}
+
+// pipeReader is a standard input that can be read only once, as a pipe:
+// it has no method but Read, and counts the bytes read.
+type pipeReader struct {
+	r io.Reader
+	n int
+}
+
+func (p *pipeReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.n += n
+	return n, err
+}
+
+// TestReportHashesInOnePass checks that the header's sizes and SHA-256
+// are those of the captures as stored, a plain file, a pipe on standard
+// input and a gzip file, and that they come from the run's one read: the
+// reader read every byte of the files once, and of the pipe once.
+func TestReportHashesInOnePass(t *testing.T) {
+	dir := t.TempDir()
+	plain, err := os.ReadFile("../testdata/reconnect.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	piped, err := os.ReadFile("../testdata/lineage-operations.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(hostile.Sessions(3, 20, 3000))
+	zw.Close()
+	names := []string{filepath.Join(dir, "plain.jsonl"), replay.StdinName, filepath.Join(dir, "sessions.jsonl.gz")}
+	stored := map[string][]byte{names[0]: plain, "standard input": piped, names[2]: gz.Bytes()}
+	for _, name := range []string{names[0], names[2]} {
+		if err := os.WriteFile(name, stored[name], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdin := &pipeReader{r: bytes.NewReader(piped)}
+	var opts *reportOptions
+	page := runReport(t, names, func(o *reportOptions) { o.IO.In, opts = stdin, o })
+	for name, data := range stored {
+		sum := sha256.Sum256(data)
+		row := regexp.MustCompile(`<td>` + regexp.QuoteMeta(name) + `</td><td class="n">[^<]*</td><td><code>` + hex.EncodeToString(sum[:]) + `</code>`)
+		if !row.MatchString(page) {
+			t.Errorf("the header has no row of %s with SHA-256 %x", name, sum)
+		}
+	}
+	if stdin.n != len(piped) {
+		t.Errorf("read %d bytes of the standard input's %d", stdin.n, len(piped))
+	}
+	if read, _ := opts.rd.(*replay.Reader).Progress(); read != int64(len(plain)+len(piped)+gz.Len()) {
+		t.Errorf("read %d bytes of the captures' %d", read, len(plain)+len(piped)+gz.Len())
+	}
 }

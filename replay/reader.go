@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"sync"
@@ -125,6 +126,10 @@ type Reader struct {
 	warnings []error
 	raw      atomic.Int64
 	budget   *budget // nil: read everything
+	// newHash, when set, hashes each capture as stored into stored
+	// (HashStored).
+	newHash func() hash.Hash
+	stored  []StoredFile
 
 	// mu guards what Close, Err and Warnings touch, since they may be
 	// called while Run's reading goroutine is still going.
@@ -233,6 +238,7 @@ func (r *Reader) stopHere(cause error) {
 		if d.Format != "" {
 			d.Offset = r.src.pos()
 		}
+		r.src.stopped = true
 		r.endSource()
 	case r.cur+1 < len(r.sources):
 		d.Name, d.Offset, d.Decoded = r.sources[r.cur+1].name, 0, 0
@@ -305,7 +311,8 @@ func (r *Reader) nextSource() bool {
 		}
 		s := r.sources[r.cur]
 		r.stats.Files++
-		st, err := openStream(s, r.stdin, &r.raw, r.budget)
+		sum, stored := r.hashTo()
+		st, err := openStream(s, r.stdin, &r.raw, r.budget, sum, stored)
 		if err != nil {
 			d, ok := err.(*DamageError)
 			if !ok {
@@ -321,6 +328,7 @@ func (r *Reader) nextSource() bool {
 		}
 		r.mu.Unlock()
 		if closed {
+			st.stopped = true
 			st.close()
 			return false
 		}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"hash"
 	"io"
 	"os"
 	"sync/atomic"
@@ -34,11 +35,21 @@ type rawReader struct {
 	rec   []byte
 	keep  bool
 	err   error // the first error other than io.EOF
+	// sum, when set, hashes every byte read (Reader.HashStored); eof is
+	// set once a read has met the capture's end.
+	sum hash.Hash
+	eof bool
 }
 
 func (c *rawReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	if c.sum != nil {
+		c.sum.Write(p[:n])
+	}
+	if err == io.EOF {
+		c.eof = true
+	}
 	c.total.Add(int64(n))
 	if c.keep {
 		if len(c.rec)+n > maxRewind {
@@ -66,11 +77,17 @@ type stream struct {
 	format string        // "gzip", "zstd" or "" for plain lines
 	out    int64         // bytes of lines delivered
 	budget *budget       // the reader's, if any
+	// stored receives the capture's size and hash when it closes
+	// (Reader.HashStored), nil when it is not hashed; stopped is set when
+	// the reading was stopped before its end.
+	stored  *StoredFile
+	stopped bool
 }
 
 // openStream opens s and recognises its format; b, when set, bounds what
 // is read of it.
-func openStream(s source, stdin io.Reader, total *atomic.Int64, b *budget) (*stream, error) {
+// sum and stored, when set, hash what is read of it (Reader.HashStored).
+func openStream(s source, stdin io.Reader, total *atomic.Int64, b *budget, sum hash.Hash, stored *StoredFile) (*stream, error) {
 	var in io.Reader = stdin
 	var f *os.File
 	if !s.stdin {
@@ -80,7 +97,7 @@ func openStream(s source, stdin io.Reader, total *atomic.Int64, b *budget) (*str
 		}
 		in = f
 	}
-	st := &stream{src: s, file: f, raw: &rawReader{r: within(in, b, true), total: total, keep: true}, budget: b}
+	st := &stream{src: s, file: f, raw: &rawReader{r: within(in, b, true), total: total, keep: true, sum: sum}, budget: b, stored: stored}
 	// Small: it serves the first peek and a decoder's reads; the line
 	// buffer's larger reads of plain lines go past it.
 	st.br = bufio.NewReaderSize(st.raw, 16<<10)
@@ -174,6 +191,7 @@ func (s *stream) close() *ShrinkError {
 	if s.in != nil {
 		s.in.Close()
 	}
+	s.hashed()
 	if s.file == nil {
 		return nil
 	}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -265,11 +266,14 @@ func (c *Collector) Add(res *replay.Result) {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
 			row := eventRow{X: x, At: at, Verdict: string(res.Verdict()), Reason: string(res.Reason),
-				Detail: termsafe.Line(render.Detail(res, c.redact), reportCellRunes), Problem: true}
+				Detail: cell(render.Detail(res, c.redact), reportCellRunes), Problem: true}
 			if res.Err != nil {
 				// What the envelope says, unvalidated, as replay's table
 				// shows it; the table has no session column.
 				ids := render.EnvelopeIDs(res.Err.Envelope, c.redact)
+				for i := range ids {
+					ids[i] = strings.Clone(ids[i]) // see cell
+				}
 				row.EventID, row.Kind, row.Turn, row.Seq = ids[0], ids[1], ids[3], ids[4]
 				if ids[2] != "" {
 					row.Detail = "session " + ids[2] + " · " + row.Detail
@@ -409,3 +413,11 @@ func (c *Collector) row(p pendingRow) eventRow {
 		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: render.ShortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
 		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}
 }
+
+// cell is the terminal-safe head of a capture's text, as termsafe.Line
+// makes it, in a string of its own. A message's text is a slice of the
+// decoder's one copy of the snapshot's messages (and a malformed line's
+// envelope may be as long as the line): a row that kept the slice would
+// keep the whole snapshot alive, and the collector keeps thousands of
+// rows.
+func cell(s string, max int) string { return strings.Clone(termsafe.Line(s, max)) }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/diff"
-	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
 // The diffs of successive accepted projections, collapsed per turn: what
@@ -63,7 +62,7 @@ func (c *Collector) AddPair(p *diff.PairDiff) error {
 			d.Dropped++
 			return nil
 		}
-		t = &turnDiff{turnID: p.To.TurnID, TurnID: termsafe.Line(p.To.TurnID, reportCellRunes), FromSeq: p.From.Sequence, FirstStatus: string(p.FromStatus)}
+		t = &turnDiff{turnID: strings.Clone(p.To.TurnID), TurnID: cell(p.To.TurnID, reportCellRunes), FromSeq: p.From.Sequence, FirstStatus: string(p.FromStatus)}
 		d.byTurn[p.To.TurnID] = t
 		d.Turns = append(d.Turns, t)
 	}
@@ -80,6 +79,7 @@ func (c *Collector) AddPair(p *diff.PairDiff) error {
 			t.More++
 			return
 		}
+		it.ID, it.Role = cell(it.ID, reportCellRunes), cell(it.Role, 40)
 		t.Items = append(t.Items, it)
 	}
 	for _, m := range p.Added {
@@ -107,15 +107,13 @@ func (c *Collector) AddPair(p *diff.PairDiff) error {
 		}
 		item(diffItem{Op: "~", Class: "d-chg", ID: m.ID, Role: m.New.Role, What: strings.Join(fields, ", "), Text: text})
 	}
-	for i := range t.Items {
-		it := &t.Items[i]
-		it.ID, it.Role = termsafe.Line(it.ID, reportCellRunes), termsafe.Line(it.Role, 40)
-	}
 	return nil
 }
 
 // head is the beginning of a message's text, or its length alone with
-// --redact.
+// --redact. The text of a message is never whole: head, as every cell
+// the collector keeps, is a string of its own (see cell), since the
+// message's is a slice of the decoder's copy of the whole snapshot.
 func (c *Collector) head(s string) string {
 	if s == "" {
 		return ""
@@ -123,7 +121,7 @@ func (c *Collector) head(s string) string {
 	if c.redact {
 		return fmt.Sprintf("(%d bytes hidden)", len(s))
 	}
-	return termsafe.Line(s, reportDiffRunes)
+	return cell(s, reportDiffRunes)
 }
 
 // statusChange says how a turn's status moved across its pairs.
