@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/internal/samples"
 )
 
 // coreCommands is every command and format that reads a capture and
@@ -34,22 +34,7 @@ var generated = regexp.MustCompile(`<tr><td>generated</td><td>[^<]*</td></tr>`)
 // or on many (the pipeline, decoding batches out of order): on every
 // capture in testdata and on one long enough for many batches in flight.
 func TestOneCoreAndMany(t *testing.T) {
-	var captures []string
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "script" || d.Name() == "fuzz") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && !strings.HasSuffix(d.Name(), ".md") {
-			captures = append(captures, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	captures := samples.All(t)
 	// Over batchLines lines a batch, several batches, with every verdict
 	// (scriptedCapture's bytes pick them; a fixed multiplier walks them).
 	script := make([]byte, 5000)
@@ -61,9 +46,6 @@ func TestOneCoreAndMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	captures = append(captures, long)
-	if len(captures) < 20 {
-		t.Fatalf("only %d captures found under testdata", len(captures))
-	}
 	runAt := func(procs int, args []string) string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		ios, out, errOut := iostreams.Test("")

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentskit/snapctl/internal/samples"
+
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -334,8 +336,9 @@ func inspectReport(t *testing.T, files []string, max int) inspect.Report {
 	}
 	defer rd.Close()
 	in := inspect.New(inspect.Options{MaxLine: replay.DefaultMaxLine, MaxPositions: max})
-	// As the commands run it: the raw malformed lines show glued lines.
-	sum, err := replay.Run(rd, replay.Options{Messages: true, RawMalformed: true, MaxLine: replay.DefaultMaxLine}, func(res *replay.Result) error {
+	// As the commands run it (inspect.ReplayOptions): payload hashes tell
+	// a reused sequence, the raw malformed lines glued lines.
+	sum, err := replay.Run(rd, inspect.ReplayOptions(replay.Options{MaxLine: replay.DefaultMaxLine}), func(res *replay.Result) error {
 		in.Observe(res)
 		return nil
 	})
@@ -385,15 +388,7 @@ func TestReportGapsAsInspectReports(t *testing.T) {
 // testCaptures are the captures in testdata.
 func testCaptures(t *testing.T) []string {
 	t.Helper()
-	var captures []string
-	for _, glob := range []string{"../testdata/*.jsonl", "../testdata/inspect/*.jsonl", "../testdata/real-server/*.jsonl", "../testdata/real-server/*.har"} {
-		m, err := filepath.Glob(glob)
-		if err != nil {
-			t.Fatal(err)
-		}
-		captures = append(captures, m...)
-	}
-	return captures
+	return samples.All(t)
 }
 
 // TestReportRowsSayWhy checks that every event table has the legend of

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/internal/samples"
+
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 )
 
@@ -14,18 +16,7 @@ import (
 // the other formats' included.
 func testdataCaptures(t *testing.T) []string {
 	t.Helper()
-	var files []string
-	for _, pat := range []string{"*.jsonl", "real-server/*.jsonl", "real-server/*.har", "formats/*"} {
-		m, err := filepath.Glob(filepath.Join("..", "testdata", pat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	if len(files) < 20 {
-		t.Fatalf("only %d captures in testdata", len(files))
-	}
-	return files
+	return samples.All(t)
 }
 
 // runFile runs snapctl with args and the capture file, and returns its

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agentskit/snapctl/internal/samples"
+
 	"github.com/agentskit/snapctl/inspect/model"
 )
 
@@ -11,18 +13,7 @@ import (
 // captures, the other formats and the real server's.
 func captures(t *testing.T) []string {
 	t.Helper()
-	var out []string
-	for _, pat := range []string{"*.jsonl", "inspect/*.jsonl", "formats/*", "real-server/*.jsonl", "real-server/*.har"} {
-		m, err := filepath.Glob(filepath.Join("..", "testdata", pat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, m...)
-	}
-	if len(out) < 30 {
-		t.Fatalf("only %d captures found", len(out))
-	}
-	return out
+	return samples.All(t)
 }
 
 // TestVerdictAgreesWithFindings: on every capture, each session's verdict

@@ -2,7 +2,6 @@ package replay_test
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -24,22 +24,7 @@ import (
 func TestBorrowedMessagesKeepNothing(t *testing.T) {
 	*replay.PoisonReleased = true
 	defer func() { *replay.PoisonReleased = false }()
-	var captures []string
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "script" || d.Name() == "fuzz") {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && !strings.HasSuffix(d.Name(), ".md") {
-			captures = append(captures, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	captures := samples.All(t)
 	captures = append(captures, longCapture(t))
 	read := func(name string, procs int, borrow bool) inspect.Report {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
