@@ -99,16 +99,15 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	x.live = !f.done
-	if len(f.rows) > 0 || (f.done && x.run != nil) {
+	// The files first: a row judged again is named by its file.
+	x.files, f.files = append(x.files, f.files...), f.files[:0]
+	if len(f.rows) > 0 {
 		for k := range f.rows {
 			x.add(f.rows[k], f.news[k])
 		}
-		x.files = append(x.files, f.files...)
 		x.spool = f.spool
-		f.rows, f.news, f.files = f.rows[:0], f.news[:0], f.files[:0]
+		f.rows, f.news = f.rows[:0], f.news[:0]
 		changed = true
-		x.extend()
 	}
 	if f.done {
 		if x.origFindings == nil {

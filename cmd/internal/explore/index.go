@@ -38,16 +38,13 @@ type exploreIndex struct {
 	// rows have entry 0 and need no run).
 	entries []entryRun
 
-	// run and last are the cursors after the first done rows, so that
-	// rows that arrive from a live stream are judged without judging the
-	// others again; last is the row each cursor accepted last, by session
-	// (0 when pinned). Once no more rows can come (live is false), they
-	// are dropped: a runner holds a few hundred bytes a session.
-	run  *replay.Runner
-	last map[uint32]int32
-	done int
-	live bool
-	offs int // rows toggled off
+	// accs is, by cursor (see cursorKey), the row it accepted last among
+	// the rows in play, -1 for none, and tails the last row it judged,
+	// which the next row of the cursor is chained to (exploreRows.next).
+	accs, tails []int32
+	offs        int // rows toggled off
+	// rejudged is how many rows the last toggle judged again.
+	rejudged int
 
 	// findings, sessions and verdicts (by session id, see
 	// inspect.Verdict) are those of the lines in play, orig* those of the
@@ -168,6 +165,7 @@ func (x *exploreIndex) add(r exploreRow, news exploreNews) {
 		x.turns = append(x.turns, news.turn)
 	}
 	x.rows.add(r)
+	x.judgeNew(x.rows.len() - 1)
 }
 
 // buildExploreIndex reads the captures to their end before returning.
@@ -203,7 +201,6 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 	x.sessions = ix.lb.Sessions()
 	x.cites = x.citedRows(x.findings)
 	x.origFindings, x.origSessions, x.origVerdicts, x.origCites = x.findings, x.sessions, x.verdicts, x.cites
-	x.recompute()
 	return x, nil
 }
 
@@ -217,71 +214,6 @@ func firstProblem(e *replay.DecodeError) *replay.DecodeError {
 		c.Problems = c.Problems[:1:1]
 	}
 	return &c
-}
-
-// recompute runs the lines in play through fresh cursors, from the
-// envelopes kept: the rows toggled off are as if they had never arrived.
-func (x *exploreIndex) recompute() {
-	x.run, _ = replay.NewRunner(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine})
-	x.last, x.done = map[uint32]int32{}, 0
-	x.extend()
-}
-
-// extend judges the rows that arrived since the last call, from the
-// cursors as the rows before them left them.
-func (x *exploreIndex) extend() {
-	if x.run == nil {
-		x.recompute()
-		return
-	}
-	defer func() {
-		if !x.live {
-			x.run, x.last = nil, nil
-		}
-	}()
-	bad := &replay.DecodeError{} // the cursor needs only to know it is one
-	var ev replay.Event
-	for ; x.done < x.rows.len(); x.done++ {
-		i := x.done
-		r := x.rows.at(i)
-		// With a pinned session, the client holds its projection
-		// whatever the line.
-		key := r.session
-		if x.opts.Session != "" {
-			key = 0
-		}
-		acc, ok := x.last[key]
-		if !ok {
-			acc = -1
-		}
-		r.link, r.reason = acc, 0
-		if r.flags&rowOff != 0 {
-			continue
-		}
-		var res replay.Result
-		if r.malformed() || r.kind() == "" {
-			res = x.run.Apply(x.name(r), int(r.line), nil, bad)
-		} else {
-			ev = replay.Event{Kind: r.kind(), SessionID: x.sessionID(r), Sequence: r.seq}
-			res = x.run.Apply(x.name(r), int(r.line), &ev, nil)
-		}
-		r.reason = reasonCode(res.Reason)
-		if res.Verdict() == replay.Accepted {
-			x.last[key] = int32(i)
-		}
-	}
-}
-
-// toggle turns row i off or back on and recomputes every verdict.
-func (x *exploreIndex) toggle(i int) {
-	r := x.rows.at(i)
-	r.flags ^= rowOff
-	if r.flags&rowOff != 0 {
-		x.offs++
-	} else {
-		x.offs--
-	}
-	x.recompute()
 }
 
 // raw reads row r's line again: from its file at its offset, or from the

@@ -29,6 +29,10 @@ type exploreIndexer struct {
 	rows     int
 	sessions map[string]uint32
 	turns    map[string]uint32
+	// accs is, by cursor (see cursorKey), the row it accepted last: the
+	// link of the next row it judges.
+	accs   []int32
+	pinned bool
 	// observe, when set, sees every result too (the hint's Sniffer).
 	observe func(*replay.Result)
 }
@@ -51,7 +55,8 @@ func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
 	return &exploreIndexer{run: run,
 		in:      inspect.New(inspectOptions(opts)),
 		lb:      lineage.NewBuilder(opts.Session),
-		fileIdx: map[string]int{}, sessions: map[string]uint32{}, turns: map[string]uint32{}, spoolMax: exploreSpoolMax, maxTurns: exploreMaxTurns}, nil
+		fileIdx: map[string]int{}, sessions: map[string]uint32{}, turns: map[string]uint32{}, spoolMax: exploreSpoolMax, maxTurns: exploreMaxTurns,
+		pinned: opts.Session != ""}, nil
 }
 
 // step indexes one line.
@@ -100,6 +105,16 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews,
 		row.turn, news.turn = ix.turn(ev.TurnID)
 	} else {
 		row.flags |= rowMalformed
+	}
+	// The verdict of the line among every line read, and the row its
+	// cursor accepted before it.
+	row.reason = reasonCode(res.Reason)
+	k := cursorKey(&row, ix.pinned)
+	for len(ix.accs) <= k {
+		ix.accs = append(ix.accs, -1)
+	}
+	if row.link = ix.accs[k]; res.Verdict() == replay.Accepted {
+		ix.accs[k] = int32(ix.rows - 1)
 	}
 	ix.in.Observe(&res)
 	ix.lb.Add(&res)
