@@ -335,3 +335,43 @@ func TestExploreToggleWork(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreBytesPerSession measures what the explorer keeps of each
+// session of a capture of one-line sessions, once read (its rows, the
+// sessions' verdicts and lineage, the list), at two sizes: at most
+// exploreSessionBudget bytes a session at each. The peak while reading
+// is about twice that (BenchmarkExploreOpen's peak-B/session).
+func TestExploreBytesPerSession(t *testing.T) {
+	for _, n := range []int{5000, 10000} {
+		name := filepath.Join(t.TempDir(), "capture.jsonl")
+		if err := os.WriteFile(name, hostile.Sessions(n, 1, 16), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ios, _, _ := iostreams.Test("")
+		var x *exploreIndex
+		kept := hostile.Retained(func() any {
+			rd, err := replay.Open([]string{name}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rd.Close()
+			if x, err = buildExploreIndex(rd, replay.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			return newExploreModel(x, ios.Palette(), false)
+		})
+		x.close()
+		if len(x.ids) != n {
+			t.Fatalf("%d sessions, want %d", len(x.ids), n)
+		}
+		perSession := float64(kept) / float64(n)
+		t.Logf("%d sessions: %d bytes kept, %.1f a session", n, kept, perSession)
+		if perSession > exploreSessionBudget {
+			t.Errorf("%d sessions: %.1f bytes kept a session, over %d", n, perSession, exploreSessionBudget)
+		}
+	}
+}
+
+// exploreSessionBudget is the most the explorer may keep per session of
+// one line once the capture is read.
+const exploreSessionBudget = 1024

@@ -85,10 +85,9 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 			f.spool = ix.spool
 			f.mu.Unlock()
 		}
-		rep := ix.in.Report(ix.run.Summary(rd.Stats()))
-		sessions := ix.lb.Sessions()
+		o := ix.finish(rd.Stats())
 		f.mu.Lock()
-		f.done, f.findings, f.sessions, f.verdicts = true, rep.Findings, sessions, rep.Verdicts()
+		f.done, f.findings, f.sessions, f.verdicts = true, o.findings, o.sessions, o.verdicts
 		f.mu.Unlock()
 	}()
 	return f, nil

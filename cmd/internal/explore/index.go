@@ -196,9 +196,8 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 		x.add(row, news)
 	}
 	x.files, x.spool = ix.files, ix.spool
-	rep := ix.in.Report(ix.run.Summary(rd.Stats()))
-	x.findings, x.verdicts = rep.Findings, rep.Verdicts()
-	x.sessions = ix.lb.Sessions()
+	o := ix.finish(rd.Stats())
+	x.findings, x.verdicts, x.sessions = o.findings, o.verdicts, o.sessions
 	x.cites = x.citedRows(x.findings)
 	x.origFindings, x.origSessions, x.origVerdicts, x.origCites = x.findings, x.sessions, x.verdicts, x.cites
 	return x, nil

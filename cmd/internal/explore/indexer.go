@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"runtime"
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
@@ -122,6 +123,38 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews,
 		ix.observe(&res)
 	}
 	return row, news, nil
+}
+
+// exploreOutcome is what the indexer makes of the whole capture once
+// read: the findings, the sessions' verdicts and their lineage.
+type exploreOutcome struct {
+	findings []inspect.Finding
+	verdicts map[string]inspect.Verdict
+	sessions []*lineage.Session
+}
+
+// finish makes the outcome of the capture read, letting go of each part
+// of the indexer as it is done with it (Inspector.Finish and
+// Builder.Finish release a session's state once its part is made): the
+// outcome of many sessions then takes the place of what the indexer held
+// of them instead of coming on top of it. The indexer steps no line
+// after.
+//
+// The collector would not run before the end: it starts once the heap
+// doubles, and the indexer's state grew all along. So it is run here,
+// twice, where the most can be taken (the garbage of the reading, then
+// the cursors and the inspector): on 200,000 sessions, 110 MB less of
+// peak memory for some 0.1 s of CPU.
+func (ix *exploreIndexer) finish(in replay.Stats) exploreOutcome {
+	sum := ix.run.Summary(in)
+	ix.run = nil
+	runtime.GC()
+	rep := ix.in.Finish(sum)
+	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts()}
+	rep, sum, ix.in = inspect.Report{}, replay.Summary{}, nil
+	runtime.GC()
+	o.sessions, ix.lb = ix.lb.Finish(), nil
+	return o
 }
 
 // spoolLine copies a line that cannot be read again where it is to the
