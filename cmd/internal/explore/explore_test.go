@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -390,6 +391,12 @@ func TestExploreFollowsStream(t *testing.T) {
 	}
 	if got := m.selectedLine(); got != 15 {
 		t.Errorf("selection did not follow the stream: line %d, want 15", got)
+	}
+	// The rows listed as they came are those listed at once.
+	view, listed := slices.Clone(m.view), m.listed
+	m.setView()
+	if !slices.Equal(view, m.view) || listed != m.listed {
+		t.Errorf("listed as they came %v, %+v; at once %v, %+v", view, listed, m.view, m.listed)
 	}
 	if len(m.x.findings) == 0 || !m.x.row(6).cited() {
 		t.Errorf("findings %v, row 6 not marked cited", m.x.findings)
