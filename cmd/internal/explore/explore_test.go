@@ -373,6 +373,9 @@ func TestExploreFollowsStream(t *testing.T) {
 		pw.Write(l)
 	}
 	waitRows(6)
+	if got := ansi.Strip(m.bottomLine()); !strings.Contains(got, "reading…") {
+		t.Errorf("no word of the reading while a stream is read: %q", got)
+	}
 	press(m, "G")
 	if got := m.selectedLine(); got != 6 {
 		t.Errorf("selected line %d, want 6", got)

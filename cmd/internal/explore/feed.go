@@ -2,6 +2,7 @@ package explore
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -18,11 +19,17 @@ import (
 // arrives. The indexing goroutine appends under the lock; the model takes
 // what arrived on every tick.
 type exploreFeed struct {
-	mu    sync.Mutex
-	rows  []exploreRow
-	news  []exploreNews
-	files []exploreFile
-	spool *os.File
+	// progress is the reader's (replay.Reader.Progress), safe from any
+	// goroutine.
+	progress func() (read, total int64)
+	mu       sync.Mutex
+	rows     []exploreRow
+	news     []exploreNews
+	files    []exploreFile
+	spool    *os.File
+	// finishing is set once every line is read, while the findings and
+	// the lineage are made.
+	finishing bool
 	// done is set once the input ended (err says how, if badly), with
 	// the findings and lineage of the whole capture.
 	done     bool
@@ -50,7 +57,7 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 		return nil, err
 	}
 	ix.observe = observe
-	f := &exploreFeed{}
+	f := &exploreFeed{progress: rd.Progress}
 	go func() {
 		for {
 			l, err := rd.Next()
@@ -85,6 +92,9 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 			f.spool = ix.spool
 			f.mu.Unlock()
 		}
+		f.mu.Lock()
+		f.finishing = true
+		f.mu.Unlock()
 		o := ix.finish(rd.Stats())
 		f.mu.Lock()
 		f.done, f.findings, f.sessions, f.verdicts = true, o.findings, o.sessions, o.verdicts
@@ -116,6 +126,22 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 		x.origFindings, x.origSessions, x.origVerdicts, x.origCites = f.findings, f.sessions, f.verdicts, x.cites
 	}
 	return changed, f.done, f.err
+}
+
+// reading says how far the reading is: the share of the captures' bytes
+// read, when their size is known (not a pipe).
+func (f *exploreFeed) reading() string {
+	f.mu.Lock()
+	finishing := f.finishing
+	f.mu.Unlock()
+	if finishing {
+		return "read; finding problems…"
+	}
+	read, total := f.progress()
+	if total <= 0 {
+		return "reading…"
+	}
+	return fmt.Sprintf("reading %d%%…", min(100, read*100/total))
 }
 
 // finished says whether the goroutine is done with the reader.

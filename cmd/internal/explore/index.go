@@ -221,23 +221,37 @@ func (x *exploreIndex) raw(r *exploreRow) ([]byte, error) {
 	if r.tooLong() {
 		return nil, nil
 	}
-	f := x.spool
-	fi := int(r.file)
-	if !x.files[fi].spool {
-		var ok bool
-		if f, ok = x.open[fi]; !ok {
-			var err error
-			if f, err = os.Open(x.files[fi].name); err != nil {
-				return nil, err
-			}
-			x.open[fi] = f
-		}
+	f, err := x.fileOf(r)
+	if err != nil {
+		return nil, err
 	}
 	b := make([]byte, r.size)
 	if _, err := f.ReadAt(b, r.off); err != nil {
-		return nil, fmt.Errorf("reading %s line %d again: %w", x.files[fi].name, r.line, err)
+		return nil, x.readAgainError(r, err)
 	}
 	return b, nil
+}
+
+// fileOf is the file row r's line is read again from: its capture, held
+// open once opened, or the spool.
+func (x *exploreIndex) fileOf(r *exploreRow) (*os.File, error) {
+	fi := int(r.file)
+	if x.files[fi].spool {
+		return x.spool, nil
+	}
+	if f, ok := x.open[fi]; ok {
+		return f, nil
+	}
+	f, err := os.Open(x.files[fi].name)
+	if err != nil {
+		return nil, err
+	}
+	x.open[fi] = f
+	return f, nil
+}
+
+func (x *exploreIndex) readAgainError(r *exploreRow, err error) error {
+	return fmt.Errorf("reading %s line %d again: %w", x.files[r.file].name, r.line, err)
 }
 
 // decode reads row i again and decodes it with its messages.

@@ -432,6 +432,9 @@ func (m *exploreModel) bottomLine() string {
 	if m.status != "" {
 		return where + m.status
 	}
+	if m.feed != nil {
+		where += m.feed.reading() + "  "
+	}
 	k := m.keys
 	// The keys that fit, and always ? and q.
 	var b strings.Builder

@@ -55,21 +55,7 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 // lineage as one capture, and names the lines of its findings as the
 // rows do.
 func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.Session, map[string]inspect.Verdict, error) {
-	pr, pw := io.Pipe()
-	go func() {
-		for _, i := range rows {
-			raw, err := x.raw(x.row(int(i)))
-			if err == nil {
-				_, err = pw.Write(append(raw, '\n'))
-			}
-			if err != nil {
-				pw.CloseWithError(err)
-				return
-			}
-		}
-		pw.Close()
-	}()
-	rd, err := replay.Open([]string{replay.StdinName}, pr, x.opts.MaxLine)
+	rd, err := replay.Open([]string{replay.StdinName}, &keptLines{x: x, rows: rows}, x.opts.MaxLine)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -88,8 +74,11 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	rep := in.Report(sum)
-	findings := rep.Findings
+	// Finish, not Report: the state of each session goes as its part of
+	// the outcome is made, while the explorer holds the index beside.
+	rep := in.Finish(sum)
+	findings, verdicts := rep.Findings, rep.Verdicts()
+	rep, in = inspect.Report{}, nil
 	for f := range findings {
 		for p, at := range findings[f].Positions {
 			// Line n of the kept lines is rows[n-1].
@@ -99,5 +88,73 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 			}
 		}
 	}
-	return findings, lb.Sessions(), rep.Verdicts(), nil
+	return findings, lb.Finish(), verdicts, nil
+}
+
+// keptLines is the text of the given rows, read again, one line each: a
+// capture of its own. The rows are read in order, most from a block of
+// the file already read, as they lie one after the other there.
+type keptLines struct {
+	x    *exploreIndex
+	rows []int32
+	next int // in rows
+	// line is what is left of the row being read, and nl whether its
+	// line ending is.
+	line []byte
+	nl   bool
+	// block holds the bytes of file from off on.
+	block []byte
+	file  *os.File
+	off   int64
+}
+
+// keptBlock is how much of a file keptLines reads at once.
+const keptBlock = 1 << 20
+
+func (k *keptLines) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) {
+		switch {
+		case len(k.line) > 0:
+			c := copy(p[n:], k.line)
+			k.line, n = k.line[c:], n+c
+		case k.nl:
+			p[n], k.nl, n = '\n', false, n+1
+		case k.next == len(k.rows):
+			if n == 0 {
+				return 0, io.EOF
+			}
+			return n, nil
+		default:
+			r := k.x.row(int(k.rows[k.next]))
+			line, err := k.read(r)
+			if err != nil {
+				return n, k.x.readAgainError(r, err)
+			}
+			k.line, k.nl, k.next = line, true, k.next+1
+		}
+	}
+	return n, nil
+}
+
+// read is row r's line, from the block when it is there, else from a
+// new block starting with it.
+func (k *keptLines) read(r *exploreRow) ([]byte, error) {
+	f, err := k.x.fileOf(r)
+	if err != nil {
+		return nil, err
+	}
+	end := r.off + int64(r.size)
+	if f != k.file || r.off < k.off || end > k.off+int64(len(k.block)) {
+		if cap(k.block) < keptBlock {
+			k.block = make([]byte, keptBlock)
+		}
+		k.block = k.block[:max(keptBlock, int(r.size))]
+		n, err := f.ReadAt(k.block, r.off)
+		if n < int(r.size) {
+			return nil, err
+		}
+		k.block, k.file, k.off = k.block[:n], f, r.off
+	}
+	return k.block[r.off-k.off : end-k.off], nil
 }
