@@ -15,6 +15,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/internal/hostile"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -361,6 +362,41 @@ func TestExploreToggleWhileReading(t *testing.T) {
 			sameAsScratch(t, x, fmt.Sprintf("%s/%s, every third of the first %d rows off while reading", name, session, rows))
 			rd.Close()
 			x.close()
+		}
+	}
+}
+
+// TestExploreKeptLines checks that the what-if reads again, line for
+// line, what w writes: the lines in play, on every capture of testdata/
+// and on one of several blocks, with every third line toggled off.
+func TestExploreKeptLines(t *testing.T) {
+	big := filepath.Join(t.TempDir(), "big.jsonl")
+	if err := os.WriteFile(big, hostile.Sessions(2000, 2, 300), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := os.Stat(big); st.Size() < 2*keptBlock {
+		t.Fatalf("%d bytes, not several blocks", st.Size())
+	}
+	for _, file := range append(sampleCaptures(t), big) {
+		x := newTestExplorer(t, 80, 24, "", file).x
+		var kept []int32
+		for i := range x.len() {
+			if i%3 == 1 {
+				x.toggle(i)
+			} else if !x.row(i).tooLong() {
+				kept = append(kept, int32(i))
+			}
+		}
+		var want bytes.Buffer
+		if _, err := x.writeKept(&want); err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(&keptLines{x: x, rows: kept})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Errorf("%s: the what-if reads %d bytes, w writes %d", filepath.Base(file), len(got), want.Len())
 		}
 	}
 }
