@@ -67,9 +67,10 @@ func (m *exploreModel) render() string {
 		return ansi.Truncate("snapctl explore: terminal too small", m.width, "")
 	}
 	out := make([]string, 0, m.height)
-	out = append(out, m.timeline())
+	cells, top := m.strip()
+	out = append(out, m.timeline(cells))
 	if m.legendRows() > 0 {
-		out = append(out, fitCells(m.legend(), m.width))
+		out = append(out, fitCells(m.legend(cells, top), m.width))
 	}
 	lw, dw, h := m.listWidth(), m.detailWidth(), m.listHeight()
 	if m.showHelp {
