@@ -304,6 +304,22 @@ func TestExploreToggleMatchesRecompute(t *testing.T) {
 	}
 }
 
+// pipeFeed reads standard input from a pipe, as `explore -` reads a
+// live stream: the lines written to pw arrive in feed.
+func pipeFeed(t *testing.T, opts replay.Options) (*io.PipeWriter, *replay.Reader, *exploreFeed) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	rd, err := replay.Open([]string{replay.StdinName}, pr, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed, err := startExploreFeed(rd, opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pw, rd, feed
+}
+
 // TestExploreToggleWhileReading toggles lines off while a capture is
 // still arriving: the rows that come after are judged without them, as
 // judging every row in play from scratch does.
@@ -315,15 +331,7 @@ func TestExploreToggleWhileReading(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := bytes.SplitAfter(data, []byte("\n"))
-			pr, pw := io.Pipe()
-			rd, err := replay.Open([]string{replay.StdinName}, pr, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			feed, err := startExploreFeed(rd, replay.Options{Session: session}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			pw, rd, feed := pipeFeed(t, replay.Options{Session: session})
 			x := &exploreIndex{opts: replay.Options{Session: session}, open: map[int]*os.File{}}
 			half, rows := len(lines)/2, 0
 			for _, l := range lines[:half] {

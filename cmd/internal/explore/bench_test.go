@@ -150,19 +150,38 @@ func BenchmarkExploreWhatIf(b *testing.B) {
 
 // benchExplorer is the explorer of the benchmarks' capture, read.
 func benchExplorer(b *testing.B) *exploreModel {
-	rd, err := replay.Open([]string{benchCapture(b)}, nil, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
-	x, err := buildExploreIndex(rd, replay.Options{})
-	rd.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
 	ios, _, _ := iostreams.Test("")
-	m := newExploreModel(x, ios.Palette(), false)
+	m := newExploreModel(openIndex(b, benchCapture(b), replay.Options{}), ios.Palette(), false)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return m
+}
+
+// openIndex reads file into an index.
+func openIndex(tb testing.TB, file string, opts replay.Options) *exploreIndex {
+	tb.Helper()
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rd.Close()
+	x, err := buildExploreIndex(rd, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return x
+}
+
+// retainedExplorer is the explorer of file, read, and the bytes it keeps
+// (hostile.Retained); its files are closed.
+func retainedExplorer(t *testing.T, file string) (int64, *exploreIndex) {
+	ios, _, _ := iostreams.Test("")
+	var x *exploreIndex
+	kept := hostile.Retained(func() any {
+		x = openIndex(t, file, replay.Options{})
+		return newExploreModel(x, ios.Palette(), false)
+	})
+	x.close()
+	return kept, x
 }
 
 // resetPeakRSS resets the process's high water mark of resident memory
@@ -218,20 +237,7 @@ func TestExploreBytesPerLine(t *testing.T) {
 			t.Fatal(err)
 		}
 		f.Close()
-		ios, _, _ := iostreams.Test("")
-		var x *exploreIndex
-		kept := hostile.Retained(func() any {
-			rd, err := replay.Open([]string{name}, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Close()
-			if x, err = buildExploreIndex(rd, replay.Options{}); err != nil {
-				t.Fatal(err)
-			}
-			return newExploreModel(x, ios.Palette(), false)
-		})
-		x.close()
+		kept, x := retainedExplorer(t, name)
 		if x.len() != lines {
 			t.Fatalf("%d rows, want %d", x.len(), lines)
 		}
@@ -255,20 +261,7 @@ func TestExploreBytesPerCitedLine(t *testing.T) {
 	// measure is of the lines and not of a chunk's room.
 	for _, n := range []int{2*rowChunk - 1, 4*rowChunk - 1} {
 		file, _ := writeMsCapture(t, 1, n, 1000)
-		ios, _, _ := iostreams.Test("")
-		var x *exploreIndex
-		kept := hostile.Retained(func() any {
-			rd, err := replay.Open([]string{file}, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Close()
-			if x, err = buildExploreIndex(rd, replay.Options{}); err != nil {
-				t.Fatal(err)
-			}
-			return newExploreModel(x, ios.Palette(), false)
-		})
-		x.close()
+		kept, x := retainedExplorer(t, file)
 		cited := 0
 		for i := range x.len() {
 			if x.row(i).cited() {
@@ -312,15 +305,7 @@ func TestExploreToggleWork(t *testing.T) {
 			if err := os.WriteFile(name, hostile.Sessions(sessions, k, 16), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			rd, err := replay.Open([]string{name}, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			x, err := buildExploreIndex(rd, replay.Options{Session: c.session})
-			rd.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			x := openIndex(t, name, replay.Options{Session: c.session})
 			for i := range x.len() {
 				x.toggle(i)
 				worst[size] = max(worst[size], x.rejudged)
@@ -347,20 +332,7 @@ func TestExploreBytesPerSession(t *testing.T) {
 		if err := os.WriteFile(name, hostile.Sessions(n, 1, 16), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ios, _, _ := iostreams.Test("")
-		var x *exploreIndex
-		kept := hostile.Retained(func() any {
-			rd, err := replay.Open([]string{name}, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer rd.Close()
-			if x, err = buildExploreIndex(rd, replay.Options{}); err != nil {
-				t.Fatal(err)
-			}
-			return newExploreModel(x, ios.Palette(), false)
-		})
-		x.close()
+		kept, x := retainedExplorer(t, name)
 		if len(x.ids) != n {
 			t.Fatalf("%d sessions, want %d", len(x.ids), n)
 		}

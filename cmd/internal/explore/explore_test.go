@@ -343,16 +343,8 @@ func TestExploreFollowsStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	pr, pw := io.Pipe()
-	rd, err := replay.Open([]string{replay.StdinName}, pr, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pw, rd, feed := pipeFeed(t, replay.Options{})
 	defer rd.Close()
-	feed, err := startExploreFeed(rd, replay.Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	x := &exploreIndex{open: map[int]*os.File{}}
 	t.Cleanup(x.close)
 	ios, _, _ := iostreams.Test("")
