@@ -74,11 +74,8 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	// Finish, not Report: the state of each session goes as its part of
-	// the outcome is made, while the explorer holds the index beside.
-	rep := in.Finish(sum)
-	findings, verdicts := rep.Findings, rep.Verdicts()
-	rep, in = inspect.Report{}, nil
+	o := outcomeOf(sum, in, lb)
+	findings := o.findings
 	for f := range findings {
 		for p, at := range findings[f].Positions {
 			// Line n of the kept lines is rows[n-1].
@@ -88,7 +85,7 @@ func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.
 			}
 		}
 	}
-	return findings, lb.Finish(), verdicts, nil
+	return findings, o.sessions, o.verdicts, nil
 }
 
 // keptLines is the text of the given rows, read again, one line each: a
