@@ -63,10 +63,10 @@ func press(m *exploreModel, keys ...string) {
 			msg = tea.KeyPressMsg{Code: r, Text: k}
 		}
 		_, cmd := m.Update(msg)
-		if k == "x" && cmd != nil {
-			// The findings and tree of the what-if, recomputed as the
-			// program would on a goroutine.
-			m.Update(cmd())
+		for k == "x" && cmd != nil {
+			// The what-if starting, then its findings and tree,
+			// recomputed as the program would on a goroutine.
+			_, cmd = m.Update(cmd())
 		}
 	}
 }
@@ -646,4 +646,30 @@ func testIndexer(t *testing.T, file string) (*replay.Reader, *exploreIndexer) {
 		t.Fatal(err)
 	}
 	return rd, ix
+}
+
+// TestExploreWhatIfOnce toggles two lines one after the other: one
+// what-if starts, the last one's, and its findings are of the capture
+// without both lines.
+func TestExploreWhatIfOnce(t *testing.T) {
+	m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
+	x := tea.KeyPressMsg{Code: 'x', Text: "x"}
+	_, first := m.Update(x)
+	press(m, "j")
+	_, last := m.Update(x)
+	if first == nil || last == nil {
+		t.Fatal("a toggle starts no what-if")
+	}
+	if _, cmd := m.Update(first()); cmd != nil {
+		t.Error("the what-if of the first toggle starts after a second toggle")
+	}
+	_, cmd := m.Update(last())
+	if cmd == nil || !m.pending {
+		t.Fatal("the what-if of the last toggle does not start")
+	}
+	msg := cmd().(exploreWhatIfMsg)
+	m.Update(msg)
+	if m.pending || msg.gen != m.gen || m.toggled() != 2 {
+		t.Errorf("pending %v, what-if of generation %d of %d, %d lines off", m.pending, msg.gen, m.gen, m.toggled())
+	}
 }

@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -212,6 +213,10 @@ func (m *exploreModel) takeFeed() tea.Cmd {
 func (m *exploreModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
+	case exploreWhatIfStartMsg:
+		if msg.gen == m.gen && m.pending {
+			cmd = m.x.whatIfCmd(msg.gen)
+		}
 	case exploreWhatIfMsg:
 		m.whatIfDone(msg)
 	case exploreTickMsg:
@@ -455,8 +460,18 @@ func (m *exploreModel) whatIf() tea.Cmd {
 		return nil
 	}
 	m.pending = true
-	return m.x.whatIfCmd(m.gen)
+	gen := m.gen
+	return tea.Tick(whatIfDelay, func(time.Time) tea.Msg { return exploreWhatIfStartMsg{gen} })
 }
+
+// whatIfDelay is how long a what-if waits to start: a few frames, so that
+// the toggle is drawn before the what-if takes the cores, and so that
+// lines toggled one after the other start one what-if, the last.
+const whatIfDelay = 50 * time.Millisecond
+
+// exploreWhatIfStartMsg starts the what-if of generation gen of the
+// toggles, unless a later toggle came.
+type exploreWhatIfStartMsg struct{ gen int }
 
 // whatIfDone takes recomputed findings and tree.
 func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
