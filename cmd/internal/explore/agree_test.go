@@ -455,3 +455,38 @@ func TestExploreWhatIfOfNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreFindsWhatInspectFinds checks that the explorer's findings
+// are those of snapctl inspect, on every capture of testdata/, unpinned
+// and pinned to its first session: those that read a malformed line's
+// text (request-refused, glued-lines, unusable-input) included.
+func TestExploreFindsWhatInspectFinds(t *testing.T) {
+	found := map[string]bool{}
+	for _, file := range sampleCaptures(t) {
+		ids := openIndex(t, file, replay.Options{}).ids
+		for _, session := range append([]string{""}, ids[:min(len(ids), 1)]...) {
+			x := openIndex(t, file, replay.Options{Session: session})
+			rd, err := replay.Open([]string{file}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := inspect.Run(rd, inspect.Options{Session: session})
+			rd.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := fmt.Sprintf("%+v", x.findings), fmt.Sprintf("%+v", rep.Findings); got != want {
+				t.Errorf("%s/%s: the explorer finds\n%s\ninspect\n%s", filepath.Base(file), session, got, want)
+			}
+			for _, f := range x.findings {
+				found[f.ID] = true
+			}
+			x.close()
+		}
+	}
+	for _, id := range []string{inspect.RequestRefused, inspect.GluedLines, inspect.UnusableInput} {
+		if !found[id] {
+			t.Errorf("no capture shows %s: the test proves less than it says", id)
+		}
+	}
+}

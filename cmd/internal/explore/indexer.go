@@ -48,8 +48,9 @@ type exploreNews struct {
 }
 
 func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
-	opts.Messages, opts.Hash = true, true
-	run, err := replay.NewRunner(opts)
+	// What the inspector needs of the results: the messages, their hash,
+	// and the text of a malformed line (a server's error body).
+	run, err := replay.NewRunner(inspect.ReplayOptions(opts))
 	if err != nil {
 		return nil, err
 	}

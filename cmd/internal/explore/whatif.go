@@ -58,7 +58,7 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 // and HAR entry), so that the findings and the tree name the lines of the
 // capture. A row in long is over --max-line, malformed as it was read.
 func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) ([]inspect.Finding, []*lineage.Session, map[string]inspect.Verdict, error) {
-	run, err := replay.NewRunner(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath, Messages: true, Hash: true})
+	run, err := replay.NewRunner(inspect.ReplayOptions(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath}))
 	if err != nil {
 		return nil, nil, nil, err
 	}
