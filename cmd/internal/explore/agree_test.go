@@ -246,8 +246,9 @@ func sameAsScratch(t *testing.T, x *exploreIndex, what string) bool {
 	return true
 }
 
-// sampleCaptures are the NDJSON captures of testdata/, those of its
-// folders included, but for the outputs the conformance cases expect.
+// sampleCaptures are the captures of testdata/, those of its folders
+// included (NDJSON, HAR, SSE and container logs), but for the outputs
+// the conformance cases expect.
 func sampleCaptures(t *testing.T) []string {
 	t.Helper()
 	var files []string
@@ -258,7 +259,8 @@ func sampleCaptures(t *testing.T) []string {
 		if d.IsDir() && d.Name() == "script" {
 			return filepath.SkipDir
 		}
-		if strings.HasSuffix(path, ".jsonl") && !strings.HasSuffix(path, ".expected.jsonl") {
+		capture := slices.ContainsFunc([]string{".jsonl", ".har", ".sse", ".log"}, func(ext string) bool { return strings.HasSuffix(path, ext) })
+		if capture && !strings.HasSuffix(path, ".expected.jsonl") {
 			abs, _ := filepath.Abs(path)
 			files = append(files, abs)
 		}
