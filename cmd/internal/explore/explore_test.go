@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -62,10 +63,10 @@ func press(m *exploreModel, keys ...string) {
 			msg = tea.KeyPressMsg{Code: r, Text: k}
 		}
 		_, cmd := m.Update(msg)
-		if k == "x" && cmd != nil {
-			// The findings and tree of the what-if, recomputed as the
-			// program would on a goroutine.
-			m.Update(cmd())
+		for k == "x" && cmd != nil {
+			// The what-if starting, then its findings and tree,
+			// recomputed as the program would on a goroutine.
+			_, cmd = m.Update(cmd())
 		}
 	}
 }
@@ -342,16 +343,8 @@ func TestExploreFollowsStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := bytes.SplitAfter(data, []byte("\n"))
-	pr, pw := io.Pipe()
-	rd, err := replay.Open([]string{replay.StdinName}, pr, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pw, rd, feed := pipeFeed(t, replay.Options{})
 	defer rd.Close()
-	feed, err := startExploreFeed(rd, replay.Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	x := &exploreIndex{open: map[int]*os.File{}}
 	t.Cleanup(x.close)
 	ios, _, _ := iostreams.Test("")
@@ -372,6 +365,9 @@ func TestExploreFollowsStream(t *testing.T) {
 		pw.Write(l)
 	}
 	waitRows(6)
+	if got := ansi.Strip(m.bottomLine()); !strings.Contains(got, "reading…") {
+		t.Errorf("no word of the reading while a stream is read: %q", got)
+	}
 	press(m, "G")
 	if got := m.selectedLine(); got != 6 {
 		t.Errorf("selected line %d, want 6", got)
@@ -390,6 +386,12 @@ func TestExploreFollowsStream(t *testing.T) {
 	}
 	if got := m.selectedLine(); got != 15 {
 		t.Errorf("selection did not follow the stream: line %d, want 15", got)
+	}
+	// The rows listed as they came are those listed at once.
+	view, listed := slices.Clone(m.view), m.listed
+	m.setView()
+	if !slices.Equal(view, m.view) || listed != m.listed {
+		t.Errorf("listed as they came %v, %+v; at once %v, %+v", view, listed, m.view, m.listed)
 	}
 	if len(m.x.findings) == 0 || !m.x.row(6).cited() {
 		t.Errorf("findings %v, row 6 not marked cited", m.x.findings)
@@ -644,4 +646,30 @@ func testIndexer(t *testing.T, file string) (*replay.Reader, *exploreIndexer) {
 		t.Fatal(err)
 	}
 	return rd, ix
+}
+
+// TestExploreWhatIfOnce toggles two lines one after the other: one
+// what-if starts, the last one's, and its findings are of the capture
+// without both lines.
+func TestExploreWhatIfOnce(t *testing.T) {
+	m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
+	x := tea.KeyPressMsg{Code: 'x', Text: "x"}
+	_, first := m.Update(x)
+	press(m, "j")
+	_, last := m.Update(x)
+	if first == nil || last == nil {
+		t.Fatal("a toggle starts no what-if")
+	}
+	if _, cmd := m.Update(first()); cmd != nil {
+		t.Error("the what-if of the first toggle starts after a second toggle")
+	}
+	_, cmd := m.Update(last())
+	if cmd == nil || !m.pending {
+		t.Fatal("the what-if of the last toggle does not start")
+	}
+	msg := cmd().(exploreWhatIfMsg)
+	m.Update(msg)
+	if m.pending || msg.gen != m.gen || m.toggled() != 2 {
+		t.Errorf("pending %v, what-if of generation %d of %d, %d lines off", m.pending, msg.gen, m.gen, m.toggled())
+	}
 }

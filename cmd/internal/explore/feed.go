@@ -2,6 +2,7 @@ package explore
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -18,11 +19,17 @@ import (
 // arrives. The indexing goroutine appends under the lock; the model takes
 // what arrived on every tick.
 type exploreFeed struct {
-	mu    sync.Mutex
-	rows  []exploreRow
-	news  []exploreNews
-	files []exploreFile
-	spool *os.File
+	// progress is the reader's (replay.Reader.Progress), safe from any
+	// goroutine.
+	progress func() (read, total int64)
+	mu       sync.Mutex
+	rows     []exploreRow
+	news     []exploreNews
+	files    []exploreFile
+	spool    *os.File
+	// finishing is set once every line is read, while the findings and
+	// the lineage are made.
+	finishing bool
 	// done is set once the input ended (err says how, if badly), with
 	// the findings and lineage of the whole capture.
 	done     bool
@@ -50,7 +57,7 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 		return nil, err
 	}
 	ix.observe = observe
-	f := &exploreFeed{}
+	f := &exploreFeed{progress: rd.Progress}
 	go func() {
 		for {
 			l, err := rd.Next()
@@ -85,10 +92,12 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 			f.spool = ix.spool
 			f.mu.Unlock()
 		}
-		rep := ix.in.Report(ix.run.Summary(rd.Stats()))
-		sessions := ix.lb.Sessions()
 		f.mu.Lock()
-		f.done, f.findings, f.sessions, f.verdicts = true, rep.Findings, sessions, rep.Verdicts()
+		f.finishing = true
+		f.mu.Unlock()
+		o := ix.finish(rd.Stats())
+		f.mu.Lock()
+		f.done, f.findings, f.sessions, f.verdicts = true, o.findings, o.sessions, o.verdicts
 		f.mu.Unlock()
 	}()
 	return f, nil
@@ -99,16 +108,15 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	x.live = !f.done
-	if len(f.rows) > 0 || (f.done && x.run != nil) {
+	// The files first: a row judged again is named by its file.
+	x.files, f.files = append(x.files, f.files...), f.files[:0]
+	if len(f.rows) > 0 {
 		for k := range f.rows {
 			x.add(f.rows[k], f.news[k])
 		}
-		x.files = append(x.files, f.files...)
 		x.spool = f.spool
-		f.rows, f.news, f.files = f.rows[:0], f.news[:0], f.files[:0]
+		f.rows, f.news = f.rows[:0], f.news[:0]
 		changed = true
-		x.extend()
 	}
 	if f.done {
 		if x.origFindings == nil {
@@ -118,6 +126,22 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 		x.origFindings, x.origSessions, x.origVerdicts, x.origCites = f.findings, f.sessions, f.verdicts, x.cites
 	}
 	return changed, f.done, f.err
+}
+
+// reading says how far the reading is: the share of the captures' bytes
+// read, when their size is known (not a pipe).
+func (f *exploreFeed) reading() string {
+	f.mu.Lock()
+	finishing := f.finishing
+	f.mu.Unlock()
+	if finishing {
+		return "read; finding problems…"
+	}
+	read, total := f.progress()
+	if total <= 0 {
+		return "reading…"
+	}
+	return fmt.Sprintf("reading %d%%…", min(100, read*100/total))
 }
 
 // finished says whether the goroutine is done with the reader.

@@ -38,16 +38,13 @@ type exploreIndex struct {
 	// rows have entry 0 and need no run).
 	entries []entryRun
 
-	// run and last are the cursors after the first done rows, so that
-	// rows that arrive from a live stream are judged without judging the
-	// others again; last is the row each cursor accepted last, by session
-	// (0 when pinned). Once no more rows can come (live is false), they
-	// are dropped: a runner holds a few hundred bytes a session.
-	run  *replay.Runner
-	last map[uint32]int32
-	done int
-	live bool
-	offs int // rows toggled off
+	// accs is, by cursor (see cursorKey), the row it accepted last among
+	// the rows in play, -1 for none, and tails the last row it judged,
+	// which the next row of the cursor is chained to (exploreRows.next).
+	accs, tails []int32
+	offs        int // rows toggled off
+	// rejudged is how many rows the last toggle judged again.
+	rejudged int
 
 	// findings, sessions and verdicts (by session id, see
 	// inspect.Verdict) are those of the lines in play, orig* those of the
@@ -168,6 +165,7 @@ func (x *exploreIndex) add(r exploreRow, news exploreNews) {
 		x.turns = append(x.turns, news.turn)
 	}
 	x.rows.add(r)
+	x.judgeNew(x.rows.len() - 1)
 }
 
 // buildExploreIndex reads the captures to their end before returning.
@@ -198,12 +196,10 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 		x.add(row, news)
 	}
 	x.files, x.spool = ix.files, ix.spool
-	rep := ix.in.Report(ix.run.Summary(rd.Stats()))
-	x.findings, x.verdicts = rep.Findings, rep.Verdicts()
-	x.sessions = ix.lb.Sessions()
+	o := ix.finish(rd.Stats())
+	x.findings, x.verdicts, x.sessions = o.findings, o.verdicts, o.sessions
 	x.cites = x.citedRows(x.findings)
 	x.origFindings, x.origSessions, x.origVerdicts, x.origCites = x.findings, x.sessions, x.verdicts, x.cites
-	x.recompute()
 	return x, nil
 }
 
@@ -219,94 +215,43 @@ func firstProblem(e *replay.DecodeError) *replay.DecodeError {
 	return &c
 }
 
-// recompute runs the lines in play through fresh cursors, from the
-// envelopes kept: the rows toggled off are as if they had never arrived.
-func (x *exploreIndex) recompute() {
-	x.run, _ = replay.NewRunner(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine})
-	x.last, x.done = map[uint32]int32{}, 0
-	x.extend()
-}
-
-// extend judges the rows that arrived since the last call, from the
-// cursors as the rows before them left them.
-func (x *exploreIndex) extend() {
-	if x.run == nil {
-		x.recompute()
-		return
-	}
-	defer func() {
-		if !x.live {
-			x.run, x.last = nil, nil
-		}
-	}()
-	bad := &replay.DecodeError{} // the cursor needs only to know it is one
-	var ev replay.Event
-	for ; x.done < x.rows.len(); x.done++ {
-		i := x.done
-		r := x.rows.at(i)
-		// With a pinned session, the client holds its projection
-		// whatever the line.
-		key := r.session
-		if x.opts.Session != "" {
-			key = 0
-		}
-		acc, ok := x.last[key]
-		if !ok {
-			acc = -1
-		}
-		r.link, r.reason = acc, 0
-		if r.flags&rowOff != 0 {
-			continue
-		}
-		var res replay.Result
-		if r.malformed() || r.kind() == "" {
-			res = x.run.Apply(x.name(r), int(r.line), nil, bad)
-		} else {
-			ev = replay.Event{Kind: r.kind(), SessionID: x.sessionID(r), Sequence: r.seq}
-			res = x.run.Apply(x.name(r), int(r.line), &ev, nil)
-		}
-		r.reason = reasonCode(res.Reason)
-		if res.Verdict() == replay.Accepted {
-			x.last[key] = int32(i)
-		}
-	}
-}
-
-// toggle turns row i off or back on and recomputes every verdict.
-func (x *exploreIndex) toggle(i int) {
-	r := x.rows.at(i)
-	r.flags ^= rowOff
-	if r.flags&rowOff != 0 {
-		x.offs++
-	} else {
-		x.offs--
-	}
-	x.recompute()
-}
-
 // raw reads row r's line again: from its file at its offset, or from the
 // spool. A line over --max-line was never held and is not read.
 func (x *exploreIndex) raw(r *exploreRow) ([]byte, error) {
 	if r.tooLong() {
 		return nil, nil
 	}
-	f := x.spool
-	fi := int(r.file)
-	if !x.files[fi].spool {
-		var ok bool
-		if f, ok = x.open[fi]; !ok {
-			var err error
-			if f, err = os.Open(x.files[fi].name); err != nil {
-				return nil, err
-			}
-			x.open[fi] = f
-		}
+	f, err := x.fileOf(r)
+	if err != nil {
+		return nil, err
 	}
 	b := make([]byte, r.size)
 	if _, err := f.ReadAt(b, r.off); err != nil {
-		return nil, fmt.Errorf("reading %s line %d again: %w", x.files[fi].name, r.line, err)
+		return nil, x.readAgainError(r, err)
 	}
 	return b, nil
+}
+
+// fileOf is the file row r's line is read again from: its capture, held
+// open once opened, or the spool.
+func (x *exploreIndex) fileOf(r *exploreRow) (*os.File, error) {
+	fi := int(r.file)
+	if x.files[fi].spool {
+		return x.spool, nil
+	}
+	if f, ok := x.open[fi]; ok {
+		return f, nil
+	}
+	f, err := os.Open(x.files[fi].name)
+	if err != nil {
+		return nil, err
+	}
+	x.open[fi] = f
+	return f, nil
+}
+
+func (x *exploreIndex) readAgainError(r *exploreRow, err error) error {
+	return fmt.Errorf("reading %s line %d again: %w", x.files[r.file].name, r.line, err)
 }
 
 // decode reads row i again and decodes it with its messages.

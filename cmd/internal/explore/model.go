@@ -3,6 +3,7 @@ package explore
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -56,6 +57,7 @@ type exploreModel struct {
 	// out where an id does not fit.
 	view                      []int32
 	sessionPrefix, turnPrefix string
+	listed                    listedRows
 	// natural is what the listed rows need of each column (see layout).
 	natural listColumns
 	pos     int
@@ -183,9 +185,10 @@ func (m *exploreModel) Init() tea.Cmd {
 // takeFeed adds the rows read since the last tick. After G the
 // selection stays on the last row, following the stream as tail -f does.
 func (m *exploreModel) takeFeed() tea.Cmd {
+	had := m.x.len()
 	changed, done, err := m.feed.take(m.x)
 	if changed {
-		m.setView()
+		m.listFrom(had)
 		if m.follow {
 			m.setPos(len(m.view) - 1)
 		}
@@ -210,6 +213,10 @@ func (m *exploreModel) takeFeed() tea.Cmd {
 func (m *exploreModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var cmd tea.Cmd
 	switch msg := msg.(type) {
+	case exploreWhatIfStartMsg:
+		if msg.gen == m.gen && m.pending {
+			cmd = m.x.whatIfCmd(msg.gen)
+		}
 	case exploreWhatIfMsg:
 		m.whatIfDone(msg)
 	case exploreTickMsg:
@@ -363,29 +370,8 @@ func (m *exploreModel) selectRow(i int) bool {
 // when it is among them.
 func (m *exploreModel) setView() {
 	cur := m.selected()
-	m.view = m.view[:0]
-	for i := range m.x.len() {
-		if (m.session == 0 || int(m.x.row(i).session) == m.session) && m.keeps(i) {
-			m.view = append(m.view, int32(i))
-		}
-	}
-	m.sessionPrefix = sharedPrefix(func(yield func(string) bool) {
-		for _, i := range m.view {
-			if !yield(m.x.sessionID(m.x.row(int(i)))) {
-				return
-			}
-		}
-	})
-	// Only the turns of the table: one read from its line is left out.
-	turns := func(yield func(string) bool) {
-		for _, i := range m.view {
-			if t, ok := m.x.listedTurn(m.x.row(int(i))); ok && !yield(t) {
-				return
-			}
-		}
-	}
-	m.turnPrefix = sharedPrefix(turns)
-	m.natural = m.naturalColumns(turns)
+	m.view, m.listed = m.view[:0], listedRows{}
+	m.listFrom(0)
 	m.pos = 0
 	if cur >= 0 && !m.selectRow(cur) {
 		// The nearest row after it, else the last.
@@ -397,6 +383,24 @@ func (m *exploreModel) setView() {
 		}
 		m.setPos(len(m.view) - 1)
 	}
+}
+
+// listFrom lists the rows of the chosen session from row from on, after
+// those listed already, and what the list needs of them: the rows a feed
+// brings are listed without going over the others again.
+func (m *exploreModel) listFrom(from int) {
+	for i := from; i < m.x.len(); i++ {
+		r := m.x.row(i)
+		if (m.session == 0 || int(r.session) == m.session) && m.keeps(i) {
+			m.view = append(m.view, int32(i))
+			m.listed.add(m.x, r)
+		}
+	}
+	for ; m.listed.ids < len(m.x.ids); m.listed.ids++ {
+		m.listed.sessionWidth = max(m.listed.sessionWidth, text.Width(termsafe.String(m.x.ids[m.listed.ids])))
+	}
+	m.sessionPrefix, m.turnPrefix = m.listed.sessions.shared(), m.listed.turns.shared()
+	m.natural = m.naturalColumns()
 }
 
 // problem says whether row i is one n and N stop at: an inert line other
@@ -456,8 +460,18 @@ func (m *exploreModel) whatIf() tea.Cmd {
 		return nil
 	}
 	m.pending = true
-	return m.x.whatIfCmd(m.gen)
+	gen := m.gen
+	return tea.Tick(whatIfDelay, func(time.Time) tea.Msg { return exploreWhatIfStartMsg{gen} })
 }
+
+// whatIfDelay is how long a what-if waits to start: a few frames, so that
+// the toggle is drawn before the what-if takes the cores, and so that
+// lines toggled one after the other start one what-if, the last.
+const whatIfDelay = 50 * time.Millisecond
+
+// exploreWhatIfStartMsg starts the what-if of generation gen of the
+// toggles, unless a later toggle came.
+type exploreWhatIfStartMsg struct{ gen int }
 
 // whatIfDone takes recomputed findings and tree.
 func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {

@@ -11,8 +11,8 @@ import (
 // to read it again, the envelope the cursor needs, and the verdict of the
 // lines in play. Ids are indexes into tables of the index, and what a
 // view shows beyond that (the event id, a decode problem) is read from
-// the line again, so that a capture of 20M lines costs 800 MB however
-// long its ids and messages are.
+// the line again, so that a capture of 20M lines costs 880 MB (with the
+// 4 bytes of exploreRows.next) however long its ids and messages are.
 type exploreRow struct {
 	off     int64 // in the file, or in the spool for a file kept there
 	seq     int64
@@ -20,9 +20,9 @@ type exploreRow struct {
 	size    uint32 // of the line; for one over --max-line, its length, at most math.MaxUint32
 	session uint32 // 1 + index in exploreIndex.ids, 0 for none
 	turn    uint32 // 1 + index in exploreIndex.turns, 0 for none, turnUnlisted
-	// link is, for an accepted row, the row accepted before it by the
-	// same cursor, and for any other the row accepted last by its
-	// session's cursor; -1 when there is none.
+	// link is the row its cursor accepted last before it (for an
+	// accepted row, the one before it), -1 when there is none: the
+	// cursor's state at this line, from which a toggle judges again.
 	link   int32
 	file   uint16
 	flags  uint8 // the kind (rowKindMask) and the row* bits
@@ -96,12 +96,16 @@ const (
 var errExploreTooBig = errors.New("explore holds at most 2147483647 lines of 4294967295 line numbers from 65535 files: open part of the capture with --lines, --since or --until")
 
 // rowChunk is how many rows are allocated at once: the index grows by
-// 320 KiB at a time and never copies what it holds.
+// 352 KiB at a time (the rows and their links to the next row of the same
+// cursor) and never copies what it holds.
 const rowChunk = 1 << 13
 
-// exploreRows is the rows of a capture, in chunks.
+// exploreRows is the rows of a capture, in chunks, and for each the next
+// row its cursor judges (see exploreIndex.key), -1 for none: a toggle
+// re-judges the rows of one cursor only, whatever the others.
 type exploreRows struct {
 	chunks [][]exploreRow
+	nexts  [][]int32
 	n      int
 }
 
@@ -109,11 +113,18 @@ func (rs *exploreRows) len() int { return rs.n }
 
 func (rs *exploreRows) at(i int) *exploreRow { return &rs.chunks[i/rowChunk][i%rowChunk] }
 
+// next is the row after row i that the same cursor judges, -1 for none.
+func (rs *exploreRows) next(i int) int { return int(rs.nexts[i/rowChunk][i%rowChunk]) }
+
+func (rs *exploreRows) setNext(i, next int) { rs.nexts[i/rowChunk][i%rowChunk] = int32(next) }
+
 func (rs *exploreRows) add(r exploreRow) {
 	if rs.n%rowChunk == 0 {
 		rs.chunks = append(rs.chunks, make([]exploreRow, rowChunk))
+		rs.nexts = append(rs.nexts, make([]int32, rowChunk))
 	}
 	rs.chunks[rs.n/rowChunk][rs.n%rowChunk] = r
+	rs.setNext(rs.n, -1)
 	rs.n++
 }
 

@@ -62,15 +62,35 @@ func (m *exploreModel) seqScale() seqScale {
 	return sc
 }
 
-func (m *exploreModel) timeline() string {
+// stripCell is one cell of the strip as drawn: its character and colour.
+type stripCell struct {
+	ch     string
+	colour func(string) string
+}
+
+// strip draws every cell of the strip, once for the timeline and its
+// legend both: each goes over every listed row.
+func (m *exploreModel) strip() (cells []stripCell, top seqScale) {
+	if len(m.view) == 0 {
+		return nil, top
+	}
+	top = m.seqScale()
+	w := m.cells()
+	cells = make([]stripCell, w)
+	for c := range cells {
+		cells[c].ch, cells[c].colour = m.cell(c, w, top)
+	}
+	return cells, top
+}
+
+func (m *exploreModel) timeline(cells []stripCell) string {
 	if len(m.view) == 0 {
 		return ""
 	}
-	top := m.seqScale()
-	w, cur := m.cells(), m.cellOf(m.pos)
+	cur := m.cellOf(m.pos)
 	var b strings.Builder
-	for c := 0; c < w; c++ {
-		ch, colour := m.cell(c, w, top)
+	for c, cell := range cells {
+		ch := cell.ch
 		if c == cur {
 			if m.st.selected("^") == "^" {
 				ch = "^"
@@ -78,7 +98,7 @@ func (m *exploreModel) timeline() string {
 			b.WriteString(m.st.selected(ch))
 			continue
 		}
-		b.WriteString(colour(ch))
+		b.WriteString(cell.colour(ch))
 	}
 	return b.String()
 }
@@ -161,16 +181,13 @@ var timelineLetters = []struct{ letter, reason string }{
 // to right, in capture order (by line, not by time), the bars' scale
 // (the lowest and highest accepted sequence), the letters it shows (inert lines by
 // reason) and what the colours mean (the worst verdict of a cell).
-func (m *exploreModel) legend() string {
+func (m *exploreModel) legend(cells []stripCell, top seqScale) string {
 	if len(m.view) == 0 {
 		return ""
 	}
-	top := m.seqScale()
-	w := m.cells()
 	shown := map[string]bool{}
-	for c := 0; c < w; c++ {
-		ch, _ := m.cell(c, w, top)
-		shown[ch] = true
+	for _, c := range cells {
+		shown[c.ch] = true
 	}
 	first, last := int(m.view[0]), int(m.view[len(m.view)-1])
 	span := fmt.Sprintf("▲ lines %d…%d", m.x.line(first), m.x.line(last))

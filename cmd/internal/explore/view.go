@@ -67,9 +67,10 @@ func (m *exploreModel) render() string {
 		return ansi.Truncate("snapctl explore: terminal too small", m.width, "")
 	}
 	out := make([]string, 0, m.height)
-	out = append(out, m.timeline())
+	cells, top := m.strip()
+	out = append(out, m.timeline(cells))
 	if m.legendRows() > 0 {
-		out = append(out, fitCells(m.legend(), m.width))
+		out = append(out, fitCells(m.legend(cells, top), m.width))
 	}
 	lw, dw, h := m.listWidth(), m.detailWidth(), m.listHeight()
 	if m.showHelp {
@@ -118,43 +119,59 @@ func (c listColumns) width() int {
 	return w
 }
 
+// listedRows is what the list needs of the rows it lists, gathered row
+// by row as they are listed: the ids they share, the widths of their
+// values.
+type listedRows struct {
+	sessions, turns prefixes
+	top             uint32 // the last line number
+	// seqLo and seqHi are the smallest and largest sequence, whose digits
+	// are the most, when seqs is set.
+	seqLo, seqHi int64
+	seqs         bool
+	turnWidth    int
+	// sessionWidth is the widest of the first ids of x.ids, every
+	// session's, listed or not.
+	sessionWidth, ids int
+}
+
+// add takes row r, listed.
+func (l *listedRows) add(x *exploreIndex, r *exploreRow) {
+	l.top = max(l.top, r.line)
+	if r.kind() != "" {
+		if !l.seqs {
+			l.seqLo, l.seqHi, l.seqs = r.seq, r.seq, true
+		}
+		l.seqLo, l.seqHi = min(l.seqLo, r.seq), max(l.seqHi, r.seq)
+	}
+	l.sessions.add(x.sessionID(r))
+	// Only the turns of the table: one read from its line is left out.
+	if t, ok := x.listedTurn(r); ok {
+		l.turns.add(t)
+		l.turnWidth = max(l.turnWidth, text.Width(termsafe.String(t)))
+	}
+}
+
 // naturalColumns are the widths the listed rows need, every value whole.
-func (m *exploreModel) naturalColumns(turns func(yield func(string) bool)) listColumns {
-	c := listColumns{line: len("LINE"), seq: len("SEQ"), turn: max(len("TURN"), idWidth(turns)), reason: len("non-snapshot")}
+func (m *exploreModel) naturalColumns() listColumns {
+	l := &m.listed
+	c := listColumns{line: len("LINE"), seq: len("SEQ"), turn: max(len("TURN"), l.turnWidth), reason: len("non-snapshot")}
 	if m.x.opts.Session != "" {
 		c.reason = len(replay.ReasonForeignSession)
 	}
-	var top uint32
-	var seqs []int64 // the smallest and largest, whose digits are the most
-	entry := 0
-	for _, i := range m.view {
-		r := m.x.row(int(i))
-		top = max(top, r.line)
-		if r.kind() != "" {
-			if len(seqs) == 0 {
-				seqs = []int64{r.seq, r.seq}
-			}
-			seqs[0], seqs[1] = min(seqs[0], r.seq), max(seqs[1], r.seq)
-		}
-	}
 	if len(m.x.entries) > 0 {
+		entry := 0
 		for _, e := range m.x.entries {
 			entry = max(entry, int(e.entry))
 		}
 		c.entry = max(len("ENTRY"), len(strconv.Itoa(entry)))
 	}
-	c.line = max(c.line, len(strconv.FormatUint(uint64(top), 10)))
-	for _, s := range seqs {
-		c.seq = max(c.seq, len(strconv.FormatInt(s, 10)))
+	c.line = max(c.line, len(strconv.FormatUint(uint64(l.top), 10)))
+	if l.seqs {
+		c.seq = max(c.seq, len(strconv.FormatInt(l.seqLo, 10)), len(strconv.FormatInt(l.seqHi, 10)))
 	}
 	if m.sessionColumn() {
-		c.session = max(len("SESSION"), idWidth(func(yield func(string) bool) {
-			for _, id := range m.x.ids {
-				if !yield(id) {
-					return
-				}
-			}
-		}))
+		c.session = max(len("SESSION"), l.sessionWidth)
 	}
 	return c
 }
@@ -204,15 +221,6 @@ func (m *exploreModel) layout() (listColumns, int) {
 	return c, min(c.width(), max(1, m.width-2))
 }
 
-// idWidth is the widest of the ids, escaped.
-func idWidth(ids func(yield func(string) bool)) int {
-	w := 0
-	for id := range ids {
-		w = max(w, text.Width(termsafe.String(id)))
-	}
-	return w
-}
-
 // ids are the session and turn cells, each fitted to its width.
 func (m *exploreModel) ids(session, turn string, sw, tw int) string {
 	if sw <= 0 {
@@ -235,23 +243,38 @@ func idCell(id, prefix string, w int) string {
 // character that is not a letter or digit (session- of session-a and
 // session-b, turn- of turn-1 and turn-10), or "" for fewer than two.
 func sharedPrefix(ids func(yield func(string) bool)) string {
-	prefix, n := "", 0
+	var p prefixes
 	for id := range ids {
-		if id == "" {
-			continue
-		}
-		if n == 0 {
-			prefix = id
-		}
-		for !strings.HasPrefix(id, prefix) {
-			prefix = prefix[:len(prefix)-1]
-		}
-		n++
+		p.add(id)
 	}
-	if n < 2 {
+	return p.shared()
+}
+
+// prefixes gathers the prefix of ids taken one at a time (sharedPrefix).
+type prefixes struct {
+	prefix string // all the ids share, uncut
+	n      int    // ids taken, but empty ones
+}
+
+func (p *prefixes) add(id string) {
+	if id == "" {
+		return
+	}
+	if p.n == 0 {
+		p.prefix = id
+	}
+	for !strings.HasPrefix(id, p.prefix) {
+		p.prefix = p.prefix[:len(p.prefix)-1]
+	}
+	p.n++
+}
+
+// shared is the prefix of the ids taken, cut as sharedPrefix says.
+func (p *prefixes) shared() string {
+	if p.n < 2 {
 		return ""
 	}
-	return prefix[:strings.LastIndexFunc(prefix, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })+1]
+	return p.prefix[:strings.LastIndexFunc(p.prefix, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })+1]
 }
 
 func (m *exploreModel) listHeader() string {
@@ -409,6 +432,9 @@ func (m *exploreModel) bottomLine() string {
 	where := m.where()
 	if m.status != "" {
 		return where + m.status
+	}
+	if m.feed != nil {
+		where += m.feed.reading() + "  "
 	}
 	k := m.keys
 	// The keys that fit, and always ? and q.

@@ -1,7 +1,6 @@
 package explore
 
 import (
-	"io"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -12,9 +11,8 @@ import (
 
 // The findings and the lineage tree of a what-if are those of the capture
 // without its toggled lines: the kept lines are read again and run through
-// inspect and lineage as a capture of their own, on a goroutine of their
-// own, and the positions of the findings are mapped back to the lines of
-// the capture.
+// the cursors, inspect and lineage at their own places, on a goroutine of
+// their own.
 
 // exploreWhatIfMsg carries the findings and tree of the lines in play at
 // generation gen of the toggles.
@@ -27,18 +25,22 @@ type exploreWhatIfMsg struct {
 }
 
 // whatIfCmd recomputes findings and tree for the toggles as they are now.
-// It works on its own copy of what it reads: the rows to keep and a reader
-// of its own over the same files.
+// It works on its own copy of what it reads: the rows to keep, those of
+// them over --max-line, and files of its own.
 func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 	var kept []int32
+	long := map[int32]bool{}
 	for i := range x.len() {
-		if r := x.row(i); r.flags&rowOff == 0 && !r.tooLong() {
+		if r := x.row(i); r.flags&rowOff == 0 {
 			kept = append(kept, int32(i))
+			if r.tooLong() {
+				long[int32(i)] = true
+			}
 		}
 	}
 	// The rows are shared: the goroutine reads where each line is, which
-	// never changes, while the model changes verdicts and toggles.
-	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, spool: x.spool, opts: x.opts, open: map[int]*os.File{}}
+	// never changes, while the model changes verdicts, marks and toggles.
+	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, entries: x.entries, spool: x.spool, opts: x.opts, open: map[int]*os.File{}}
 	return func() tea.Msg {
 		defer func() {
 			for _, f := range src.open {
@@ -46,58 +48,70 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 			}
 		}()
 		msg := exploreWhatIfMsg{gen: gen}
-		msg.findings, msg.sessions, msg.verdicts, msg.err = src.inspectRows(kept)
+		msg.findings, msg.sessions, msg.verdicts, msg.err = src.inspectRows(kept, long)
 		return msg
 	}
 }
 
-// inspectRows runs the given rows, read again, through inspect and
-// lineage as one capture, and names the lines of its findings as the
-// rows do.
-func (x *exploreIndex) inspectRows(rows []int32) ([]inspect.Finding, []*lineage.Session, map[string]inspect.Verdict, error) {
-	pr, pw := io.Pipe()
-	go func() {
-		for _, i := range rows {
-			raw, err := x.raw(x.row(int(i)))
-			if err == nil {
-				_, err = pw.Write(append(raw, '\n'))
-			}
-			if err != nil {
-				pw.CloseWithError(err)
-				return
-			}
-		}
-		pw.Close()
-	}()
-	rd, err := replay.Open([]string{replay.StdinName}, pr, x.opts.MaxLine)
+// inspectRows runs the given rows, read again, through the cursors,
+// inspect and lineage, each at its place in the capture (its file, line
+// and HAR entry), so that the findings and the tree name the lines of the
+// capture. A row in long is over --max-line, malformed as it was read.
+func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) ([]inspect.Finding, []*lineage.Session, map[string]inspect.Verdict, error) {
+	run, err := replay.NewRunner(inspect.ReplayOptions(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath}))
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	defer rd.Close()
 	in := inspect.New(inspectOptions(x.opts))
 	lb := lineage.NewBuilder(x.opts.Session)
-	opts := replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath, Messages: true, Hash: true}
-	sum, err := replay.Run(rd, opts, func(res *replay.Result) error {
-		in.Observe(res)
-		lb.Add(res)
-		return nil
-	})
-	if err == nil {
-		err = rd.Err()
-	}
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	rep := in.Report(sum)
-	findings := rep.Findings
-	for f := range findings {
-		for p, at := range findings[f].Positions {
-			// Line n of the kept lines is rows[n-1].
-			if at.Line >= 1 && at.Line <= len(rows) {
-				r := x.row(int(rows[at.Line-1]))
-				findings[f].Positions[p] = inspect.Position{File: x.files[r.file].name, Line: int(r.line), Entry: x.entry(int(rows[at.Line-1]))}
-			}
+	blocks := &blockReader{x: x}
+	for _, i := range rows {
+		r := x.row(int(i))
+		l := replay.Line{File: x.name(r), Num: int(r.line), Off: r.off, Origin: x.origin(int(i))}
+		if long[i] {
+			l.TooLong, l.Len = true, int64(r.size)
+		} else if l.Data, err = blocks.read(r); err != nil {
+			return nil, nil, nil, x.readAgainError(r, err)
 		}
+		res := run.Step(l)
+		in.Observe(&res)
+		lb.Add(&res)
 	}
-	return findings, lb.Sessions(), rep.Verdicts(), nil
+	o := outcomeOf(run.Summary(replay.Stats{Files: len(x.files), Lines: len(rows)}), in, lb)
+	return o.findings, o.sessions, o.verdicts, nil
+}
+
+// blockReader reads rows' lines again, in order, most from a block of
+// the file already read, as they lie one after the other there.
+type blockReader struct {
+	x *exploreIndex
+	// block holds the bytes of file from off on.
+	block []byte
+	file  *os.File
+	off   int64
+}
+
+// readBlock is how much of a file blockReader reads at once.
+const readBlock = 1 << 20
+
+// read is row r's line, from the block when it is there, else from a
+// new block starting with it; it is valid until the next call.
+func (k *blockReader) read(r *exploreRow) ([]byte, error) {
+	f, err := k.x.fileOf(r)
+	if err != nil {
+		return nil, err
+	}
+	end := r.off + int64(r.size)
+	if f != k.file || r.off < k.off || end > k.off+int64(len(k.block)) {
+		if cap(k.block) < readBlock {
+			k.block = make([]byte, readBlock)
+		}
+		k.block = k.block[:max(readBlock, int(r.size))]
+		n, err := f.ReadAt(k.block, r.off)
+		if n < int(r.size) {
+			return nil, err
+		}
+		k.block, k.file, k.off = k.block[:n], f, r.off
+	}
+	return k.block[r.off-k.off : end-k.off], nil
 }
