@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,11 +17,12 @@ func Dir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata")
 }
 
-// All returns every capture under testdata: the samples, the finding and
-// explorer captures, the conformance cases, the other formats and the
-// real server's, but not the testscript scripts, the fuzz corpus or the
-// READMEs. It fails t when there are fewer than 40, which would mean the
-// directory moved.
+// All returns every capture under testdata, as absolute paths: the
+// samples, the finding and explorer captures, the conformance cases, the
+// other formats and the real server's (.jsonl, .har, .sse, .log, and
+// compressed), but not the testscript scripts, the fuzz corpus, expected
+// outputs (.expected.jsonl, .golden) or the READMEs. It fails t when there
+// are fewer than 40, which would mean the directory moved.
 func All(t testing.TB) []string {
 	t.Helper()
 	var captures []string
@@ -31,8 +33,14 @@ func All(t testing.TB) []string {
 		if d.IsDir() && (d.Name() == "script" || d.Name() == "fuzz") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && !strings.HasSuffix(d.Name(), ".md") {
-			captures = append(captures, path)
+		name := strings.TrimSuffix(strings.TrimSuffix(d.Name(), ".gz"), ".zst")
+		if !d.IsDir() && !strings.HasSuffix(name, ".expected.jsonl") &&
+			slices.ContainsFunc([]string{".jsonl", ".har", ".sse", ".log"}, func(ext string) bool { return strings.HasSuffix(name, ext) }) {
+			abs, err := filepath.Abs(path)
+			if err != nil {
+				return err
+			}
+			captures = append(captures, abs)
 		}
 		return nil
 	})

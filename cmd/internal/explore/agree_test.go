@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentskit/snapctl/internal/samples"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
@@ -251,28 +252,7 @@ func sameAsScratch(t *testing.T, x *exploreIndex, what string) bool {
 // the conformance cases expect.
 func sampleCaptures(t *testing.T) []string {
 	t.Helper()
-	var files []string
-	err := filepath.WalkDir("../../../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "script" {
-			return filepath.SkipDir
-		}
-		capture := slices.ContainsFunc([]string{".jsonl", ".har", ".sse", ".log"}, func(ext string) bool { return strings.HasSuffix(path, ext) })
-		if capture && !strings.HasSuffix(path, ".expected.jsonl") {
-			abs, _ := filepath.Abs(path)
-			files = append(files, abs)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 20 {
-		t.Fatalf("only %d captures in testdata", len(files))
-	}
-	return files
+	return samples.All(t)
 }
 
 // TestExploreToggleMatchesRecompute checks that a toggle, which judges
