@@ -46,20 +46,43 @@ func TestOneCoreAndMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	captures = append(captures, long)
+	// Lines longer than the reader's buffer between the others, for
+	// --max-line to skip while the lines before them are still in flight.
+	var b strings.Builder
+	for i, line := range strings.SplitAfter(scriptedCapture(script[:1200]), "\n") {
+		b.WriteString(line)
+		if i%100 == 50 {
+			b.WriteString(`{"padding":"` + strings.Repeat("x", 300<<10) + `"}` + "\n")
+		}
+	}
+	huge := filepath.Join(t.TempDir(), "huge.jsonl")
+	if err := os.WriteFile(huge, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	runAt := func(procs int, args []string) string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		ios, out, errOut := iostreams.Test("")
 		code := runOnce(ios, args)
 		return generated.ReplaceAllString(out.String(), "") + "\n--- stderr\n" + errOut.String() + "\n--- exit " + string(rune('0'+code))
 	}
+	check := func(args []string) {
+		one, many := runAt(1, args), runAt(4, args)
+		if one != many {
+			t.Errorf("%s: one core and four differ:\n%s", strings.Join(args, " "), firstDifference(one, many))
+		}
+	}
 	for _, c := range captures {
 		for _, cmd := range coreCommands {
-			args := append(append([]string{}, cmd...), c)
-			one, many := runAt(1, args), runAt(4, args)
-			if one != many {
-				t.Errorf("%s: one core and four differ:\n%s", strings.Join(args, " "), firstDifference(one, many))
-			}
+			check(append(append([]string{}, cmd...), c))
 		}
+	}
+	// Several captures in one run, each read into the buffer the one
+	// before it was read into; and lines over --max-line and longer than
+	// the reader's buffer among the others, which the reader skips by
+	// reading over the buffer its other lines are in.
+	for _, cmd := range coreCommands {
+		check(append(append([]string{}, cmd...), long, "../testdata/interleaved.jsonl", long))
+		check(append(append([]string{}, cmd...), "--max-line", "100000", huge))
 	}
 }
 

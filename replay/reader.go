@@ -333,7 +333,7 @@ func (r *Reader) nextSource() bool {
 			return false
 		}
 		r.src, r.name, r.eof, r.num, r.off = st, s.name, false, 0, 0
-		r.r, r.w = 0, 0
+		r.empty()
 		r.startFormat()
 		return true
 	}
@@ -514,7 +514,7 @@ func (r *Reader) discard() (Line, bool) {
 				r.r += i + 1
 				r.off++
 			} else {
-				r.r, r.w = 0, 0
+				r.empty()
 			}
 			if last == '\r' {
 				n-- // the CR of a CRLF ending is not part of the line
@@ -522,9 +522,18 @@ func (r *Reader) discard() (Line, bool) {
 			l.Len, l.blank = n, ws.done()
 			return l, true
 		}
-		r.r, r.w = 0, 0
+		r.empty()
 		r.fill()
 	}
+}
+
+// empty lets go of the buffer's bytes to read new ones from its start:
+// the lines delivered from it may still point into it (see swap).
+func (r *Reader) empty() {
+	if r.swap != nil && r.w > 0 {
+		r.buf = r.swap(r.buf, 0)
+	}
+	r.r, r.w = 0, 0
 }
 
 // blankScan tells whether a line seen in pieces is all JavaScript
