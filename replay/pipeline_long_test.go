@@ -1,0 +1,41 @@
+package replay
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestPipelineKeepsLongMalformedLines checks that a malformed line longer
+// than a batch (decoded alone on the reader's goroutine) is delivered
+// with its text under RawMalformed, as on one core: inspect reads a
+// server error body and the event glued to it from that text, and found
+// glued-lines and request-refused on one core only when the glued event
+// was over 1 MiB.
+func TestPipelineKeepsLongMalformedLines(t *testing.T) {
+	poisonReleased = true
+	defer func() { poisonReleased = false }()
+	long := `{"error":{"code":"SESSION_BUSY"}}{"padding":"` + strings.Repeat("z", batchBytes) + `"}`
+	var b strings.Builder
+	for i := 0; i < 3; i++ {
+		b.WriteString(`{"x":1}` + "\n" + long + "\n")
+	}
+	name := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one, many := readShapes(t, []string{name}, 0, 1), readShapes(t, []string{name}, 0, 4)
+	if len(one) != 6 || one[1].Raw != long {
+		t.Fatalf("one core: %d results, the long line's text %d bytes", len(one), len(one[1].Raw))
+	}
+	if !reflect.DeepEqual(one, many) {
+		for i := range min(len(one), len(many)) {
+			if one[i] != many[i] {
+				t.Fatalf("result %d: one core gives %d bytes of text, four %d", i, len(one[i].Raw), len(many[i].Raw))
+			}
+		}
+		t.Fatalf("%d results on one core, %d on four", len(one), len(many))
+	}
+}
