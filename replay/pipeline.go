@@ -111,6 +111,9 @@ type batch struct {
 	owned  [][]byte // reader buffers this batch recycles when released
 	size   int      // bytes of line data
 	done   chan struct{}
+	// held, when set, is closed on release: the reader waits for it
+	// before reusing the buffer a long line's Raw points into.
+	held chan struct{}
 }
 
 type pipeline struct {
@@ -260,20 +263,36 @@ func (p *pipeline) read(rd *Reader) {
 }
 
 // sendLong decodes l into the empty batch b and sends it, already done.
+// A malformed line whose text fn is to see (RawMalformed) stays in the
+// reader's buffer, and the reader waits until fn is done with it: copied,
+// it would be held once more for every batch in flight.
 func (p *pipeline) sendLong(b *batch, l Line) bool {
 	b.lines = append(b.lines, l)
 	b.starts, b.ends = append(b.starts, 0), append(b.ends, 0)
 	b.events, b.errs = append(b.events[:0], Event{}), append(b.errs[:0], nil)
 	b.errs[0] = decodeLine(&p.long, l, &b.events[0], p.opts.MaxLine)
-	b.lines[0].Data = nil // the reader's buffer, about to be reused
+	var held chan struct{}
+	if p.opts.RawMalformed && b.errs[0] != nil && !l.TooLong {
+		held = make(chan struct{})
+		b.held = held
+	} else {
+		b.lines[0].Data = nil // the reader's buffer, about to be reused
+	}
 	b.done = make(chan struct{})
 	close(b.done)
 	select {
 	case p.ordered <- b:
-		return true
 	case <-p.quit:
 		return false
 	}
+	if held != nil {
+		select {
+		case <-held:
+		case <-p.quit:
+			return false
+		}
+	}
+	return true
 }
 
 func (p *pipeline) decode(opts Options) {
@@ -343,6 +362,10 @@ func (p *pipeline) release(b *batch) {
 	b.owned = b.owned[:0]
 	for i := range b.events {
 		b.events[i] = Event{} // drop references to message data
+	}
+	if b.held != nil {
+		close(b.held) // the reader may reuse its buffer
+		b.held = nil
 	}
 	p.free <- b
 }
