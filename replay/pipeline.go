@@ -103,7 +103,7 @@ const (
 // made elsewhere (joined records, HAR bodies) are copied into buf.
 type batch struct {
 	buf    []byte
-	starts []int // offset of each line's data in buf; -1 for a line in the reader's buffer
+	starts []int // offset of each line's data in buf; -1 for a line in the reader's buffer or without data
 	ends   []int
 	lines  []Line
 	events []Event
@@ -238,11 +238,16 @@ func (p *pipeline) read(rd *Reader) {
 			return
 		}
 		b.size += len(l.Data)
-		if rd.inBuffer(l.Data) {
+		switch {
+		case rd.inBuffer(l.Data):
 			// The line stays where the reader read it (see batch).
 			b.starts, b.ends = append(b.starts, -1), append(b.ends, 0)
 			p.used = true
-		} else {
+		case l.Data == nil:
+			// No text was held (a message over the limit): none is
+			// copied, and Raw stays nil, as on the reader's goroutine.
+			b.starts, b.ends = append(b.starts, -1), append(b.ends, 0)
+		default:
 			// Copied into the batch; Data is set by the decoder, since
 			// buf may move while it grows.
 			b.starts = append(b.starts, len(b.buf))
@@ -309,6 +314,11 @@ func (p *pipeline) decode(opts Options) {
 			l := &b.lines[i]
 			if s := b.starts[i]; s >= 0 {
 				l.Data = b.buf[s:b.ends[i]]
+				if l.Data == nil {
+					// Empty text, of a batch whose buf is still nil: it
+					// is there, and Raw says so as on one core.
+					l.Data = []byte{}
+				}
 			}
 			b.errs[i] = decodeLine(&d, *l, &b.events[i], opts.MaxLine)
 		}
