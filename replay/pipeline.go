@@ -95,6 +95,13 @@ const (
 	batchesInFlight = 8
 )
 
+// maxPooled is the largest reader buffer the pipeline keeps for reuse:
+// the buffer a line of up to batchBytes grows, doubling. The buffers in
+// the pool and those the batches own are then at most what the batches
+// held when they copied their lines, and lines of some hundreds of KiB
+// cost no allocation each.
+const maxPooled = 2 * batchBytes
+
 // batch is a run of consecutive lines with their decode results. A line
 // read from the reader's buffer points into it, and the buffer, handed
 // over when the reader would reuse it (Reader.swap), is owned by the
@@ -129,7 +136,7 @@ type pipeline struct {
 	// long decodes lines too long to copy into a batch, on the reader's
 	// goroutine.
 	long Decoder
-	// bufs holds reader buffers of at most readSize bytes for the reader
+	// bufs holds reader buffers of at most maxPooled bytes for the reader
 	// to go on in once a batch hands its own back. pending are buffers
 	// swapped out of the reader, owned by the next batch sent; used tells
 	// whether a line in a batch points into the reader's buffer.
@@ -200,7 +207,13 @@ func (p *pipeline) read(rd *Reader) {
 		}
 		p.used = false
 		p.pending = append(p.pending, old)
-		size := max(need, min(len(old), readSize))
+		// The same size again, so that lines as long go on without the
+		// buffer growing anew; a buffer grown for a line over a batch,
+		// which is decoded on its own, is not kept up.
+		size := max(need, len(old))
+		if len(old) > maxPooled {
+			size = max(need, readSize)
+		}
 		select {
 		case nb := <-p.bufs:
 			if len(nb) >= size {
@@ -361,7 +374,7 @@ func (p *pipeline) release(b *batch) {
 		if poisonReleased {
 			poison(buf)
 		}
-		if len(buf) <= readSize {
+		if len(buf) <= maxPooled {
 			select {
 			case p.bufs <- buf:
 			default:
