@@ -18,7 +18,7 @@
 # script exits 1 at the end.
 #
 # With SAVE_CORPUS=1 (the default) the inputs the fuzzer found interesting
-# are copied from Go's fuzz cache into PKG/testdata/fuzz/TARGET/, so that
+# in this run are copied from Go's fuzz cache into PKG/testdata/fuzz/TARGET/, so that
 # they are committed and `go test ./...` replays them as seeds; files that
 # are already there keep their names (an input's name is its hash).
 set -euo pipefail
@@ -71,7 +71,9 @@ while read -r dir name; do
   [ "$dir" = . ] || pkg="$module/$dir"
   if [ "$SAVE_CORPUS" = 1 ] && [ -d "$cache/$pkg/$name" ]; then
     mkdir -p "$dir/testdata/fuzz/$name"
-    cp -n "$cache/$pkg/$name"/* "$dir/testdata/fuzz/$name/" 2>/dev/null || true
+    # Only what this run found: the cache keeps the inputs of every run,
+    # those of a target whose arguments have changed since included.
+    find "$cache/$pkg/$name" -type f -newer "$log" -exec cp -n {} "$dir/testdata/fuzz/$name/" \; 2>/dev/null || true
   fi
   rm -f "$log"
 done <<<"$targets"
