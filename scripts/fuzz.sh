@@ -42,6 +42,7 @@ while read -r dir name; do
   [[ $name =~ $filter ]] || continue
   ran=$((ran + 1))
   log=$(mktemp)
+  stamp=$(mktemp) # older than every input this run writes (the log is not: it is written to)
   start=$(date +%s)
   # One thread a worker and a worker a core: an input is a few lines, and
   # handing them between the goroutines of replay's pipeline cost more
@@ -73,9 +74,9 @@ while read -r dir name; do
     mkdir -p "$dir/testdata/fuzz/$name"
     # Only what this run found: the cache keeps the inputs of every run,
     # those of a target whose arguments have changed since included.
-    find "$cache/$pkg/$name" -type f -newer "$log" -exec cp -n {} "$dir/testdata/fuzz/$name/" \; 2>/dev/null || true
+    find "$cache/$pkg/$name" -type f -newer "$stamp" -exec cp -n {} "$dir/testdata/fuzz/$name/" \; 2>/dev/null || true
   fi
-  rm -f "$log"
+  rm -f "$log" "$stamp"
 done <<<"$targets"
 if [ "$ran" = 0 ]; then
   echo "no fuzz target matches $filter" >&2
