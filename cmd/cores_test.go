@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,7 +64,7 @@ func TestOneCoreAndMany(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		ios, out, errOut := iostreams.Test("")
 		code := runOnce(ios, args)
-		return generated.ReplaceAllString(out.String(), "") + "\n--- stderr\n" + errOut.String() + "\n--- exit " + string(rune('0'+code))
+		return generated.ReplaceAllString(out.String(), "") + "\n--- stderr\n" + errOut.String() + "\n--- exit " + strconv.Itoa(code)
 	}
 	check := func(args []string) {
 		one, many := runAt(1, args), runAt(4, args)

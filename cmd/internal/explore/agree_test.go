@@ -247,14 +247,6 @@ func sameAsScratch(t *testing.T, x *exploreIndex, what string) bool {
 	return true
 }
 
-// sampleCaptures are the captures of testdata/, those of its folders
-// included (NDJSON, HAR, SSE and container logs), but for the outputs
-// the conformance cases expect.
-func sampleCaptures(t *testing.T) []string {
-	t.Helper()
-	return samples.All(t)
-}
-
 // TestExploreToggleMatchesRecompute checks that a toggle, which judges
 // again only the rows of one cursor until its state is back, leaves every
 // row with the verdict and link that judging every row in play from
@@ -262,7 +254,7 @@ func sampleCaptures(t *testing.T) []string {
 // the other and back on, on every capture of testdata/, unpinned and
 // pinned to its first sessions.
 func TestExploreToggleMatchesRecompute(t *testing.T) {
-	for _, file := range sampleCaptures(t) {
+	for _, file := range samples.All(t) {
 		ids := newTestExplorer(t, 80, 24, "", file).x.ids
 		for _, session := range append([]string{""}, ids[:min(len(ids), 3)]...) {
 			x := newTestExplorer(t, 80, 24, session, file).x
@@ -371,7 +363,7 @@ func TestExploreBlockReader(t *testing.T) {
 		t.Fatalf("%d bytes, not several blocks", st.Size())
 	}
 	read := 0
-	for _, file := range append(sampleCaptures(t), big) {
+	for _, file := range append(samples.All(t), big) {
 		x := newTestExplorer(t, 80, 24, "", file).x
 		blocks := &blockReader{x: x}
 		for i := range x.len() {
@@ -406,7 +398,7 @@ func TestExploreBlockReader(t *testing.T) {
 // which the index does not keep (a row keeps the HAR entry of its
 // origin only), so a what-if does not find it.
 func TestExploreWhatIfOfNothing(t *testing.T) {
-	for _, file := range sampleCaptures(t) {
+	for _, file := range samples.All(t) {
 		ids := openIndex(t, file, replay.Options{}).ids
 		for _, session := range append([]string{""}, ids[:min(len(ids), 1)]...) {
 			x := openIndex(t, file, replay.Options{Session: session})
@@ -444,7 +436,7 @@ func TestExploreWhatIfOfNothing(t *testing.T) {
 // text (request-refused, glued-lines, unusable-input) included.
 func TestExploreFindsWhatInspectFinds(t *testing.T) {
 	found := map[string]bool{}
-	for _, file := range sampleCaptures(t) {
+	for _, file := range samples.All(t) {
 		ids := openIndex(t, file, replay.Options{}).ids
 		for _, session := range append([]string{""}, ids[:min(len(ids), 1)]...) {
 			x := openIndex(t, file, replay.Options{Session: session})
