@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/inspect/model"
@@ -22,7 +23,7 @@ const (
 )
 
 // codePattern is a diagnostic code of the protocol (diagnostic.code).
-var codePattern = regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,63}$`)
+var codePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9_]{0,63}$`) })
 
 // refusal is what is kept of the error bodies of one code.
 type refusal struct {
@@ -78,7 +79,7 @@ func (in *Inspector) observeRefusal(res *replay.Result, exchange *pendingSubmit)
 	}
 	d := json.NewDecoder(bytes.NewReader(raw))
 	var body errorBody
-	if d.Decode(&body) != nil || body.Error == nil || !codePattern.MatchString(body.Error.Code) {
+	if d.Decode(&body) != nil || body.Error == nil || !codePattern().MatchString(body.Error.Code) {
 		return
 	}
 	r := &in.refused

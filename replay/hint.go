@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -189,6 +190,8 @@ func isHAR(line []byte) bool {
 
 // containerLog matches a CRI log line (timestamp, stream, tag) and a
 // docker-compose prefix ("name  | ").
-var containerLog = regexp.MustCompile(`^(\d{4}-\d\d-\d\dT\S+ (stdout|stderr) [FP] |[\w.-]+\s+\| )`)
+var containerLog = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\d{4}-\d\d-\d\dT\S+ (stdout|stderr) [FP] |[\w.-]+\s+\| )`)
+})
 
-func isContainerLog(line []byte) bool { return containerLog.Match(line) }
+func isContainerLog(line []byte) bool { return containerLog().Match(line) }

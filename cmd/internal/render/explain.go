@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -84,20 +85,20 @@ func FoldName(s string) string {
 	return strings.ToLower(strings.NewReplacer("-", "", "_", "", ".", "").Replace(s))
 }
 
-var backquoted = regexp.MustCompile("`([^`]+)`")
+var backquoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("`([^`]+)`") })
 
 // titleTokens are the `quoted` names of a title: fields, codes, events.
 func titleTokens(title string) []string {
 	var out []string
-	for _, m := range backquoted.FindAllStringSubmatch(title, -1) {
+	for _, m := range backquoted().FindAllStringSubmatch(title, -1) {
 		out = append(out, m[1])
 	}
 	return out
 }
 
 var (
-	quotedValue = regexp.MustCompile(`"(?:[^"\\]|\\.)*"`)
-	wordRe      = regexp.MustCompile(`[A-Za-z][A-Za-z_]{2,}`)
+	quotedValue = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"(?:[^"\\]|\\.)*"`) })
+	wordRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[A-Za-z][A-Za-z_]{2,}`) })
 )
 
 // matchDetail matches a detail pasted whole: its path's last key names
@@ -120,7 +121,7 @@ func matchDetail(rules []replay.Rule, q string) []replay.Rule {
 		}
 		q = msg
 	}
-	words := wordRe.FindAllString(quotedValue.ReplaceAllString(q, ""), -1)
+	words := wordRe().FindAllString(quotedValue().ReplaceAllString(q, ""), -1)
 	if len(words) == 0 {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
@@ -197,7 +198,11 @@ const lineageSVGTemplate = `{{define "lineage-svg"}}<svg {{if .Standalone}}xmlns
 // svgFuncs are the template functions the pictures use.
 var svgFuncs = template.FuncMap{"add": func(a, b int) int { return a + b }}
 
-var lineageSVGTmpl = template.Must(template.New("lineage").Funcs(svgFuncs).Parse(lineageSVGTemplate))
+// lineageSVGTmpl is parsed when a page is first written, not when the
+// program starts: every command links this package.
+var lineageSVGTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("lineage").Funcs(svgFuncs).Parse(lineageSVGTemplate))
+})
 
 // WriteLineageSVG writes one standalone SVG document with every session's
 // tree, one under the other, each headed with its verdict (inspect's, by
@@ -226,7 +231,7 @@ func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[stri
 		width = max(width, l.Width, int(float64(len([]rune(head)))*svgCharWidth*1.2)+2*svgPad)
 	}
 	fmt.Fprint(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
-	t := template.Must(template.Must(lineageSVGTmpl.Clone()).New("doc").Parse(`<svg xmlns="http://www.w3.org/2000/svg" width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}">
+	t := template.Must(template.Must(lineageSVGTmpl().Clone()).New("doc").Parse(`<svg xmlns="http://www.w3.org/2000/svg" width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}">
 <style>text{font:11px ui-monospace,Menlo,Consolas,monospace;fill:#202124}.head{font-weight:bold;font-size:12px}.t-id{font-weight:bold}.st-error,.t-problem{fill:#d93025}.st-complete{fill:#137333}.st-other{fill:#5f6368}.op{font-size:10px}</style>
 <rect width="100%" height="100%" fill="#ffffff"/>
 {{- range .Parts}}

@@ -4,6 +4,7 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
 )
@@ -199,13 +200,16 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Aggregate}}<p class="note">{{.Aggregate}}</p>{{end}}
 {{end}}`
 
-var reportTmpl = template.Must(template.Must(lineageSVGTmpl.Clone()).New("report").Funcs(template.FuncMap{
-	"css":          func() template.CSS { return template.CSS(reportCSS) },
-	"csp":          func() string { return CSP },
-	"filters":      func(r []string) template.CSS { return template.CSS(filterCSS(r)) },
-	"size":         text.ByteSize,
-	"statusChange": func(t *turnDiff) string { return t.statusChange() },
-}).Parse(reportTemplate))
+// reportTmpl is parsed when a page is first written (see lineageSVGTmpl).
+var reportTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.Must(lineageSVGTmpl().Clone()).New("report").Funcs(template.FuncMap{
+		"css":          func() template.CSS { return template.CSS(reportCSS) },
+		"csp":          func() string { return CSP },
+		"filters":      func(r []string) template.CSS { return template.CSS(filterCSS(r)) },
+		"size":         text.ByteSize,
+		"statusChange": func(t *turnDiff) string { return t.statusChange() },
+	}).Parse(reportTemplate))
+})
 
 // WritePage writes the page as one HTML document.
-func WritePage(w io.Writer, p *Page) error { return reportTmpl.Execute(w, p) }
+func WritePage(w io.Writer, p *Page) error { return reportTmpl().Execute(w, p) }
