@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -19,7 +20,7 @@ import (
 // next read. The Result passed to fn is reused for the next line, as its
 // Event is: a Result a line would cost a million lines a million
 // allocations.
-func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
+func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err error) {
 	r, err := NewRunner(opts)
 	if err != nil {
 		return Summary{}, err
@@ -28,11 +29,36 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if workers == 1 || opts.KeepRaw {
-		return runSequential(r, rd, fn)
-	}
-	p := newPipeline(rd, opts, workers)
+	// Regular files are mapped (mapped.go), but not while tests poison
+	// the lines delivered: a mapping cannot be written.
+	rd.mapOK = !noMap && !poisonReleased
+	// fn may read a mapped line whose bytes are gone.
+	var p *pipeline
 	var res Result
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if e := recover(); e != nil {
+			if !rd.maps.holds(e) {
+				panic(e)
+			}
+			if p != nil {
+				p.abort()
+			}
+			sum = r.Summary(Stats{})
+			err = &DamageError{Name: res.File, Offset: -1, Err: errVanished}
+		}
+	}()
+	if workers == 1 || opts.KeepRaw {
+		sum, err = runSequential(r, rd, fn, &res)
+		rd.maps.release()
+		return sum, err
+	}
+	p = newPipeline(rd, opts, workers)
+	// A line whose bytes were gone when decoded damages its capture: it
+	// and the lines after it in the same capture are not applied.
+	var lost []Line
+	skip := false
 	for {
 		b, ok := p.next(opts.Idle)
 		if !ok {
@@ -40,6 +66,16 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 		}
 		for i := range b.lines {
 			l := &b.lines[i]
+			if skip {
+				if prev := lost[len(lost)-1]; l.File == prev.File && l.Num > prev.Num {
+					continue
+				}
+				skip = false
+			}
+			if b.errs[i] == lineLost {
+				lost, skip = append(lost, Line{File: l.File, Num: l.Num, Off: l.Off}), true
+				continue
+			}
 			if !r.keep(l.File, l.Num, &b.events[i], b.errs[i]) {
 				continue
 			}
@@ -58,14 +94,21 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (Summary, error) {
 		p.release(b)
 	}
 	p.wg.Wait()
-	return r.Summary(p.stats), p.err
+	stats := p.stats
+	if len(lost) > 0 {
+		for i := range lost {
+			rd.lostLine(&lost[i])
+		}
+		stats = rd.Stats()
+	}
+	rd.maps.release()
+	return r.Summary(stats), p.err
 }
 
-func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, error) {
+func runSequential(r *Runner, rd *Reader, fn func(*Result) error, res *Result) (Summary, error) {
 	if r.opts.Idle != nil {
 		rd.onFill = r.opts.Idle
 	}
-	var res Result
 	for {
 		l, err := rd.Next()
 		if errors.Is(err, io.EOF) {
@@ -75,13 +118,33 @@ func runSequential(r *Runner, rd *Reader, fn func(*Result) error) (Summary, erro
 			return r.Summary(rd.Stats()), err
 		}
 		var ok bool
-		if res, ok = r.step(l); !ok {
+		if ok = r.stepGuarded(rd, l, res); !ok {
 			continue
 		}
-		if err := fn(&res); err != nil {
+		if err := fn(res); err != nil {
 			return r.Summary(rd.Stats()), err
 		}
 	}
+}
+
+// stepGuarded is step, for a line that may be mapped: when its bytes are
+// gone, its capture is damaged and left, and it reports false.
+func (r *Runner) stepGuarded(rd *Reader, l Line, res *Result) (ok bool) {
+	if !rd.mapOK {
+		*res, ok = r.step(l)
+		return ok
+	}
+	defer func() {
+		if e := recover(); e != nil {
+			if !rd.maps.holds(e) {
+				panic(e)
+			}
+			rd.vanished()
+			ok = false
+		}
+	}()
+	*res, ok = r.step(l)
+	return ok
 }
 
 // batchBytes and batchLines bound a batch before it is handed to a
@@ -143,6 +206,9 @@ type pipeline struct {
 	bufs    chan []byte
 	pending [][]byte
 	used    bool
+	// maps, when the reader may map its captures, are its mappings: the
+	// decoders guard against their bytes being gone.
+	maps *mappings
 }
 
 func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
@@ -154,6 +220,9 @@ func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
 		opts:    opts,
 		long:    opts.decoder(),
 		bufs:    make(chan []byte, batchesInFlight+2),
+	}
+	if rd.mapOK {
+		p.maps = &rd.maps
 	}
 	// A long line is decoded from the reader's buffer, which the reader
 	// reuses before fn sees the line: its messages cannot be borrowed.
@@ -173,6 +242,7 @@ func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
 // and also whenever the reader is about to wait for input, so that lines
 // of a live stream are never held back.
 func (p *pipeline) read(rd *Reader) {
+	debug.SetPanicOnFault(true) // see decodeGuarded
 	defer close(p.work)
 	defer close(p.ordered)
 	defer func() { p.stats = rd.Stats(); rd.swap = nil }()
@@ -288,7 +358,11 @@ func (p *pipeline) sendLong(b *batch, l Line) bool {
 	b.lines = append(b.lines, l)
 	b.starts, b.ends = append(b.starts, 0), append(b.ends, 0)
 	b.events, b.errs = append(b.events[:0], Event{}), append(b.errs[:0], nil)
-	b.errs[0] = decodeLine(&p.long, l, &b.events[0], p.opts.MaxLine)
+	if p.maps != nil {
+		b.errs[0] = decodeGuarded(p.maps, &p.long, l, &b.events[0], p.opts.MaxLine)
+	} else {
+		b.errs[0] = decodeLine(&p.long, l, &b.events[0], p.opts.MaxLine)
+	}
 	var held chan struct{}
 	if p.opts.RawMalformed && b.errs[0] != nil && !l.TooLong {
 		held = make(chan struct{})
@@ -315,6 +389,7 @@ func (p *pipeline) sendLong(b *batch, l Line) bool {
 
 func (p *pipeline) decode(opts Options) {
 	defer p.wg.Done()
+	debug.SetPanicOnFault(true) // see decodeGuarded
 	d := opts.decoder()
 	for b := range p.work {
 		n := len(b.lines)
@@ -333,7 +408,11 @@ func (p *pipeline) decode(opts Options) {
 					l.Data = []byte{}
 				}
 			}
-			b.errs[i] = decodeLine(&d, *l, &b.events[i], opts.MaxLine)
+			if p.maps != nil {
+				b.errs[i] = decodeGuarded(p.maps, &d, *l, &b.events[i], opts.MaxLine)
+			} else {
+				b.errs[i] = decodeLine(&d, *l, &b.events[i], opts.MaxLine)
+			}
 		}
 		close(b.done)
 	}

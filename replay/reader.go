@@ -137,6 +137,16 @@ type Reader struct {
 	closed bool
 	file   *os.File // the open file of src, for Close
 
+	// mapOK, set by Run, lets the reader map regular files of plain lines
+	// (mapped.go) into maps. inMap tells that buf is a window of the
+	// capture being read, heap is then the reader's own buffer, and lost
+	// names the captures whose mapped bytes were gone.
+	mapOK bool
+	maps  mappings
+	inMap bool
+	heap  []byte
+	lost  []string
+
 	// stop is the cause given to Stop; cut is set when it made a read
 	// fail, and stopped once Next has recorded it.
 	stop         atomic.Pointer[error]
@@ -321,6 +331,9 @@ func (r *Reader) nextSource() bool {
 			r.damaged(d)
 			continue
 		}
+		if r.mapOK && st.format == "" && st.file != nil && st.budget == nil {
+			st.mapIn(&r.maps)
+		}
 		r.mu.Lock()
 		closed := r.closed
 		if !closed {
@@ -335,6 +348,7 @@ func (r *Reader) nextSource() bool {
 		r.src, r.name, r.eof, r.num, r.off = st, s.name, false, 0, 0
 		r.empty()
 		r.startFormat()
+		r.unmapFramed()
 		return true
 	}
 }
@@ -367,6 +381,17 @@ func (r *Reader) damaged(d *DamageError) {
 // what another format's framer made of its lines. It returns io.EOF
 // after the last one, and no other error: see Err.
 func (r *Reader) Next() (Line, error) {
+	if !r.mapOK {
+		return r.next()
+	}
+	for {
+		if l, err, ok := r.nextGuarded(); ok {
+			return l, err
+		}
+	}
+}
+
+func (r *Reader) next() (Line, error) {
 	for {
 		if cause := r.stop.Load(); cause != nil {
 			r.stopHere(*cause)
@@ -530,6 +555,12 @@ func (r *Reader) discard() (Line, bool) {
 // empty lets go of the buffer's bytes to read new ones from its start:
 // the lines delivered from it may still point into it (see swap).
 func (r *Reader) empty() {
+	if r.inMap {
+		// A window of the mapping: nothing to hand over.
+		r.buf, r.heap, r.inMap = r.heap, nil, false
+		r.r, r.w = 0, 0
+		return
+	}
 	if r.swap != nil && r.w > 0 {
 		r.buf = r.swap(r.buf, 0)
 	}
@@ -583,6 +614,10 @@ const (
 // error ends the capture like its end would, once the bytes read with it
 // are in the buffer: the lines before the damage are all delivered.
 func (r *Reader) fill() {
+	if r.src.m != nil {
+		r.fillMapped()
+		return
+	}
 	switch {
 	case r.r > 0 && r.swap != nil:
 		old := r.buf

@@ -82,6 +82,11 @@ type stream struct {
 	// the reading was stopped before its end.
 	stored  *StoredFile
 	stopped bool
+	// m is the capture mapped in memory (mapped.go), nil when it is read;
+	// mo is the offset of its first byte not yet delivered, hp how far it
+	// is counted and hashed, dropped how far its pages were given back.
+	m               []byte
+	mo, hp, dropped int
 }
 
 // openStream opens s and recognises its format; b, when set, bounds what
@@ -158,6 +163,9 @@ func (s *stream) rewind() bool {
 // Read reads lines' bytes. An error other than io.EOF is returned as a
 // *DamageError, with any bytes delivered before it.
 func (s *stream) Read(p []byte) (int, error) {
+	if s.m != nil {
+		return s.readMapped(p)
+	}
 	n, err := within(s.in, s.budget, false).Read(p)
 	s.out += int64(n)
 	if n > 0 && s.format != "" && s.raw.keep {
@@ -191,6 +199,12 @@ func (s *stream) close() *ShrinkError {
 	if s.in != nil {
 		s.in.Close()
 	}
+	if s.m != nil && s.stored != nil && !s.stopped {
+		// Left before its end: hashed on to it, as hashed reads on.
+		s.advance(len(s.m))
+		s.mapEnd()
+	}
+	s.leave()
 	s.hashed()
 	if s.file == nil {
 		return nil

@@ -1,0 +1,302 @@
+package replay
+
+import (
+	"errors"
+	"io"
+	"math"
+	"os"
+	"runtime/debug"
+	"sync"
+	"unsafe"
+)
+
+// Reading a capture mapped in memory.
+//
+// A regular file of plain lines read by Run is mapped read-only
+// (mapFile) instead of read: the reader's buffer is then a window of the
+// mapping, lines point into it, and no byte is copied from the kernel,
+// which was a sixth of the work of replaying a large capture. The window
+// moves on as the lines are consumed; the pages behind it are given back
+// (dropPages), so that what the process holds stays bounded as when it
+// reads. A file that grew since it was mapped is read on from the end
+// of the mapping.
+//
+// A mapped file truncated while it is read faults where its bytes were.
+// Every goroutine that touches the bytes of a mapped line turns that
+// fault into a panic (debug.SetPanicOnFault) and recovers it: the reader
+// in Next, the decoders per line, Run around fn. The capture is then
+// damaged at that line, as by a failed read, and the reader goes on with
+// the next one. The mappings are let go of when Run returns, once nothing
+// reads them.
+
+// mapWindow is how far the window reaches past what the reader consumed
+// at each move, and keepMapped how much of the mapping behind it stays
+// in the process: the batches in flight hold up to that much.
+const (
+	mapWindow  = 4 << 20
+	keepMapped = batchesInFlight * batchBytes
+)
+
+// errVanished is the cause of the damage to a mapped capture whose bytes
+// were gone when read.
+var errVanished = errors.New("its bytes are gone: the file was truncated while being read")
+
+// lineLost is the decode result of a line whose bytes were gone.
+var lineLost = &DecodeError{Code: CodeInvalidPayload, Offset: -1}
+
+// mappings are the captures a reader mapped.
+type mappings struct {
+	mu   sync.Mutex
+	maps [][]byte
+}
+
+func (ms *mappings) add(m []byte) {
+	ms.mu.Lock()
+	ms.maps = append(ms.maps, m)
+	ms.mu.Unlock()
+}
+
+// holds tells whether e, recovered from a panic, is a fault at an address
+// in one of the mappings.
+func (ms *mappings) holds(e any) bool {
+	f, ok := e.(interface{ Addr() uintptr })
+	if !ok {
+		return false
+	}
+	a := f.Addr()
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	for _, m := range ms.maps {
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
+		if a >= start && a < start+uintptr(len(m)) {
+			return true
+		}
+	}
+	return false
+}
+
+// release unmaps every mapping. Nothing may read them after.
+func (ms *mappings) release() {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	for _, m := range ms.maps {
+		unmap(m)
+	}
+	ms.maps = nil
+}
+
+// noMap, set by tests, makes Run read every capture.
+var noMap bool
+
+// mapIn maps the stream's file when it is a regular file, recording the
+// mapping in ms. What the format's sniffing read through raw is already
+// counted and hashed.
+func (s *stream) mapIn(ms *mappings) {
+	fi, err := s.file.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() < s.raw.n {
+		return
+	}
+	m := mapFile(s.file, fi.Size())
+	if m == nil {
+		return
+	}
+	ms.add(m)
+	s.m, s.hp = m, int(s.raw.n)
+}
+
+// advance delivers the mapping up to e: it counts and hashes the bytes
+// not yet counted, as raw does the bytes it reads.
+func (s *stream) advance(e int) {
+	s.mo, s.out = e, int64(e)
+	if e <= s.hp {
+		return
+	}
+	if s.raw.sum != nil {
+		s.raw.sum.Write(s.m[s.hp:e])
+	}
+	s.raw.n += int64(e - s.hp)
+	s.raw.total.Add(int64(e - s.hp))
+	s.hp = e
+}
+
+// mapEnd is called once the whole mapping is delivered. It reports
+// whether the file grew since it was mapped: the stream then reads it on
+// from the mapping's end, as any other.
+func (s *stream) mapEnd() bool {
+	fi, err := s.file.Stat()
+	if err == nil && fi.Size() > int64(len(s.m)) {
+		s.readOn()
+		return true
+	}
+	s.raw.eof = true
+	return false
+}
+
+// readOn stops reading the mapping: the stream reads the file on from
+// the first byte not yet delivered.
+func (s *stream) readOn() {
+	off := int64(s.mo)
+	s.raw.r = io.NewSectionReader(s.file, off, math.MaxInt64-off)
+	s.br.Reset(s.raw)
+	s.leave()
+}
+
+// unmapFramed goes back to reading a capture whose format is not plain
+// lines once it is known: its framer may write over the lines it reads
+// (a docker log is unescaped in place), which a mapping cannot take.
+func (r *Reader) unmapFramed() {
+	if r.src.m == nil || (r.frame == nil && r.har == nil) {
+		return
+	}
+	r.src.readOn()
+	r.leaveMap()
+}
+
+// leave stops reading the mapping, and gives back its pages; the
+// mapping itself lasts until Run returns.
+func (s *stream) leave() {
+	if s.m == nil {
+		return
+	}
+	if end := len(s.m) &^ (os.Getpagesize() - 1); end > s.dropped {
+		dropPages(s.m[s.dropped:end])
+	}
+	s.m = nil
+}
+
+// drop gives back the pages of the mapping more than keepMapped behind
+// start.
+func (s *stream) drop(start int) {
+	if start-s.dropped < keepMapped+mapWindow {
+		return
+	}
+	end := (start - keepMapped) &^ (os.Getpagesize() - 1)
+	dropPages(s.m[s.dropped:end])
+	s.dropped = end
+}
+
+// readMapped is Read for a mapped stream (a HAR capture's decoder reads
+// through it).
+func (s *stream) readMapped(p []byte) (int, error) {
+	if s.mo == len(s.m) {
+		if !s.mapEnd() {
+			return 0, io.EOF
+		}
+		return s.Read(p)
+	}
+	n := copy(p, s.m[s.mo:])
+	s.advance(s.mo + n)
+	return n, nil
+}
+
+// fillMapped moves the reader's window on: it starts at the first byte
+// not consumed and reaches mapWindow past the bytes delivered so far.
+// At the mapping's end it sets eof, or goes back to reading into the
+// reader's own buffer when the file grew.
+func (r *Reader) fillMapped() {
+	s := r.src
+	start := s.mo - (r.w - r.r)
+	if !r.inMap {
+		// The lines delivered from the reader's buffer are its owner's.
+		r.heap = r.buf
+		if r.swap != nil && r.w > 0 {
+			r.heap = r.swap(r.buf, 0)
+		}
+		r.inMap = true
+	}
+	if r.isClosed() {
+		r.eof = true // as a read of the closed file fails
+		return
+	}
+	if s.mo == len(s.m) {
+		if s.mapEnd() {
+			r.leaveMap()
+			r.fill()
+		} else {
+			r.eof = true
+		}
+		return
+	}
+	end := min(len(s.m), s.mo+mapWindow)
+	r.stats.Bytes += int64(end - s.mo)
+	s.advance(end)
+	r.buf, r.r, r.w = s.m[start:end:end], 0, end-start
+	s.drop(start)
+}
+
+// leaveMap goes back to the reader's own buffer, with the bytes of the
+// window not yet consumed.
+func (r *Reader) leaveMap() {
+	if !r.inMap {
+		return
+	}
+	rest := r.buf[r.r:r.w]
+	r.buf, r.heap, r.inMap = r.heap, nil, false
+	if len(r.buf) < len(rest)+firstReadSize {
+		r.buf = make([]byte, max(len(rest)+firstReadSize, readSize))
+	}
+	r.w, r.r = copy(r.buf, rest), 0
+}
+
+// nextGuarded is Next for a reader that may map its captures: a fault in
+// a mapping damages the capture being read, which is then left, and
+// reports false.
+func (r *Reader) nextGuarded() (l Line, err error, ok bool) {
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		if e := recover(); e != nil {
+			if !r.maps.holds(e) {
+				panic(e)
+			}
+			r.vanished()
+			l, err, ok = Line{}, nil, false
+		}
+	}()
+	l, err = r.next()
+	return l, err, true
+}
+
+// vanished damages the capture being read, whose mapped bytes were gone,
+// and leaves it.
+func (r *Reader) vanished() {
+	if r.src == nil {
+		return
+	}
+	d := &DamageError{Name: r.name, Offset: r.off, Decoded: r.off, Err: errVanished}
+	r.src.m = nil // nothing more is read of it, not even to hash it
+	r.src.stopped = true
+	r.inMap, r.buf, r.heap = false, r.heap, nil
+	r.r, r.w, r.eof = 0, 0, true
+	r.endSource()
+	r.damaged(d)
+	r.lost = append(r.lost, d.Name)
+}
+
+// lostLine damages the capture of l, whose mapped bytes were gone when a
+// decoder or fn read them, unless the reader found it so first. Run calls
+// it once the reader is done.
+func (r *Reader) lostLine(l *Line) {
+	for _, n := range r.lost {
+		if n == l.File {
+			return
+		}
+	}
+	r.damaged(&DamageError{Name: l.File, Offset: l.Off, Decoded: l.Off, Err: errVanished})
+	r.lost = append(r.lost, l.File)
+}
+
+// decodeGuarded is decodeLine, on a goroutine set to panic on a fault:
+// a line whose mapped bytes are gone decodes to lineLost.
+func decodeGuarded(ms *mappings, d *Decoder, l Line, ev *Event, maxLine int) (derr *DecodeError) {
+	defer func() {
+		if e := recover(); e != nil {
+			if !ms.holds(e) {
+				panic(e)
+			}
+			*ev = Event{}
+			derr = lineLost
+		}
+	}()
+	return decodeLine(d, l, ev, maxLine)
+}

@@ -1,0 +1,220 @@
+package replay
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/internal/samples"
+)
+
+// mappedRun is what a run delivers and reports, strings copied.
+type mappedRun struct {
+	Results  []pipelineResult
+	Summary  string
+	Err      string
+	Warnings []string
+	Stored   []StoredFile
+}
+
+// runMapped runs files with or without mapping them, on workers
+// goroutines, hashing what it reads.
+func runMapped(t *testing.T, files []string, maxLine, workers int, mapped bool) mappedRun {
+	t.Helper()
+	defer func(old bool) { noMap = old }(noMap)
+	noMap = !mapped
+	rd, err := Open(files, nil, maxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	rd.HashStored(sha256.New)
+	var out mappedRun
+	opts := Options{Workers: workers, Messages: true, BorrowMessages: true, RawMalformed: true, MaxLine: maxLine}
+	sum, err := Run(rd, opts, func(res *Result) error {
+		r := pipelineResult{File: res.File, Line: res.Line, Reason: res.Reason, Raw: string(res.Raw)}
+		if res.Err != nil {
+			r.Code = res.Err.Code
+		}
+		if ev := res.Event; ev != nil {
+			r.Session, r.Turn, r.Seq = ev.SessionID, ev.TurnID, ev.Sequence
+			for _, m := range ev.Snapshot.Messages {
+				r.IDs += m.ID + "\x00" + m.Content + "\x00"
+			}
+		}
+		out.Results = append(out.Results, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Summary = fmt.Sprintf("%+v %+v", sum.Input, sum.Counts)
+	if err := rd.Err(); err != nil {
+		out.Err = err.Error()
+	}
+	for _, w := range rd.Warnings() {
+		out.Warnings = append(out.Warnings, w.Error())
+	}
+	out.Stored = rd.Stored()
+	return out
+}
+
+// TestMappedReadsAsRead reads every capture in testdata, and captures
+// many times the mapping's window long, mapped and read, on one core and
+// on four, and compares all that a run delivers and reports: results,
+// counts, damage, warnings and the hash of each file. Lines cross the
+// window's moves, and the pages behind it are given back as it goes.
+func TestMappedReadsAsRead(t *testing.T) {
+	var pool []string
+	for _, name := range []string{"reconnect.jsonl", "interleaved.jsonl", "lineage-operations.jsonl", "explore-malformed.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pool = append(pool, strings.Split(strings.TrimSpace(string(data)), "\n")...)
+	}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	dir := t.TempDir()
+	var long []string
+	for f := 0; f < 2; f++ {
+		var b bytes.Buffer
+		for b.Len() < 3*keepMapped+rnd.IntN(mapWindow) {
+			switch k := rnd.IntN(200); {
+			case k == 0:
+				// Longer than a window.
+				fmt.Fprintf(&b, `{"padding":"%s"}`, strings.Repeat("y", mapWindow+rnd.IntN(mapWindow)))
+			case k < 10:
+				b.WriteString(pool[rnd.IntN(len(pool))] + "\r")
+			default:
+				b.WriteString(pool[rnd.IntN(len(pool))])
+			}
+			b.WriteByte('\n')
+		}
+		if f == 1 {
+			b.WriteString(pool[0][:len(pool[0])/2]) // no newline at the end
+		}
+		name := filepath.Join(dir, fmt.Sprintf("long%d.jsonl", f))
+		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		long = append(long, name)
+	}
+	runs := [][]string{long, {long[1], long[0], long[1]}}
+	for _, c := range samples.All(t) {
+		runs = append(runs, []string{c})
+	}
+	for _, files := range runs {
+		for _, maxLine := range []int{0, 64 << 10} {
+			for _, workers := range []int{1, 4} {
+				read, mapped := runMapped(t, files, maxLine, workers, false), runMapped(t, files, maxLine, workers, true)
+				if !reflect.DeepEqual(read, mapped) {
+					for i := range min(len(read.Results), len(mapped.Results)) {
+						if read.Results[i] != mapped.Results[i] {
+							t.Fatalf("%v, max line %d, %d workers: result %d differs:\nread:   %+v\nmapped: %+v", files, maxLine, workers, i, read.Results[i], mapped.Results[i])
+						}
+					}
+					read.Results, mapped.Results = read.Results[len(read.Results):], mapped.Results[len(mapped.Results):]
+					t.Fatalf("%v, max line %d, %d workers:\nread:   %+v\nmapped: %+v", files, maxLine, workers, read, mapped)
+				}
+			}
+		}
+	}
+}
+
+// TestMappedTruncated truncates a mapped capture while it is read: on
+// one core the reader meets the missing bytes, on four the decoders and
+// fn may too. The run ends without a panic, delivers a prefix of what
+// the whole capture gives, and reports the capture damaged.
+func TestMappedTruncated(t *testing.T) {
+	var b bytes.Buffer
+	for i := 0; b.Len() < 4*keepMapped; i++ {
+		// Malformed lines, so that fn reads their text too.
+		fmt.Fprintf(&b, `{"n":%d,"text":"%s"}`+"\n", i, strings.Repeat("x", i%3000))
+	}
+	whole := b.Bytes()
+	dir := t.TempDir()
+	for _, workers := range []int{1, 4} {
+		for _, cut := range []int{0, 2*mapWindow + 77, len(whole) - 4096} {
+			name := filepath.Join(dir, fmt.Sprintf("cut-%d-%d.jsonl", workers, cut))
+			if err := os.WriteFile(name, whole, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rd, err := Open([]string{name}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var raws []string
+			_, err = Run(rd, Options{Workers: workers, RawMalformed: true}, func(res *Result) error {
+				if len(raws) == 0 {
+					if err := os.Truncate(name, int64(cut)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				raws = append(raws, string(res.Raw))
+				return nil
+			})
+			rd.Close()
+			if err != nil && !errors.Is(err, errVanished) {
+				t.Fatalf("%d workers, cut at %d: %v", workers, cut, err)
+			}
+			if err == nil && rd.Err() == nil {
+				t.Fatalf("%d workers, cut at %d: %d lines and no damage", workers, cut, len(raws))
+			}
+			if dmg := rd.Err(); dmg != nil && !errors.Is(dmg, errVanished) {
+				t.Fatalf("%d workers, cut at %d: %v", workers, cut, dmg)
+			}
+			lines := strings.Split(string(whole), "\n")
+			for i, r := range raws {
+				if r != lines[i] {
+					t.Fatalf("%d workers, cut at %d: line %d is %.40q, want %.40q", workers, cut, i+1, r, lines[i])
+				}
+			}
+		}
+	}
+}
+
+// TestMappedGrown appends to a mapped capture while it is read: the
+// lines past the mapping's end are read as from any file.
+func TestMappedGrown(t *testing.T) {
+	line := `{"protocol":"agentskit.chat.turn","version":1}` + "\n"
+	first := strings.Repeat(line, 6*mapWindow/len(line))
+	more := strings.Repeat(line, 1000)
+	for _, workers := range []int{1, 4} {
+		name := filepath.Join(t.TempDir(), "grown.jsonl")
+		if err := os.WriteFile(name, []byte(first+line[:10]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := Open([]string{name}, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		if _, err := Run(rd, Options{Workers: workers, RawMalformed: true}, func(res *Result) error {
+			if n == 0 {
+				f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.WriteString(line[10:] + more)
+				f.Close()
+			}
+			if n++; string(res.Raw) != strings.TrimSuffix(line, "\n") {
+				t.Fatalf("line %d: %q", n, res.Raw)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		rd.Close()
+		if want := strings.Count(first+more, "\n") + 1; n != want || rd.Err() != nil {
+			t.Fatalf("%d workers: %d lines (%v), want %d", workers, n, rd.Err(), want)
+		}
+	}
+}
