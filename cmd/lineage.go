@@ -92,17 +92,17 @@ func lineageRun(o *lineageOptions) error {
 		return err
 	}
 	defer done()
-	b := lineage.NewBuilder(o.Session)
 	// The inspector, in the same pass, gives each session's verdict for
-	// its headline: the view takes it and re-derives no rule.
-	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window})
+	// its headline: the view takes it and re-derives no rule. The builder
+	// shares its model, which observes each result once.
+	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window, Outcomes: true})
+	b := lineage.NewBuilderOn(in.Model())
 	// Neither keeps anything of a message (the builder clones its heads
 	// and hashes its ids): the messages need not be copied out of the line.
 	ropts := inspect.ReplayOptions(o.options())
 	ropts.BorrowMessages = true
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
-		b.Add(res)
-		in.Observe(res)
+		b.AddStep(res, in.ObserveStep(res))
 		o.sniff.Observe(res)
 		return nil
 	})
@@ -115,8 +115,8 @@ func lineageRun(o *lineageOptions) error {
 	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
 		return err
 	}
-	sessions := b.Finish()
 	rep := in.Finish(sum)
+	sessions := b.Finish()
 	verdicts := rep.Verdicts()
 	if o.Turn != "" {
 		all := sessions

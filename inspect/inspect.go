@@ -37,6 +37,9 @@ type Options struct {
 	// the caller's goroutine (cheaper for the small captures that
 	// reduce runs by the hundred).
 	Workers int
+	// Outcomes makes the model keep each turn's outcome, for a lineage
+	// builder that shares it (Model, ObserveStep).
+	Outcomes bool
 }
 
 // maxTracked caps, in bytes over all sessions together, the fingerprints
@@ -116,7 +119,7 @@ type pendingSubmit struct {
 // New returns an inspector.
 func New(opts Options) *Inspector {
 	in := &Inspector{opts: opts, limit: opts.MaxPositions, seed: maphash.MakeSeed(),
-		fileIdx: map[string]int32{}, model: model.New(opts.Session, false),
+		fileIdx: map[string]int32{}, model: model.New(opts.Session, opts.Outcomes),
 		budget: maxTracked, invalid: map[string]*tally{}}
 	if in.limit <= 0 {
 		in.limit = DefaultMaxPositions
@@ -183,6 +186,14 @@ func (in *Inspector) session(m *model.Session) *session {
 // Observe takes one result of a run made with Messages set (see Run).
 // Malformed lines count only to invalid-event.
 func (in *Inspector) Observe(res *replay.Result) { in.observe(res) }
+
+// ObserveStep is Observe, returning the model's step of the result, valid
+// until the next call: a lineage builder on the same model (Model) takes
+// it, instead of a model of its own observing every result again.
+func (in *Inspector) ObserveStep(res *replay.Result) model.Step { return in.observe(res) }
+
+// Model is the inspector's model, until Finish lets go of it.
+func (in *Inspector) Model() *model.Model { return in.model }
 
 // observe is Observe, returning the model's step of the result: valid
 // until the next call, for a close-up of what the line did itself.

@@ -36,13 +36,23 @@ type notes struct {
 // replay, or "": submit inputs of other sessions are then ignored, as the
 // cursor ignores their snapshots.
 func NewBuilder(pinned string) *Builder {
-	return &Builder{model: model.New(pinned, true), notes: map[*model.Turn]*notes{}}
+	return NewBuilderOn(model.New(pinned, true))
+}
+
+// NewBuilderOn returns a builder on m, a model made with outcomes that
+// something else observes the results with: the builder is then given
+// each result with its step (AddStep).
+func NewBuilderOn(m *model.Model) *Builder {
+	return &Builder{model: m, notes: map[*model.Turn]*notes{}}
 }
 
 // Add records one replay result: accepted snapshots shape the nodes and
 // submit events give their input. Everything else is ignored.
-func (b *Builder) Add(res *replay.Result) {
-	st := b.model.Observe(res)
+func (b *Builder) Add(res *replay.Result) { b.AddStep(res, b.model.Observe(res)) }
+
+// AddStep is Add for a builder on a model that another observed res with,
+// st being that step.
+func (b *Builder) AddStep(res *replay.Result, st model.Step) {
 	switch {
 	case st.Session == nil || st.Foreign:
 	case res.Event.Kind == replay.KindSubmit:
