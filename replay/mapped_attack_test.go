@@ -1,0 +1,144 @@
+package replay
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// attackRun is runMapped with the options given, and the progress and
+// stats at the end.
+func attackRun(t *testing.T, files []string, opts Options, mapped bool) mappedRun {
+	t.Helper()
+	defer func(old bool) { noMap = old }(noMap)
+	noMap = !mapped
+	rd, err := Open(files, nil, opts.MaxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	rd.HashStored(sha256.New)
+	var out mappedRun
+	sum, err := Run(rd, opts, func(res *Result) error {
+		r := pipelineResult{File: res.File, Line: res.Line, Reason: res.Reason, Raw: string(res.Raw)}
+		if res.Err != nil {
+			r.Code = res.Err.Code
+		}
+		if ev := res.Event; ev != nil {
+			r.Session, r.Turn, r.Seq = ev.SessionID, ev.TurnID, ev.Sequence
+		}
+		out.Results = append(out.Results, r)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, total := rd.Progress()
+	out.Summary = fmt.Sprintf("%+v %+v %+v progress %d/%d", sum.Input, sum.Counts, rd.Stats(), read, total)
+	if err := rd.Err(); err != nil {
+		out.Err = err.Error()
+	}
+	for _, w := range rd.Warnings() {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%+v", w))
+	}
+	out.Stored = rd.Stored()
+	return out
+}
+
+func sameMappedRead(t *testing.T, what string, files []string, opts Options) {
+	t.Helper()
+	read, mapped := attackRun(t, files, opts, false), attackRun(t, files, opts, true)
+	if !reflect.DeepEqual(read, mapped) {
+		for i := range min(len(read.Results), len(mapped.Results)) {
+			if read.Results[i] != mapped.Results[i] {
+				t.Fatalf("%s, %+v: result %d differs:\nread:   %+v\nmapped: %+v", what, opts, i, read.Results[i], mapped.Results[i])
+			}
+		}
+		if len(read.Results) != len(mapped.Results) {
+			t.Fatalf("%s, %+v: %d results read, %d mapped", what, opts, len(read.Results), len(mapped.Results))
+		}
+		read.Results, mapped.Results = nil, nil
+		t.Fatalf("%s, %+v:\nread:   %+v\nmapped: %+v", what, opts, read, mapped)
+	}
+}
+
+// TestMappedAttackShapes reads small and window-sized captures of odd
+// shapes mapped and read, and compares all a run reports.
+func TestMappedAttackShapes(t *testing.T) {
+	ev := snapshotLine("s", 1)
+	ev2 := snapshotLine("s", 2)
+	dir := t.TempDir()
+	fill := func(n int, end string) string {
+		// Lines of events up to exactly n bytes, the last ending in end.
+		var b strings.Builder
+		for b.Len()+len(ev)+1 < n-len(ev)-1 {
+			b.WriteString(ev + "\n")
+		}
+		pad := n - b.Len() - len(end) - len(`{"p":""}`)
+		b.WriteString(`{"p":"` + strings.Repeat("z", pad) + `"}` + end)
+		if b.Len() != n {
+			t.Fatalf("fill %d: %d", n, b.Len())
+		}
+		return b.String()
+	}
+	cases := map[string]string{
+		"tip":         "data: a\n" + ev + "\n" + ev2 + "\ndata: b",
+		"tip-nl":      "data: a\n" + ev + "\n" + ev2 + "\ndata: b\n",
+		"bom":         "\xef\xbb\xbf" + ev + "\n" + ev2 + "\n",
+		"bom-sse":     "\xef\xbb\xbfdata: " + ev + "\n\ndata: " + ev2 + "\n\n",
+		"crlf":        ev + "\r\n" + ev2 + "\r\n\r\n",
+		"empty":       "",
+		"blank":       "\n\n \n",
+		"no-newline":  ev + "\n" + ev2,
+		"cr-only-end": ev + "\n\r",
+		"window-nl":   fill(mapWindow, "\n"),
+		"window":      fill(mapWindow, ""),
+		"window+1":    fill(mapWindow+1, "\n"),
+		"window-1":    fill(mapWindow-1, "\n"),
+		"window-cr":   fill(mapWindow, "\r\n"),
+		"long-blank":  ev + "\n" + strings.Repeat(" ", 300) + "\n" + strings.Repeat(" ", 300) + "\r\n" + ev2 + "\n" + strings.Repeat("x", 300),
+		"long-cr":     strings.Repeat("x", 200) + "\r\n" + strings.Repeat("x", 201) + "\r\n" + strings.Repeat("x", 199) + "\r" + ev + "\n",
+		"sse-window":  strings.Repeat("data: "+ev+"\n\n", 2*mapWindow/len(ev)),
+		"docker-tail": strings.Repeat(`{"log":"`+strings.ReplaceAll(ev, `"`, `\"`)+`\n","stream":"stdout","time":"2026-07-11T03:00:00.000000000Z"}`+"\n", mapWindow/len(ev)+3),
+	}
+	for _, n := range []int{16<<10 - 1, 16 << 10, 16<<10 + 1, 32 << 10} {
+		// The tip, its first line padded to n bytes in all.
+		tip := "\n" + ev + "\n" + ev2 + "\ndata: b"
+		cases[fmt.Sprintf("tip-%d", n)] = "data: " + strings.Repeat("a", n-len(tip)-6) + tip
+	}
+	var names []string
+	for name, body := range cases {
+		p := filepath.Join(dir, name+".jsonl")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, p)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(cases["window-nl"]))
+	zw.Close()
+	gzName := filepath.Join(dir, "window.jsonl.gz")
+	if err := os.WriteFile(gzName, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, maxLine := range []int{0, 250} {
+		for _, o := range []Options{
+			{Workers: 1, RawMalformed: true},
+			{Workers: 4, RawMalformed: true, Messages: true, BorrowMessages: true},
+			{Workers: 4, KeepRaw: true},
+		} {
+			o.MaxLine = maxLine
+			for _, n := range names {
+				sameMappedRead(t, filepath.Base(n), []string{n}, o)
+			}
+			sameMappedRead(t, "all", append(append([]string{}, names...), gzName, names[0], names[0]), o)
+		}
+	}
+}
