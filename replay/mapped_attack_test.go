@@ -142,3 +142,38 @@ func TestMappedAttackShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestMappedAttackClosed closes the reader from fn while Run reads: the
+// capture was not read to its end, so it has no hash, mapped or read.
+func TestMappedAttackClosed(t *testing.T) {
+	ev := snapshotLine("s", 1) + "\n"
+	name := filepath.Join(t.TempDir(), "closed.jsonl")
+	if err := os.WriteFile(name, []byte(strings.Repeat(ev, 3*mapWindow/len(ev))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 4} {
+		for _, mapped := range []bool{false, true} {
+			func() {
+				defer func(old bool) { noMap = old }(noMap)
+				noMap = !mapped
+				rd, err := Open([]string{name}, nil, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rd.HashStored(sha256.New)
+				n := 0
+				if _, err := Run(rd, Options{Workers: workers}, func(*Result) error {
+					if n++; n == 1 {
+						rd.Close()
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if st := rd.Stored(); st[0].Sum != nil {
+					t.Errorf("mapped %v, %d workers: closed after %d lines, yet hashed whole: %+v", mapped, workers, n, st[0])
+				}
+			}()
+		}
+	}
+}
