@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -174,6 +176,40 @@ func TestMappedAttackClosed(t *testing.T) {
 					t.Errorf("mapped %v, %d workers: closed after %d lines, yet hashed whole: %+v", mapped, workers, n, st[0])
 				}
 			}()
+		}
+	}
+}
+
+// TestMappedAttackFnError stops a run by an error from fn, on one core
+// and four: once the goroutines Run started are gone, nothing of the
+// capture is left mapped.
+func TestMappedAttackFnError(t *testing.T) {
+	ev := snapshotLine("s", 1) + "\n"
+	name := filepath.Join(t.TempDir(), "abort.jsonl")
+	if err := os.WriteFile(name, []byte(strings.Repeat(ev, 3*mapWindow/len(ev))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("enough")
+	for _, workers := range []int{1, 4} {
+		base := runtime.NumGoroutine()
+		rd, err := Open([]string{name}, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Run(rd, Options{Workers: workers}, func(*Result) error { return stop }); err != stop {
+			t.Fatalf("%d workers: %v", workers, err)
+		}
+		// The goroutines end once they see the abort; wait for them
+		// (a leak fails the test by its timeout).
+		for runtime.NumGoroutine() > base {
+			runtime.Gosched()
+		}
+		rd.maps.mu.Lock()
+		left := len(rd.maps.maps)
+		rd.maps.mu.Unlock()
+		rd.Close()
+		if left != 0 {
+			t.Errorf("%d workers: %d mappings left after the run", workers, left)
 		}
 	}
 }
