@@ -213,3 +213,104 @@ func TestMappedAttackFnError(t *testing.T) {
 		}
 	}
 }
+
+// TestMappedAttackStopped stops a mapped run from another goroutine and
+// from fn: the capture is reported stopped, unhashed, as when read.
+func TestMappedAttackStopped(t *testing.T) {
+	ev := snapshotLine("s", 1) + "\n"
+	name := filepath.Join(t.TempDir(), "stopped.jsonl")
+	if err := os.WriteFile(name, []byte(strings.Repeat(ev, 3*mapWindow/len(ev))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cause := errors.New("interrupted")
+	for _, workers := range []int{1, 4} {
+		for _, other := range []bool{false, true} {
+			for _, mapped := range []bool{false, true} {
+				func() {
+					defer func(old bool) { noMap = old }(noMap)
+					noMap = !mapped
+					rd, err := Open([]string{name}, nil, 0)
+					if err != nil {
+						t.Fatal(err)
+					}
+					defer rd.Close()
+					rd.HashStored(sha256.New)
+					n := 0
+					done := make(chan struct{})
+					if _, err := Run(rd, Options{Workers: workers}, func(*Result) error {
+						if n++; n == 1 {
+							if other {
+								// While the pipeline's reader reads on.
+								go func() { rd.Stop(cause); close(done) }()
+								<-done
+							} else {
+								rd.Stop(cause)
+								close(done)
+							}
+						}
+						return nil
+					}); err != nil {
+						t.Fatal(err)
+					}
+					<-done
+					var d *DamageError
+					if !errors.As(rd.Err(), &d) || !d.Stopped || !errors.Is(d, cause) {
+						t.Errorf("mapped %v, %d workers, other %v: %v", mapped, workers, other, rd.Err())
+					}
+					if st := rd.Stored(); st[0].Sum != nil {
+						t.Errorf("mapped %v, %d workers: stopped after %d lines, yet hashed: %+v", mapped, workers, n, st[0])
+					}
+					if total := int64(3 * mapWindow / len(ev) * len(ev)); d != nil && (d.Offset <= 0 || d.Offset >= total) {
+						t.Errorf("mapped %v, %d workers: stopped at %d of %d", mapped, workers, d.Offset, total)
+					}
+				}()
+			}
+		}
+	}
+}
+
+// TestMappedAttackFaultInFn truncates a mapped capture from fn and then
+// reads the line fn was given, on one core and four: Run reports the
+// capture damaged and, once its goroutines are gone, leaves nothing
+// mapped.
+func TestMappedAttackFaultInFn(t *testing.T) {
+	var b bytes.Buffer
+	for i := 0; b.Len() < 3*mapWindow; i++ {
+		fmt.Fprintf(&b, `{"n":%d,"text":"%s"}`+"\n", i, strings.Repeat("x", i%3000))
+	}
+	dir := t.TempDir()
+	for _, workers := range []int{1, 4} {
+		name := filepath.Join(dir, fmt.Sprintf("fault-%d.jsonl", workers))
+		if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		base := runtime.NumGoroutine()
+		rd, err := Open([]string{name}, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		_, err = Run(rd, Options{Workers: workers, RawMalformed: true}, func(res *Result) error {
+			if n++; n == 2000 {
+				if err := os.Truncate(name, 0); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_ = string(res.Raw)
+			return nil
+		})
+		if !errors.Is(err, errVanished) {
+			t.Fatalf("%d workers: %v after %d lines", workers, err, n)
+		}
+		for runtime.NumGoroutine() > base {
+			runtime.Gosched()
+		}
+		rd.maps.mu.Lock()
+		left := len(rd.maps.maps)
+		rd.maps.mu.Unlock()
+		rd.Close()
+		if left != 0 {
+			t.Errorf("%d workers: %d mappings left after the run", workers, left)
+		}
+	}
+}

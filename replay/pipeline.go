@@ -44,6 +44,8 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err err
 			}
 			if p != nil {
 				p.abortRelease(rd)
+			} else {
+				rd.maps.release()
 			}
 			sum = r.Summary(Stats{})
 			err = &DamageError{Name: res.File, Offset: -1, Err: errVanished}
