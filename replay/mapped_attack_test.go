@@ -314,3 +314,40 @@ func TestMappedAttackFaultInFn(t *testing.T) {
 		}
 	}
 }
+
+// TestMappedAttackOverLimit reads lines over --max-line that the read
+// path skips in pieces (longer than its buffer) while the mapped window
+// holds them whole, and captures that only look compressed.
+func TestMappedAttackOverLimit(t *testing.T) {
+	ev := snapshotLine("s", 1)
+	dir := t.TempDir()
+	big := 200 << 10
+	cases := map[string]string{
+		"ws-crlf":   ev + "\n" + strings.Repeat("\u3000", big/3) + "\r\n" + ev + "\n",
+		"ws-nbsp":   ev + "\n" + strings.Repeat(" \u00a0", big/3) + "\n" + strings.Repeat("\t", big) + "\r\n" + ev,
+		"ws-x":      ev + "\n" + strings.Repeat("\u2028", big/3) + "x\r\n" + ev + "\n",
+		"ws-end":    ev + "\n" + strings.Repeat(" ", big) + "\r",
+		"x-end":     ev + "\n" + strings.Repeat("x", big),
+		"cr-only":   ev + "\n" + strings.Repeat("\r", big) + "\n" + ev + "\n",
+		"gzip-ish":  "\x1f\x8b" + ev + "\n" + ev + "\n" + ev + "\n",
+		"zstd-ish":  "\x28\xb5\x2f\xfd" + ev + "\n" + ev + "\n" + ev + "\n",
+		"many-long": strings.Repeat(ev+"\n"+strings.Repeat("y", 70<<10)+"\n", 3*mapWindow/(70<<10)),
+	}
+	var names []string
+	for name, body := range cases {
+		p := filepath.Join(dir, name+".jsonl")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, p)
+	}
+	for _, maxLine := range []int{0, 250, 100 << 10} {
+		for _, o := range []Options{{Workers: 1, RawMalformed: true}, {Workers: 4, RawMalformed: true}, {Workers: 2, KeepRaw: true}} {
+			o.MaxLine = maxLine
+			for _, n := range names {
+				sameMappedRead(t, filepath.Base(n), []string{n}, o)
+			}
+			sameMappedRead(t, "all", names, o)
+		}
+	}
+}
