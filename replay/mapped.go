@@ -205,7 +205,9 @@ func (r *Reader) fillMapped() {
 		r.inMap = true
 	}
 	if r.isClosed() {
-		r.eof = true // as a read of the closed file fails
+		// As a read of the closed file fails: the capture is not read
+		// to its end, so it is not hashed on.
+		r.eof, s.raw.err = true, os.ErrClosed
 		return
 	}
 	if s.mo == len(s.m) {

@@ -2,7 +2,6 @@ package replay
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -25,45 +24,10 @@ type mappedRun struct {
 }
 
 // runMapped runs files with or without mapping them, on workers
-// goroutines, hashing what it reads.
+// goroutines, hashing what it reads (see attackRun).
 func runMapped(t *testing.T, files []string, maxLine, workers int, mapped bool) mappedRun {
 	t.Helper()
-	defer func(old bool) { noMap = old }(noMap)
-	noMap = !mapped
-	rd, err := Open(files, nil, maxLine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	rd.HashStored(sha256.New)
-	var out mappedRun
-	opts := Options{Workers: workers, Messages: true, BorrowMessages: true, RawMalformed: true, MaxLine: maxLine}
-	sum, err := Run(rd, opts, func(res *Result) error {
-		r := pipelineResult{File: res.File, Line: res.Line, Reason: res.Reason, Raw: string(res.Raw)}
-		if res.Err != nil {
-			r.Code = res.Err.Code
-		}
-		if ev := res.Event; ev != nil {
-			r.Session, r.Turn, r.Seq = ev.SessionID, ev.TurnID, ev.Sequence
-			for _, m := range ev.Snapshot.Messages {
-				r.IDs += m.ID + "\x00" + m.Content + "\x00"
-			}
-		}
-		out.Results = append(out.Results, r)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out.Summary = fmt.Sprintf("%+v %+v", sum.Input, sum.Counts)
-	if err := rd.Err(); err != nil {
-		out.Err = err.Error()
-	}
-	for _, w := range rd.Warnings() {
-		out.Warnings = append(out.Warnings, w.Error())
-	}
-	out.Stored = rd.Stored()
-	return out
+	return attackRun(t, files, Options{Workers: workers, Messages: true, BorrowMessages: true, RawMalformed: true, MaxLine: maxLine}, mapped)
 }
 
 // TestMappedReadsAsRead reads every capture in testdata, and captures

@@ -43,7 +43,9 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err err
 				panic(e)
 			}
 			if p != nil {
-				p.abort()
+				p.abortRelease(rd)
+			} else {
+				rd.maps.release()
 			}
 			sum = r.Summary(Stats{})
 			err = &DamageError{Name: res.File, Offset: -1, Err: errVanished}
@@ -87,7 +89,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err err
 			if err := fn(&res); err != nil {
 				// The reader may be blocked on a quiet live stream: tell
 				// it to stop, but do not wait for it.
-				p.abort()
+				p.abortRelease(rd)
 				return r.Summary(Stats{}), err
 			}
 		}
@@ -486,4 +488,15 @@ func poison(b []byte) {
 // abort tells the reader to stop sending batches.
 func (p *pipeline) abort() {
 	p.once.Do(func() { close(p.quit) })
+}
+
+// abortRelease is abort for Run returning early: rd's mappings are let
+// go of once its goroutines, which may still read them, are gone (the
+// decoders end after the reader, which closes their work).
+func (p *pipeline) abortRelease(rd *Reader) {
+	p.abort()
+	go func() {
+		p.wg.Wait()
+		rd.maps.release()
+	}()
 }

@@ -46,7 +46,9 @@ func (r *Reader) startFormat() {
 			r.fill()
 			// fill moves what is held to the front and reads into the
 			// rest: a buffer left unfilled is a short read.
-			paused = !r.eof && r.w < len(r.buf)
+			// A regular file never pauses: a short read there is its
+			// end, whatever the buffer's size or whether it is mapped.
+			paused = !r.eof && r.w < len(r.buf) && r.sources[r.cur].size < 0
 		}
 		f = d.format
 		if f == "" {

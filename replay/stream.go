@@ -199,7 +199,7 @@ func (s *stream) close() *ShrinkError {
 	if s.in != nil {
 		s.in.Close()
 	}
-	if s.m != nil && s.stored != nil && !s.stopped {
+	if s.m != nil && s.stored != nil && !s.stopped && s.raw.err == nil {
 		// Left before its end: hashed on to it, as hashed reads on.
 		s.advance(len(s.m))
 		s.mapEnd()
