@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"math"
@@ -31,8 +32,9 @@ import (
 
 // mapWindow is how far the window reaches past what the reader consumed
 // at each move, and keepMapped how much of the mapping behind it stays
-// in the process: the batches in flight hold up to that much.
-const (
+// in the process: the batches in flight hold up to that much. Variables
+// only so that FuzzMapped can make them small.
+var (
 	mapWindow  = 4 << 20
 	keepMapped = batchesInFlight * batchBytes
 )
@@ -135,9 +137,15 @@ func (s *stream) mapEnd() bool {
 // readOn stops reading the mapping: the stream reads the file on from
 // the first byte not yet delivered.
 func (s *stream) readOn() {
-	off := int64(s.mo)
+	// raw read on from where it counted and hashed to, which may be past
+	// the bytes delivered: the format's sniffing read ahead through it.
+	off := int64(s.hp)
 	s.raw.r = io.NewSectionReader(s.file, off, math.MaxInt64-off)
 	s.br.Reset(s.raw)
+	if s.mo < s.hp {
+		ahead := bytes.Clone(s.m[s.mo:s.hp])
+		s.in = io.NopCloser(io.MultiReader(bytes.NewReader(ahead), s.br))
+	}
 	s.leave()
 }
 

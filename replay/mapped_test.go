@@ -182,3 +182,27 @@ func TestMappedGrown(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMapped reads any bytes from a file, mapped and read, and compares
+// all that the runs deliver and report. The window is a few bytes to a
+// few KiB and a page of the mapping is kept behind it, so that lines
+// cross many moves of the window and pages are given back under them.
+func FuzzMapped(f *testing.F) {
+	f.Add([]byte(`{"a":1}`+"\n\r\n"+`{"event":"x"}`), uint16(3), uint16(0), false)
+	f.Add([]byte("data: {}\n\ndata: x\n"), uint16(1), uint16(5), true)
+	f.Add([]byte("\xef\xbb\xbf"+strings.Repeat(`{"protocol":"agentskit.chat.turn"}`+"\n", 400)), uint16(100), uint16(40), true)
+	f.Fuzz(func(t *testing.T, data []byte, window, maxLine uint16, many bool) {
+		defer func(w, k int) { mapWindow, keepMapped = w, k }(mapWindow, keepMapped)
+		mapWindow, keepMapped = 1+int(window)%8192, os.Getpagesize()
+		name := filepath.Join(t.TempDir(), "capture")
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		workers := 1
+		if many {
+			workers = 4
+		}
+		opts := Options{Workers: workers, Messages: true, BorrowMessages: true, RawMalformed: true, MaxLine: int(maxLine)}
+		sameMappedRead(t, fmt.Sprintf("window %d", mapWindow), []string{name}, opts)
+	})
+}
