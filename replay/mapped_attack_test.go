@@ -19,8 +19,7 @@ import (
 // the reader's stats and progress at the end.
 func attackRun(t *testing.T, files []string, opts Options, mapped bool) mappedRun {
 	t.Helper()
-	defer func(old bool) { noMap = old }(noMap)
-	noMap = !mapped
+	defer mappedAs(mapped)()
 	rd, err := Open(files, nil, opts.MaxLine)
 	if err != nil {
 		t.Fatal(err)
@@ -29,17 +28,7 @@ func attackRun(t *testing.T, files []string, opts Options, mapped bool) mappedRu
 	rd.HashStored(sha256.New)
 	var out mappedRun
 	sum, err := Run(rd, opts, func(res *Result) error {
-		r := pipelineResult{File: res.File, Line: res.Line, Reason: res.Reason, Raw: string(res.Raw)}
-		if res.Err != nil {
-			r.Code = res.Err.Code
-		}
-		if ev := res.Event; ev != nil {
-			r.Session, r.Turn, r.Seq = ev.SessionID, ev.TurnID, ev.Sequence
-			for _, m := range ev.Snapshot.Messages {
-				r.IDs += m.ID + "\x00" + m.Content + "\x00"
-			}
-		}
-		out.Results = append(out.Results, r)
+		out.Results = append(out.Results, resultOf(res))
 		return nil
 	})
 	if err != nil {
@@ -149,8 +138,7 @@ func TestMappedAttackClosed(t *testing.T) {
 	for _, workers := range []int{1, 4} {
 		for _, mapped := range []bool{false, true} {
 			func() {
-				defer func(old bool) { noMap = old }(noMap)
-				noMap = !mapped
+				defer mappedAs(mapped)()
 				rd, err := Open([]string{name}, nil, 0)
 				if err != nil {
 					t.Fatal(err)
@@ -203,8 +191,7 @@ func TestMappedAttackStopped(t *testing.T) {
 		for _, other := range []bool{false, true} {
 			for _, mapped := range []bool{false, true} {
 				func() {
-					defer func(old bool) { noMap = old }(noMap)
-					noMap = !mapped
+					defer mappedAs(mapped)()
 					rd, err := Open([]string{name}, nil, 0)
 					if err != nil {
 						t.Fatal(err)
@@ -349,4 +336,12 @@ func writeCases(t *testing.T, dir string, cases map[string]string) []string {
 		names = append(names, p)
 	}
 	return names
+}
+
+// mappedAs makes Run map its captures or read them, until the function
+// it returns is called.
+func mappedAs(mapped bool) func() {
+	old := noMap
+	noMap = !mapped
+	return func() { noMap = old }
 }

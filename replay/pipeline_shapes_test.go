@@ -90,20 +90,25 @@ func readShapes(t *testing.T, files []string, maxLine, workers int) []pipelineRe
 	var out []pipelineResult
 	opts := Options{Workers: workers, Messages: true, BorrowMessages: true, RawMalformed: true, MaxLine: maxLine}
 	if _, err := Run(rd, opts, func(res *Result) error {
-		r := pipelineResult{File: res.File, Line: res.Line, Reason: res.Reason, Raw: string(res.Raw)}
-		if res.Err != nil {
-			r.Code = res.Err.Code
-		}
-		if ev := res.Event; ev != nil {
-			r.Session, r.Turn, r.Seq = ev.SessionID, ev.TurnID, ev.Sequence
-			for _, m := range ev.Snapshot.Messages {
-				r.IDs += m.ID + "\x00" + m.Content + "\x00"
-			}
-		}
-		out = append(out, r)
+		out = append(out, resultOf(res))
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// resultOf is what a consumer sees of res, strings copied.
+func resultOf(res *Result) pipelineResult {
+	r := pipelineResult{File: res.File, Line: res.Line, Reason: res.Reason, Raw: string(res.Raw)}
+	if res.Err != nil {
+		r.Code = res.Err.Code
+	}
+	if ev := res.Event; ev != nil {
+		r.Session, r.Turn, r.Seq = ev.SessionID, ev.TurnID, ev.Sequence
+		for _, m := range ev.Snapshot.Messages {
+			r.IDs += m.ID + "\x00" + m.Content + "\x00"
+		}
+	}
+	return r
 }
