@@ -54,9 +54,10 @@ func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
 	if err != nil {
 		return nil, err
 	}
+	in := inspect.New(inspectOptions(opts))
 	return &exploreIndexer{run: run,
-		in:      inspect.New(inspectOptions(opts)),
-		lb:      lineage.NewBuilder(opts.Session),
+		in:      in,
+		lb:      lineage.NewBuilderOn(in.Model()),
 		fileIdx: map[string]int{}, sessions: map[string]uint32{}, turns: map[string]uint32{}, spoolMax: exploreSpoolMax, maxTurns: exploreMaxTurns,
 		pinned: opts.Session != ""}, nil
 }
@@ -118,8 +119,7 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews,
 	if row.link = ix.accs[k]; res.Verdict() == replay.Accepted {
 		ix.accs[k] = int32(ix.rows - 1)
 	}
-	ix.in.Observe(&res)
-	ix.lb.Add(&res)
+	ix.lb.AddStep(&res, ix.in.ObserveStep(&res))
 	if ix.observe != nil {
 		ix.observe(&res)
 	}
@@ -152,7 +152,8 @@ func (ix *exploreIndexer) finish(in replay.Stats) exploreOutcome {
 // doubles, and the run's state grew all along. So it is run here, once,
 // where the most can be taken (the cursors, the inspector and the garbage
 // of the run), before the lineage is made: on 200,000 sessions the peak
-// is 1,939 bytes a session, 2,332 without it (BenchmarkExploreOpen). A
+// is 1,662 to 1,795 bytes a session, 1,897 without it
+// (BenchmarkExploreOpen, with the builder on the inspector's model). A
 // second one, before the inspector's report, took some 10 MB more off
 // the peak for 0.4 s more of reading.
 func outcomeOf(sum replay.Summary, in *inspect.Inspector, lb *lineage.Builder) exploreOutcome {
@@ -220,6 +221,8 @@ var errOutsideWindow = errors.New("outside the window")
 // inspectOptions are the inspector's options for the explorer: every
 // position of every finding, so that each line a finding cites is marked
 // (exploreIndex.citedRows keeps them as row indexes).
+// The lineage builder shares the inspector's model (Outcomes), which
+// observes each result once.
 func inspectOptions(opts replay.Options) inspect.Options {
-	return inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath, MaxPositions: math.MaxInt}
+	return inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath, MaxPositions: math.MaxInt, Outcomes: true}
 }

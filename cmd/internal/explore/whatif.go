@@ -63,7 +63,7 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) ([]inspect
 		return nil, nil, nil, err
 	}
 	in := inspect.New(inspectOptions(x.opts))
-	lb := lineage.NewBuilder(x.opts.Session)
+	lb := lineage.NewBuilderOn(in.Model())
 	blocks := &blockReader{x: x}
 	for _, i := range rows {
 		r := x.row(int(i))
@@ -74,8 +74,7 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) ([]inspect
 			return nil, nil, nil, x.readAgainError(r, err)
 		}
 		res := run.Step(l)
-		in.Observe(&res)
-		lb.Add(&res)
+		lb.AddStep(&res, in.ObserveStep(&res))
 	}
 	o := outcomeOf(run.Summary(replay.Stats{Files: len(x.files), Lines: len(rows)}), in, lb)
 	return o.findings, o.sessions, o.verdicts, nil
