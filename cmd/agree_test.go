@@ -1,7 +1,9 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -99,7 +101,11 @@ func checkAgree(t *testing.T, script []byte) {
 		}
 		return nil
 	})
-	in := inspect.New(inspect.Options{})
+	// The inspector's model also draws a second builder, as lineage and
+	// explore draw theirs: it must make the same graphs as a builder with
+	// a model of its own, as the report's.
+	in := inspect.New(inspect.Options{Outcomes: true})
+	shared := lineage.NewBuilderOn(in.Model())
 	pairs := map[string][][2]int{}
 	d := diff.NewDiffer(diff.Options{NoWords: true}, func(p *diff.PairDiff) error {
 		pairs[p.SessionID] = append(pairs[p.SessionID], [2]int{p.From.Line, p.To.Line})
@@ -107,7 +113,7 @@ func checkAgree(t *testing.T, script []byte) {
 	})
 	b := lineage.NewBuilder("")
 	sum := readScript(t, capture, inspect.ReplayOptions(replay.Options{}), func(r *replay.Result) error {
-		in.Observe(r)
+		shared.AddStep(r, in.ObserveStep(r))
 		b.Add(r)
 		return d.Add(r)
 	})
@@ -137,7 +143,13 @@ func checkAgree(t *testing.T, script []byte) {
 	}
 	// lineage: the turns of accepted snapshots, per session.
 	seen := 0
-	for _, s := range b.Finish() {
+	graphs := b.Finish()
+	if got := shared.Finish(); !reflect.DeepEqual(got, graphs) {
+		g, _ := json.Marshal(got)
+		w, _ := json.Marshal(graphs)
+		t.Fatalf("lineage on the inspector's model:\n%s\non its own:\n%s", g, w)
+	}
+	for _, s := range graphs {
 		var got []string
 		for _, tr := range s.Turns {
 			got = append(got, tr.TurnID)
