@@ -36,7 +36,7 @@ import (
 // only so that FuzzMapped can make them small.
 var (
 	mapWindow  = 4 << 20
-	keepMapped = batchesInFlight * batchBytes
+	keepMapped = batchesInFlight * mappedBatchBytes
 )
 
 // errVanished is the cause of the damage to a mapped capture whose bytes

@@ -49,7 +49,7 @@ func TestMappedReadsAsRead(t *testing.T) {
 	var long []string
 	for f := 0; f < 2; f++ {
 		var b bytes.Buffer
-		for b.Len() < 3*keepMapped+rnd.IntN(mapWindow) {
+		for b.Len() < 2*(keepMapped+mapWindow)+rnd.IntN(mapWindow) {
 			switch k := rnd.IntN(200); {
 			case k == 0:
 				// Longer than a window.
@@ -98,7 +98,7 @@ func TestMappedReadsAsRead(t *testing.T) {
 // the whole capture gives, and reports the capture damaged.
 func TestMappedTruncated(t *testing.T) {
 	var b bytes.Buffer
-	for i := 0; b.Len() < 4*keepMapped; i++ {
+	for i := 0; b.Len() < 4*mapWindow; i++ {
 		// Malformed lines, so that fn reads their text too.
 		fmt.Fprintf(&b, `{"n":%d,"text":"%s"}`+"\n", i, strings.Repeat("x", i%3000))
 	}

@@ -160,6 +160,12 @@ const (
 	batchesInFlight = 8
 )
 
+// mappedBatchBytes bounds a batch of lines in a mapping: a read sends
+// its batch at each read of readSize, before it waits (onFill), which a
+// mapping never does, and batches four times as large held four times
+// the decoded messages in flight.
+const mappedBatchBytes = readSize
+
 // maxPooled is the largest reader buffer the pipeline keeps for reuse:
 // the buffer a line of up to batchBytes grows, doubling. The buffers in
 // the pool and those the batches own are then at most what the batches
@@ -341,7 +347,7 @@ func (p *pipeline) read(rd *Reader) {
 			l.Data = nil
 		}
 		b.lines = append(b.lines, l)
-		if b.size >= batchBytes || len(b.lines) >= batchLines {
+		if b.size >= batchBytes || len(b.lines) >= batchLines || (rd.inMap && b.size >= mappedBatchBytes) {
 			if !send() {
 				break
 			}
