@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"math/bits"
@@ -97,16 +96,17 @@ func (p *parser) repeated(idx int, depth int, ks, ke uint32, kesc bool) bool {
 	plain := !kesc && isASCII(p.data[ks:ke])
 	set := p.keySet(depth)
 	if set.linear {
-		if plain && ke-ks <= smallKey && p.tape[idx].n < smallObject {
-			key := p.data[ks:ke]
-			ch := idx + 1
-			for k := uint32(0); k < p.tape[idx].n; k++ {
-				p.work++
-				if c := &p.tape[ch]; !c.dead && bytes.Equal(key, p.data[c.keyStart:c.keyEnd]) {
+		if n := p.tape[idx].n; plain && ke-ks <= smallKey && n < smallObject {
+			key, size := p.data[ks:ke], ke-ks
+			tape, ch := p.tape, idx+1
+			p.work += int(n)
+			for k := uint32(0); k < n; k++ {
+				// The lengths first: keys of one object mostly differ in it.
+				if c := &tape[ch]; c.keyEnd-c.keyStart == size && !c.dead && string(key) == string(p.data[c.keyStart:c.keyEnd]) {
 					p.drop(idx, ch, modeFull)
 					return false
 				}
-				ch = int(p.tape[ch].next)
+				ch = int(tape[ch].next)
 			}
 			return false
 		}

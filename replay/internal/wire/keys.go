@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/binary"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -110,6 +111,13 @@ func keyUnits(k []byte) int {
 }
 
 func isASCII(b []byte) bool {
+	// Eight bytes at a time: a key is read twice for it (its node, and
+	// the repeated-key check), and most are a word or two long.
+	for ; len(b) >= 8; b = b[8:] {
+		if binary.LittleEndian.Uint64(b)&msb != 0 {
+			return false
+		}
+	}
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
 			return false
