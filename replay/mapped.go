@@ -24,11 +24,11 @@ import (
 //
 // A mapped file truncated while it is read faults where its bytes were.
 // Every goroutine that touches the bytes of a mapped line turns that
-// fault into a panic (debug.SetPanicOnFault) and recovers it: the reader
-// in Next, the decoders per line, Run around fn. The capture is then
-// damaged at that line, as by a failed read, and the reader goes on with
-// the next one. The mappings are let go of when Run returns, once nothing
-// reads them.
+// fault into a panic (debug.SetPanicOnFault) and recovers it. In the
+// reader (Next) and the decoders (per line), the capture is then damaged
+// at that line, as by a failed read, and the run goes on with the next
+// capture; around fn, Run returns the damage as its error. The mappings
+// are let go of when Run returns, once nothing reads them.
 
 // mapWindow is how far the window reaches past what the reader consumed
 // at each move, and keepMapped how much of the mapping behind it stays
