@@ -6,8 +6,11 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"slices"
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -30,13 +33,19 @@ import (
 // capture; around fn, Run returns the damage as its error. The mappings
 // are let go of when Run returns, once nothing reads them.
 
-// mapWindow is how far the window reaches past what the reader consumed
-// at each move, and keepMapped how much of the mapping behind it stays
-// in the process: the batches in flight hold up to that much. Variables
-// only so that FuzzMapped can make them small.
+// mapWindow is how far the window reaches past the bytes delivered at
+// each move, and keepMapped how much of the mapping behind the window's
+// start stays in the process: about what the batches in flight hold (a
+// batch may pass mappedBatchBytes by a line; pages given back too early
+// are only read again from the file). Variables only so that the tests
+// can make them small.
 var (
 	mapWindow  = 4 << 20
 	keepMapped = batchesInFlight * mappedBatchBytes
+	// mapMin is the smallest capture mapped: reading a smaller one costs
+	// little, and the batches in flight then hold lines of a few mapped
+	// captures at most, whatever the number of captures in the run.
+	mapMin = 1 << 20
 )
 
 // errVanished is the cause of the damage to a mapped capture whose bytes
@@ -46,35 +55,64 @@ var errVanished = errors.New("its bytes are gone: the file was truncated while b
 // lineLost is the decode result of a line whose bytes were gone.
 var lineLost = &DecodeError{Code: CodeInvalidPayload, Offset: -1}
 
-// mappings are the captures a reader mapped.
+// mappings are the captures a reader mapped and has not let go of.
 type mappings struct {
 	mu   sync.Mutex
-	maps [][]byte
+	maps []mapping
 }
 
-func (ms *mappings) add(m []byte) {
+// mapping is one capture mapped, with what its file was when mapped.
+type mapping struct {
+	m    []byte
+	name string
+	mod  time.Time
+}
+
+func (ms *mappings) add(m []byte, name string, fi os.FileInfo) {
 	ms.mu.Lock()
-	ms.maps = append(ms.maps, m)
+	ms.maps = append(ms.maps, mapping{m: m, name: name, mod: fi.ModTime()})
 	ms.mu.Unlock()
 }
 
-// holds tells whether e, recovered from a panic, is a fault at an address
-// in one of the mappings.
-func (ms *mappings) holds(e any) bool {
-	f, ok := e.(interface{ Addr() uintptr })
-	if !ok {
+// explains tells whether e, recovered from a panic while a line of the
+// capture file was read, comes from the capture changing under its
+// mapping, the file being no longer as it was when mapped: a fault at an
+// address of a mapping (the file was truncated), or a runtime error of
+// code that read bytes changed since they were checked (the file was
+// written over). Anything else is a bug, to panic again.
+func (ms *mappings) explains(e any, file string) bool {
+	if _, ok := e.(runtime.Error); !ok {
 		return false
 	}
-	a := f.Addr()
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
+	f, fault := e.(interface{ Addr() uintptr })
 	for _, m := range ms.maps {
-		start := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
-		if a >= start && a < start+uintptr(len(m)) {
-			return true
+		if fault {
+			start := uintptr(unsafe.Pointer(unsafe.SliceData(m.m)))
+			if a := f.Addr(); a < start || a >= start+uintptr(len(m.m)) {
+				continue
+			}
+		} else if m.name != file {
+			continue
 		}
+		fi, err := os.Stat(m.name)
+		return err != nil || fi.Size() != int64(len(m.m)) || !fi.ModTime().Equal(m.mod)
 	}
 	return false
+}
+
+// unmap lets go of m once nothing reads it.
+func (ms *mappings) unmap(m []byte) {
+	ms.mu.Lock()
+	defer ms.mu.Unlock()
+	for i := range ms.maps {
+		if unsafe.SliceData(ms.maps[i].m) == unsafe.SliceData(m) {
+			unmap(m)
+			ms.maps = slices.Delete(ms.maps, i, i+1)
+			return
+		}
+	}
 }
 
 // release unmaps every mapping. Nothing may read them after.
@@ -82,7 +120,7 @@ func (ms *mappings) release() {
 	ms.mu.Lock()
 	defer ms.mu.Unlock()
 	for _, m := range ms.maps {
-		unmap(m)
+		unmap(m.m)
 	}
 	ms.maps = nil
 }
@@ -95,14 +133,14 @@ var noMap bool
 // counted and hashed.
 func (s *stream) mapIn(ms *mappings) {
 	fi, err := s.file.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() < s.raw.n {
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() < s.raw.n || fi.Size() < int64(mapMin) {
 		return
 	}
 	m := mapFile(s.file, fi.Size())
 	if m == nil {
 		return
 	}
-	ms.add(m)
+	ms.add(m, s.src.name, fi)
 	s.m, s.hp = m, int(s.raw.n)
 }
 
@@ -142,6 +180,10 @@ func (s *stream) readOn() {
 	off := int64(s.hp)
 	s.raw.r = io.NewSectionReader(s.file, off, math.MaxInt64-off)
 	s.br.Reset(s.raw)
+	// Whatever s.in held is of the mapping, already delivered: the bytes
+	// a rewind kept (a plain capture whose first bytes looked compressed)
+	// among them.
+	s.in = io.NopCloser(s.br)
 	if s.mo < s.hp {
 		ahead := bytes.Clone(s.m[s.mo:s.hp])
 		s.in = io.NopCloser(io.MultiReader(bytes.NewReader(ahead), s.br))
@@ -158,6 +200,7 @@ func (r *Reader) unmapFramed() {
 	}
 	r.src.readOn()
 	r.leaveMap()
+	r.retire(r.src)
 }
 
 // leave stops reading the mapping, and gives back its pages; the
@@ -169,7 +212,25 @@ func (s *stream) leave() {
 	if end := len(s.m) &^ (os.Getpagesize() - 1); end > s.dropped {
 		dropPages(s.m[s.dropped:end])
 	}
-	s.m = nil
+	s.left, s.m = s.m, nil
+}
+
+// retire hands the mapping the stream left (leave) to be let go of once
+// no line of it is read any more: at once on the reader's goroutine,
+// where the line before is done with when Next is called, or once the
+// batch being filled is released (onRetire, set by Run's pipeline). The
+// reader's buffer is no longer in it.
+func (r *Reader) retire(s *stream) {
+	if s == nil || s.left == nil {
+		return
+	}
+	m := s.left
+	s.left = nil
+	if r.onRetire != nil {
+		r.onRetire(m)
+		return
+	}
+	r.maps.unmap(m)
 }
 
 // drop gives back the pages of the mapping more than keepMapped behind
@@ -221,6 +282,7 @@ func (r *Reader) fillMapped() {
 	if s.mo == len(s.m) {
 		if s.mapEnd() {
 			r.leaveMap()
+			r.retire(s)
 			r.fill()
 		} else {
 			r.eof = true
@@ -256,10 +318,10 @@ func (r *Reader) nextGuarded() (l Line, err error, ok bool) {
 	defer func() {
 		debug.SetPanicOnFault(old)
 		if e := recover(); e != nil {
-			if !r.maps.holds(e) {
+			if !r.maps.explains(e, r.name) {
 				panic(e)
 			}
-			r.vanished()
+			r.vanished(r.off)
 			l, err, ok = Line{}, nil, false
 		}
 	}()
@@ -267,16 +329,18 @@ func (r *Reader) nextGuarded() (l Line, err error, ok bool) {
 	return l, err, true
 }
 
-// vanished damages the capture being read, whose mapped bytes were gone,
-// and leaves it.
-func (r *Reader) vanished() {
+// vanished damages the capture being read, whose mapped bytes were gone
+// from off on, and leaves it.
+func (r *Reader) vanished(off int64) {
 	if r.src == nil {
 		return
 	}
-	d := &DamageError{Name: r.name, Offset: r.off, Decoded: r.off, Err: errVanished}
+	d := &DamageError{Name: r.name, Offset: off, Decoded: off, Err: errVanished}
 	r.src.m = nil // nothing more is read of it, not even to hash it
 	r.src.stopped = true
-	r.inMap, r.buf, r.heap = false, r.heap, nil
+	if r.inMap {
+		r.inMap, r.buf, r.heap = false, r.heap, nil
+	}
 	r.r, r.w, r.eof = 0, 0, true
 	r.endSource()
 	r.damaged(d)
@@ -301,7 +365,7 @@ func (r *Reader) lostLine(l *Line) {
 func decodeGuarded(ms *mappings, d *Decoder, l Line, ev *Event, maxLine int) (derr *DecodeError) {
 	defer func() {
 		if e := recover(); e != nil {
-			if !ms.holds(e) {
+			if !ms.explains(e, l.File) {
 				panic(e)
 			}
 			*ev = Event{}

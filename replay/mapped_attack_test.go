@@ -338,10 +338,10 @@ func writeCases(t *testing.T, dir string, cases map[string]string) []string {
 	return names
 }
 
-// mappedAs makes Run map its captures or read them, until the function
-// it returns is called.
+// mappedAs makes Run map its captures, however small, or read them,
+// until the function it returns is called.
 func mappedAs(mapped bool) func() {
-	old := noMap
-	noMap = !mapped
-	return func() { noMap = old }
+	old, oldMin := noMap, mapMin
+	noMap, mapMin = !mapped, 0
+	return func() { noMap, mapMin = old, oldMin }
 }

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agentskit/snapctl/internal/samples"
 )
@@ -205,4 +206,134 @@ func FuzzMapped(f *testing.F) {
 		opts := Options{Workers: workers, Messages: true, BorrowMessages: true, RawMalformed: true, MaxLine: int(maxLine)}
 		sameMappedRead(t, fmt.Sprintf("window %d", mapWindow), []string{name}, opts)
 	})
+}
+
+// TestMappedLetGoOfCaptureByCapture runs hundreds of captures: each is
+// unmapped once no line of it is read any more, so that a run of many
+// files never holds more mappings than the batches in flight can cite
+// (the kernel allows some 65,000 a process).
+func TestMappedLetGoOfCaptureByCapture(t *testing.T) {
+	defer func(old int) { mapMin = old }(mapMin)
+	mapMin = 64 << 10
+	dir := t.TempDir()
+	var names []string
+	line := `{"event":"x","pad":"` + strings.Repeat("p", 500) + `"}` + "\n"
+	for i := 0; i < 200; i++ {
+		name := filepath.Join(dir, fmt.Sprintf("c%d.jsonl", i))
+		if err := os.WriteFile(name, []byte(strings.Repeat(line, mapMin/len(line)+1+i%7)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+	}
+	for _, workers := range []int{1, 4} {
+		rd, err := Open(names, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		most, lines := 0, 0
+		if _, err := Run(rd, Options{Workers: workers}, func(*Result) error {
+			rd.maps.mu.Lock()
+			most = max(most, len(rd.maps.maps))
+			rd.maps.mu.Unlock()
+			lines++
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		left := len(rd.maps.maps)
+		rd.Close()
+		// The batches in flight and the one being filled hold lines of
+		// this many captures at most, each one mapMin long or more.
+		bound := (batchesInFlight+2)*mappedBatchBytes/mapMin + 2
+		if lines == 0 || most > bound || left != 0 {
+			t.Fatalf("%d workers: %d lines, up to %d mappings at once (at most %d), %d left", workers, lines, most, bound, left)
+		}
+	}
+}
+
+// TestMappedGrownAfterFakeHeader appends to a mapped capture whose first
+// bytes look like gzip but are plain lines, read again from the start
+// (rewind): the bytes kept for the rewind are not delivered a second time
+// when the file is read on past the mapping.
+func TestMappedGrownAfterFakeHeader(t *testing.T) {
+	line := `{"protocol":"agentskit.chat.turn","version":1}` + "\n"
+	head := "\x1f\x8b\x08\x08\x00\x00\x00\x00\x00\x03junk\n"
+	for _, workers := range []int{1, 4} {
+		for _, mapped := range []bool{false, true} {
+			func() {
+				defer mappedAs(mapped)()
+				name := filepath.Join(t.TempDir(), "fake.jsonl")
+				// Longer than the batches in flight, so that the reader is
+				// still in the mapping when fn appends.
+				n0 := 6 * mapWindow / len(line)
+				if err := os.WriteFile(name, []byte(head+strings.Repeat(line, n0)), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				rd, err := Open([]string{name}, nil, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer rd.Close()
+				n := 0
+				if _, err := Run(rd, Options{Workers: workers}, func(*Result) error {
+					if n++; n == 1 {
+						f, err := os.OpenFile(name, os.O_APPEND|os.O_WRONLY, 0)
+						if err != nil {
+							t.Fatal(err)
+						}
+						f.WriteString(strings.Repeat(line, 10))
+						f.Close()
+					}
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				if want := 1 + n0 + 10; n != want || rd.Err() != nil {
+					t.Fatalf("%d workers, mapped %v: %d lines (%v), want %d", workers, mapped, n, rd.Err(), want)
+				}
+			}()
+		}
+	}
+}
+
+// TestMappedFaultsExplained: a runtime error met while a mapped line was
+// read is taken for the capture changing under the mapping only when its
+// file changed since it was mapped; on a file as it was, it is a bug.
+func TestMappedFaultsExplained(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "c.jsonl")
+	if err := os.WriteFile(name, []byte(strings.Repeat("x\n", 5000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	fi, _ := f.Stat()
+	m := mapFile(f, fi.Size())
+	if m == nil {
+		t.Skip("no mapping here")
+	}
+	var ms mappings
+	ms.add(m, name, fi)
+	defer ms.release()
+	var bounds any
+	func() {
+		defer func() { bounds = recover() }()
+		var s []byte
+		_ = s[len(m)]
+	}()
+	if ms.explains(bounds, name) || ms.explains(errors.New("not a runtime error"), name) {
+		t.Fatal("a runtime error on an unchanged file is taken for a change")
+	}
+	if ms.explains(bounds, "another.jsonl") {
+		t.Fatal("a runtime error on another file is taken for a change")
+	}
+	later := fi.ModTime().Add(time.Second)
+	if err := os.Chtimes(name, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if !ms.explains(bounds, name) {
+		t.Fatal("a runtime error on a file written since it was mapped is not taken for the change")
+	}
 }

@@ -39,7 +39,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err err
 	defer func() {
 		debug.SetPanicOnFault(old)
 		if e := recover(); e != nil {
-			if !rd.maps.holds(e) {
+			if !rd.maps.explains(e, res.File) {
 				panic(e)
 			}
 			if p != nil {
@@ -138,10 +138,10 @@ func (r *Runner) stepGuarded(rd *Reader, l Line, res *Result) (ok bool) {
 	}
 	defer func() {
 		if e := recover(); e != nil {
-			if !rd.maps.holds(e) {
+			if !rd.maps.explains(e, l.File) {
 				panic(e)
 			}
-			rd.vanished()
+			rd.vanished(l.Off) // the line was consumed: the damage is at its start
 			ok = false
 		}
 	}()
@@ -187,6 +187,7 @@ type batch struct {
 	events []Event
 	errs   []*DecodeError
 	owned  [][]byte // reader buffers this batch recycles when released
+	retire [][]byte // mappings this batch unmaps when released
 	size   int      // bytes of line data
 	done   chan struct{}
 	// held, when set, is closed on release: the reader waits for it
@@ -215,8 +216,10 @@ type pipeline struct {
 	pending [][]byte
 	used    bool
 	// maps, when the reader may map its captures, are its mappings: the
-	// decoders guard against their bytes being gone.
-	maps *mappings
+	// decoders guard against their bytes being gone. retiring are the
+	// mappings the reader left, owned by the next batch sent.
+	maps     *mappings
+	retiring [][]byte
 }
 
 func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
@@ -231,6 +234,10 @@ func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
 	}
 	if rd.mapOK {
 		p.maps = &rd.maps
+		// A capture's mapping is let go of once the batch being filled
+		// when the reader left it is released: the lines of it are all
+		// in that batch or in earlier ones, which are released before.
+		rd.onRetire = func(m []byte) { p.retiring = append(p.retiring, m) }
 	}
 	// A long line is decoded from the reader's buffer, which the reader
 	// reuses before fn sees the line: its messages cannot be borrowed.
@@ -253,13 +260,14 @@ func (p *pipeline) read(rd *Reader) {
 	debug.SetPanicOnFault(true) // see decodeGuarded
 	defer close(p.work)
 	defer close(p.ordered)
-	defer func() { p.stats = rd.Stats(); rd.swap = nil }()
+	defer func() { p.stats = rd.Stats(); rd.swap, rd.onRetire = nil, nil }()
 	var b *batch
 	send := func() bool {
 		if b == nil || len(b.lines) == 0 {
 			return true
 		}
 		b.owned, p.pending = append(b.owned, p.pending...), p.pending[:0]
+		b.retire, p.retiring = append(b.retire, p.retiring...), p.retiring[:0]
 		b.done = make(chan struct{})
 		select {
 		case p.ordered <- b:
@@ -470,6 +478,11 @@ func (p *pipeline) release(b *batch) {
 		b.owned[i] = nil
 	}
 	b.owned = b.owned[:0]
+	for i, m := range b.retire {
+		p.maps.unmap(m)
+		b.retire[i] = nil
+	}
+	b.retire = b.retire[:0]
 	for i := range b.events {
 		b.events[i] = Event{} // drop references to message data
 	}

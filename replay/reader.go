@@ -143,9 +143,12 @@ type Reader struct {
 	// names the captures whose mapped bytes were gone.
 	mapOK bool
 	maps  mappings
-	inMap bool
-	heap  []byte
-	lost  []string
+	// onRetire, when set, takes a mapping no line is read from any more
+	// once the lines delivered are done with (retire).
+	onRetire func(m []byte)
+	inMap    bool
+	heap     []byte
+	lost     []string
 
 	// stop is the cause given to Stop; cut is set when it made a read
 	// fail, and stopped once Next has recorded it.
@@ -360,6 +363,7 @@ func (r *Reader) endSource() {
 	r.file = nil
 	r.mu.Unlock()
 	w := r.src.close()
+	r.retire(r.src)
 	r.src = nil
 	if w != nil {
 		r.mu.Lock()

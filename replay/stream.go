@@ -87,6 +87,9 @@ type stream struct {
 	// is counted and hashed, dropped how far its pages were given back.
 	m               []byte
 	mo, hp, dropped int
+	// left is the mapping once the stream left it, until the reader
+	// retires it.
+	left []byte
 }
 
 // openStream opens s and recognises its format; b, when set, bounds what

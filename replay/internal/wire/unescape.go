@@ -18,8 +18,14 @@ func unescaped(b []byte, esc bool, buf *[]byte) []byte {
 
 // appendUnescaped appends the decoded content of a JSON string (without
 // quotes) to dst. Lone surrogates, which JavaScript keeps, become U+FFFD.
+// The scanner checked the escapes, but the bytes may have changed since
+// (a mapped capture written over while read): an escape cut short by the
+// end is appended as it is, never read past s.
 func appendUnescaped(dst, s []byte) []byte {
 	for i := 0; i < len(s); {
+		if s[i] == '\\' && (i+1 == len(s) || (s[i+1] == 'u' && i+6 > len(s))) {
+			return append(dst, s[i:]...)
+		}
 		c := s[i]
 		if c != '\\' {
 			j := i + 1
