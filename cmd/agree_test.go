@@ -102,8 +102,11 @@ func checkAgree(t *testing.T, script []byte) {
 		return nil
 	})
 	// The inspector's model also draws a second builder, as lineage and
-	// explore draw theirs: it must make the same graphs as a builder with
-	// a model of its own, as the report's.
+	// explore draw theirs: on these captures it must make the graphs a
+	// builder with a model of its own makes, as the report's. (On a
+	// record capture they may differ, rightly: a refusal the inspector
+	// matches to a turn ends the turn in the shared model as inspect
+	// reports it.)
 	in := inspect.New(inspect.Options{Outcomes: true})
 	shared := lineage.NewBuilderOn(in.Model())
 	pairs := map[string][][2]int{}

@@ -43,6 +43,10 @@ func NewBuilder(pinned string) *Builder {
 // something else observes the results with: the builder is then given
 // each result with its step (AddStep).
 func NewBuilderOn(m *model.Model) *Builder {
+	if !m.KeepsOutcomes() {
+		// Each node is drawn from its turn's outcome.
+		panic("lineage.NewBuilderOn: the model keeps no outcomes (inspect.Options.Outcomes)")
+	}
 	return &Builder{model: m, notes: map[*model.Turn]*notes{}}
 }
 

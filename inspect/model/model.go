@@ -293,6 +293,9 @@ func New(pinned string, outcomes bool) *Model {
 	return &Model{pinned: pinned, outcomes: outcomes, sessions: map[string]*Session{}, turns: map[turnKey]*Turn{}, files: map[place]*place{}}
 }
 
+// KeepsOutcomes tells whether the model was made with outcomes.
+func (m *Model) KeepsOutcomes() bool { return m.outcomes }
+
 // Observe folds one result of a run made with replay.Options.Messages into
 // the model. The step's Prev is valid until the next call. The results of
 // one model come from one run, in order, or carry no session number
