@@ -27,10 +27,11 @@
 //
 // Run is built on Runner, which applies one Line at a time on the calling
 // goroutine; prefer Run, which decodes on every core. Run maps a regular
-// file of plain lines into memory instead of reading it (on Linux; see
-// mapped.go): no byte is copied from the kernel, the pages behind the
-// lines in flight are given back, and a file truncated while it is read
-// is damaged at the line whose bytes are gone, never a crash.
+// file of plain lines of 1 MiB or more into memory instead of reading it
+// (on Linux; see mapped.go): no byte is copied from the kernel, the pages
+// behind the lines in flight are given back, each mapping goes once no
+// line of it is in flight, and a file truncated while it is read is
+// damaged at the line whose bytes are gone, never a crash.
 //
 // The event types (Event, Snapshot, Message, ToolCall, Diagnostic, Usage,
 // Lineage, Problem, DecodeError and the typed strings Kind, Status,
