@@ -296,6 +296,9 @@ func (r *Reader) fillMapped() {
 	s.drop(start)
 }
 
+// outOfMap makes the reader's own buffer its buffer again.
+func (r *Reader) outOfMap() { r.buf, r.heap, r.inMap = r.heap, nil, false }
+
 // leaveMap goes back to the reader's own buffer, with the bytes of the
 // window not yet consumed.
 func (r *Reader) leaveMap() {
@@ -303,7 +306,7 @@ func (r *Reader) leaveMap() {
 		return
 	}
 	rest := r.buf[r.r:r.w]
-	r.buf, r.heap, r.inMap = r.heap, nil, false
+	r.outOfMap()
 	if len(r.buf) < len(rest)+firstReadSize {
 		r.buf = make([]byte, max(len(rest)+firstReadSize, readSize))
 	}
@@ -339,7 +342,7 @@ func (r *Reader) vanished(off int64) {
 	r.src.m = nil // nothing more is read of it, not even to hash it
 	r.src.stopped = true
 	if r.inMap {
-		r.inMap, r.buf, r.heap = false, r.heap, nil
+		r.outOfMap()
 	}
 	r.r, r.w, r.eof = 0, 0, true
 	r.endSource()
@@ -361,8 +364,12 @@ func (r *Reader) lostLine(l *Line) {
 }
 
 // decodeGuarded is decodeLine, on a goroutine set to panic on a fault:
-// a line whose mapped bytes are gone decodes to lineLost.
+// a line whose mapped bytes are gone decodes to lineLost. ms is nil when
+// nothing is mapped.
 func decodeGuarded(ms *mappings, d *Decoder, l Line, ev *Event, maxLine int) (derr *DecodeError) {
+	if ms == nil {
+		return decodeLine(d, l, ev, maxLine)
+	}
 	defer func() {
 		if e := recover(); e != nil {
 			if !ms.explains(e, l.File) {

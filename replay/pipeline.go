@@ -374,11 +374,7 @@ func (p *pipeline) sendLong(b *batch, l Line) bool {
 	b.lines = append(b.lines, l)
 	b.starts, b.ends = append(b.starts, 0), append(b.ends, 0)
 	b.events, b.errs = append(b.events[:0], Event{}), append(b.errs[:0], nil)
-	if p.maps != nil {
-		b.errs[0] = decodeGuarded(p.maps, &p.long, l, &b.events[0], p.opts.MaxLine)
-	} else {
-		b.errs[0] = decodeLine(&p.long, l, &b.events[0], p.opts.MaxLine)
-	}
+	b.errs[0] = decodeGuarded(p.maps, &p.long, l, &b.events[0], p.opts.MaxLine)
 	var held chan struct{}
 	if p.opts.RawMalformed && b.errs[0] != nil && !l.TooLong {
 		held = make(chan struct{})
@@ -424,11 +420,7 @@ func (p *pipeline) decode(opts Options) {
 					l.Data = []byte{}
 				}
 			}
-			if p.maps != nil {
-				b.errs[i] = decodeGuarded(p.maps, &d, *l, &b.events[i], opts.MaxLine)
-			} else {
-				b.errs[i] = decodeLine(&d, *l, &b.events[i], opts.MaxLine)
-			}
+			b.errs[i] = decodeGuarded(p.maps, &d, *l, &b.events[i], opts.MaxLine)
 		}
 		close(b.done)
 	}

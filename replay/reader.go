@@ -561,7 +561,7 @@ func (r *Reader) discard() (Line, bool) {
 func (r *Reader) empty() {
 	if r.inMap {
 		// A window of the mapping: nothing to hand over.
-		r.buf, r.heap, r.inMap = r.heap, nil, false
+		r.outOfMap()
 		r.r, r.w = 0, 0
 		return
 	}
