@@ -11,13 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agentskit/snapctl/internal/samples"
-
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 	"golang.org/x/net/html"
 )
@@ -191,7 +190,7 @@ func inspectVerdicts(t *testing.T, files []string) map[string]inspect.Verdict {
 // when the verdict is clean.
 func TestReportVerdicts(t *testing.T) {
 	unclean := 0
-	for _, name := range testCaptures(t) {
+	for _, name := range samples.All(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			verdicts := inspectVerdicts(t, []string{name})
 			doc := parsePage(t, runReport(t, []string{name}, nil))
@@ -354,7 +353,7 @@ func inspectReport(t *testing.T, files []string, max int) inspect.Report {
 // values submits took is no problem.
 func TestReportGapsAsInspectReports(t *testing.T) {
 	legal := 0
-	for _, name := range testCaptures(t) {
+	for _, name := range samples.All(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			reported := map[string]bool{}
 			for _, f := range inspectReport(t, []string{name}, report.MaxPositions).Findings {
@@ -385,18 +384,12 @@ func TestReportGapsAsInspectReports(t *testing.T) {
 	}
 }
 
-// testCaptures are the captures in testdata.
-func testCaptures(t *testing.T) []string {
-	t.Helper()
-	return samples.All(t)
-}
-
 // TestReportRowsSayWhy checks that every event table has the legend of
 // its row colours, and that each row marked as cited names the error and
 // warning findings that cite it, and only those.
 func TestReportRowsSayWhy(t *testing.T) {
 	cited := 0
-	for _, name := range testCaptures(t) {
+	for _, name := range samples.All(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			by := map[string][]string{}
 			for _, f := range inspectReport(t, []string{name}, report.MaxPositions).Findings {
@@ -474,7 +467,7 @@ func TestReportTablesScroll(t *testing.T) {
 // sequence, and the session in its detail.
 func TestReportMalformedEnvelope(t *testing.T) {
 	withEnvelope := 0
-	for _, name := range testCaptures(t) {
+	for _, name := range samples.All(t) {
 		envs := map[string]*replay.Envelope{}
 		rd, err := replay.Open([]string{name}, nil, replay.DefaultMaxLine)
 		if err != nil {

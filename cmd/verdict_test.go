@@ -7,17 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/agentskit/snapctl/internal/samples"
-
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/internal/samples"
 )
-
-// testdataCaptures are every capture in testdata/, the real server's and
-// the other formats' included.
-func testdataCaptures(t *testing.T) []string {
-	t.Helper()
-	return samples.All(t)
-}
 
 // runFile runs snapctl with args and the capture file, and returns its
 // standard output.
@@ -44,7 +36,7 @@ type sessionVerdict struct {
 // session the verdict inspect gives it, in JSON and in text, and no
 // session with a problem reads "no problems" in either.
 func TestVerdictsAgree(t *testing.T) {
-	for _, file := range testdataCaptures(t) {
+	for _, file := range samples.All(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			var ins struct {
 				Overview struct{ Sessions []sessionVerdict }

@@ -4,17 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/agentskit/snapctl/internal/samples"
-
 	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/internal/samples"
 )
-
-// captures are every capture of testdata: the samples, the finding
-// captures, the other formats and the real server's.
-func captures(t *testing.T) []string {
-	t.Helper()
-	return samples.All(t)
-}
 
 // TestVerdictAgreesWithFindings: on every capture, each session's verdict
 // counts exactly the findings that name it, by severity, and the turns
@@ -23,7 +15,7 @@ func captures(t *testing.T) []string {
 // here from the findings list and the overview's endings, not from the
 // verdict's own code.
 func TestVerdictAgreesWithFindings(t *testing.T) {
-	for _, file := range captures(t) {
+	for _, file := range samples.All(t) {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			rep := run(t, Options{}, file)
 			var total Verdict
