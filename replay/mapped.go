@@ -25,13 +25,18 @@ import (
 // reads. A file that grew since it was mapped is read on from the end
 // of the mapping.
 //
-// A mapped file truncated while it is read faults where its bytes were.
+// A mapped file truncated while it is read faults where its bytes were,
+// past the page its new end is in; the rest of that page reads as zeros,
+// so a line found whole before the cut and decoded after it is malformed
+// there, as a line cut by a read would be (a NUL is valid nowhere in
+// JSON), and the close reports the file shrank (ShrinkError).
 // Every goroutine that touches the bytes of a mapped line turns that
 // fault into a panic (debug.SetPanicOnFault) and recovers it. In the
 // reader (Next) and the decoders (per line), the capture is then damaged
 // at that line, as by a failed read, and the run goes on with the next
-// capture; around fn, Run returns the damage as its error. The mappings
-// are let go of when Run returns, once nothing reads them.
+// capture; around fn, Run returns the damage as its error. A capture's
+// mapping is let go of once no line of it is in flight (retire), and
+// what is left when Run returns.
 
 // mapWindow is how far the window reaches past the bytes delivered at
 // each move, and keepMapped how much of the mapping behind the window's
@@ -40,7 +45,7 @@ import (
 // are only read again from the file). Variables only so that the tests
 // can make them small.
 var (
-	mapWindow  = 4 << 20
+	mapWindow  = 1 << 20
 	keepMapped = batchesInFlight * mappedBatchBytes
 	// mapMin is the smallest capture mapped: reading a smaller one costs
 	// little, and the batches in flight then hold lines of a few mapped
@@ -50,7 +55,7 @@ var (
 
 // errVanished is the cause of the damage to a mapped capture whose bytes
 // were gone when read.
-var errVanished = errors.New("its bytes are gone: the file was truncated while being read")
+var errVanished = errors.New("its bytes are gone: the file was truncated or written over while being read")
 
 // lineLost is the decode result of a line whose bytes were gone.
 var lineLost = &DecodeError{Code: CodeInvalidPayload, Offset: -1}
@@ -204,7 +209,7 @@ func (r *Reader) unmapFramed() {
 }
 
 // leave stops reading the mapping, and gives back its pages; the
-// mapping itself lasts until Run returns.
+// mapping itself lasts until the reader retires it.
 func (s *stream) leave() {
 	if s.m == nil {
 		return
@@ -339,7 +344,10 @@ func (r *Reader) vanished(off int64) {
 		return
 	}
 	d := &DamageError{Name: r.name, Offset: off, Decoded: off, Err: errVanished}
-	r.src.m = nil // nothing more is read of it, not even to hash it
+	// Nothing more is read of it, not even to hash it; endSource retires it.
+	if r.src.m != nil {
+		r.src.left, r.src.m = r.src.m, nil
+	}
 	r.src.stopped = true
 	if r.inMap {
 		r.outOfMap()

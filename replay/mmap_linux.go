@@ -11,7 +11,9 @@ import (
 // written through the mapping.
 func mapFile(f *os.File, size int64) []byte {
 	if size <= 0 || size > math.MaxInt32*int64(1<<16) || math.MaxInt == math.MaxInt32 {
-		return nil // an empty file cannot be mapped; a 32-bit one would fill the address space
+		// An empty file cannot be mapped, and no address space takes one
+		// past 128 TiB; on 32 bits, a capture would fill it.
+		return nil
 	}
 	m, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_PRIVATE)
 	if err != nil {
