@@ -6,6 +6,9 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"unsafe"
+
+	"github.com/agentskit/snapctl/replay/internal/wire"
 )
 
 // Run reads every line of rd, decodes the lines on several goroutines and
@@ -165,6 +168,14 @@ const (
 // mapping never does, and batches four times as large held four times
 // the decoded messages in flight.
 const mappedBatchBytes = readSize
+
+// spareBytes bounds the arrays of messages a released batch keeps for
+// reuse (wire.Decoder.Borrow): over every batch, 4 MiB at most, where a
+// capture of small snapshots takes some 300 KiB a batch.
+const spareBytes = 512 << 10
+
+// messageSize is the bytes of a Message.
+const messageSize = int(unsafe.Sizeof(Message{}))
 
 // maxPooled is the largest reader buffer the pipeline keeps for reuse:
 // the buffer a line of up to batchBytes grows, doubling. The buffers in
@@ -475,8 +486,18 @@ func (p *pipeline) release(b *batch) {
 		b.retire[i] = nil
 	}
 	b.retire = b.retire[:0]
+	// Drop every reference to message data. A borrowing run keeps the
+	// messages' arrays, cleared, for the batch's next lines, up to
+	// spareBytes of them.
+	spare, kept := p.opts.Messages && p.opts.BorrowMessages, 0
 	for i := range b.events {
-		b.events[i] = Event{} // drop references to message data
+		var ms []Message
+		if spare {
+			if m := wire.Spare(b.events[i].Snapshot.Messages); kept+cap(m) <= spareBytes/messageSize {
+				ms, kept = m, kept+cap(m)
+			}
+		}
+		b.events[i] = Event{Snapshot: Snapshot{Messages: ms}}
 	}
 	if b.held != nil {
 		close(b.held) // the reader may reuse its buffer

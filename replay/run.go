@@ -30,7 +30,9 @@ type Options struct {
 	// messages point into the line as read instead of into a copy of it
 	// (Decoder.Borrow): they are good only until fn returns, for a caller
 	// that reads the messages and keeps nothing of them (the inspector,
-	// which hashes and counts them). It saves copying most of each line.
+	// which hashes and counts them), not even Snapshot.Messages itself,
+	// whose array the next line's messages reuse. It saves copying most of
+	// each line, and an array of messages for each snapshot.
 	BorrowMessages bool
 	// KeepRaw asks for each result's line as read (Result.Raw). Lines
 	// are then decoded on the calling goroutine, where the reader's buffer

@@ -21,6 +21,9 @@ type checker struct {
 	// base is its offset in the line.
 	backing string
 	base    int
+	// spare is the array of the messages last decoded into the event,
+	// cleared, for this line's messages (see Decoder.Borrow).
+	spare []Message
 }
 
 // seg is one step of a JSON path: a key, or an index when key is "".

@@ -16,7 +16,12 @@ func (c *checker) record(m int, s *Snapshot) {
 	t := c.tape()
 	s.MessageCount = int(t[m].n)
 	if c.messages {
-		s.Messages = make([]Message, 0, s.MessageCount)
+		if cap(c.spare) >= s.MessageCount {
+			s.Messages = c.spare[:0]
+		} else {
+			s.Messages = make([]Message, 0, s.MessageCount)
+		}
+		c.spare = nil
 		// One copy of the messages' bytes backs every string the messages
 		// keep, instead of an allocation per field; or the line itself,
 		// when borrowed.

@@ -1,0 +1,104 @@
+package wire
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// snapshotWith is a valid snapshot line with n messages.
+func snapshotWith(n int) []byte {
+	var ms []string
+	for i := range n {
+		ms = append(ms, fmt.Sprintf(`{"id":"m%d","role":"assistant","content":"text %d","status":"complete","createdAt":"2026-07-11T03:00:00.000Z"}`, i, i))
+	}
+	return []byte(`{"protocol":"agentskit.chat.turn","version":1,"eventId":"e","sessionId":"s","turnId":"t","sequence":1,` +
+		`"emittedAt":"2026-07-11T03:00:00.000Z","event":"server.turn.snapshot","payload":{"status":"complete","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[` +
+		strings.Join(ms, ",") + `]}}`)
+}
+
+// TestBorrowReusesMessages checks that a borrowing decoder fills the
+// array of the messages decoded into the event before, cleared, instead
+// of a new one, and that one that copies never does: a caller that keeps
+// a snapshot's messages must get an array of its own.
+func TestBorrowReusesMessages(t *testing.T) {
+	for _, borrow := range []bool{true, false} {
+		t.Run(fmt.Sprint("borrow=", borrow), func(t *testing.T) {
+			d := Decoder{Messages: true, Borrow: borrow}
+			var ev Event
+			if err := d.Decode(snapshotWith(3), &ev); err != nil {
+				t.Fatal(err)
+			}
+			first := ev.Snapshot.Messages
+			if err := d.Decode(snapshotWith(2), &ev); err != nil {
+				t.Fatal(err)
+			}
+			got := ev.Snapshot.Messages
+			if len(got) != 2 || got[1].ID != "m1" || got[1].Content != "text 1" {
+				t.Fatalf("messages %+v, want m0 and m1", got)
+			}
+			if reused := &got[0] == &first[0]; reused != borrow {
+				t.Fatalf("array reused: %v, want %v", reused, borrow)
+			}
+			if !borrow {
+				if first[2].ID != "m2" {
+					t.Errorf("a copied snapshot's messages changed: %+v", first[2])
+				}
+				return
+			}
+			// The third message of the first line is gone from the array:
+			// nothing there points into its line any more.
+			if m := got[:3][2]; !reflect.DeepEqual(m, Message{}) {
+				t.Errorf("a message of the line before is left in the array: %+v", m)
+			}
+		})
+	}
+}
+
+// TestBorrowSpareBounded checks that an array of more than MaxSpare
+// messages is let go of rather than kept for the next line, and that a
+// line that is not a snapshot leaves its event without messages.
+func TestBorrowSpareBounded(t *testing.T) {
+	d := Decoder{Messages: true, Borrow: true}
+	var ev Event
+	if err := d.Decode(snapshotWith(MaxSpare+1), &ev); err != nil {
+		t.Fatal(err)
+	}
+	big := ev.Snapshot.Messages
+	if err := d.Decode(snapshotWith(1), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if &ev.Snapshot.Messages[0] == &big[0] {
+		t.Errorf("an array of %d messages was kept for reuse", cap(big))
+	}
+	submit := `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e2","sessionId":"s","turnId":"t","sequence":2,` +
+		`"emittedAt":"2026-07-11T03:00:00.000Z","event":"client.turn.submit","payload":{"input":"hi"}}`
+	if err := d.Decode([]byte(submit), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if ev.Snapshot.Messages != nil {
+		t.Errorf("a submit has messages %+v", ev.Snapshot.Messages)
+	}
+}
+
+// TestBorrowAllocatesLess counts the allocations of decoding one
+// snapshot again and again into one event: borrowing, the messages'
+// array is not among them.
+func TestBorrowAllocatesLess(t *testing.T) {
+	line := snapshotWith(20)
+	allocs := func(borrow bool) float64 {
+		d := Decoder{Messages: true, Borrow: borrow}
+		var ev Event
+		return testing.AllocsPerRun(100, func() {
+			if err := d.Decode(line, &ev); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	copied, borrowed := allocs(false), allocs(true)
+	// Copying allocates the array and the copy of the line's messages.
+	if borrowed > copied-2 {
+		t.Errorf("%.0f allocations a line borrowing, %.0f copying", borrowed, copied)
+	}
+}
