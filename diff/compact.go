@@ -4,9 +4,9 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
+	"github.com/agentskit/snapctl/internal/runes"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -155,16 +155,16 @@ func (c *copier) cut(dst *string, s string) digest {
 		c.add(dst, s)
 		return digest{}
 	}
-	head, runes := s, 0
+	head, n := s, 0
 	for i := range s {
-		if runes == headRunes {
+		if n == headRunes {
 			head = s[:i]
 			break
 		}
-		runes++
+		n++
 	}
 	c.add(dst, head)
-	return digest{n: len(s), runes: utf8.RuneCountInString(s), h: maphash.String(digestSeed, s)}
+	return digest{n: len(s), runes: runes.Count(s), h: maphash.String(digestSeed, s)}
 }
 
 func (c *copier) copy() {
@@ -184,11 +184,11 @@ func (c *copier) copy() {
 // for a head of a long string of a compact older projection (Coarse),
 // those of the whole string, so that a renderer that shows lengths
 // (--redact) shows the right ones; for any other string, its own.
-func (p *PairDiff) Whole(s string) (runes, bytes int) {
+func (p *PairDiff) Whole(s string) (chars, bytes int) {
 	if d, ok := p.heads[unsafe.StringData(s)]; ok && s != "" {
 		return d.runes, d.n
 	}
-	return utf8.RuneCountInString(s), len(s)
+	return runes.Count(s), len(s)
 }
 
 // noteHeads records the heads of a compact older message that the pair

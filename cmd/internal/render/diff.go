@@ -10,6 +10,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/internal/runes"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -257,7 +258,7 @@ func elide(s string, before, after bool) string {
 	if after {
 		keep += contextRunes
 	}
-	if runes(s) <= keep+1 {
+	if runes.Count(s) <= keep+1 {
 		return termsafe.String(s)
 	}
 	var head, tail string
@@ -460,5 +461,3 @@ func signed(n int64) string {
 	}
 	return strconv.FormatInt(n, 10)
 }
-
-func runes(s string) int { return utf8.RuneCountInString(s) }

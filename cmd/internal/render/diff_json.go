@@ -2,10 +2,10 @@ package render
 
 import (
 	"io"
-	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/diff"
+	"github.com/agentskit/snapctl/internal/runes"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -104,7 +104,7 @@ func writeDiagnostic(e *jsonout.Encoder, d *replay.Diagnostic, redact bool) {
 	e.Str(d.Code)
 	if redact {
 		e.Key("messageLength")
-		e.Int(int64(utf8.RuneCountInString(d.Message)))
+		e.Int(int64(runes.Count(d.Message)))
 	} else {
 		e.Key("message")
 		e.Str(d.Message)
@@ -157,7 +157,7 @@ func writeMessages(e *jsonout.Encoder, p *diff.PairDiff, redact bool) {
 		if c.Grew {
 			if redact {
 				e.Key("appendedLength")
-				e.Int(int64(utf8.RuneCountInString(c.Appended)))
+				e.Int(int64(runes.Count(c.Appended)))
 			} else {
 				e.Key("appended")
 				e.Str(c.Appended)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/internal/runes"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -439,7 +440,7 @@ func (r *Rewriter) value(b, raw []byte, path string, protocol bool) []byte {
 		if !r.Neutral || ok && protocol && redactScalars[path] && shownString(path, s) {
 			return append(b, raw...)
 		}
-		return jsonout.AppendString(b, strings.Repeat("x", utf8.RuneCountInString(s)))
+		return jsonout.AppendString(b, strings.Repeat("x", runes.Count(s)))
 	case 't', 'f', 'n':
 		return append(b, raw...)
 	}
