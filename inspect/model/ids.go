@@ -54,6 +54,24 @@ func newIDs(ms []replay.Message) IDs {
 	return IDs{buf: b.String(), n: int32(len(ms))}
 }
 
+// idsOf returns the message ids of ms: prev itself when they are the
+// ids prev holds, as they are in most snapshots of a streaming turn, or
+// else a copy (newIDs).
+func idsOf(ms []replay.Message, prev IDs) IDs {
+	if int(prev.n) != len(ms) {
+		return newIDs(ms)
+	}
+	at := 0
+	for i := range ms {
+		id := ms[i].ID
+		if end := at + len(id); prev.end(i) != end || prev.buf[at:end] != id {
+			return newIDs(ms)
+		}
+		at += len(id)
+	}
+	return prev
+}
+
 // Len is the number of ids.
 func (l IDs) Len() int { return int(l.n) }
 

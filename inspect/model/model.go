@@ -353,7 +353,7 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 	}
 	st.PrevTurn = s.accTurn
 	s.noteEnd(t, snap, p.position())
-	ids := newIDs(snap.Messages)
+	ids := idsOf(snap.Messages, IDs{buf: s.idsBuf, n: s.idsN})
 	s.lastSeq, s.lastEmittedAt, s.idsBuf, s.idsN = ev.Sequence, ev.EmittedAt, ids.buf, ids.n
 	s.lastSec, s.lastNsec = ev.Emitted.Unix(), int32(ev.Emitted.Nanosecond())
 
