@@ -249,23 +249,24 @@ func TestEventIDsExact(t *testing.T) {
 		id string
 	}{{0, "e1"}, {1, "e1"}, {0, "e12"}, {12, ""}, {1, "2e1"}}
 	for i, k := range keys {
-		if !in.addEvent(k.s, k.id, print{content: uint64(i + 1), at: pos{line: i + 1}}) {
+		_, at, h, found := in.findEvent(k.s, k.id)
+		if found || !in.addEvent(k.s, k.id, print{content: uint64(i + 1), at: pos{line: i + 1}}, at, h) {
 			t.Fatalf("%+v not kept", k)
 		}
 	}
 	for i, k := range keys {
-		if p, _, ok := in.findEvent(k.s, k.id); !ok || p.content != uint64(i+1) || p.at.line != i+1 {
+		if p, _, _, ok := in.findEvent(k.s, k.id); !ok || p.content != uint64(i+1) || p.at.line != i+1 {
 			t.Errorf("%+v: found %v, %+v", k, ok, p)
 		}
 	}
 	// A slot of "e1" moved to where "x" would be, with x's hash: it must
 	// still not be x.
-	_, i, _ := in.findEvent(0, "e1")
+	_, i, _, _ := in.findEvent(0, "e1")
 	sl := in.events.slots[i]
 	sl.h = uint32(maphash.Bytes(in.seed, in.events.idKey(0, "x")))
-	_, j, _ := in.findEvent(0, "x")
+	_, j, _, _ := in.findEvent(0, "x")
 	in.events.slots[j] = sl
-	if _, _, ok := in.findEvent(0, "x"); ok {
+	if _, _, _, ok := in.findEvent(0, "x"); ok {
 		t.Error("an id found by its hash alone")
 	}
 }

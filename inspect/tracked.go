@@ -74,20 +74,23 @@ func probe[S slot](slots []S, h uint64, eq func(*S) bool) (int, bool) {
 	}
 }
 
-// grow returns slots with room for one more entry than the n it holds,
-// within seven eighths of its slots: slots itself, or a larger copy
-// rehashed with hash, twice as large or as large as the budget allows.
-// It reports false, and returns slots, when the budget leaves no room.
+// grow returns slots with room for one more entry than the n it holds:
+// slots itself while a quarter of it stays empty, or else a larger copy
+// rehashed with hash, twice as large or as large as the budget allows;
+// with no room in the budget, slots itself while an eighth of it stays
+// empty. (A probe for a missing key reads some 8 slots in a table three
+// quarters full, and 32 in one seven eighths full.) It reports false, and
+// returns slots, when the budget leaves no room.
 func grow[S slot](in *Inspector, slots []S, n, size int, hash func(*S) uint64) ([]S, bool) {
-	if (n+1)*8 <= len(slots)*7 {
+	if (n+1)*4 <= len(slots)*3 {
 		return slots, true
 	}
 	want := max(16, 2*len(slots))
 	if free := (in.budget - in.used) / size; len(slots)+free < want {
 		want = len(slots) + free
 	}
-	if (n+1)*8 > want*7 {
-		return slots, false
+	if want <= len(slots) || (n+1)*8 > want*7 {
+		return slots, (n+1)*8 <= len(slots)*7
 	}
 	in.used += (want - len(slots)) * size
 	grown := make([]S, want)
@@ -148,11 +151,12 @@ func (t *idTable) stored(s *idSlot) []byte {
 }
 
 // findEvent returns the fingerprint of the session's event id, and the slot
-// that holds it or would hold it (-1 when the table has none).
-func (in *Inspector) findEvent(s int, id string) (p print, i int, ok bool) {
+// that holds it or would hold it (-1 when the table has none) with the
+// hash of its key, for addEvent.
+func (in *Inspector) findEvent(s int, id string) (p print, i int, h uint64, ok bool) {
 	t := &in.events
 	key := t.idKey(s, id)
-	h := maphash.Bytes(in.seed, key)
+	h = maphash.Bytes(in.seed, key)
 	i, ok = probe(t.slots, h, func(sl *idSlot) bool {
 		return sl.h == uint32(h) && bytes.HasPrefix(t.keys[sl.key-1:], key)
 	})
@@ -161,13 +165,13 @@ func (in *Inspector) findEvent(s int, id string) (p print, i int, ok bool) {
 		p.content = sl.content
 		p.at, p.listed = sl.at.unpack()
 	}
-	return p, i, ok
+	return p, i, h, ok
 }
 
 // addEvent keeps the fingerprint of the first line of the session's
 // event id, not found before, if the budget has room; it reports whether
-// it did.
-func (in *Inspector) addEvent(s int, id string, p print) bool {
+// it did. i and h are what findEvent returned for it.
+func (in *Inspector) addEvent(s int, id string, p print, i int, h uint64) bool {
 	t := &in.events
 	at, ok := packPos(p.at, p.listed)
 	key := t.idKey(s, id)
@@ -178,6 +182,9 @@ func (in *Inspector) addEvent(s int, id string, p print) bool {
 	slots, ok := grow(in, t.slots, t.n, idSize, func(sl *idSlot) uint64 { return maphash.Bytes(in.seed, t.stored(sl)) })
 	if !ok {
 		return false
+	}
+	if len(slots) != len(t.slots) {
+		i, _ = probe(slots, h, func(*idSlot) bool { return false })
 	}
 	t.slots = slots
 	// The arena grows as the slots do, counted by its capacity.
@@ -190,8 +197,6 @@ func (in *Inspector) addEvent(s int, id string, p print) bool {
 		t.keys = append(make([]byte, 0, c), t.keys...)
 	}
 	t.keys = append(t.keys, key...)
-	h := maphash.Bytes(in.seed, key)
-	i, _ := probe(t.slots, h, func(*idSlot) bool { return false })
 	t.slots[i] = idSlot{content: p.content, at: at, h: uint32(h), key: uint32(len(t.keys) - len(key) + 1)}
 	t.n++
 	return true
@@ -259,7 +264,8 @@ func (in *Inspector) putSeq(s int, seq int64, p print) {
 	}
 	t := &in.bySeq
 	sl := seqSlot{seq: seq, content: p.content, at: at, eventID: p.eventID, s: uint32(s + 1)}
-	if _, i, ok := in.findSeq(s, seq); ok {
+	_, i, ok := in.findSeq(s, seq)
+	if ok {
 		t.slots[i] = sl
 		return
 	}
@@ -267,8 +273,10 @@ func (in *Inspector) putSeq(s int, seq int64, p print) {
 	if !ok {
 		return
 	}
+	if len(slots) != len(t.slots) {
+		i, _ = probe(slots, in.seqHash(sl.s, seq), func(*seqSlot) bool { return false })
+	}
 	t.slots = slots
-	i, _ := probe(t.slots, in.seqHash(sl.s, seq), func(*seqSlot) bool { return false })
 	t.slots[i] = sl
 	t.n++
 }
