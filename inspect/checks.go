@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"slices"
@@ -199,9 +200,9 @@ func (in *Inspector) hashID(id string) uint32 { return uint32(maphash.String(in.
 // be tracked, so that no claim rests on what was not kept.
 func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) (seen bool) {
 	content := in.contentHash(ev)
-	old, i, ok := in.findEvent(s.m.Index, ev.EventID)
+	old, i, h, ok := in.findEvent(s.m.Index, ev.EventID)
 	if !ok {
-		return !in.addEvent(s.m.Index, ev.EventID, print{content: content, at: p})
+		return !in.addEvent(s.m.Index, ev.EventID, print{content: content, at: p}, i, h)
 	}
 	if old.content == content {
 		return true
@@ -218,18 +219,26 @@ func (in *Inspector) checkEventID(s *session, ev *replay.Event, p pos) (seen boo
 func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 	var h maphash.Hash
 	h.SetSeed(in.seed)
-	for _, f := range []string{string(ev.Kind), ev.SessionID, ev.TurnID, strconv.FormatInt(ev.Sequence, 10), ev.EmittedAt} {
+	for _, f := range []string{string(ev.Kind), ev.SessionID, ev.TurnID, ev.EmittedAt} {
 		h.WriteString(f)
 		h.WriteByte(0)
 	}
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(ev.Sequence))
+	h.Write(n[:])
 	switch ev.Kind {
 	case replay.KindSubmit:
 		h.WriteString(ev.Input)
 	case replay.KindDiagnostic:
 		d := ev.Diagnostic
-		h.WriteString(d.Code + "\x00" + d.Message + "\x00" + strconv.FormatBool(d.Retryable))
+		h.WriteString(d.Code)
+		h.WriteByte(0)
+		h.WriteString(d.Message)
+		h.WriteByte(0)
+		h.WriteString(strconv.FormatBool(d.Retryable))
 	case replay.KindSnapshot:
-		h.WriteString(strconv.FormatUint(ev.Snapshot.Hash, 16))
+		binary.LittleEndian.PutUint64(n[:], ev.Snapshot.Hash)
+		h.Write(n[:])
 	}
 	return h.Sum64()
 }
