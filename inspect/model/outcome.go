@@ -2,8 +2,11 @@ package model
 
 import (
 	"hash/maphash"
-	"unicode/utf8"
+	"math/rand/v2"
 
+	"github.com/zeebo/xxh3"
+
+	"github.com/agentskit/snapctl/internal/runes"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -161,9 +164,13 @@ type tail struct {
 	hash         uint64 // hash of the text
 }
 
-// tailSeed hashes message ids and text for tail; any seed works, since
-// hashes are compared within one run.
-var tailSeed = maphash.MakeSeed()
+// tailSeed hashes message ids for tail, and textSeed its text (XXH3, for
+// text of any length; see wire's hashSeed); any seed works, since hashes
+// are compared within one run.
+var (
+	tailSeed = maphash.MakeSeed()
+	textSeed = rand.Uint64()
+)
 
 // noteEnd folds what an accepted snapshot of turn t says of how turns
 // end: its error code, whether it shows the unfinished reply of the
@@ -188,7 +195,7 @@ func (s *Session) noteEnd(t *Turn, snap *replay.Snapshot, at Position) {
 	}
 	msg := &snap.Messages[len(snap.Messages)-1]
 	*s.tail = tail{id: maphash.String(tailSeed, msg.ID), bytes: len(msg.Content),
-		runes: utf8.RuneCountInString(msg.Content), hash: maphash.String(tailSeed, msg.Content)}
+		runes: runes.Count(msg.Content), hash: xxh3.HashStringSeed(msg.Content, textSeed)}
 }
 
 // noteLater looks, in an accepted snapshot of another turn, for the
@@ -209,8 +216,8 @@ func (s *Session) noteLater(prev *Turn, snap *replay.Snapshot, at Position) {
 		c, tl := msg.Content, s.tail
 		e := prev.ending()
 		e.hasLater = true
-		e.later = Later{At: at, Chars: utf8.RuneCountInString(c) - tl.runes,
-			Prefix: len(c) >= tl.bytes && maphash.String(tailSeed, c[:tl.bytes]) == tl.hash}
+		e.later = Later{At: at, Chars: runes.Count(c) - tl.runes,
+			Prefix: len(c) >= tl.bytes && xxh3.HashStringSeed(c[:tl.bytes], textSeed) == tl.hash}
 		return
 	}
 }
