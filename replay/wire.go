@@ -93,3 +93,7 @@ func IsSafeIdentifier(s string) bool { return wire.IsSafeIdentifier(s) }
 // IsProtocolKey reports whether k is an object key the protocol names:
 // such a key says nothing about the conversation, so --redact shows it.
 func IsProtocolKey(k string) bool { return wire.IsProtocolKey(k) }
+
+// TextHash hashes text as Snapshot.TailHash does, within one run: the
+// hash to compare a message's text with a snapshot's tail.
+func TextHash(text string) uint64 { return wire.TextHash(text) }

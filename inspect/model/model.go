@@ -214,6 +214,8 @@ type Session struct {
 	lastSec        int64
 	lastNsec, idsN int32
 	idsBuf         string
+	// idsHash is the decoder's hash of those ids (Snapshot.IDsHash).
+	idsHash uint64
 	// accTurn is the turn of the last accepted projection, and tail what
 	// Ending needs of its last message while that turn is unfinished.
 	accTurn *Turn
@@ -349,12 +351,24 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 		m.prev = Projection{Sequence: s.lastSeq, EmittedAt: s.lastEmittedAt,
 			Emitted: time.Unix(s.lastSec, int64(s.lastNsec)), IDs: IDs{buf: s.idsBuf, n: s.idsN}}
 		st.Prev = &m.prev
+	}
+	// A projection whose ids hash as the last one's has its ids: nothing
+	// is removed, and their copy is kept, without reading them from the
+	// line (which another core decoded). Equal hashes of other ids, one
+	// chance in 2^64 with a seed drawn for each run, would hide their
+	// removals.
+	prevIDs := IDs{buf: s.idsBuf, n: s.idsN}
+	same := s.accTurn != nil && snap.IDsHash != 0 && snap.IDsHash == s.idsHash && len(msgs) == int(s.idsN)
+	if s.accTurn != nil && !same {
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
 	}
 	st.PrevTurn = s.accTurn
 	s.noteEnd(t, snap, p.position())
-	ids := idsOf(snap.Messages, IDs{buf: s.idsBuf, n: s.idsN})
-	s.lastSeq, s.lastEmittedAt, s.idsBuf, s.idsN = ev.Sequence, ev.EmittedAt, ids.buf, ids.n
+	ids := prevIDs
+	if !same {
+		ids = idsOf(snap.Messages, prevIDs)
+	}
+	s.lastSeq, s.lastEmittedAt, s.idsBuf, s.idsN, s.idsHash = ev.Sequence, ev.EmittedAt, ids.buf, ids.n, snap.IDsHash
 	s.lastSec, s.lastNsec = ev.Emitted.Unix(), int32(ev.Emitted.Nanosecond())
 
 	t.Accepted++

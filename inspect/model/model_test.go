@@ -1,8 +1,12 @@
 package model
 
 import (
+	"fmt"
+	"hash/maphash"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/agentskit/snapctl/replay"
 )
@@ -163,6 +167,36 @@ func TestSessionNumbers(t *testing.T) {
 // reply completed later with more or other text, a cancel, a turn never
 // accepted, a submit never answered.
 func TestEnding(t *testing.T) {
+	t.Run("by hand", func(t *testing.T) { testEnding(t, false) })
+	t.Run("summed", func(t *testing.T) { testEnding(t, true) })
+}
+
+// summed fills in what a decoder asked for hashes does (replay.Snapshot
+// IDsHash, TailRunes, TailHash): the model must then end turns as it does
+// counting the text itself.
+func summed(res *replay.Result) *replay.Result {
+	s := &res.Event.Snapshot
+	var ids []string
+	for _, m := range s.Messages {
+		ids = append(ids, fmt.Sprintf("%d:%s", len(m.ID), m.ID))
+	}
+	s.IDsHash = max(maphash.String(testSeed, strings.Join(ids, "")), 1)
+	if n := len(s.Messages); n > 0 {
+		last := s.Messages[n-1].Content
+		s.TailRunes, s.TailHash = utf8.RuneCountInString(last), replay.TextHash(last)
+	}
+	return res
+}
+
+var testSeed = maphash.MakeSeed()
+
+func testEnding(t *testing.T, sums bool) {
+	observe := func(m *Model, res *replay.Result) Step {
+		if sums && res.Event.Kind == replay.KindSnapshot {
+			summed(res)
+		}
+		return m.Observe(res)
+	}
 	snap := func(turn string, seq int64, status replay.Status, content string) *replay.Result {
 		res := result("snap", "s", turn, seq, status, replay.Lineage{})
 		msgStatus := "streaming"
@@ -173,11 +207,11 @@ func TestEnding(t *testing.T) {
 		return res
 	}
 	m := New("", false)
-	m.Observe(snap("t1", 1, replay.StatusStreaming, "héllo"))
+	observe(m, snap("t1", 1, replay.StatusStreaming, "héllo"))
 	// t2's first snapshot holds t1's reply, complete and longer.
 	later := snap("t2", 3, replay.StatusStreaming, "")
 	later.Event.Snapshot.Messages = append([]replay.Message{{ID: "u-t1"}, {ID: "a-t1", Content: "héllo world", Status: "complete"}}, later.Event.Snapshot.Messages...)
-	st := m.Observe(later)
+	st := observe(m, later)
 	t1 := st.Session.FirstTurn()
 	if o, code, at := t1.Ending(); o != EndCutOff || code != "" || at.Line != 1 {
 		t.Errorf("t1: %s %q at %d, want cut-off at line 1", o, code, at.Line)
@@ -186,13 +220,13 @@ func TestEnding(t *testing.T) {
 		t.Errorf("t1 later: %+v, want complete at line 3, 6 more characters, prefix", l)
 	}
 	// t2 is cancelled; t3's snapshot shows its reply with other text.
-	m.Observe(snap("t2", 4, replay.StatusStreaming, "abc"))
+	observe(m, snap("t2", 4, replay.StatusStreaming, "abc"))
 	diag := result("submit", "s", "t2", 5, "", replay.Lineage{})
 	diag.Event.Kind, diag.Event.Diagnostic.Code = replay.KindDiagnostic, "TURN_CANCELLED"
-	m.Observe(diag)
+	observe(m, diag)
 	other := snap("t3", 7, replay.StatusComplete, "x")
 	other.Event.Snapshot.Messages = append([]replay.Message{{ID: "a-t2", Content: "xy", Status: "complete"}}, other.Event.Snapshot.Messages...)
-	m.Observe(other)
+	observe(m, other)
 	t2 := t1.Next()
 	if o, code, at := t2.Ending(); o != EndCancelled || code != "TURN_CANCELLED" || at.Line != 5 {
 		t.Errorf("t2: %s %q at %d, want cancelled TURN_CANCELLED at line 5", o, code, at.Line)
@@ -200,8 +234,8 @@ func TestEnding(t *testing.T) {
 	if l := t2.Later(); l == nil || l.Chars != -1 || l.Prefix {
 		t.Errorf("t2 later: %+v, want 1 character fewer, not a prefix", l)
 	}
-	m.Observe(result("inert", "s", "t4", 2, replay.StatusStreaming, replay.Lineage{}))
-	m.Observe(result("submit", "s", "t5", 8, "", replay.Lineage{}))
+	observe(m, result("inert", "s", "t4", 2, replay.StatusStreaming, replay.Lineage{}))
+	observe(m, result("submit", "s", "t5", 8, "", replay.Lineage{}))
 	want := []Ending{EndCutOff, EndCancelled, EndComplete, EndNeverAccepted, EndUnanswered}
 	i := 0
 	for tu := st.Session.FirstTurn(); tu != nil; tu = tu.Next() {

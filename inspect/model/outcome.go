@@ -2,9 +2,6 @@ package model
 
 import (
 	"hash/maphash"
-	"math/rand/v2"
-
-	"github.com/zeebo/xxh3"
 
 	"github.com/agentskit/snapctl/internal/runes"
 	"github.com/agentskit/snapctl/replay"
@@ -164,13 +161,9 @@ type tail struct {
 	hash         uint64 // hash of the text
 }
 
-// tailSeed hashes message ids for tail, and textSeed its text (XXH3, for
-// text of any length; see wire's hashSeed); any seed works, since hashes
-// are compared within one run.
-var (
-	tailSeed = maphash.MakeSeed()
-	textSeed = rand.Uint64()
-)
+// tailSeed hashes message ids for tail; any seed works, since hashes
+// are compared within one run. Its text is hashed by replay.TextHash.
+var tailSeed = maphash.MakeSeed()
 
 // noteEnd folds what an accepted snapshot of turn t says of how turns
 // end: its error code, whether it shows the unfinished reply of the
@@ -194,8 +187,13 @@ func (s *Session) noteEnd(t *Turn, snap *replay.Snapshot, at Position) {
 		s.tail = new(tail)
 	}
 	msg := &snap.Messages[len(snap.Messages)-1]
-	*s.tail = tail{id: maphash.String(tailSeed, msg.ID), bytes: len(msg.Content),
-		runes: runes.Count(msg.Content), hash: xxh3.HashStringSeed(msg.Content, textSeed)}
+	*s.tail = tail{id: maphash.String(tailSeed, msg.ID), bytes: len(msg.Content)}
+	if snap.IDsHash != 0 {
+		// Counted and hashed by the decoder, where the line was in cache.
+		s.tail.runes, s.tail.hash = snap.TailRunes, snap.TailHash
+	} else {
+		s.tail.runes, s.tail.hash = runes.Count(msg.Content), replay.TextHash(msg.Content)
+	}
 }
 
 // noteLater looks, in an accepted snapshot of another turn, for the
@@ -217,7 +215,7 @@ func (s *Session) noteLater(prev *Turn, snap *replay.Snapshot, at Position) {
 		e := prev.ending()
 		e.hasLater = true
 		e.later = Later{At: at, Chars: runes.Count(c) - tl.runes,
-			Prefix: len(c) >= tl.bytes && xxh3.HashStringSeed(c[:tl.bytes], textSeed) == tl.hash}
+			Prefix: len(c) >= tl.bytes && replay.TextHash(c[:tl.bytes]) == tl.hash}
 		return
 	}
 }

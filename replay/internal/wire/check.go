@@ -24,6 +24,8 @@ type checker struct {
 	// spare is the array of the messages last decoded into the event,
 	// cleared, for this line's messages (see Decoder.Borrow).
 	spare []Message
+	// ids is scratch for Snapshot.IDsHash.
+	ids []byte
 }
 
 // seg is one step of a JSON path: a key, or an index when key is "".

@@ -87,9 +87,12 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		return d.syntax(err, false)
 	}
 	c := &d.c
-	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash, borrow: borrow, spare: spare}
+	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash, borrow: borrow, spare: spare, ids: c.ids[:0]}
 	code := c.event(ev)
 	d.p.trim()
+	if cap(c.ids) > 1<<20 {
+		c.ids = nil
+	}
 	if len(c.probs) == 0 {
 		return nil
 	}

@@ -112,6 +112,16 @@ type Snapshot struct {
 	// sequence can be told apart without keeping either. It is set only
 	// when the decoder was asked for it (Decoder.Hash).
 	Hash uint64
+	// IDsHash identifies the ids of Messages, in order, so that a
+	// projection with the ids of the one before can be told without
+	// reading them; set, like Hash, when the decoder was asked for it,
+	// and with Messages.
+	// It is never 0 when set.
+	IDsHash uint64
+	// TailRunes and TailHash are the characters of the last message's
+	// content and its TextHash, set with IDsHash (0 without messages).
+	TailRunes int
+	TailHash  uint64
 	// Messages is the complete projection, filled only when the decoder
 	// was asked for it (Decoder.Messages).
 	Messages []Message

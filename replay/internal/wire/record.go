@@ -1,9 +1,13 @@
 package wire
 
 import (
+	"encoding/binary"
 	"math"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/agentskit/snapctl/internal/runes"
+	"github.com/zeebo/xxh3"
 )
 
 // record checks the messages array m as the reference's memory record
@@ -45,6 +49,31 @@ func (c *checker) record(m int, s *Snapshot) {
 		}
 		ch = int(t[ch].next)
 	}
+	if c.messages && c.hash {
+		// Where the line is still in this core's cache: its reader may
+		// run on another.
+		s.IDsHash = c.idsHash(s.Messages)
+		if n := len(s.Messages); n > 0 {
+			last := s.Messages[n-1].Content
+			s.TailRunes, s.TailHash = runes.Count(last), TextHash(last)
+		}
+	}
+}
+
+// TextHash hashes text (XXH3, seeded as Snapshot.Hash is): the hash
+// of Snapshot.TailHash, for text of any length.
+func TextHash(text string) uint64 { return xxh3.HashStringSeed(text, hashSeed) }
+
+// idsHash hashes the ids of ms, each after its length, so that no two
+// sequences of ids write the same bytes.
+func (c *checker) idsHash(ms []Message) uint64 {
+	b := c.ids[:0]
+	for i := range ms {
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(ms[i].ID)))
+		b = append(b, ms[i].ID...)
+	}
+	c.ids = b
+	return max(xxh3.HashSeed(b, hashSeed), 1)
 }
 
 // bounds checks the record's size limits over the values that survive

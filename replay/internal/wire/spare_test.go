@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // snapshotWith is a valid snapshot line with n messages.
@@ -100,5 +101,60 @@ func TestBorrowAllocatesLess(t *testing.T) {
 	// Copying allocates the array and the copy of the line's messages.
 	if borrowed > copied-2 {
 		t.Errorf("%.0f allocations a line borrowing, %.0f copying", borrowed, copied)
+	}
+}
+
+// snapshotOf is a valid snapshot line with messages of these ids, the
+// last one's content last.
+func snapshotOf(last string, ids ...string) []byte {
+	var ms []string
+	for i, id := range ids {
+		content := "x"
+		if i == len(ids)-1 {
+			content = last
+		}
+		ms = append(ms, fmt.Sprintf(`{"id":%q,"role":"assistant","content":%q,"status":"streaming","createdAt":"2026-07-11T03:00:00.000Z"}`, id, content))
+	}
+	return []byte(`{"protocol":"agentskit.chat.turn","version":1,"eventId":"e","sessionId":"s","turnId":"t","sequence":1,` +
+		`"emittedAt":"2026-07-11T03:00:00.000Z","event":"server.turn.snapshot","payload":{"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[` +
+		strings.Join(ms, ",") + `]}}`)
+}
+
+// TestSnapshotSums checks what the decoder sums up of the messages for
+// the model: IDsHash is the same for the same ids in order, whatever
+// their content, and differs for other ids, ids split otherwise or in
+// another order; TailRunes and TailHash are the characters and TextHash
+// of the last message's content, escapes undone. Without Hash, none is
+// set.
+func TestSnapshotSums(t *testing.T) {
+	decode := func(line []byte, hash bool) Snapshot {
+		t.Helper()
+		d := Decoder{Messages: true, Hash: hash, Borrow: true}
+		var ev Event
+		if err := d.Decode(line, &ev); err != nil {
+			t.Fatal(err)
+		}
+		return ev.Snapshot
+	}
+	base := decode(snapshotOf("héllo", "a", "bc"), true)
+	if base.IDsHash == 0 {
+		t.Fatal("IDsHash not set")
+	}
+	if s := decode(snapshotOf("other text", "a", "bc"), true); s.IDsHash != base.IDsHash {
+		t.Error("the same ids hash otherwise with other content")
+	}
+	for _, ids := range [][]string{{"ab", "c"}, {"bc", "a"}, {"a", "bc", "d"}, {"a"}, {"a", "bd"}} {
+		if s := decode(snapshotOf("héllo", ids...), true); s.IDsHash == base.IDsHash {
+			t.Errorf("ids %q hash as [a bc]", ids)
+		}
+	}
+	for _, content := range []string{"héllo", "", "line\nbreak \u00e9\u65e5", strings.Repeat("abc ", 300)} {
+		s := decode(snapshotOf(content, "a", "b"), true)
+		if s.TailRunes != utf8.RuneCountInString(content) || s.TailHash != TextHash(content) {
+			t.Errorf("%q: tail %d runes, hash %x; want %d, %x", content, s.TailRunes, s.TailHash, utf8.RuneCountInString(content), TextHash(content))
+		}
+	}
+	if s := decode(snapshotOf("héllo", "a", "bc"), false); s.IDsHash != 0 || s.TailRunes != 0 || s.TailHash != 0 {
+		t.Errorf("without Hash: %x %d %x", s.IDsHash, s.TailRunes, s.TailHash)
 	}
 }
