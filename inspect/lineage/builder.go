@@ -30,6 +30,9 @@ type notes struct {
 	preview, input                 string
 	previewCut, inputCut, hasInput bool
 	messageIDs                     []uint64
+	// idsHash is the decoder's hash of the ids messageIDs holds
+	// (replay.Snapshot.IDsHash), 0 when unknown.
+	idsHash uint64
 }
 
 // NewBuilder returns a builder. pinned is the trusted session given to
@@ -70,9 +73,14 @@ func (b *Builder) AddStep(res *replay.Result, st model.Step) {
 			b.order = append(b.order, st.Session)
 		}
 		nt := b.note(st.Turn)
-		msgs := res.Event.Snapshot.Messages
+		snap := &res.Event.Snapshot
+		msgs := snap.Messages
 		nt.preview, nt.previewCut = assistantPreview(msgs)
-		nt.messageIDs = messageIDs(nt.messageIDs[:0], msgs)
+		// The ids of most snapshots of a turn are those of the one
+		// before: they are hashed and sorted again only when not.
+		if h := snap.IDsHash; h == 0 || h != nt.idsHash {
+			nt.messageIDs, nt.idsHash = messageIDs(nt.messageIDs[:0], msgs), h
+		}
 	}
 }
 

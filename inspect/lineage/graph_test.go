@@ -2,6 +2,7 @@ package lineage
 
 import (
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"strings"
 	"testing"
@@ -43,11 +44,23 @@ func accepted(session string, s snap, seq int64) *replay.Result {
 			ev.Snapshot.Lineage.ParentTurnID, ev.Snapshot.Lineage.SourceMessageID = f[1], f[2]
 		}
 	}
+	var ids strings.Builder
 	for _, id := range s.msgs {
 		ev.Snapshot.Messages = append(ev.Snapshot.Messages, replay.Message{ID: id, Role: "assistant", Content: "text of " + id})
+		fmt.Fprintf(&ids, "%d:%s", len(id), id)
+	}
+	if hashIDs {
+		// As a decoder asked for hashes sums up the ids.
+		ev.Snapshot.IDsHash = max(maphash.String(testSeed, ids.String()), 1)
 	}
 	return &replay.Result{Event: ev, Reason: replay.ReasonAdvanced}
 }
+
+// hashIDs makes accepted set Snapshot.IDsHash, as the decoder does when
+// asked for hashes; tests run with and without.
+var hashIDs bool
+
+var testSeed = maphash.MakeSeed()
 
 // shape renders the tree as "turn(child,child)" lists, roots comma-joined,
 // with each turn's problem kinds in brackets.
@@ -131,8 +144,20 @@ func TestLink(t *testing.T) {
 			{"t1", "", nil},
 		}, "t1"},
 	}
+	for _, hashed := range []bool{false, true} {
+		hashIDs = hashed
+		testLink(t, tests)
+	}
+	hashIDs = false
+}
+
+func testLink(t *testing.T, tests []struct {
+	name  string
+	snaps []snap
+	want  string
+}) {
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s hashed=%v", tt.name, hashIDs), func(t *testing.T) {
 			s := build(t, tt.snaps)
 			if got := shape(s); got != tt.want {
 				t.Errorf("tree = %s\nwant   %s", got, tt.want)
