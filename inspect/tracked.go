@@ -94,6 +94,11 @@ func grow[S slot](in *Inspector, slots []S, n, size int, hash func(*S) uint64) (
 	}
 	in.used += (want - len(slots)) * size
 	grown := make([]S, want)
+	// Written before it is read: a new table's pages are then faulted in
+	// once each, not mapped to the zero page by the first probe and
+	// copied on the first write, which on two cores also flushes the
+	// other core's TLB (an interrupt, costly in a virtual machine).
+	clear(grown)
 	for k := range slots {
 		if s := &slots[k]; (*s).used() {
 			i, _ := probe(grown, hash(s), func(*S) bool { return false })
