@@ -176,10 +176,20 @@ func WriteInspectJSON(out io.Writer, rep inspect.Report) error {
 	}
 	e.EndArray()
 	e.EndObject()
+	// One finding at a time, as the sessions: marshalled whole, the
+	// findings of a large capture (1.4 MB of them) took a buffer as large,
+	// faulted in page by page, on the run's one sequential stretch.
 	e.Key("findings")
-	if err := e.Value(j.Findings); err != nil {
-		return err
+	e.BeginArray()
+	for _, f := range j.Findings {
+		if err := e.Value(f); err != nil {
+			return err
+		}
+		if err := e.Flush(); err != nil {
+			return err
+		}
 	}
+	e.EndArray()
 	e.EndObject()
 	return e.End()
 }
