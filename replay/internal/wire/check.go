@@ -21,9 +21,6 @@ type checker struct {
 	// base is its offset in the line.
 	backing string
 	base    int
-	// spare is the array of the messages last decoded into the event,
-	// cleared, for this line's messages (see Decoder.Borrow).
-	spare []Message
 	// ids is scratch for Snapshot.IDsHash.
 	ids []byte
 }

@@ -29,7 +29,7 @@ type Decoder struct {
 	// The array of Snapshot.Messages is then reused too: the next Decode
 	// into the same event clears it and fills it again (up to MaxSpare
 	// messages), which saves allocating, zeroing and collecting one for
-	// every snapshot.
+	// every snapshot; an event that is not a snapshot keeps it, empty.
 	Borrow bool
 
 	p         parser
@@ -70,6 +70,9 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		spare = Spare(ev.Snapshot.Messages)
 	}
 	*ev = Event{}
+	// The array stays with the event, empty, whatever this line holds,
+	// for the next snapshot decoded into it.
+	ev.Snapshot.Messages = spare
 	if len(line) > MaxLine {
 		// The tape's offsets are 32 bits wide: a longer line is refused
 		// here too, not only by the reader.
@@ -87,7 +90,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		return d.syntax(err, false)
 	}
 	c := &d.c
-	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash, borrow: borrow, spare: spare, ids: c.ids[:0]}
+	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash, borrow: borrow, ids: c.ids[:0]}
 	code := c.event(ev)
 	d.p.trim()
 	if cap(c.ids) > 1<<20 {

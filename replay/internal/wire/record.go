@@ -20,12 +20,11 @@ func (c *checker) record(m int, s *Snapshot) {
 	t := c.tape()
 	s.MessageCount = int(t[m].n)
 	if c.messages {
-		if cap(c.spare) >= s.MessageCount {
-			s.Messages = c.spare[:0]
-		} else {
+		// A borrowing decoder left the array of the event's last
+		// messages there, empty (Decoder.Borrow).
+		if cap(s.Messages) < s.MessageCount {
 			s.Messages = make([]Message, 0, s.MessageCount)
 		}
-		c.spare = nil
 		// One copy of the messages' bytes backs every string the messages
 		// keep, instead of an allocation per field; or the line itself,
 		// when borrowed.

@@ -59,7 +59,8 @@ func TestBorrowReusesMessages(t *testing.T) {
 
 // TestBorrowSpareBounded checks that an array of more than MaxSpare
 // messages is let go of rather than kept for the next line, and that a
-// line that is not a snapshot leaves its event without messages.
+// line that is not a snapshot leaves its event without messages but
+// with the array, for the snapshot after it.
 func TestBorrowSpareBounded(t *testing.T) {
 	d := Decoder{Messages: true, Borrow: true}
 	var ev Event
@@ -75,11 +76,18 @@ func TestBorrowSpareBounded(t *testing.T) {
 	}
 	submit := `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e2","sessionId":"s","turnId":"t","sequence":2,` +
 		`"emittedAt":"2026-07-11T03:00:00.000Z","event":"client.turn.submit","payload":{"input":"hi"}}`
+	small := ev.Snapshot.Messages
 	if err := d.Decode([]byte(submit), &ev); err != nil {
 		t.Fatal(err)
 	}
-	if ev.Snapshot.Messages != nil {
+	if len(ev.Snapshot.Messages) != 0 {
 		t.Errorf("a submit has messages %+v", ev.Snapshot.Messages)
+	}
+	if err := d.Decode(snapshotWith(1), &ev); err != nil {
+		t.Fatal(err)
+	}
+	if &ev.Snapshot.Messages[0] != &small[0] {
+		t.Error("the array was let go of at a submit")
 	}
 }
 
