@@ -5,10 +5,10 @@ package jsonout
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"strconv"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -315,10 +315,7 @@ func (e *Encoder) RawJSON(src []byte) {
 			}
 			i = j
 		default:
-			j := i
-			for j < len(src) && strings.IndexByte(" \t\n\r,:]}", src[j]) < 0 {
-				j++
-			}
+			j := tokenEnd(src, i)
 			e.member()
 			if c == '-' || c >= '0' && c <= '9' {
 				e.rawToken(tokenNumber, src[i:j])
@@ -358,17 +355,38 @@ func (e *Encoder) rawToken(kind int, tok []byte) {
 	e.coloured(colour, e.tok)
 }
 
-// stringEnd returns the index just past the JSON string starting at i.
-func stringEnd(b []byte, i int) int {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1
-		}
+// tokenEnd returns the index just past the number or literal starting
+// at i: the next space, comma, colon or closing bracket.
+func tokenEnd(src []byte, i int) int {
+	j := i
+	for j < len(src) && !tokenStop[src[j]] {
+		j++
 	}
-	return len(b)
+	return j
+}
+
+var tokenStop = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, ',': true, ':': true, ']': true, '}': true}
+
+// stringEnd returns the index just past the JSON string starting at i
+// (len(b) if it does not end): the first quote after it that an even
+// number of backslashes precedes, found by IndexByte rather than byte by
+// byte.
+func stringEnd(b []byte, i int) int {
+	for j := i + 1; ; {
+		k := bytes.IndexByte(b[j:], '"')
+		if k < 0 {
+			return len(b)
+		}
+		q := j + k
+		n := 0
+		for p := q - 1; p > i && b[p] == '\\'; p-- {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		j = q + 1
+	}
 }
 
 const hexDigits = "0123456789abcdef"
@@ -441,6 +459,15 @@ func appendUnicodeEscape(b []byte, r rune) []byte {
 func appendSafeJSON(b, src []byte) []byte {
 	start := 0
 	for i := 0; i < len(src); {
+		// Eight bytes at a time while they are all printable ASCII
+		// (0x20 to 0x7e), which nearly all output is.
+		if i+8 <= len(src) {
+			w := binary.LittleEndian.Uint64(src[i:])
+			if ((w-0x2020202020202020)&^w|(w+0x0101010101010101|w))&0x8080808080808080 == 0 {
+				i += 8
+				continue
+			}
+		}
 		c := src[i]
 		if c >= 0x20 && c < 0x7f || c == '\n' || c == '\t' || c == '\r' || c == ' ' {
 			i++
