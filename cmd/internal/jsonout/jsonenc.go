@@ -392,7 +392,9 @@ func stringEnd(b []byte, i int) int {
 const hexDigits = "0123456789abcdef"
 
 // AppendString appends s as a JSON string that is safe to print on a
-// terminal (see Encoder).
+// terminal (see Encoder), its escapes those of encoding/json (\b and \f
+// included) and then appendSafeJSON's: a string written by hand is
+// written as Value writes it (FuzzStrAsValue).
 func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -413,6 +415,10 @@ func AppendString(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case '\t':
 				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
 			default:
 				b = appendUnicodeEscape(b, rune(c))
 			}

@@ -128,3 +128,23 @@ func BenchmarkRawJSON(b *testing.B) {
 		e.open = e.open[:0]
 	}
 }
+
+// FuzzStrAsValue checks that Str writes any string as Value does (by
+// encoding/json, then made safe): a value written field by field by hand
+// is the value the contract type marshals to.
+func FuzzStrAsValue(f *testing.F) {
+	for _, s := range []string{"", "plain", "\x1b[31m\u202e\u200b\ufeff\xff\x7f\u0085\u2028\u2029", "<&>\"\\\n\t\r\x00", "日本語 \U0001F600"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var a, b bytes.Buffer
+		ea, eb := NewEncoder(&a, Document), NewEncoder(&b, Document)
+		ea.Str(s)
+		if err := eb.Value(s); err != nil {
+			t.Fatal(err)
+		}
+		if ea.End() != nil || eb.End() != nil || a.String() != b.String() {
+			t.Fatalf("%q: Str %s, Value %s", s, a.Bytes(), b.Bytes())
+		}
+	})
+}
