@@ -1,6 +1,11 @@
 package render
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+)
 
 func TestMermaidText(t *testing.T) {
 	tests := []struct{ name, in, want string }{
@@ -33,5 +38,41 @@ func TestDotString(t *testing.T) {
 				t.Errorf("dotString(%q) = %s, want %s", tt.in, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestLineageTurnWrite holds the turn written field by field to the bytes
+// Value writes of the contract type, in both layouts, with every optional
+// field absent and present and strings that need escapes.
+func TestLineageTurnWrite(t *testing.T) {
+	str := func(s string) *string { return &s }
+	line := 7
+	odd := "a\"b\\c\x1b[31m\u202e\b\f\xff\u2028<&>"
+	turns := []lineageTurnJSON{
+		{Children: []string{}, Problems: []lineageProblemJSON{}},
+		{TurnID: "t1", Operation: "retry", ParentTurnID: str("t0"), SourceMessageID: str(odd), FirstSequence: -3, LastSequence: 1 << 40,
+			Status: "error", ErrorCode: str("MODEL_FAILED"), Outcome: "cut-off", OutcomeCode: str("TIMEOUT"), OutcomeFile: str("a b.jsonl"),
+			OutcomeLine: &line, OutcomeEntry: 12, CompletedLater: &completedLaterJSON{File: "f", Entry: 3, Line: 9, Characters: -2, Prefix: true},
+			FirstEmittedAt: "2026-07-11T03:00:00.000Z", LastEmittedAt: odd, Usage: lineageUsageJSON{1, 2, 3},
+			Preview: str(odd), Input: str(""), Children: []string{"t2", odd}, Problems: []lineageProblemJSON{{"cycle", odd}, {"orphan", ""}}},
+		{TurnID: odd, CompletedLater: &completedLaterJSON{}, Preview: str("p"), Children: []string{}, Problems: []lineageProblemJSON{}},
+	}
+	for _, style := range []jsonout.Style{jsonout.Document, jsonout.Lines} {
+		for i, jt := range turns {
+			var byHand, marshalled bytes.Buffer
+			e := jsonout.NewEncoder(&byHand, style)
+			e.BeginArray()
+			jt.write(e)
+			e.EndArray()
+			v := jsonout.NewEncoder(&marshalled, style)
+			v.BeginArray()
+			if err := v.Value(jt); err != nil {
+				t.Fatal(err)
+			}
+			v.EndArray()
+			if e.End() != nil || v.End() != nil || byHand.String() != marshalled.String() {
+				t.Errorf("turn %d, indent %v:\n%s\nwant\n%s", i, style.Indent, byHand.Bytes(), marshalled.Bytes())
+			}
+		}
 	}
 }
