@@ -2,11 +2,13 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 )
@@ -71,6 +73,34 @@ func TestFindingsHead(t *testing.T) {
 		for _, l := range got {
 			if tc.width > 0 && text.Width(l) > tc.width {
 				t.Errorf("width %d: %q is %d cells", tc.width, l, text.Width(l))
+			}
+		}
+	}
+}
+
+// TestFindingWrite holds the finding written field by field to the bytes
+// Value writes, in both layouts.
+func TestFindingWrite(t *testing.T) {
+	odd := "a\"b\\c\x1b[31m\u202e\b\f\xff\u2028<&>"
+	for _, f := range []findingJSON{
+		{},
+		{Positions: []positionJSON{}},
+		{ID: "sequence-collision", Severity: "error", SessionID: odd, Message: odd,
+			Positions: []positionJSON{{File: odd, Line: 3}, {File: "f.har", Entry: 12, Line: 1}}, PositionCount: 1 << 30},
+	} {
+		for _, style := range []jsonout.Style{jsonout.Document, jsonout.Lines} {
+			var byHand, marshalled bytes.Buffer
+			e, v := jsonout.NewEncoder(&byHand, style), jsonout.NewEncoder(&marshalled, style)
+			e.BeginArray()
+			f.write(e)
+			e.EndArray()
+			v.BeginArray()
+			if err := v.Value(f); err != nil {
+				t.Fatal(err)
+			}
+			v.EndArray()
+			if e.End() != nil || v.End() != nil || byHand.String() != marshalled.String() {
+				t.Errorf("%+v, indent %v:\n%s\nwant\n%s", f, style.Indent, byHand.Bytes(), marshalled.Bytes())
 			}
 		}
 	}
