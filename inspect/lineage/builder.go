@@ -64,7 +64,7 @@ func (b *Builder) AddStep(res *replay.Result, st model.Step) {
 	case st.Session == nil || st.Foreign:
 	case res.Event.Kind == replay.KindSubmit:
 		nt := b.note(st.Turn)
-		nt.input, nt.inputCut = head(res.Event.Input)
+		nt.input, nt.inputCut = head(res.Event.Input, nt.input)
 		nt.hasInput = true
 	case st.Accepted:
 		// A session's first accepted snapshot has no previous
@@ -75,7 +75,7 @@ func (b *Builder) AddStep(res *replay.Result, st model.Step) {
 		nt := b.note(st.Turn)
 		snap := &res.Event.Snapshot
 		msgs := snap.Messages
-		nt.preview, nt.previewCut = assistantPreview(msgs)
+		nt.preview, nt.previewCut = assistantPreview(msgs, nt.preview)
 		// The ids of most snapshots of a turn are those of the one
 		// before: they are hashed and sorted again only when not.
 		if h := snap.IDsHash; h == 0 || h != nt.idsHash {
@@ -137,13 +137,14 @@ func messageIDs(ids []uint64, msgs []replay.Message) []uint64 {
 // assistantPreview is the head of the turn's final assistant message: the
 // last assistant message after the projection's last user message, so that
 // a turn that failed before answering does not borrow an earlier answer.
-func assistantPreview(msgs []replay.Message) (string, bool) {
+// prev is the preview before, kept when the head is the same.
+func assistantPreview(msgs []replay.Message, prev string) (string, bool) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		switch msgs[i].Role {
 		case "user":
 			return "", false
 		case "assistant":
-			return head(msgs[i].Content)
+			return head(msgs[i].Content, prev)
 		}
 	}
 	return "", false
@@ -151,16 +152,23 @@ func assistantPreview(msgs []replay.Message) (string, bool) {
 
 // head is the first PreviewRunes runes of text, raw, and whether text
 // goes on past them. It looks at no more than that, however long text is.
-func head(text string) (string, bool) {
+// The head is a copy, so that it does not keep the snapshot's buffer
+// alive: prev itself when it is the same text, as it is in most
+// snapshots of a streaming reply.
+func head(text, prev string) (string, bool) {
+	h, cut := text, false
 	runes := 0
 	for i := range text {
 		if runes == PreviewRunes {
-			// A copy, so the head does not keep the snapshot's buffer alive.
-			return strings.Clone(text[:i]), true
+			h, cut = text[:i], true
+			break
 		}
 		runes++
 	}
-	return strings.Clone(text), false
+	if h == prev {
+		return prev, cut
+	}
+	return strings.Clone(h), cut
 }
 
 // Sessions links the collected turns into one graph per session, in order

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/agentskit/snapctl/replay"
 )
@@ -234,7 +235,7 @@ func TestPreview(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got, cut := assistantPreview(tt.msgs); got != tt.want || cut != tt.cut {
+			if got, cut := assistantPreview(tt.msgs, ""); got != tt.want || cut != tt.cut {
 				t.Errorf("preview = %q, %v; want %q, %v", got, cut, tt.want, tt.cut)
 			}
 		})
@@ -374,5 +375,24 @@ func TestParentElsewhere(t *testing.T) {
 		if got := n.ParentElsewhere(); got != want[n.TurnID] {
 			t.Errorf("%s: ParentElsewhere = %v, want %v (parent %q, tree parent %v)", n.TurnID, got, want[n.TurnID], n.ParentTurnID, n.Parent)
 		}
+	}
+}
+
+// TestHeadKeepsItsCopy checks that a head is never the text itself (which
+// would keep a snapshot's buffer alive) and that the same head as before
+// is the copy made before.
+func TestHeadKeepsItsCopy(t *testing.T) {
+	text := strings.Repeat("é", 70)
+	first, cut := head(text, "")
+	if !cut || first != strings.Repeat("é", PreviewRunes) || unsafe.StringData(first) == unsafe.StringData(text) {
+		t.Fatalf("head %q, %v: not a cut copy", first, cut)
+	}
+	again, _ := head(text+" more", first)
+	if unsafe.StringData(again) != unsafe.StringData(first) {
+		t.Error("the same head was copied again")
+	}
+	other, _ := head("other", first)
+	if other != "other" || unsafe.StringData(other) == unsafe.StringData(first) {
+		t.Errorf("head %q after another", other)
 	}
 }
