@@ -156,11 +156,12 @@ func (in *Inspector) replayOptions() replay.Options {
 }
 
 // ReplayOptions is base with what an inspector's results need set: each
-// snapshot's message ids and content hash, and the raw malformed lines
+// snapshot's messages, brief (id, role, status, content: all the model
+// and the lineage builder read), its hashes, and the raw malformed lines
 // that may be the server's error bodies. A caller that runs an Inspector
-// beside its own view (lineage, the report) uses it for the one run.
+// beside its own view (lineage, explore) uses it for the one run.
 func ReplayOptions(base replay.Options) replay.Options {
-	base.Messages, base.Hash, base.RawMalformed = true, true, true
+	base.Messages, base.BriefMessages, base.Hash, base.RawMalformed = true, true, true, true
 	return base
 }
 

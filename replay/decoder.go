@@ -18,6 +18,9 @@ type Decoder struct {
 	// Borrow makes the message strings point into the line given to
 	// Decode (see Options.BorrowMessages).
 	Borrow bool
+	// Brief keeps of each message only its id, role, status and content
+	// (see Options.BriefMessages).
+	Brief bool
 
 	w wire.Decoder
 }
@@ -26,6 +29,6 @@ type Decoder struct {
 // or a DecodeError whose code is the one the reference would give. A line
 // over MaxLineLimit is refused with CodeLineTooLong, without being read.
 func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
-	d.w.Messages, d.w.AllProblems, d.w.EventPath, d.w.Hash, d.w.Borrow = d.Messages, d.AllProblems, d.EventPath, d.Hash, d.Borrow
+	d.w.Messages, d.w.AllProblems, d.w.EventPath, d.w.Hash, d.w.Borrow, d.w.Brief = d.Messages, d.AllProblems, d.EventPath, d.Hash, d.Borrow, d.Brief
 	return d.w.Decode(line, ev)
 }

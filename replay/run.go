@@ -34,6 +34,11 @@ type Options struct {
 	// whose array the next line's messages reuse. It saves copying most of
 	// each line, and an array of messages for each snapshot.
 	BorrowMessages bool
+	// BriefMessages, with Messages, keeps of each message only its id,
+	// role, status and content, for a caller that reads no other field
+	// (the inspector's model, the lineage builder): the rest is checked
+	// as always but not kept.
+	BriefMessages bool
 	// KeepRaw asks for each result's line as read (Result.Raw). Lines
 	// are then decoded on the calling goroutine, where the reader's buffer
 	// still holds them.
@@ -225,7 +230,7 @@ type Summary struct {
 
 // decoder returns a decoder configured by the options.
 func (o Options) decoder() Decoder {
-	return Decoder{Messages: o.Messages, AllProblems: o.AllProblems, EventPath: o.EventPath, Hash: o.Hash, Borrow: o.BorrowMessages}
+	return Decoder{Messages: o.Messages, AllProblems: o.AllProblems, EventPath: o.EventPath, Hash: o.Hash, Borrow: o.BorrowMessages, Brief: o.BriefMessages}
 }
 
 // NewRunner returns a runner; a pinned session must be a safe identifier.

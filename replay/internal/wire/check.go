@@ -12,11 +12,14 @@ type checker struct {
 	p        *parser
 	all      bool
 	messages bool
-	borrow   bool // see Decoder.Borrow
-	hash     bool
-	probs    []Problem
-	path     []seg
-	root     int // tape index of the messages array
+	// full is messages without Decoder.Brief: every field of a message
+	// is kept, not only its id, role, status and content.
+	full   bool
+	borrow bool // see Decoder.Borrow
+	hash   bool
+	probs  []Problem
+	path   []seg
+	root   int // tape index of the messages array
 	// backing holds the messages array's bytes when messages are kept;
 	// base is its offset in the line.
 	backing string

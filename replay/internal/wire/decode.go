@@ -31,6 +31,10 @@ type Decoder struct {
 	// messages), which saves allocating, zeroing and collecting one for
 	// every snapshot; an event that is not a snapshot keeps it, empty.
 	Borrow bool
+	// Brief, with Messages, keeps of each message only its id, role,
+	// status and content (what the inspector's model reads): the other
+	// fields, and the tool calls, are checked but left empty.
+	Brief bool
 
 	p         parser
 	c         checker
@@ -90,7 +94,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		return d.syntax(err, false)
 	}
 	c := &d.c
-	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, hash: d.Hash, borrow: borrow, ids: c.ids[:0]}
+	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, full: d.Messages && !d.Brief, hash: d.Hash, borrow: borrow, ids: c.ids[:0]}
 	code := c.event(ev)
 	d.p.trim()
 	if cap(c.ids) > 1<<20 {

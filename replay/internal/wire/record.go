@@ -272,13 +272,13 @@ func (c *checker) message(i int) (Message, bool) {
 	if f := c.requireAt(at[mCreatedAt], "createdAt", kindString); f >= 0 {
 		if !isCreatedAt(c.text(f)) {
 			c.badAt("createdAt", "%s is not a real UTC instant with milliseconds (YYYY-MM-DDTHH:MM:SS.mmmZ)", c.quote(f))
-		} else if c.messages {
+		} else if c.full {
 			m.CreatedAt = c.kept(f)
 		}
 	}
 	if f, ok := c.optionalAt(at[mToolCallID], "toolCallId", kindString); ok && f >= 0 {
 		m.HasToolCallID = true
-		if c.messages {
+		if c.full {
 			m.ToolCallID = c.kept(f)
 		}
 	}
@@ -286,7 +286,7 @@ func (c *checker) message(i int) (Message, bool) {
 		c.push("parts")
 		c.each(f, c.part)
 		c.pop()
-		if c.messages {
+		if c.full {
 			m.Parts = c.kept(f)
 		}
 	}
@@ -294,13 +294,13 @@ func (c *checker) message(i int) (Message, bool) {
 		m.HasToolCalls = true
 		c.push("toolCalls")
 		c.each(f, func(e int) {
-			if tc, ok := c.toolCall(e); ok && c.messages {
+			if tc, ok := c.toolCall(e); ok && c.full {
 				m.ToolCalls = append(m.ToolCalls, tc)
 			}
 		})
 		c.pop()
 	}
-	if f, ok := c.optionalAt(at[mMetadata], "metadata", kindObject); ok && f >= 0 && c.messages {
+	if f, ok := c.optionalAt(at[mMetadata], "metadata", kindObject); ok && f >= 0 && c.full {
 		m.Metadata = c.kept(f)
 	}
 	return m, len(c.probs) == before
@@ -390,23 +390,23 @@ func (c *checker) toolCall(i int) (ToolCall, bool) {
 			c.badAt(key, "is empty")
 		}
 	}
-	if f := c.require(i, "args", kindObject); f >= 0 && c.messages {
+	if f := c.require(i, "args", kindObject); f >= 0 && c.full {
 		tc.Args = c.kept(f)
 	}
 	tc.Status = c.enum(i, "status", toolCallStatus...)
 	if f, ok := c.optional(i, "result", kindString); ok && f >= 0 {
 		tc.HasResult = true
-		if c.messages {
+		if c.full {
 			tc.Result = c.kept(f)
 		}
 	}
 	if f, ok := c.optional(i, "error", kindString); ok && f >= 0 {
 		tc.HasError = true
-		if c.messages {
+		if c.full {
 			tc.Error = c.kept(f)
 		}
 	}
-	if c.messages && len(c.probs) == before {
+	if c.full && len(c.probs) == before {
 		tc.ID = c.kept(c.field(i, "id"))
 		tc.Name = c.kept(c.field(i, "name"))
 	}

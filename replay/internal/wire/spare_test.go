@@ -166,3 +166,36 @@ func TestSnapshotSums(t *testing.T) {
 		t.Errorf("without Hash: %x %d %x", s.IDsHash, s.TailRunes, s.TailHash)
 	}
 }
+
+// TestBrief checks that a brief decoder keeps of a message only its id,
+// role, status and content, and still checks the rest: a line that breaks
+// a rule in a field it does not keep is as malformed as without Brief.
+func TestBrief(t *testing.T) {
+	msg := `{"id":"m1","role":"assistant","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:00.000Z",` +
+		`"toolCallId":"c0","parts":[{"type":"text","text":"hi"}],"metadata":{"k":1},` +
+		`"toolCalls":[{"id":"c1","name":"search","args":{"q":"x"},"status":"complete","result":"r"}]}`
+	line := func(m string) []byte {
+		return []byte(`{"protocol":"agentskit.chat.turn","version":1,"eventId":"e","sessionId":"s","turnId":"t","sequence":1,` +
+			`"emittedAt":"2026-07-11T03:00:00.000Z","event":"server.turn.snapshot","payload":{"status":"complete",` +
+			`"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[` + m + `]}}`)
+	}
+	for _, brief := range []bool{false, true} {
+		d := Decoder{Messages: true, Brief: brief}
+		var ev Event
+		if err := d.Decode(line(msg), &ev); err != nil {
+			t.Fatal(err)
+		}
+		m := ev.Snapshot.Messages[0]
+		if m.ID != "m1" || m.Role != "assistant" || m.Status != "complete" || m.Content != "hi" {
+			t.Errorf("brief=%v: %+v", brief, m)
+		}
+		kept := m.CreatedAt != "" || m.ToolCallID != "" || m.Parts != "" || m.Metadata != "" || len(m.ToolCalls) > 0
+		if kept == brief {
+			t.Errorf("brief=%v: other fields kept %v: %+v", brief, kept, m)
+		}
+		bad := strings.Replace(msg, `"status":"complete","result"`, `"status":"done","result"`, 1)
+		if err := d.Decode(line(bad), &ev); err == nil {
+			t.Errorf("brief=%v: a bad tool call status passed", brief)
+		}
+	}
+}
