@@ -399,6 +399,11 @@ func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time while none needs an escape.
+		if i+8 <= len(s) && plainWord(s[i:i+8]) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c >= 0x20 && c != '"' && c != '\\' && c < 0x7f {
 			i++
@@ -445,6 +450,20 @@ func AppendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plainWord reports whether the eight bytes of s are all printable ASCII
+// (0x20 to 0x7e) other than a quote or a backslash: bytes a JSON string
+// holds as they are.
+func plainWord(s string) bool {
+	_ = s[7]
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	// A byte below 0x20, above 0x7e, or equal to '"' or '\\' (a zero
+	// byte of w^'"' or of w^'\\') sets its high bit in one of these.
+	q, bs := w^(ones*'"'), w^(ones*'\\')
+	return ((w-ones*0x20)&^w|(w+ones)|w|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
 }
 
 // appendUnicodeEscape appends r as \uXXXX, or as a surrogate pair of them

@@ -136,6 +136,12 @@ func FuzzStrAsValue(f *testing.F) {
 	for _, s := range []string{"", "plain", "\x1b[31m\u202e\u200b\ufeff\xff\x7f\u0085\u2028\u2029", "<&>\"\\\n\t\r\x00", "日本語 \U0001F600"} {
 		f.Add(s)
 	}
+	// Each byte to escape at every offset of a word, among plain ones.
+	for _, c := range []string{`"`, `\`, "\x00", "\x1f", "\x7f", "\xff", "é", "\u2028"} {
+		for k := range 9 {
+			f.Add(strings.Repeat("a", k) + c + strings.Repeat("b", 16-k))
+		}
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		var a, b bytes.Buffer
 		ea, eb := NewEncoder(&a, Document), NewEncoder(&b, Document)
@@ -147,4 +153,13 @@ func FuzzStrAsValue(f *testing.F) {
 			t.Fatalf("%q: Str %s, Value %s", s, a.Bytes(), b.Bytes())
 		}
 	})
+}
+
+func BenchmarkAppendString(b *testing.B) {
+	s := strings.Repeat("greater a projection which captures ", 30)
+	b.SetBytes(int64(len(s)))
+	var buf []byte
+	for b.Loop() {
+		buf = AppendString(buf[:0], s)
+	}
 }
