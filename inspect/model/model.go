@@ -354,9 +354,9 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 	}
 	// A projection whose ids hash as the last one's has its ids: nothing
 	// is removed, and their copy is kept, without reading them from the
-	// line (which another core decoded). Equal hashes of other ids, one
-	// chance in 2^64 with a seed drawn for each run, would hide their
-	// removals.
+	// line (which another core decoded). Equal hashes of other ids (a
+	// keyed hash, its key drawn for each process: one chance in 2^64)
+	// would hide their removals.
 	prevIDs := IDs{buf: s.idsBuf, n: s.idsN}
 	same := s.accTurn != nil && snap.IDsHash != 0 && snap.IDsHash == s.idsHash && len(msgs) == int(s.idsN)
 	if s.accTurn != nil && !same {

@@ -77,7 +77,9 @@ func FuzzRawJSON(f *testing.F) {
 		f.Add([]byte(`"` + strings.Repeat("a", k) + "\x1b" + strings.Repeat("b", 9) + "\xe2\x80\xae" + strings.Repeat("c", 17-k) + "\x7f\xff\n" + `tail"`))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		for i := range src {
+		// Every position of the first 512 bytes: the byte-at-a-time scans
+		// from each are linear, so all of a long input would be quadratic.
+		for i := range src[:min(len(src), 512)] {
 			if src[i] == '"' {
 				if got, want := stringEnd(src, i), stringEndByByte(src, i); got != want {
 					t.Fatalf("stringEnd(%q, %d) = %d, want %d", src, i, got, want)

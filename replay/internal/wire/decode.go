@@ -2,9 +2,7 @@ package wire
 
 import (
 	"fmt"
-	"math/rand/v2"
-
-	"github.com/zeebo/xxh3"
+	"hash/maphash"
 )
 
 // Decoder decodes event lines. It reuses its buffers from line to line, so
@@ -48,11 +46,11 @@ type Decoder struct {
 	}
 }
 
-// hashSeed seeds Snapshot.Hash, drawn for each run so that no capture
-// can be made to hide a difference behind equal hashes. XXH3 hashes a
-// payload of some kilobytes five times as fast as maphash, in vector
-// instructions: maphash of every payload was 6% of inspect's time.
-var hashSeed = rand.Uint64()
+// hashSeed seeds Snapshot.Hash, IDsHash and TextHash, drawn for each
+// process, so that no capture can be made to hide a difference behind
+// equal hashes: maphash is keyed, where a fast unkeyed hash (XXH3 was
+// tried) lets chosen inputs collide whatever the seed.
+var hashSeed = maphash.MakeSeed()
 
 // MaxLine is the longest line a Decoder decodes: 1 GiB, so that every
 // offset in a line fits the tape's 32 bits with room to spare.
@@ -279,7 +277,7 @@ func (c *checker) diagnostic(obj int) Diagnostic {
 
 func (c *checker) snapshot(p int, s *Snapshot) {
 	if c.hash {
-		s.Hash = xxh3.HashSeed(c.p.data[c.n(p).start:c.n(p).end], hashSeed)
+		s.Hash = maphash.Bytes(hashSeed, c.p.data[c.n(p).start:c.n(p).end])
 	}
 	s.Status = Status(c.enum(p, "status", "idle", "streaming", "complete", "error"))
 	if c.done() {

@@ -2,12 +2,12 @@ package wire
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/agentskit/snapctl/internal/runes"
-	"github.com/zeebo/xxh3"
 )
 
 // record checks the messages array m as the reference's memory record
@@ -59,9 +59,9 @@ func (c *checker) record(m int, s *Snapshot) {
 	}
 }
 
-// TextHash hashes text (XXH3, seeded as Snapshot.Hash is): the hash
-// of Snapshot.TailHash, for text of any length.
-func TextHash(text string) uint64 { return xxh3.HashStringSeed(text, hashSeed) }
+// TextHash hashes text, seeded as Snapshot.Hash is: the hash of
+// Snapshot.TailHash.
+func TextHash(text string) uint64 { return maphash.String(hashSeed, text) }
 
 // idsHash hashes the ids of ms, each after its length, so that no two
 // sequences of ids write the same bytes.
@@ -72,7 +72,7 @@ func (c *checker) idsHash(ms []Message) uint64 {
 		b = append(b, ms[i].ID...)
 	}
 	c.ids = b
-	return max(xxh3.HashSeed(b, hashSeed), 1)
+	return max(maphash.Bytes(hashSeed, b), 1)
 }
 
 // bounds checks the record's size limits over the values that survive
