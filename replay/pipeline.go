@@ -481,14 +481,12 @@ func (p *pipeline) release(b *batch) {
 		b.owned[i] = nil
 	}
 	b.owned = b.owned[:0]
-	for i, m := range b.retire {
-		p.maps.unmap(m)
-		b.retire[i] = nil
-	}
-	b.retire = b.retire[:0]
-	// Drop every reference to message data. A borrowing run keeps the
-	// messages' arrays, cleared, for the batch's next lines, up to
-	// spareBytes of them.
+	// Drop every reference to line data (the lines, and the messages
+	// borrowed from them) before any mapping goes: a pooled batch must
+	// hold no pointer into memory that is unmapped, whose addresses the
+	// heap may take later (a pointer into a free span is a fatal error
+	// of the collector). A borrowing run keeps the messages' arrays,
+	// cleared, for the batch's next lines, up to spareBytes of them.
 	spare, kept := p.opts.Messages && p.opts.BorrowMessages, 0
 	for i := range b.events {
 		var ms []Message
@@ -499,6 +497,13 @@ func (p *pipeline) release(b *batch) {
 		}
 		b.events[i] = Event{Snapshot: Snapshot{Messages: ms}}
 	}
+	clear(b.lines)
+	clear(b.errs)
+	for i, m := range b.retire {
+		p.maps.unmap(m)
+		b.retire[i] = nil
+	}
+	b.retire = b.retire[:0]
 	if b.held != nil {
 		close(b.held) // the reader may reuse its buffer
 		b.held = nil

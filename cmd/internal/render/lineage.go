@@ -635,18 +635,26 @@ func (jt lineageTurnJSON) write(e *jsonout.Encoder) {
 		optStr("input", jt.Input)
 	}
 	e.Key("children")
-	e.StringArray(len(jt.Children), func(i int) string { return jt.Children[i] })
-	e.Key("problems")
-	e.BeginArray()
-	for _, p := range jt.Problems {
-		e.BeginObject()
-		e.Key("kind")
-		e.Str(p.Kind)
-		e.Key("detail")
-		e.Str(p.Detail)
-		e.EndObject()
+	if jt.Children == nil {
+		e.Null()
+	} else {
+		e.StringArray(len(jt.Children), func(i int) string { return jt.Children[i] })
 	}
-	e.EndArray()
+	e.Key("problems")
+	if jt.Problems == nil {
+		e.Null()
+	} else {
+		e.BeginArray()
+		for _, p := range jt.Problems {
+			e.BeginObject()
+			e.Key("kind")
+			e.Str(p.Kind)
+			e.Key("detail")
+			e.Str(p.Detail)
+			e.EndObject()
+		}
+		e.EndArray()
+	}
 	e.EndObject()
 }
 

@@ -49,6 +49,7 @@ func TestLineageTurnWrite(t *testing.T) {
 	line := 7
 	odd := "a\"b\\c\x1b[31m\u202e\b\f\xff\u2028<&>"
 	turns := []lineageTurnJSON{
+		{},
 		{Children: []string{}, Problems: []lineageProblemJSON{}},
 		{TurnID: "t1", Operation: "retry", ParentTurnID: str("t0"), SourceMessageID: str(odd), FirstSequence: -3, LastSequence: 1 << 40,
 			Status: "error", ErrorCode: str("MODEL_FAILED"), Outcome: "cut-off", OutcomeCode: str("TIMEOUT"), OutcomeFile: str("a b.jsonl"),
