@@ -119,7 +119,8 @@ type Snapshot struct {
 	// It is never 0 when set.
 	IDsHash uint64
 	// TailRunes and TailHash are the characters of the last message's
-	// content and its TextHash, set with IDsHash (0 without messages).
+	// content and its TextHash, set with IDsHash for a snapshot neither
+	// complete nor error (0 otherwise, and without messages).
 	TailRunes int
 	TailHash  uint64
 	// Messages is the complete projection, filled only when the decoder

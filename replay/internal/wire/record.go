@@ -52,7 +52,8 @@ func (c *checker) record(m int, s *Snapshot) {
 		// Where the line is still in this core's cache: its reader may
 		// run on another.
 		s.IDsHash = c.idsHash(s.Messages)
-		if n := len(s.Messages); n > 0 {
+		// A complete or failed turn has no unfinished reply to follow.
+		if n := len(s.Messages); n > 0 && s.Status != StatusComplete && s.Status != StatusError {
 			last := s.Messages[n-1].Content
 			s.TailRunes, s.TailHash = runes.Count(last), TextHash(last)
 		}
