@@ -148,9 +148,11 @@ func diffRun(o *diffOptions) error {
 	// Only the text output shows word diffs (--redact counts their words).
 	d := diff.NewDiffer(diff.Options{Session: o.Session, Turn: o.Turn, Range: o.Range,
 		From: o.From.seq, To: o.To.seq, FromLine: o.From.line, ToLine: o.To.line, FromEntry: o.From.entry, ToEntry: o.To.entry,
-		NoWords: o.Output != "text" || o.Stat}, w.Pair)
+		NoWords: o.Output != "text" || o.Stat, Borrowed: true}, w.Pair)
 	ropts := o.options()
-	ropts.Messages = true
+	// The pairs are written as they come: the messages can be borrowed
+	// from the lines, and the differ copies only what it keeps.
+	ropts.Messages, ropts.BorrowMessages = true, true
 	// Flush while waiting for input, so a live stream shows each pair
 	// as soon as it is known.
 	ropts.Idle = func() { out.Flush() }

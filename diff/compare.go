@@ -74,6 +74,10 @@ type PairDiff struct {
 	// gives the lengths of the whole texts.
 	Coarse bool
 	heads  map[*byte]digest
+	// same maps each message of the newer projection to the message of
+	// the older one it equals in every field, or -1: the messages a
+	// Differ of borrowed projections keeps without copying (own).
+	same []int
 }
 
 // Removal is a message that disappeared, with its place in the older
@@ -167,11 +171,17 @@ func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new
 		return &digests[i]
 	}
 	common := make([]Move, 0, min(len(old), len(new)))
+	p.same = make([]int, len(new))
+	for j := range p.same {
+		p.same[j] = -1
+	}
 	both := func(i, j int) {
 		common = append(common, Move{ID: new[j].ID, From: i, To: j})
 		if c, changed := compareMessage(&old[i], digest(i), &new[j], words); changed {
 			p.noteHeads(&old[i], digest(i))
 			p.Changed = append(p.Changed, c)
+		} else {
+			p.same[j] = i
 		}
 	}
 	added := func(j int) { p.Added = append(p.Added, new[j]) }

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,12 @@ type Options struct {
 	// growing, for outputs that never show it (MessageChange.Words stays
 	// nil and Replaced false): it is the costliest part of a pair.
 	NoWords bool
+	// Borrowed says the results' messages are borrowed from their lines
+	// (replay.Options.BorrowMessages): good only until Add returns, their
+	// array reused. The differ then copies what it keeps of a snapshot,
+	// and of its messages only those that changed since the one before:
+	// a message equal to one kept already keeps that one's copy.
+	Borrowed bool
 }
 
 // Differ turns a stream of replay results into pairs of accepted
@@ -164,12 +171,14 @@ func (d *Differ) accept(res *replay.Result) error {
 	s.accepted = true
 	if !d.opts.Range {
 		p := ProjectionOf(res)
+		var same []int
 		if s.hasBase && (d.opts.Turn == "" || ev.TurnID == d.opts.Turn) {
-			if err := d.pair(s, p); err != nil {
+			var err error
+			if same, err = d.pair(s, p); err != nil {
 				return err
 			}
 		}
-		d.rebase(s, p)
+		d.rebase(s, d.own(s, p, same))
 		return nil
 	}
 	from, fromIn := d.side(res, d.opts.FromLine, d.opts.FromEntry)
@@ -183,14 +192,14 @@ func (d *Differ) accept(res *replay.Result) error {
 	switch {
 	case fromIn && from == d.fromTarget():
 		s.sawFrom = true
-		d.rebase(s, ProjectionOf(res))
+		d.rebase(s, d.own(s, ProjectionOf(res), nil))
 	case toIn && to == d.toTarget():
 		s.sawTo = true
 		if s.hasBase {
 			d.found = true
 			var err error
 			if d.opts.Turn == "" || ev.TurnID == d.opts.Turn {
-				err = d.pair(s, ProjectionOf(res))
+				_, err = d.pair(s, ProjectionOf(res))
 			}
 			d.drop(s)
 			return err
@@ -241,7 +250,38 @@ func (s *sessionState) older() Projection {
 	return p
 }
 
-func (d *Differ) pair(s *sessionState, p Projection) error {
+// own returns p with messages of its own, for a Differ of borrowed
+// projections (Options.Borrowed); p itself otherwise. same is the pair's
+// map from p's messages to the equal ones of the session's older
+// projection (PairDiff.same), nil for none: those keep the older one's
+// copy when it is kept whole (not packed, not compact), and only the
+// others are copied, into one allocation.
+func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
+	if !d.opts.Borrowed {
+		return p
+	}
+	if s.packed != "" || s.base.digests != nil {
+		same = nil
+	}
+	old := s.base.Messages
+	ms := make([]replay.Message, len(p.Messages))
+	var c copier
+	for j := range p.Messages {
+		if same != nil && same[j] >= 0 {
+			ms[j] = old[same[j]]
+			continue
+		}
+		m := &ms[j]
+		*m = p.Messages[j]
+		m.ToolCalls = slices.Clone(m.ToolCalls)
+		eachString(m, func(s *string) { c.add(s, *s) })
+	}
+	c.copy()
+	p.Messages = ms
+	return p
+}
+
+func (d *Differ) pair(s *sessionState, p Projection) ([]int, error) {
 	pd := compare(s.older(), p, !d.opts.NoWords)
 	if s.inert == nil {
 		s.inert = map[replay.Reason]int{}
@@ -258,7 +298,7 @@ func (d *Differ) pair(s *sessionState, p Projection) error {
 	}
 	// The map now belongs to the pair; the next one starts afresh.
 	s.inert = nil
-	return d.emit(&pd)
+	return pd.same, d.emit(&pd)
 }
 
 // Finish reports, once the input is done, a Range whose sequences were

@@ -19,23 +19,28 @@ func differ(tb testing.TB, capture []byte, opts Options, emit func(*PairDiff) er
 
 func run(tb testing.TB, capture []byte, d *Differ) *Differ {
 	tb.Helper()
-	hostile.Replay(tb, capture, replay.Options{Session: d.opts.Session, Messages: true}, d.Add)
+	hostile.Replay(tb, capture, replay.Options{Session: d.opts.Session, Messages: true, BorrowMessages: d.opts.Borrowed}, d.Add)
 	return d
 }
 
 // TestMemoryPerSession checks that past the budget for whole projections
 // what the differ keeps per session does not depend on the size of its
-// snapshots, where keeping every projection whole would add a snapshot.
+// snapshots, where keeping every projection whole would add a snapshot;
+// with the messages copied by the decoder, and borrowed (the differ then
+// copies what it keeps, keeping the copies of messages that did not
+// change).
 func TestMemoryPerSession(t *testing.T) {
-	hostile.PerSession(t, "the differ", 1, 64<<10, 4<<10, func(capture []byte) any {
-		d := NewDiffer(Options{}, func(*PairDiff) error { return nil })
-		d.budget = 1 << 20
-		run(t, capture, d)
-		if d.kept > d.budget {
-			t.Errorf("%d bytes kept whole, budget %d", d.kept, d.budget)
-		}
-		return d
-	})
+	for _, borrowed := range []bool{false, true} {
+		hostile.PerSession(t, fmt.Sprint("the differ, borrowed ", borrowed), 1, 64<<10, 4<<10, func(capture []byte) any {
+			d := NewDiffer(Options{Borrowed: borrowed}, func(*PairDiff) error { return nil })
+			d.budget = 1 << 20
+			run(t, capture, d)
+			if d.kept > d.budget {
+				t.Errorf("%d bytes kept whole, budget %d", d.kept, d.budget)
+			}
+			return d
+		})
+	}
 }
 
 // TestCoarsePairs checks that a pair against a compact older projection
