@@ -459,12 +459,18 @@ func plainWord(s string) bool {
 	_ = s[7]
 	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	// A byte below 0x20, above 0x7e, or equal to '"' or '\\' (a zero
-	// byte of w^'"' or of w^'\\') sets its high bit in one of these.
-	q, bs := w^(ones*'"'), w^(ones*'\\')
-	return ((w-ones*0x20)&^w|(w+ones)|w|(q-ones)&^q|(bs-ones)&^bs)&highs == 0
+	return (notPrintable(w)|zeroByte(w^(ones*'"'))|zeroByte(w^(ones*'\\')))&highs == 0
 }
+
+const ones, highs = 0x0101010101010101, 0x8080808080808080
+
+// notPrintable sets, among others, the high bit of every byte of w below
+// 0x20 or above 0x7e when there is one: nothing of it, masked by highs,
+// when every byte is printable ASCII.
+func notPrintable(w uint64) uint64 { return (w-ones*0x20)&^w | (w + ones) | w }
+
+// zeroByte likewise sets the high bit of a zero byte of w.
+func zeroByte(w uint64) uint64 { return (w - ones) &^ w }
 
 // appendUnicodeEscape appends r as \uXXXX, or as a surrogate pair of them
 // outside the Basic Multilingual Plane.
@@ -487,8 +493,7 @@ func appendSafeJSON(b, src []byte) []byte {
 		// Eight bytes at a time while they are all printable ASCII
 		// (0x20 to 0x7e), which nearly all output is.
 		if i+8 <= len(src) {
-			w := binary.LittleEndian.Uint64(src[i:])
-			if ((w-0x2020202020202020)&^w|(w+0x0101010101010101|w))&0x8080808080808080 == 0 {
+			if notPrintable(binary.LittleEndian.Uint64(src[i:]))&highs == 0 {
 				i += 8
 				continue
 			}

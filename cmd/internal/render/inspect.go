@@ -107,14 +107,7 @@ func (f findingJSON) write(e *jsonout.Encoder) {
 		e.BeginArray()
 		for _, p := range f.Positions {
 			e.BeginObject()
-			e.Key("file")
-			e.Str(p.File)
-			if p.Entry != 0 {
-				e.Key("entry")
-				e.Int(int64(p.Entry))
-			}
-			e.Key("line")
-			e.Int(int64(p.Line))
+			writePlace(e, p.File, p.Entry, p.Line)
 			e.EndObject()
 		}
 		e.EndArray()
@@ -122,6 +115,19 @@ func (f findingJSON) write(e *jsonout.Encoder) {
 	e.Key("positionCount")
 	e.Int(int64(f.PositionCount))
 	e.EndObject()
+}
+
+// writePlace writes the members of a line's place as positionJSON
+// marshals them: file, entry (left out when 0) and line.
+func writePlace(e *jsonout.Encoder, file string, entry, line int) {
+	e.Key("file")
+	e.Str(file)
+	if entry != 0 {
+		e.Key("entry")
+		e.Int(int64(entry))
+	}
+	e.Key("line")
+	e.Int(int64(line))
 }
 
 // positionJSON is one line of a capture; entry is its HAR entry, left

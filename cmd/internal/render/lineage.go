@@ -15,6 +15,7 @@ import (
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
 )
 
 // treeGlyphs are the connectors of the tree format.
@@ -601,14 +602,7 @@ func (jt lineageTurnJSON) write(e *jsonout.Encoder) {
 		e.Null()
 	} else {
 		e.BeginObject()
-		e.Key("file")
-		e.Str(l.File)
-		if l.Entry != 0 {
-			e.Key("entry")
-			e.Int(int64(l.Entry))
-		}
-		e.Key("line")
-		e.Int(int64(l.Line))
+		writePlace(e, l.File, l.Entry, l.Line)
 		e.Key("characters")
 		e.Int(int64(l.Characters))
 		e.Key("prefix")
@@ -620,14 +614,7 @@ func (jt lineageTurnJSON) write(e *jsonout.Encoder) {
 	e.Key("lastEmittedAt")
 	e.Str(jt.LastEmittedAt)
 	e.Key("usage")
-	e.BeginObject()
-	e.Key("promptTokens")
-	e.Int(jt.Usage.PromptTokens)
-	e.Key("completionTokens")
-	e.Int(jt.Usage.CompletionTokens)
-	e.Key("totalTokens")
-	e.Int(jt.Usage.TotalTokens)
-	e.EndObject()
+	writeUsage(e, replay.Usage(jt.Usage))
 	if jt.Preview != nil {
 		optStr("preview", jt.Preview)
 	}
