@@ -273,6 +273,8 @@ func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 		}
 		m := &ms[j]
 		*m = p.Messages[j]
+		// The copies of its tool calls' strings go into an array of its
+		// own, not into the decoder's, which the result still shows.
 		m.ToolCalls = slices.Clone(m.ToolCalls)
 		eachString(m, func(s *string) { c.add(s, *s) })
 	}

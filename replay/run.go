@@ -29,10 +29,11 @@ type Options struct {
 	// BorrowMessages, with Messages, makes the strings of each snapshot's
 	// messages point into the line as read instead of into a copy of it
 	// (Decoder.Borrow): they are good only until fn returns, for a caller
-	// that reads the messages and keeps nothing of them (the inspector,
-	// which hashes and counts them), not even Snapshot.Messages itself,
-	// whose array the next line's messages reuse. It saves copying most of
-	// each line, and an array of messages for each snapshot.
+	// that reads the messages and keeps nothing of them, not even
+	// Snapshot.Messages itself, whose array the next line's messages
+	// reuse (the inspector, which hashes and counts them; the differ,
+	// which copies what it keeps: diff.Options.Borrowed). It saves copying
+	// most of each line, and an array of messages for each snapshot.
 	BorrowMessages bool
 	// BriefMessages, with Messages, keeps of each message only its id,
 	// role, status and content, for a caller that reads no other field

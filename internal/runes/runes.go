@@ -1,7 +1,8 @@
-// Package runes counts the characters of strings: utf8.RuneCountInString,
-// eight bytes at a time over ASCII, where it goes a byte at a time. The
-// streaming tail of a reply is counted on every snapshot, and most of
-// its text is ASCII.
+// Package runes counts the characters of strings as
+// utf8.RuneCountInString does, but eight bytes at a time over ASCII,
+// which the standard library reads a byte at a time. The streaming tail
+// of a reply is counted on every snapshot, and most of its text is
+// ASCII.
 package runes
 
 import "unicode/utf8"

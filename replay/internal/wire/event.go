@@ -115,8 +115,7 @@ type Snapshot struct {
 	// IDsHash identifies the ids of Messages, in order, so that a
 	// projection with the ids of the one before can be told without
 	// reading them; set, like Hash, when the decoder was asked for it,
-	// and with Messages.
-	// It is never 0 when set.
+	// and with Messages. It is never 0 when set.
 	IDsHash uint64
 	// TailRunes and TailHash are the characters of the last message's
 	// content and its TextHash, set with IDsHash for a snapshot neither
