@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"slices"
+
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -125,11 +127,19 @@ func (p *PairDiff) StatusChanged() bool { return p.FromStatus != p.ToStatus }
 // model.Match matches them, so the cost is linear in the size of the two
 // projections. old and new are not modified, and the result shares their
 // strings.
-func Compare(old, new Projection) PairDiff { return compare(old, new, true) }
+func Compare(old, new Projection) PairDiff { return compare(old, new, true, nil) }
+
+// scratch is a Differ's memory for compare, reused from pair to pair;
+// nil allocates afresh.
+type scratch struct {
+	common []Move
+	same   []int
+}
 
 // compare is Compare, with the word diff of changed content only when
-// words is set.
-func compare(old, new Projection, words bool) PairDiff {
+// words is set. With sc, the result's same is sc's: good until the next
+// compare with sc.
+func compare(old, new Projection, words bool, sc *scratch) PairDiff {
 	p := PairDiff{
 		SessionID: new.SessionID,
 		From:      position(&old), To: position(&new),
@@ -153,7 +163,7 @@ func compare(old, new Projection, words bool) PairDiff {
 		e := new.Error
 		p.Error.To = &e
 	}
-	compareMessages(&p, old.Messages, old.digests, new.Messages, new.Lineage, words)
+	compareMessages(&p, old.Messages, old.digests, new.Messages, new.Lineage, words, sc)
 	return p
 }
 
@@ -163,15 +173,19 @@ func position(p *Projection) Position {
 
 // compareMessages compares the messages; digests are those of a compact
 // older projection, or nil.
-func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new []replay.Message, lin replay.Lineage, words bool) {
+func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new []replay.Message, lin replay.Lineage, words bool, sc *scratch) {
 	digest := func(i int) *msgDigest {
 		if digests == nil {
 			return nil
 		}
 		return &digests[i]
 	}
-	common := make([]Move, 0, min(len(old), len(new)))
-	p.same = make([]int, len(new))
+	if sc == nil {
+		sc = &scratch{}
+	}
+	common := slices.Grow(sc.common[:0], min(len(old), len(new)))
+	p.same = slices.Grow(sc.same[:0], len(new))[:len(new)]
+	defer func() { sc.common, sc.same = common[:0], p.same[:0] }()
 	for j := range p.same {
 		p.same[j] = -1
 	}

@@ -66,6 +66,8 @@ type Differ struct {
 	// nearFrom and nearTo are the accepted snapshots nearest to From and
 	// To (Range), for the error when they are not both found.
 	nearFrom, nearTo Near
+	// scratch is compare's memory, reused from pair to pair.
+	scratch scratch
 }
 
 // Near is an accepted snapshot near a --from or --to that was not found:
@@ -126,7 +128,10 @@ type sessionState struct {
 	between int // accepted snapshots skipped since base (Range)
 	// skipped are the lineages of the skipped snapshots that may explain
 	// removals from base (Range), never more than base has messages.
-	skipped  model.Skipped
+	skipped model.Skipped
+	// spare is the array of messages of the session's base before this
+	// one, when own made it and it was kept whole: own's next array.
+	spare    []replay.Message
 	sawFrom  bool
 	sawTo    bool
 	accepted bool
@@ -219,13 +224,19 @@ func (d *Differ) accept(res *replay.Result) error {
 // rebase makes p the older side of the session's next pair: whole if it
 // fits in the budget with the other sessions' projections, else compact.
 func (d *Differ) rebase(s *sessionState, p Projection) {
+	// A base kept whole holds an array of own's, not shown to anyone
+	// since it was made: own may fill it again for the next base.
+	var spare []replay.Message
+	if d.opts.Borrowed && s.hasBase && s.packed == "" && s.base.digests == nil {
+		spare = s.base.Messages
+	}
 	d.drop(s)
 	switch c := p.cost(); {
 	case c <= smallCost:
 		s.base, s.packed = p, pack(p.Messages)
 		s.base.Messages = nil
 	case d.kept+c <= d.budget:
-		s.base, s.cost = p, c
+		s.base, s.cost, s.spare = p, c, spare
 		d.kept += c
 	default:
 		s.base = compactOf(p)
@@ -264,7 +275,12 @@ func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 		same = nil
 	}
 	old := s.base.Messages
-	ms := make([]replay.Message, len(p.Messages))
+	ms := s.spare[:0]
+	if cap(ms) < len(p.Messages) {
+		ms = make([]replay.Message, len(p.Messages))
+	}
+	// Every element is written below.
+	ms, s.spare = ms[:len(p.Messages)], nil
 	var c copier
 	for j := range p.Messages {
 		if same != nil && same[j] >= 0 {
@@ -284,14 +300,14 @@ func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 }
 
 func (d *Differ) pair(s *sessionState, p Projection) ([]int, error) {
-	pd := compare(s.older(), p, !d.opts.NoWords)
-	if s.inert == nil {
-		s.inert = map[replay.Reason]int{}
+	pd := compare(s.older(), p, !d.opts.NoWords, &d.scratch)
+	if n := d.malformed - s.mark; n > 0 {
+		if s.inert == nil {
+			s.inert = map[replay.Reason]int{}
+		}
+		s.inert[replay.ReasonMalformed] = n
 	}
 	pd.Inert = s.inert
-	if n := d.malformed - s.mark; n > 0 {
-		pd.Inert[replay.ReasonMalformed] = n
-	}
 	pd.AcceptedBetween = s.between
 	if len(pd.Removed) > 0 {
 		rs := pd.removals()

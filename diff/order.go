@@ -9,6 +9,14 @@ func moved(common []Move) []Move {
 	if len(common) < 2 {
 		return nil
 	}
+	// Mostly nothing moved: no run to build.
+	sorted := true
+	for i := 1; i < len(common) && sorted; i++ {
+		sorted = common[i-1].From < common[i].From
+	}
+	if sorted {
+		return nil
+	}
 	// tails[l] is the index in common of the smallest tail of an
 	// increasing run of length l+1; prev links each element to its
 	// predecessor on its run.
