@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -14,7 +15,7 @@ import (
 // TestBorrowedEveryBase checks that a Differ of borrowed messages
 // (Options.Borrowed) keeps nothing of a result past Add, whichever way it
 // keeps the older projection: whole, packed (small) or compact (past the
-// budget). Each result's strings point into one buffer, overwritten once
+// budget), and whichever messages stay, move or go. Each result's strings point into one buffer, overwritten once
 // Add returns; the pairs must be those of a Differ given copies.
 func TestBorrowedEveryBase(t *testing.T) {
 	long := strings.Repeat("a reply long enough to be cut in a compact projection ", 8)
@@ -41,6 +42,16 @@ func TestBorrowedEveryBase(t *testing.T) {
 				}
 				ev.Snapshot.Messages = append(ev.Snapshot.Messages, m)
 			}
+			// Messages gone from the middle, and moved: a message
+			// equal to one kept then sits at another index.
+			ms := ev.Snapshot.Messages
+			if i%4 == 0 && len(ms) > 2 {
+				ms = append(ms[:1], ms[2:]...)
+			}
+			if i%7 < 2 {
+				slices.Reverse(ms)
+			}
+			ev.Snapshot.Messages = ms
 			rs = append(rs, &replay.Result{File: "f", Line: i, Event: ev, Reason: replay.ReasonAdvanced})
 		}
 		return rs
