@@ -108,7 +108,7 @@ func reportRun(o *reportOptions) error {
 	defer done()
 	// Every capture is hashed as it is read, in the run's one pass.
 	rd.HashStored(sha256.New)
-	got, err := collectReport(o, rd)
+	got, err := collectReport(o, rd, true)
 	if err != nil {
 		return err
 	}
@@ -128,15 +128,18 @@ type reportInputs struct {
 
 // collectReport reads the capture once through the inspector, the
 // collector, and (for the sessions the collector keeps) the lineage
-// builder and the differ.
-func collectReport(o *reportOptions, rd *replay.Reader) (*reportInputs, error) {
+// builder and the differ. With borrow, the messages point into the lines
+// (replay.Options.BorrowMessages): none of the four keeps a string of
+// them but a copy of its own (the collector's cells, the differ's kept
+// projection: diff.Options.Borrowed), and no line is copied whole.
+func collectReport(o *reportOptions, rd *replay.Reader, borrow bool) (*reportInputs, error) {
 	col := report.NewCollector(o.Redact, o.AllEvents)
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window,
 		MaxPositions: report.MaxPositions})
 	lb := lineage.NewBuilder(o.Session)
-	d := diff.NewDiffer(diff.Options{Session: o.Session, NoWords: true}, col.AddPair)
+	d := diff.NewDiffer(diff.Options{Session: o.Session, NoWords: true, Borrowed: borrow}, col.AddPair)
 	ropts := o.options()
-	ropts.Messages, ropts.Hash = true, true
+	ropts.Messages, ropts.Hash, ropts.BorrowMessages = true, true, borrow
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		in.Observe(res)
 		col.Add(res)

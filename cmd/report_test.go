@@ -362,7 +362,7 @@ func TestReportManySessions(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer rd.Close()
-		got, err := collectReport(o, rd)
+		got, err := collectReport(o, rd, true)
 		if err != nil {
 			t.Fatal(err)
 		}

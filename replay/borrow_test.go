@@ -13,6 +13,7 @@ import (
 	"github.com/agentskit/snapctl/diff"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/poison"
 	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -24,8 +25,8 @@ import (
 // message would show as the overwritten bytes. On every capture in
 // testdata and on one of many batches, on one core and on several.
 func TestBorrowedMessagesKeepNothing(t *testing.T) {
-	*replay.PoisonReleased = true
-	defer func() { *replay.PoisonReleased = false }()
+	poison.Released = true
+	defer func() { poison.Released = false }()
 	captures := samples.All(t)
 	captures = append(captures, longCapture(t))
 	read := func(name string, procs int, borrow bool) inspect.Report {
@@ -121,8 +122,8 @@ func longCapture(t *testing.T) string {
 // as the overwritten bytes in a later pair. On every capture in testdata
 // and a long one, on one core and several, with and without --from/--to.
 func TestBorrowedDiffKeepsNothing(t *testing.T) {
-	*replay.PoisonReleased = true
-	defer func() { *replay.PoisonReleased = false }()
+	poison.Released = true
+	defer func() { poison.Released = false }()
 	pairs := func(name string, procs int, borrow bool, opts diff.Options) []string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		rd, err := replay.Open([]string{name}, nil, replay.DefaultMaxLine)

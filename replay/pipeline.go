@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/agentskit/snapctl/internal/poison"
 	"github.com/agentskit/snapctl/replay/internal/wire"
 )
 
@@ -34,7 +35,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err err
 	}
 	// Regular files are mapped (mapped.go), but not while tests poison
 	// the lines delivered: a mapping cannot be written.
-	rd.mapOK = !noMap && !poisonReleased
+	rd.mapOK = !noMap && !poison.Released
 	// fn may read a mapped line whose bytes are gone.
 	var p *pipeline
 	var res Result
@@ -465,12 +466,12 @@ func (p *pipeline) next(idle func()) (*batch, bool) {
 }
 
 func (p *pipeline) release(b *batch) {
-	if poisonReleased {
-		poison(b.buf)
+	if poison.Released {
+		poison.Fill(b.buf)
 	}
 	for i, buf := range b.owned {
-		if poisonReleased {
-			poison(buf)
+		if poison.Released {
+			poison.Fill(buf)
 		}
 		if len(buf) <= maxPooled {
 			select {
@@ -509,17 +510,6 @@ func (p *pipeline) release(b *batch) {
 		b.held = nil
 	}
 	p.free <- b
-}
-
-// poisonReleased, set by tests, overwrites the bytes of every line once
-// its results are delivered (a released batch, the consumed part of the
-// reader's buffer), so that a string still pointing into them shows.
-var poisonReleased bool
-
-func poison(b []byte) {
-	for i := range b {
-		b[i] = '#'
-	}
 }
 
 // abort tells the reader to stop sending batches.

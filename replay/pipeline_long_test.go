@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/internal/poison"
 )
 
 // TestPipelineKeepsLongMalformedLines checks that a malformed line longer
@@ -15,8 +17,8 @@ import (
 // glued-lines and request-refused on one core only when the glued event
 // was over 1 MiB.
 func TestPipelineKeepsLongMalformedLines(t *testing.T) {
-	poisonReleased = true
-	defer func() { poisonReleased = false }()
+	poison.Released = true
+	defer func() { poison.Released = false }()
 	long := `{"error":{"code":"SESSION_BUSY"}}{"padding":"` + strings.Repeat("z", batchBytes) + `"}`
 	var b strings.Builder
 	for i := 0; i < 3; i++ {

@@ -9,6 +9,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/agentskit/snapctl/internal/poison"
 )
 
 // pipelineResult is what a consumer sees of one result, strings copied.
@@ -30,8 +32,8 @@ type pipelineResult struct {
 // reused while a batch still points into it, or a line copied wrong,
 // shows as another result.
 func TestPipelineAgreesOnShapes(t *testing.T) {
-	poisonReleased = true
-	defer func() { poisonReleased = false }()
+	poison.Released = true
+	defer func() { poison.Released = false }()
 	var pool []string
 	for _, name := range []string{"reconnect.jsonl", "interleaved.jsonl", "lineage-operations.jsonl", "diff-changes.jsonl", "explore-malformed.jsonl"} {
 		data, err := os.ReadFile(filepath.Join("..", "testdata", name))

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/agentskit/snapctl/internal/poison"
 	"github.com/agentskit/snapctl/replay/internal/wire"
 )
 
@@ -628,8 +629,8 @@ func (r *Reader) fill() {
 		r.buf = r.swap(old, r.w-r.r)
 		r.w, r.r = copy(r.buf, old[r.r:r.w]), 0
 	case r.r > 0:
-		if poisonReleased {
-			poison(r.buf[:r.r])
+		if poison.Released {
+			poison.Fill(r.buf[:r.r])
 		}
 		r.w, r.r = copy(r.buf, r.buf[r.r:r.w]), 0
 	}

@@ -1,0 +1,113 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/report"
+	"github.com/agentskit/snapctl/internal/poison"
+	"github.com/agentskit/snapctl/internal/samples"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// TestReportBorrowsNothing checks that the report's run of borrowed
+// messages (collectReport with borrow, as reportRun runs it) gives the
+// page a run of copies gives, while every line is overwritten as soon as
+// its results are delivered: a string the inspector, the collector, the
+// lineage builder or the differ kept without copying it would show as
+// the overwritten bytes on the page. On every capture in testdata and on
+// one of many batches, on one core and on several, with and without
+// --all-events and --redact.
+func TestReportBorrowsNothing(t *testing.T) {
+	poison.Released = true
+	defer func() { poison.Released = false }()
+	page := func(name string, procs int, borrow, all, redact bool) string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		ios, _, _ := iostreams.Test("")
+		o := &reportOptions{IO: ios, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
+		o.Files, o.MaxLine, o.AllEvents, o.Redact = []string{name}, replay.DefaultMaxLine, all, redact
+		rd, err := replay.Open(o.Files, nil, o.MaxLine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		got, err := collectReport(o, rd, borrow)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		p := report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version(), Redact: o.Redact, AllEvents: o.AllEvents},
+			report.FilesOf(rd.Stored()), got.in.Finish(got.sum), got.lb.Finish(), got.col)
+		var b bytes.Buffer
+		if err := report.WritePage(&b, p); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	captures := append(samples.All(t), longReportCapture(t))
+	for _, c := range captures {
+		for _, flags := range [][2]bool{{false, false}, {true, false}, {false, true}} {
+			want := page(c, 1, false, flags[0], flags[1])
+			for _, procs := range []int{1, 4} {
+				if got := page(c, procs, true, flags[0], flags[1]); got != want {
+					i := 0
+					for i < len(got) && i < len(want) && got[i] == want[i] {
+						i++
+					}
+					t.Errorf("%s, GOMAXPROCS %d, --all-events %v, --redact %v: borrowed messages give another page, from byte %d:\n got %.200q\nwant %.200q",
+						c, procs, flags[0], flags[1], i, got[i:], want[i:])
+				}
+			}
+		}
+	}
+}
+
+// longReportCapture writes a capture of many batches and three sessions
+// whose messages grow, change in every field, move, and go, so that every
+// part of the page drawn from messages (diffs, findings, lineage) has
+// some.
+func longReportCapture(t *testing.T) string {
+	var b strings.Builder
+	for i := 1; i <= 3000; i++ {
+		status := "streaming"
+		if i%3 == 0 {
+			status = "complete"
+		}
+		seq := i
+		if i%17 == 0 {
+			seq = i - 5 // stale
+		}
+		var msgs []string
+		for k := 0; k < 1+i%5; k++ {
+			m := fmt.Sprintf(`{"id":"m%d-%d","role":"assistant","content":%q,"status":%q,"createdAt":"2026-07-11T03:00:%02d.000Z"`,
+				i/9, k, strings.Repeat("reply text ", 1+i%23), status, k+i%3)
+			switch k {
+			case 1:
+				m += fmt.Sprintf(`,"toolCallId":"call-%d","metadata":{"k":%d}`, i%4, i%6)
+			case 2:
+				m += fmt.Sprintf(`,"parts":[{"type":"text","text":"part %d"}],"toolCalls":[{"id":"c%d","name":"search","status":"complete","args":{"q":"%d"},"result":"found %d"}]`, i%5, k, i%7, i%2)
+			}
+			msgs = append(msgs, m+"}")
+		}
+		if i%11 == 0 && len(msgs) > 2 {
+			msgs[0], msgs[2] = msgs[2], msgs[0]
+		}
+		lineage := ""
+		if i%13 == 0 {
+			lineage = fmt.Sprintf(`"lineage":{"operation":"regenerate","parentTurnId":"t%d","sourceMessageId":"m%d-1"},`, i/5-1, i/9)
+		}
+		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s%d","turnId":"t%d","sequence":%d,"emittedAt":"2026-07-11T03:00:00.000Z","event":"server.turn.snapshot","payload":{%s"status":%q,"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[%s]}}`+"\n",
+			i, i%3, i/5, seq, lineage, status, strings.Join(msgs, ","))
+	}
+	name := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
