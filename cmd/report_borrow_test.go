@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/report"
+	"github.com/agentskit/snapctl/internal/hostile"
 	"github.com/agentskit/snapctl/internal/poison"
 	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
@@ -110,4 +112,76 @@ func longReportCapture(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return name
+}
+
+// failAfter is a writer that takes n bytes, then fails.
+type failAfter struct{ n int }
+
+var errFull = errors.New("disk full")
+
+func (f *failAfter) Write(b []byte) (int, error) {
+	if len(b) > f.n {
+		n := f.n
+		f.n = 0
+		return n, errFull
+	}
+	f.n -= len(b)
+	return len(b), nil
+}
+
+// TestWritePageFails checks that a page whose writer fails, at any point
+// of the sessions drawn ahead of it, returns the writer's error and
+// leaves no goroutine behind, on one core and on several; and that the
+// page written whole is the same with one core as with several.
+func TestWritePageFails(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "twenty.jsonl")
+	if err := os.WriteFile(name, hostile.Sessions(20, 4, 200), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios, _, _ := iostreams.Test("")
+	o := &reportOptions{IO: ios, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
+	o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
+	rd, err := replay.Open(o.Files, nil, o.MaxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	got, err := collectReport(o, rd, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version()}, report.FilesOf(rd.Stored()), got.in.Finish(got.sum), got.lb.Finish(), got.col)
+	write := func(procs int) string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		var b bytes.Buffer
+		if err := report.WritePage(&b, p); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	whole := write(1)
+	if n := strings.Count(whole, `<section class="session"`); n != 16 {
+		t.Fatalf("%d sessions drawn, want 16", n)
+	}
+	if write(4) != whole {
+		t.Error("the page written on four cores is not the page written on one")
+	}
+	before := runtime.NumGoroutine()
+	for _, procs := range []int{1, 4} {
+		func() {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			for _, n := range []int{0, 100, len(whole) / 3, len(whole) / 2, len(whole) - 10} {
+				if err := report.WritePage(&failAfter{n}, p); !errors.Is(err, errFull) {
+					t.Errorf("GOMAXPROCS %d, writer failing after %d bytes: %v, want %v", procs, n, err, errFull)
+				}
+			}
+		}()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines left behind by failed writes", n-before)
+	}
 }

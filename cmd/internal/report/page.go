@@ -123,6 +123,8 @@ type sessionView struct {
 	DiffsDropped int
 	Turns        []turnRow
 	TurnsNote    string
+	// drawn is the section as WritePage drew it ahead of the page.
+	drawn *drawing
 }
 
 type rowView struct {

@@ -3,6 +3,8 @@ package report
 import (
 	"html/template"
 	"io"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -124,35 +126,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{template "names" .Names}}{{template "rows" .Malformed}}
 {{if gt .MalformedN (len .Malformed)}}<p class="note">The first {{len .Malformed}} of {{.MalformedN}} malformed lines are shown.</p>{{end}}
 {{end}}
-{{range .Sessions}}
-<section class="session" id="{{.Anchor}}">
-<h2>Session <code>{{.ID}}</code>: {{template "verdict" .Verdict}}</h2>
-<h3>Timeline</h3>
-<div class="xswitch"><input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xp" class="x-pos" checked><label for="{{.Anchor}}-xp">x: position in the capture</label>
-<input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xt" class="x-time"><label for="{{.Anchor}}-xt">x: emittedAt</label>
-<div class="c-pos">{{template "chart" .Chart}}</div><div class="c-time">{{template "chart" .ChartTime}}</div></div>
-<h3>Lineage</h3>
-{{if .Lineage}}<div class="scroll">{{template "lineage-svg" .Lineage}}</div>{{else}}<p class="note">{{.LineageNote}}</p>{{end}}
-{{if .Turns}}<h3>Turns: how each ended for the client</h3>
-{{template "names" $.Names}}<div class="scroll"><table class="turns">
-<tr><th>turn</th><th>origin</th><th>outcome</th><th>ended at</th><th>completed later at</th><th>sequences</th><th>tokens</th></tr>
-{{range .Turns}}<tr class="{{if .Complete}}t-complete{{else}}t-unfinished{{end}}"><td>{{if .Link}}<a href="#{{.Link}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Operation}}</td><td class="outcome">{{.Outcome}}</td><td>{{template "pos" .Ended}}</td><td>{{if .Later.Label}}{{template "pos" .Later}} ({{.LaterChars}}){{end}}</td><td>{{.Sequences}}</td><td class="n">{{.Tokens}}</td></tr>
-{{end -}}
-</table></div>
-{{if .TurnsNote}}<p class="note">{{.TurnsNote}}</p>{{end}}{{end}}
-<h3>Events</h3>
-{{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
-{{else}}<p class="note">Problems (inert snapshots, and the sequence gaps inspect reports: not the values a submit or diagnostic took) and the lines findings cite, with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
-{{if .Rows}}<div class="events">
-{{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
-{{end}}{{template "names" $.Names}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
-<h3>Diffs of accepted projections, per turn</h3>
-{{if .Diffs}}{{range .Diffs}}<details><summary>{{if .Link}}<a href="#{{.Link}}"><code>{{.TurnID}}</code></a>{{else}}<code>{{.TurnID}}</code>{{end}}: {{.Pairs}} pair(s), seq {{.FromSeq}} → {{.ToSeq}}, {{statusChange .}}{{if .Added}}, <span class="d-add">+{{.Added}}</span>{{end}}{{if .Removed}}, <span class="d-del">−{{.Removed}}{{if .Unexplained}} ({{.Unexplained}} unexplained){{end}}</span>{{end}}{{if .Changed}}, <span class="d-chg">~{{.Changed}}</span>{{end}}{{if .Inert}}, {{.Inert}} inert between{{end}}</summary>
-<ul class="diff">{{range .Items}}<li class="{{.Class}}">{{.Op}} <code>{{.ID}}</code> {{.Role}} {{.What}}{{if .Text}}: <span class="mono">{{.Text}}</span>{{end}}</li>{{end}}{{if .More}}<li class="note">and {{.More}} more changes</li>{{end}}</ul></details>
-{{end}}{{if .DiffsDropped}}<p class="note">{{.DiffsDropped}} more pairs, of turns past the first {{$.Caps.DiffTurns}}, are left out.</p>{{end}}
-{{else}}<p class="note">Fewer than two accepted snapshots: nothing to compare.</p>{{end}}
-</section>
-{{end}}
+{{range .Sessions}}{{.HTML}}{{end}}
 <footer><p class="note">Limits: charts, tables and diffs for the first {{.Caps.Sessions}} sessions; at most {{.Caps.Buckets}} points per chart (neighbouring events merged past it); {{.Caps.Rows}} rows per event table and {{.Caps.TotalRows}} in all ({{.Caps.AllRows}} in all with --all-events); {{.Caps.Findings}} findings, {{.Caps.Positions}} positions each; {{.Caps.DiffItems}} changes per turn; lineage pictures of at most {{.Caps.Turns}} turns.</p></footer>
 </body>
 </html>
@@ -198,6 +172,34 @@ const reportTemplate = `<!DOCTYPE html>
 </svg></div>
 <p class="legend"><span><i class="swatch" style="background:#137333"></i>accepted</span>{{range .Legend}}<span><svg width="10" height="10"><circle cx="5" cy="5" r="4" fill="{{.Colour}}"/></svg> {{.Reason}}</span>{{end}}<span><svg width="14" height="14"><circle cx="7" cy="7" r="5" fill="none" stroke="#d93025" stroke-width="2"/></svg> cited by an error or warning finding</span><span>┆ file boundary</span></p>
 {{if .Aggregate}}<p class="note">{{.Aggregate}}</p>{{end}}
+{{end}}{{define "session"}}
+<section class="session" id="{{.Anchor}}">
+<h2>Session <code>{{.ID}}</code>: {{template "verdict" .Verdict}}</h2>
+<h3>Timeline</h3>
+<div class="xswitch"><input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xp" class="x-pos" checked><label for="{{.Anchor}}-xp">x: position in the capture</label>
+<input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xt" class="x-time"><label for="{{.Anchor}}-xt">x: emittedAt</label>
+<div class="c-pos">{{template "chart" .Chart}}</div><div class="c-time">{{template "chart" .ChartTime}}</div></div>
+<h3>Lineage</h3>
+{{if .Lineage}}<div class="scroll">{{template "lineage-svg" .Lineage}}</div>{{else}}<p class="note">{{.LineageNote}}</p>{{end}}
+{{if .Turns}}<h3>Turns: how each ended for the client</h3>
+{{template "names" $.Names}}<div class="scroll"><table class="turns">
+<tr><th>turn</th><th>origin</th><th>outcome</th><th>ended at</th><th>completed later at</th><th>sequences</th><th>tokens</th></tr>
+{{range .Turns}}<tr class="{{if .Complete}}t-complete{{else}}t-unfinished{{end}}"><td>{{if .Link}}<a href="#{{.Link}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Operation}}</td><td class="outcome">{{.Outcome}}</td><td>{{template "pos" .Ended}}</td><td>{{if .Later.Label}}{{template "pos" .Later}} ({{.LaterChars}}){{end}}</td><td>{{.Sequences}}</td><td class="n">{{.Tokens}}</td></tr>
+{{end -}}
+</table></div>
+{{if .TurnsNote}}<p class="note">{{.TurnsNote}}</p>{{end}}{{end}}
+<h3>Events</h3>
+{{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
+{{else}}<p class="note">Problems (inert snapshots, and the sequence gaps inspect reports: not the values a submit or diagnostic took) and the lines findings cite, with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
+{{if .Rows}}<div class="events">
+{{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
+{{end}}{{template "names" $.Names}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
+<h3>Diffs of accepted projections, per turn</h3>
+{{if .Diffs}}{{range .Diffs}}<details><summary>{{if .Link}}<a href="#{{.Link}}"><code>{{.TurnID}}</code></a>{{else}}<code>{{.TurnID}}</code>{{end}}: {{.Pairs}} pair(s), seq {{.FromSeq}} → {{.ToSeq}}, {{statusChange .}}{{if .Added}}, <span class="d-add">+{{.Added}}</span>{{end}}{{if .Removed}}, <span class="d-del">−{{.Removed}}{{if .Unexplained}} ({{.Unexplained}} unexplained){{end}}</span>{{end}}{{if .Changed}}, <span class="d-chg">~{{.Changed}}</span>{{end}}{{if .Inert}}, {{.Inert}} inert between{{end}}</summary>
+<ul class="diff">{{range .Items}}<li class="{{.Class}}">{{.Op}} <code>{{.ID}}</code> {{.Role}} {{.What}}{{if .Text}}: <span class="mono">{{.Text}}</span>{{end}}</li>{{end}}{{if .More}}<li class="note">and {{.More}} more changes</li>{{end}}</ul></details>
+{{end}}{{if .DiffsDropped}}<p class="note">{{.DiffsDropped}} more pairs, of turns past the first {{$.Caps.DiffTurns}}, are left out.</p>{{end}}
+{{else}}<p class="note">Fewer than two accepted snapshots: nothing to compare.</p>{{end}}
+</section>
 {{end}}`
 
 // reportTmpl is parsed when a page is first written (see lineageSVGTmpl).
@@ -211,5 +213,63 @@ var reportTmpl = sync.OnceValue(func() *template.Template {
 	}).Parse(reportTemplate))
 })
 
-// WritePage writes the page as one HTML document.
-func WritePage(w io.Writer, p *Page) error { return reportTmpl().Execute(w, p) }
+// WritePage writes the page as one HTML document. The sessions' sections,
+// most of the page, are drawn on every core, each by the one template
+// ("session") and its escaping, a few ahead of the page as it is written
+// (at most GOMAXPROCS drawn and not yet written), and written in order.
+func WritePage(w io.Writer, p *Page) error {
+	t := reportTmpl()
+	ahead := make(chan struct{}, runtime.GOMAXPROCS(0))
+	quit := make(chan struct{})
+	defer close(quit)
+	sessions := slices.Clone(p.Sessions)
+	for i := range sessions {
+		sessions[i].drawn = &drawing{done: make(chan struct{}), ahead: ahead}
+	}
+	go func() {
+		for i := range sessions {
+			select {
+			case ahead <- struct{}{}:
+			case <-quit:
+				return
+			}
+			go sessions[i].draw(t, p)
+		}
+	}()
+	page := *p
+	page.Sessions = sessions
+	return t.Execute(w, &page)
+}
+
+// drawing is a session's section, drawn ahead of the page.
+type drawing struct {
+	html  template.HTML
+	err   error
+	done  chan struct{}
+	ahead chan struct{}
+}
+
+// sessionPart is what the "session" template draws: a session, and the
+// page's file names and caps its section states.
+type sessionPart struct {
+	*sessionView
+	Names []fileName
+	Caps  reportCaps
+}
+
+func (s *sessionView) draw(t *template.Template, p *Page) {
+	var b strings.Builder
+	err := t.ExecuteTemplate(&b, "session", sessionPart{sessionView: s, Names: p.Names, Caps: p.Caps})
+	s.drawn.html, s.drawn.err = template.HTML(b.String()), err
+	close(s.drawn.done)
+}
+
+// HTML is the session's section, once drawn; the page template writes
+// it where the session goes. It was drawn by html/template from the
+// "session" template, in the context it is written in (between
+// elements), so it is as escaped as if the page template drew it there.
+func (s sessionView) HTML() (template.HTML, error) {
+	<-s.drawn.done
+	<-s.drawn.ahead
+	return s.drawn.html, s.drawn.err
+}
