@@ -2,12 +2,8 @@ package replay_test
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"runtime"
-	"strings"
 	"testing"
 
 	"github.com/agentskit/snapctl/diff"
@@ -28,7 +24,7 @@ func TestBorrowedMessagesKeepNothing(t *testing.T) {
 	poison.Released = true
 	defer func() { poison.Released = false }()
 	captures := samples.All(t)
-	captures = append(captures, longCapture(t))
+	captures = append(captures, samples.Long(t))
 	read := func(name string, procs int, borrow bool) inspect.Report {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		rd, err := replay.Open([]string{name}, nil, replay.DefaultMaxLine)
@@ -86,35 +82,6 @@ func TestBorrowedMessagesKeepNothing(t *testing.T) {
 	}
 }
 
-// longCapture writes a capture of many batches whose turns end cut off,
-// are completed later in another turn and lose messages, so that the
-// model reads every message field it reads.
-func longCapture(t *testing.T) string {
-	var b strings.Builder
-	for i := 1; i <= 3000; i++ {
-		status := "streaming"
-		if i%3 == 0 {
-			status = "complete"
-		}
-		seq := i
-		if i%17 == 0 {
-			seq = i - 5 // stale
-		}
-		var msgs []string
-		for k := 0; k < 1+i%4; k++ {
-			msgs = append(msgs, fmt.Sprintf(`{"id":"m%d-%d","role":"assistant","content":%q,"status":%q,"createdAt":"2026-07-11T03:00:00.000Z"}`,
-				i/7, k, strings.Repeat("reply text ", 1+i%23), status))
-		}
-		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s%d","turnId":"t%d","sequence":%d,"emittedAt":"2026-07-11T03:00:00Z","event":"server.turn.snapshot","payload":{"status":%q,"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[%s]}}`+"\n",
-			i, i%3, i/5, seq, status, strings.Join(msgs, ","))
-	}
-	name := filepath.Join(t.TempDir(), "long.jsonl")
-	if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return name
-}
-
 // TestBorrowedDiffKeepsNothing checks that a Differ of borrowed messages
 // (diff.Options.Borrowed, as cmd/diff runs it) finds the pairs one fed
 // copies finds, while every line is overwritten as soon as its results
@@ -146,7 +113,7 @@ func TestBorrowedDiffKeepsNothing(t *testing.T) {
 		return out
 	}
 	compared := 0
-	for _, c := range append(samples.All(t), longCapture(t)) {
+	for _, c := range append(samples.All(t), samples.Long(t)) {
 		for _, opts := range []diff.Options{{}, {Range: true, From: 3, To: 9}} {
 			want := pairs(c, 1, false, opts)
 			for _, procs := range []int{1, 4} {

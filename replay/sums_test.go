@@ -15,7 +15,7 @@ import (
 // lineage builder skip reading messages, give the report and the graphs
 // they give without them, on every capture in testdata and a long one.
 func TestDecoderSumsChangeNothing(t *testing.T) {
-	captures := append(samples.All(t), longCapture(t))
+	captures := append(samples.All(t), samples.Long(t))
 	run := func(name string, sums bool) (inspect.Report, []*lineage.Session) {
 		rd, err := replay.Open([]string{name}, nil, replay.DefaultMaxLine)
 		if err != nil {

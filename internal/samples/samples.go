@@ -3,7 +3,9 @@
 package samples
 
 import (
+	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -51,4 +53,50 @@ func All(t testing.TB) []string {
 		t.Fatalf("only %d captures under %s", len(captures), Dir())
 	}
 	return captures
+}
+
+// Long writes a capture of 3000 lines, many batches, into a directory of
+// t's and returns its path: three sessions whose turns end cut off, are
+// completed later in another turn, are regenerated, and whose messages
+// grow, change in every field (tool calls, parts, metadata among them),
+// move, and go, with stale snapshots among them; so that whatever a
+// command reads of a message, some line has it and changes it.
+func Long(t testing.TB) string {
+	var b strings.Builder
+	for i := 1; i <= 3000; i++ {
+		status := "streaming"
+		if i%3 == 0 {
+			status = "complete"
+		}
+		seq := i
+		if i%17 == 0 {
+			seq = i - 5 // stale
+		}
+		var msgs []string
+		for k := 0; k < 1+i%5; k++ {
+			m := fmt.Sprintf(`{"id":"m%d-%d","role":"assistant","content":%q,"status":%q,"createdAt":"2026-07-11T03:00:%02d.000Z"`,
+				i/9, k, strings.Repeat("reply text ", 1+i%23), status, k+i%3)
+			switch k {
+			case 1:
+				m += fmt.Sprintf(`,"toolCallId":"call-%d","metadata":{"k":%d}`, i%4, i%6)
+			case 2:
+				m += fmt.Sprintf(`,"parts":[{"type":"text","text":"part %d"}],"toolCalls":[{"id":"c%d","name":"search","status":"complete","args":{"q":"%d"},"result":"found %d"}]`, i%5, k, i%7, i%2)
+			}
+			msgs = append(msgs, m+"}")
+		}
+		if i%11 == 0 && len(msgs) > 2 {
+			msgs[0], msgs[2] = msgs[2], msgs[0]
+		}
+		lineage := ""
+		if i%13 == 0 {
+			lineage = fmt.Sprintf(`"lineage":{"operation":"regenerate","parentTurnId":"t%d","sourceMessageId":"m%d-1"},`, i/5-1, i/9)
+		}
+		fmt.Fprintf(&b, `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e%d","sessionId":"s%d","turnId":"t%d","sequence":%d,"emittedAt":"2026-07-11T03:00:00.000Z","event":"server.turn.snapshot","payload":{%s"status":%q,"usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[%s]}}`+"\n",
+			i, i%3, i/5, seq, lineage, status, strings.Join(msgs, ","))
+	}
+	name := filepath.Join(t.TempDir(), "long.jsonl")
+	if err := os.WriteFile(name, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
 }
