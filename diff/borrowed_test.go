@@ -15,8 +15,9 @@ import (
 // TestBorrowedEveryBase checks that a Differ of borrowed messages
 // (Options.Borrowed) keeps nothing of a result past Add, whichever way it
 // keeps the older projection: whole, packed (small) or compact (past the
-// budget), and whichever messages stay, move or go. Each result's strings point into one buffer, overwritten once
-// Add returns; the pairs must be those of a Differ given copies.
+// budget), and whichever messages stay, move or go. Each result's
+// strings point into one buffer, overwritten once Add returns; the pairs
+// must be those of a Differ given copies.
 func TestBorrowedEveryBase(t *testing.T) {
 	long := strings.Repeat("a reply long enough to be cut in a compact projection ", 8)
 	snapshots := func() []*replay.Result {

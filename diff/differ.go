@@ -130,7 +130,8 @@ type sessionState struct {
 	// removals from base (Range), never more than base has messages.
 	skipped model.Skipped
 	// spare is the array of messages of the session's base before this
-	// one, when own made it and it was kept whole: own's next array.
+	// one, when own made it and it was kept whole, cleared: own's next
+	// array.
 	spare    []replay.Message
 	sawFrom  bool
 	sawTo    bool
@@ -225,10 +226,13 @@ func (d *Differ) accept(res *replay.Result) error {
 // fits in the budget with the other sessions' projections, else compact.
 func (d *Differ) rebase(s *sessionState, p Projection) {
 	// A base kept whole holds an array of own's, not shown to anyone
-	// since it was made: own may fill it again for the next base.
+	// since it was made: own may fill it again for the next base. It is
+	// cleared, so that it keeps none of the strings the budget no longer
+	// counts.
 	var spare []replay.Message
 	if d.opts.Borrowed && s.hasBase && s.packed == "" && s.base.digests == nil {
 		spare = s.base.Messages
+		clear(spare)
 	}
 	d.drop(s)
 	switch c := p.cost(); {
@@ -248,7 +252,7 @@ func (d *Differ) rebase(s *sessionState, p Projection) {
 // drop lets the session's older projection go.
 func (d *Differ) drop(s *sessionState) {
 	d.kept -= s.cost
-	s.base, s.hasBase, s.cost, s.packed = Projection{}, false, 0, ""
+	s.base, s.hasBase, s.cost, s.packed, s.spare = Projection{}, false, 0, "", nil
 }
 
 // older is the session's older projection, its messages unpacked if they
