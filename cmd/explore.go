@@ -75,7 +75,7 @@ func exploreRun(o *exploreOptions) error {
 	if o.IO.Stdout() != nil {
 		out = o.IO.Stdout()
 	}
-	finished, err := explore.Run(explore.Options{Reader: rd, Replay: o.options(), Observe: o.sniff.Observe,
+	finished, err := explore.Run(explore.Options{Reader: rd, Replay: o.options(), Files: o.Files, Observe: o.sniff.Observe,
 		Palette: o.IO.Palette(), Redact: o.Redact, Out: out})
 	if !finished {
 		// Quit before the input ended (a live stream): the reader is

@@ -85,8 +85,8 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err err
 			if !r.keep(l.File, l.Num, &b.events[i], b.errs[i]) {
 				continue
 			}
-			res = Result{File: l.File, Line: l.Num, Origin: l.Origin}
-			if opts.RawMalformed && b.errs[i] != nil && !l.TooLong {
+			res = lineResult(l)
+			if opts.wantsRaw(l, b.errs[i]) {
 				res.Raw = l.Data // the batch holds it until release
 			}
 			r.apply(&res, &b.events[i], b.errs[i])
@@ -379,7 +379,7 @@ func (p *pipeline) read(rd *Reader) {
 }
 
 // sendLong decodes l into the empty batch b and sends it, already done.
-// A malformed line whose text fn is to see (RawMalformed) stays in the
+// A line whose text fn is to see (RawMalformed, RawFramed) stays in the
 // reader's buffer, and the reader waits until fn is done with it: copied,
 // it would be held once more for every batch in flight.
 func (p *pipeline) sendLong(b *batch, l Line) bool {
@@ -388,7 +388,7 @@ func (p *pipeline) sendLong(b *batch, l Line) bool {
 	b.events, b.errs = append(b.events[:0], Event{}), append(b.errs[:0], nil)
 	b.errs[0] = decodeGuarded(p.maps, &p.long, l, &b.events[0], p.opts.MaxLine)
 	var held chan struct{}
-	if p.opts.RawMalformed && b.errs[0] != nil && !l.TooLong {
+	if p.opts.wantsRaw(&l, b.errs[0]) {
 		held = make(chan struct{})
 		b.held = held
 	} else {

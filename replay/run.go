@@ -47,6 +47,11 @@ type Options struct {
 	// RawMalformed asks for Result.Raw of malformed lines only, which
 	// costs nothing on the others (for a Sniffer).
 	RawMalformed bool
+	// RawFramed asks for Result.Raw of the lines a format other than
+	// NDJSON gave (Result.Origin set: HAR, SSE, container logs), whose
+	// offset points at the transport's bytes and not at the event; it
+	// costs nothing on NDJSON.
+	RawFramed bool
 	// Workers is the number of goroutines decoding lines; 0 means one per
 	// CPU. Results are delivered in input order whatever the number.
 	Workers int
@@ -81,6 +86,27 @@ type Result struct {
 	// Origin is what the capture's format says of the event beyond its
 	// position (Line.Origin); nil for NDJSON.
 	Origin *Origin
+	// Off is the line's byte offset in File (Line.Off), and Size its
+	// length without its line ending: Line.Len for a line over the limit
+	// (TooLong), else the length of its data. A result Apply made has
+	// neither.
+	Off, Size int64
+	TooLong   bool
+}
+
+// lineResult is the result of line l before the cursor: its position.
+func lineResult(l *Line) Result {
+	size := int64(len(l.Data))
+	if l.TooLong {
+		size = l.Len
+	}
+	return Result{File: l.File, Line: l.Num, Origin: l.Origin, Off: l.Off, Size: size, TooLong: l.TooLong}
+}
+
+// wantsRaw says whether the result of line l, malformed with err or not,
+// is to show the line (Result.Raw).
+func (o *Options) wantsRaw(l *Line, err *DecodeError) bool {
+	return !l.TooLong && (o.KeepRaw || (o.RawMalformed && err != nil) || (o.RawFramed && l.Origin != nil))
 }
 
 // Verdict is the verdict that goes with the result's reason.
@@ -257,12 +283,12 @@ func (r *Runner) Step(l Line) Result {
 // step is Step, reporting false for a line outside Options.Window, which
 // is neither applied nor counted.
 func (r *Runner) step(l Line) (Result, bool) {
-	res := Result{File: l.File, Line: l.Num, Origin: l.Origin}
+	res := lineResult(&l)
 	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
 	if !r.keep(l.File, l.Num, &r.ev, err) {
 		return res, false
 	}
-	if (r.opts.KeepRaw || (r.opts.RawMalformed && err != nil)) && !l.TooLong {
+	if r.opts.wantsRaw(&l, err) {
 		res.Raw = l.Data
 	}
 	r.apply(&res, &r.ev, err)

@@ -290,7 +290,7 @@ func pipeFeed(t *testing.T, opts replay.Options) (*io.PipeWriter, *replay.Reader
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed, err := startExploreFeed(rd, opts, nil)
+	feed, err := startExploreFeed(rd, opts, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}

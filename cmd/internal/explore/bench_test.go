@@ -79,7 +79,7 @@ func BenchmarkExploreOpen(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		feed, err := startExploreFeed(rd, replay.Options{}, nil)
+		feed, err := startExploreFeed(rd, replay.Options{}, nil, spoolsNone([]string{file}))
 		if err != nil {
 			b.Fatal(err)
 		}

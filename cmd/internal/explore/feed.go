@@ -50,14 +50,24 @@ func tickFeed() tea.Cmd {
 }
 
 // startExploreFeed indexes rd on its own goroutine; observe, when set,
-// is called there with every result.
-func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*replay.Result)) (*exploreFeed, error) {
+// is called there with every result. With onEveryCore, for captures
+// with no line to spool (none is standard input or compressed:
+// spoolsNone), lines are decoded on every core (replay.Run) and indexed
+// in order; otherwise, or in a window (--lines, --since, --until), one
+// at a time as they arrive, so that a live stream shows each line at
+// once. A window's run names the files of lines outside it too, and
+// spools those of a framed format: a replay.Run never shows them.
+func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*replay.Result), onEveryCore bool) (*exploreFeed, error) {
 	ix, err := newExploreIndexer(opts)
 	if err != nil {
 		return nil, err
 	}
 	ix.observe = observe
 	f := &exploreFeed{progress: rd.Progress}
+	if onEveryCore && opts.Window == nil {
+		go f.run(rd, ix)
+		return f, nil
+	}
 	go func() {
 		for {
 			l, err := rd.Next()
@@ -69,38 +79,71 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 			if err == nil {
 				row, news, err = ix.step(l)
 			}
-			if errors.Is(err, errOutsideWindow) {
-				f.mu.Lock()
-				if news.file != nil {
-					f.files = append(f.files, *news.file)
-				}
-				f.mu.Unlock()
-				continue
-			}
-			f.mu.Lock()
-			if err != nil {
-				f.done, f.err = true, err
-				f.mu.Unlock()
+			if f.add(ix, row, news, err) != nil {
 				return
 			}
-			f.rows = append(f.rows, row)
-			if news.file != nil {
-				f.files = append(f.files, *news.file)
-				news.file = nil
-			}
-			f.news = append(f.news, news)
-			f.spool = ix.spool
-			f.mu.Unlock()
 		}
-		f.mu.Lock()
-		f.finishing = true
-		f.mu.Unlock()
-		o := ix.finish(rd.Stats())
-		f.mu.Lock()
-		f.done, f.findings, f.sessions, f.verdicts = true, o.findings, o.sessions, o.verdicts
-		f.mu.Unlock()
+		f.finish(ix, ix.summary(rd.Stats()))
 	}()
 	return f, nil
+}
+
+// run indexes rd's lines decoded on every core, in order. A capture of
+// another format than NDJSON spools its lines, which RawFramed shows.
+func (f *exploreFeed) run(rd *replay.Reader, ix *exploreIndexer) {
+	opts := ix.ropts
+	opts.RawFramed = true
+	sum, err := replay.Run(rd, opts, func(res *replay.Result) error {
+		row, news, err := ix.index(res, res.Raw)
+		return f.add(ix, row, news, err)
+	})
+	if err != nil {
+		f.mu.Lock()
+		if !f.done {
+			f.done, f.err = true, err
+		}
+		f.mu.Unlock()
+		return
+	}
+	f.finish(ix, sum)
+}
+
+// add hands a row over to the model, or the error that ends the
+// feed, which it returns; a line outside the window brings its file
+// only.
+func (f *exploreFeed) add(ix *exploreIndexer, row exploreRow, news exploreNews, err error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if errors.Is(err, errOutsideWindow) {
+		if news.file != nil {
+			f.files = append(f.files, *news.file)
+		}
+		return nil
+	}
+	if err != nil {
+		f.done, f.err = true, err
+		return err
+	}
+	f.rows = append(f.rows, row)
+	if news.file != nil {
+		f.files = append(f.files, *news.file)
+		news.file = nil
+	}
+	f.news = append(f.news, news)
+	f.spool = ix.spool
+	return nil
+}
+
+// finish makes the findings and the lineage of the capture read, whose
+// summary is sum.
+func (f *exploreFeed) finish(ix *exploreIndexer, sum replay.Summary) {
+	f.mu.Lock()
+	f.finishing = true
+	f.mu.Unlock()
+	o := ix.finish(sum)
+	f.mu.Lock()
+	f.done, f.findings, f.sessions, f.verdicts = true, o.findings, o.sessions, o.verdicts
+	f.mu.Unlock()
 }
 
 // take moves the rows that arrived into x and judges them;

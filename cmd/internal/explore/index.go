@@ -69,6 +69,18 @@ func compressedMagic(head []byte) bool {
 // needsSpool says whether the lines of a capture must be copied to be
 // read again: standard input can be read once, and a compressed file's
 // offsets are in its decompressed text.
+// spoolsNone says whether no capture of files is one needsSpool, so that
+// only the lines of a format other than NDJSON are spooled: false for
+// none, which is standard input.
+func spoolsNone(files []string) bool {
+	for _, f := range files {
+		if needsSpool(f) {
+			return false
+		}
+	}
+	return len(files) > 0
+}
+
 func needsSpool(name string) bool {
 	if name == replay.StdinName {
 		return true
@@ -196,7 +208,7 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 		x.add(row, news)
 	}
 	x.files, x.spool = ix.files, ix.spool
-	o := ix.finish(rd.Stats())
+	o := ix.finish(ix.summary(rd.Stats()))
 	x.findings, x.verdicts, x.sessions = o.findings, o.verdicts, o.sessions
 	x.cites = x.citedRows(x.findings)
 	x.origFindings, x.origSessions, x.origVerdicts, x.origCites = x.findings, x.sessions, x.verdicts, x.cites

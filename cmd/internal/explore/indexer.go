@@ -18,7 +18,9 @@ import (
 // and the lineage builder, and only its envelope and offset are kept. It
 // runs on one goroutine, apart from the model when the input is live.
 type exploreIndexer struct {
-	run      *replay.Runner
+	run *replay.Runner
+	// ropts are run's options, for a replay.Run instead (index).
+	ropts    replay.Options
 	in       *inspect.Inspector
 	lb       *lineage.Builder
 	fileIdx  map[string]int
@@ -50,56 +52,64 @@ type exploreNews struct {
 func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
 	// What the inspector needs of the results: the messages, their hash,
 	// and the text of a malformed line (a server's error body).
-	run, err := replay.NewRunner(inspect.ReplayOptions(opts))
+	ropts := inspect.ReplayOptions(opts)
+	run, err := replay.NewRunner(ropts)
 	if err != nil {
 		return nil, err
 	}
 	in := inspect.New(inspectOptions(opts))
-	return &exploreIndexer{run: run,
+	return &exploreIndexer{run: run, ropts: ropts,
 		in:      in,
 		lb:      lineage.NewBuilderOn(in.Model()),
 		fileIdx: map[string]int{}, sessions: map[string]uint32{}, turns: map[string]uint32{}, spoolMax: exploreSpoolMax, maxTurns: exploreMaxTurns,
 		pinned: opts.Session != ""}, nil
 }
 
-// step indexes one line.
+// step indexes one line, decoded and judged here.
 func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews, err error) {
-	fi, ok := ix.fileIdx[l.File]
+	res := ix.run.Step(l)
+	return ix.index(&res, l.Data)
+}
+
+// index indexes the line of one result, judged on the indexer's runner
+// (step) or on a run's (replay.Run, decoding on every core: the feed of
+// a capture with no line to spool but those RawFramed shows); data is
+// the line, for the spool.
+func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow, news exploreNews, err error) {
+	fi, ok := ix.fileIdx[res.File]
 	if !ok {
 		if len(ix.files) == exploreMaxFiles {
 			return row, news, errExploreTooBig
 		}
 		fi = len(ix.files)
-		ix.fileIdx[l.File] = fi
+		ix.fileIdx[res.File] = fi
 		// A capture in another format than NDJSON (HAR, SSE, container
 		// logs) gives each event's own text, which is not where its offset
 		// points: it is spooled too, to show the event and not the
 		// transport's bytes.
-		ix.files = append(ix.files, exploreFile{name: l.File, spool: needsSpool(l.File) || l.Origin != nil})
+		ix.files = append(ix.files, exploreFile{name: res.File, spool: needsSpool(res.File) || res.Origin != nil})
 		news.file = &ix.files[fi]
 	}
-	if ix.rows == exploreMaxRows || l.Num > math.MaxUint32 {
+	if ix.rows == exploreMaxRows || res.Line > math.MaxUint32 {
 		return row, news, errExploreTooBig
 	}
-	row = exploreRow{file: uint16(fi), line: uint32(l.Num), off: l.Off, size: uint32(len(l.Data)), link: -1}
-	if l.TooLong {
+	row = exploreRow{file: uint16(fi), line: uint32(res.Line), off: res.Off, size: uint32(min(res.Size, math.MaxUint32)), link: -1}
+	if res.TooLong {
 		row.flags |= rowTooLong
-		row.size = uint32(min(l.Len, math.MaxUint32))
 	}
-	if ix.files[fi].spool && !l.TooLong {
-		if err := ix.spoolLine(l.Data); err != nil {
+	if ix.files[fi].spool && !res.TooLong {
+		if err := ix.spoolLine(data); err != nil {
 			return row, news, err
 		}
-		row.off = ix.off - int64(len(l.Data))
+		row.off = ix.off - int64(len(data))
 	}
-	res := ix.run.Step(l)
 	if res.Reason == "" {
 		// Outside --lines, --since or --until: as if never read.
 		return row, news, errOutsideWindow
 	}
 	ix.rows++
-	if l.Origin != nil {
-		news.entry = l.Origin.Entry
+	if res.Origin != nil {
+		news.entry = res.Origin.Entry
 	}
 	if ev := res.Event; ev != nil {
 		row.flags |= kindCode(ev.Kind)
@@ -119,9 +129,9 @@ func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews,
 	if row.link = ix.accs[k]; res.Verdict() == replay.Accepted {
 		ix.accs[k] = int32(ix.rows - 1)
 	}
-	ix.lb.AddStep(&res, ix.in.ObserveStep(&res))
+	ix.lb.AddStep(res, ix.in.ObserveStep(res))
 	if ix.observe != nil {
-		ix.observe(&res)
+		ix.observe(res)
 	}
 	return row, news, nil
 }
@@ -134,10 +144,13 @@ type exploreOutcome struct {
 	sessions []*lineage.Session
 }
 
-// finish makes the outcome of the capture read (see outcomeOf). The
-// indexer steps no line after.
-func (ix *exploreIndexer) finish(in replay.Stats) exploreOutcome {
-	sum, insp, lb := ix.run.Summary(in), ix.in, ix.lb
+// summary is the summary of the lines the indexer stepped, of input in.
+func (ix *exploreIndexer) summary(in replay.Stats) replay.Summary { return ix.run.Summary(in) }
+
+// finish makes the outcome of the capture read, whose summary is sum
+// (see outcomeOf). The indexer indexes no line after.
+func (ix *exploreIndexer) finish(sum replay.Summary) exploreOutcome {
+	insp, lb := ix.in, ix.lb
 	ix.run, ix.in, ix.lb = nil, nil, nil
 	return outcomeOf(sum, insp, lb)
 }

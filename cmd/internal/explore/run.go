@@ -14,6 +14,10 @@ type Options struct {
 	// Reader is the capture, Replay the options of its run.
 	Reader *replay.Reader
 	Replay replay.Options
+	// Files are the captures' names, as Reader was opened with: when
+	// none has a line to spool (spoolsNone), the lines are decoded on
+	// every core.
+	Files []string
 	// Observe, when set, sees every result as it is read (the format
 	// sniffer's hint).
 	Observe func(*replay.Result)
@@ -29,7 +33,7 @@ type Options struct {
 // until q. finished says whether the input was read to its end: when it
 // was not (q on a live stream), the reader is still in use.
 func Run(o Options) (finished bool, err error) {
-	feed, err := startExploreFeed(o.Reader, o.Replay, o.Observe)
+	feed, err := startExploreFeed(o.Reader, o.Replay, o.Observe, spoolsNone(o.Files))
 	if err != nil {
 		return true, err
 	}

@@ -1,0 +1,117 @@
+package explore
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/agentskit/snapctl/internal/samples"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// TestFeedOnEveryCore checks that the feed of captures decoded on every
+// core (startExploreFeed onEveryCore, for captures spoolsNone) makes the
+// index buildExploreIndex makes one line at a time: every row, file,
+// session, turn, HAR entry, finding, citation, verdict and lineage, and
+// the bytes each row reads again. On every capture in testdata that
+// spools none, a long one and two files together, with one cursor per
+// session and pinned, whole and in a window of lines, on two cores and
+// on four.
+func TestFeedOnEveryCore(t *testing.T) {
+	var captures [][]string
+	for _, c := range append(samples.All(t), samples.Long(t)) {
+		if spoolsNone([]string{c}) {
+			captures = append(captures, []string{c})
+		}
+	}
+	captures = append(captures, []string{filepath.Join(samples.Dir(), "reconnect.jsonl"), filepath.Join(samples.Dir(), "explore-sessions.jsonl")})
+	if len(captures) < 20 {
+		t.Fatalf("only %d captures spool none", len(captures))
+	}
+	window := &replay.Window{Lines: []replay.LineRange{{First: 3, Last: 40}}}
+	for _, files := range captures {
+		for _, opts := range []replay.Options{{}, {Session: "session-7f3a"}, {Window: window}} {
+			want := indexOf(t, files, opts, false, 1)
+			for _, procs := range []int{2, 4} {
+				got := indexOf(t, files, opts, true, procs)
+				name := fmt.Sprintf("%s, session %q, window %v, GOMAXPROCS %d", filepath.Base(files[0]), opts.Session, opts.Window != nil, procs)
+				sameIndex(t, name, got, want)
+			}
+		}
+	}
+}
+
+// indexOf reads files into an index: through the feed, decoded on every
+// core, or with buildExploreIndex.
+func indexOf(t *testing.T, files []string, opts replay.Options, onEveryCore bool, procs int) *exploreIndex {
+	t.Helper()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+	rd, err := replay.Open(files, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	if !onEveryCore {
+		x, err := buildExploreIndex(rd, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(x.close)
+		return x
+	}
+	feed, err := startExploreFeed(rd, opts, nil, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &exploreIndex{opts: opts, open: map[int]*os.File{}}
+	t.Cleanup(x.close)
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
+		_, done, err := feed.take(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			return x
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the feed did not end")
+		}
+	}
+}
+
+func sameIndex(t *testing.T, name string, got, want *exploreIndex) {
+	t.Helper()
+	if got.len() != want.len() {
+		t.Errorf("%s: %d rows, want %d", name, got.len(), want.len())
+		return
+	}
+	for i := range want.len() {
+		g, w := *got.rows.at(i), *want.rows.at(i)
+		if g != w {
+			t.Errorf("%s: row %d is %+v, want %+v", name, i, g, w)
+			return
+		}
+		gr, gerr := got.raw(&g)
+		wr, werr := want.raw(&w)
+		if string(gr) != string(wr) || (gerr == nil) != (werr == nil) {
+			t.Errorf("%s: row %d reads again %q (%v), want %q (%v)", name, i, gr, gerr, wr, werr)
+			return
+		}
+	}
+	for _, c := range []struct {
+		what      string
+		got, want any
+	}{
+		{"files", got.files, want.files}, {"sessions", got.ids, want.ids}, {"turns", got.turns, want.turns},
+		{"HAR entries", got.entries, want.entries}, {"findings", got.findings, want.findings}, {"citations", got.cites, want.cites},
+		{"verdicts", got.verdicts, want.verdicts}, {"lineage", got.sessions, want.sessions}, {"accepted", got.accs, want.accs},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s: other %s:\n got %+v\nwant %+v", name, c.what, c.got, c.want)
+		}
+	}
+}
