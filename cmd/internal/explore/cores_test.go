@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentskit/snapctl/internal/poison"
 	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -17,7 +18,9 @@ import (
 // core (startExploreFeed onEveryCore, for captures spoolsNone) makes the
 // index buildExploreIndex makes one line at a time: every row, file,
 // session, turn, HAR entry, finding, citation, verdict and lineage, and
-// the bytes each row reads again. On every capture in testdata that
+// the bytes each row reads again, while every line is overwritten once
+// delivered (its messages are borrowed: a string the model kept of one
+// would show as the overwritten bytes). On every capture in testdata that
 // spools none, a long one and two files together, with one cursor per
 // session and pinned, whole and in a window of lines, on two cores and
 // on four.
@@ -63,6 +66,8 @@ func indexOf(t *testing.T, files []string, opts replay.Options, onEveryCore bool
 		t.Cleanup(x.close)
 		return x
 	}
+	poison.Released = true
+	defer func() { poison.Released = false }()
 	feed, err := startExploreFeed(rd, opts, nil, true)
 	if err != nil {
 		t.Fatal(err)

@@ -92,7 +92,7 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 // another format than NDJSON spools its lines, which RawFramed shows.
 func (f *exploreFeed) run(rd *replay.Reader, ix *exploreIndexer) {
 	opts := ix.ropts
-	opts.RawFramed = true
+	opts.RawFramed, opts.BorrowMessages = true, true
 	sum, err := replay.Run(rd, opts, func(res *replay.Result) error {
 		row, news, err := ix.index(res, res.Raw)
 		return f.add(ix, row, news, err)
