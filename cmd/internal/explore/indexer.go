@@ -16,7 +16,9 @@ import (
 // exploreIndexer turns lines into rows, once each: every line is decoded
 // with its messages, run through the cursor, and shown to the inspector
 // and the lineage builder, and only its envelope and offset are kept. It
-// runs on one goroutine, apart from the model when the input is live.
+// runs on one goroutine, apart from the model when the input is live; the
+// lines it indexes are decoded there (step), or on every core by the
+// feed's replay.Run (index).
 type exploreIndexer struct {
 	run *replay.Runner
 	// ropts are run's options, for a replay.Run instead (index).
