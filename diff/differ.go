@@ -228,9 +228,11 @@ func (d *Differ) rebase(s *sessionState, p Projection) {
 	// A base kept whole holds an array of own's, not shown to anyone
 	// since it was made: own may fill it again for the next base. It is
 	// cleared, so that it keeps none of the strings the budget no longer
-	// counts.
+	// counts. It is kept only when no larger than twice the new base's
+	// array, which the budget counts, so that a session whose snapshots
+	// shrank keeps no array the budget no longer counts.
 	var spare []replay.Message
-	if d.opts.Borrowed && s.hasBase && s.packed == "" && s.base.digests == nil {
+	if d.opts.Borrowed && s.hasBase && s.packed == "" && s.base.digests == nil && cap(s.base.Messages) <= 2*len(p.Messages) {
 		spare = s.base.Messages
 		clear(spare)
 	}
@@ -279,8 +281,10 @@ func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 		same = nil
 	}
 	old := s.base.Messages
+	// The spare is reused only when it is not much larger than needed:
+	// the budget counts the messages, not the array's capacity.
 	ms := s.spare[:0]
-	if cap(ms) < len(p.Messages) {
+	if cap(ms) < len(p.Messages) || cap(ms) > 2*len(p.Messages) {
 		ms = make([]replay.Message, len(p.Messages))
 	}
 	// Every element is written below.

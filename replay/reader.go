@@ -48,6 +48,9 @@ type Line struct {
 	Origin *Origin
 	blank  bool         // a too-long line of whitespace only
 	bad    *DecodeError // the format did not carry the event whole
+	// framed is set on every line of a capture of another format than
+	// NDJSON, Origin or not (Options.RawFramed).
+	framed bool
 }
 
 // Stats counts what a Reader has read.
@@ -387,10 +390,13 @@ func (r *Reader) damaged(d *DamageError) {
 // after the last one, and no other error: see Err.
 func (r *Reader) Next() (Line, error) {
 	if !r.mapOK {
-		return r.next()
+		l, err := r.next()
+		l.framed = r.har != nil || r.frame != nil
+		return l, err
 	}
 	for {
 		if l, err, ok := r.nextGuarded(); ok {
+			l.framed = r.har != nil || r.frame != nil
 			return l, err
 		}
 	}

@@ -48,7 +48,8 @@ type Options struct {
 	// costs nothing on the others (for a Sniffer).
 	RawMalformed bool
 	// RawFramed asks for Result.Raw of the lines a format other than
-	// NDJSON gave (Result.Origin set: HAR, SSE, container logs), whose
+	// NDJSON gave (HAR, SSE, container logs: Result.Origin set, or not,
+	// as for an SSE event before any id or a bare line in a log), whose
 	// offset points at the transport's bytes and not at the event; it
 	// costs nothing on NDJSON.
 	RawFramed bool
@@ -106,7 +107,7 @@ func lineResult(l *Line) Result {
 // wantsRaw says whether the result of line l, malformed with err or not,
 // is to show the line (Result.Raw).
 func (o *Options) wantsRaw(l *Line, err *DecodeError) bool {
-	return !l.TooLong && (o.KeepRaw || (o.RawMalformed && err != nil) || (o.RawFramed && l.Origin != nil))
+	return !l.TooLong && (o.KeepRaw || (o.RawMalformed && err != nil) || (o.RawFramed && (l.Origin != nil || l.framed)))
 }
 
 // Verdict is the verdict that goes with the result's reason.

@@ -1,0 +1,49 @@
+package diff
+
+import (
+	"fmt"
+	"testing"
+	"unsafe"
+
+	"github.com/agentskit/snapctl/replay"
+)
+
+// TestSpareWithinBudget checks that the arrays of messages a Differ of
+// borrowed messages keeps (its bases' and the spares own reuses) do not
+// outgrow what its budget counts: sessions that once had a large
+// snapshot and then small ones must not each keep an array the size of
+// the large one, which the budget stopped counting when it went.
+func TestSpareWithinBudget(t *testing.T) {
+	const sessions, big, small = 40, 2000, 6
+	d := NewDiffer(Options{Borrowed: true}, func(*PairDiff) error { return nil })
+	line := 0
+	add := func(session string, n int) {
+		line++
+		ev := &replay.Event{Kind: replay.KindSnapshot, SessionID: session, TurnID: "t", Sequence: int64(line),
+			EventID: fmt.Sprint("e", line), EmittedAt: "2026-07-11T03:00:00.000Z"}
+		ev.Snapshot.Status = "streaming"
+		for k := 0; k < n; k++ {
+			ev.Snapshot.Messages = append(ev.Snapshot.Messages, replay.Message{ID: fmt.Sprint("m", k), Role: "assistant",
+				Content: fmt.Sprint("reply ", line), Status: "streaming"})
+		}
+		if err := d.Add(&replay.Result{File: "f", Line: line, Event: ev, Reason: replay.ReasonAdvanced}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < sessions; i++ {
+		s := fmt.Sprint("s", i)
+		add(s, big)
+		for k := 0; k < 3; k++ {
+			add(s, small)
+		}
+	}
+	held, counted := 0, 0
+	for _, s := range d.sessions {
+		held += (cap(s.base.Messages) + cap(s.spare)) * int(unsafe.Sizeof(replay.Message{}))
+		counted += len(s.base.Messages)
+	}
+	if held > d.budget {
+		t.Errorf("%d sessions hold %d bytes of message arrays for %d messages kept whole (%d bytes counted), budget %d",
+			len(d.sessions), held, counted, d.kept, d.budget)
+	}
+}
