@@ -93,6 +93,10 @@ type Result struct {
 	// neither.
 	Off, Size int64
 	TooLong   bool
+	// Framed is set on the results of a capture of another format than
+	// NDJSON (HAR, SSE, container logs), Origin or not: Off is then the
+	// transport's, not the event's.
+	Framed bool
 }
 
 // lineResult is the result of line l before the cursor: its position.
@@ -101,7 +105,7 @@ func lineResult(l *Line) Result {
 	if l.TooLong {
 		size = l.Len
 	}
-	return Result{File: l.File, Line: l.Num, Origin: l.Origin, Off: l.Off, Size: size, TooLong: l.TooLong}
+	return Result{File: l.File, Line: l.Num, Origin: l.Origin, Off: l.Off, Size: size, TooLong: l.TooLong, Framed: l.framed || l.Origin != nil}
 }
 
 // wantsRaw says whether the result of line l, malformed with err or not,

@@ -53,3 +53,44 @@ func TestFeedFramedWithoutOrigin(t *testing.T) {
 		sameIndex(t, name, got, want)
 	}
 }
+
+// TestFramedRowsReadTheEvent checks that every row of an SSE stream
+// without any id reads back its event, not the transport's bytes, on
+// both feeds: its first line has no Origin, and the capture was not
+// spooled.
+func TestFramedRowsReadTheEvent(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(samples.Dir(), "reconnect.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, strings.TrimSuffix(l, "\r"))
+		}
+	}
+	var sse strings.Builder
+	for _, l := range lines {
+		sse.WriteString("data: " + l + "\n\n")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"noid.sse": sse.String()} {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, every := range []bool{false, true} {
+			x := indexOf(t, []string{f}, replay.Options{}, every, 4)
+			if x.len() != len(lines) {
+				t.Fatalf("%s: %d rows, want %d", name, x.len(), len(lines))
+			}
+			for i := range x.len() {
+				raw, err := x.raw(x.rows.at(i))
+				if err != nil || string(raw) != lines[i] {
+					t.Errorf("%s, every core %v: row %d reads back %d bytes %q (%v), want its event %d bytes %q", name, every, i, len(raw), raw[max(0, len(raw)-40):], err, len(lines[i]), lines[i][max(0, len(lines[i])-40):])
+					break
+				}
+			}
+		}
+	}
+}

@@ -66,9 +66,6 @@ func compressedMagic(head []byte) bool {
 	return bytes.HasPrefix(head, []byte{0x1f, 0x8b}) || bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd})
 }
 
-// needsSpool says whether the lines of a capture must be copied to be
-// read again: standard input can be read once, and a compressed file's
-// offsets are in its decompressed text.
 // spoolsNone says whether no capture of files is one needsSpool, so that
 // only the lines of a format other than NDJSON are spooled: false for
 // none, which is standard input.
@@ -81,8 +78,16 @@ func spoolsNone(files []string) bool {
 	return len(files) > 0
 }
 
+// needsSpool says whether the lines of a capture must be copied to be
+// read again: standard input, a pipe or a device can be read once, and a
+// compressed file's offsets are in its decompressed text.
 func needsSpool(name string) bool {
 	if name == replay.StdinName {
+		return true
+	}
+	// A pipe or a device is read once, and opened here it would give
+	// away bytes of the stream.
+	if fi, err := os.Stat(name); err != nil || !fi.Mode().IsRegular() {
 		return true
 	}
 	f, err := os.Open(name)

@@ -89,7 +89,7 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 		// logs) gives each event's own text, which is not where its offset
 		// points: it is spooled too, to show the event and not the
 		// transport's bytes.
-		ix.files = append(ix.files, exploreFile{name: res.File, spool: needsSpool(res.File) || res.Origin != nil})
+		ix.files = append(ix.files, exploreFile{name: res.File, spool: needsSpool(res.File) || res.Framed})
 		news.file = &ix.files[fi]
 	}
 	if ix.rows == exploreMaxRows || res.Line > math.MaxUint32 {
