@@ -31,22 +31,10 @@ func TestReportBorrowsNothing(t *testing.T) {
 	defer func() { poison.Released = false }()
 	page := func(name string, procs int, borrow, all, redact bool) string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		ios, _, _ := iostreams.Test("")
-		o := &reportOptions{IO: ios, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
-		o.Files, o.MaxLine, o.AllEvents, o.Redact = []string{name}, replay.DefaultMaxLine, all, redact
-		rd, err := replay.Open(o.Files, nil, o.MaxLine)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rd.Close()
-		got, err := collectReport(o, rd, borrow)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		p := report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version(), Redact: o.Redact, AllEvents: o.AllEvents},
-			report.FilesOf(rd.Stored()), got.in.Finish(got.sum), got.lb.Finish(), got.col)
+		o := pageOptions(name)
+		o.AllEvents, o.Redact = all, redact
 		var b bytes.Buffer
-		if err := report.WritePage(&b, p); err != nil {
+		if err := report.WritePage(&b, pageOf(t, o, borrow)); err != nil {
 			t.Fatal(err)
 		}
 		return b.String()
@@ -93,19 +81,7 @@ func TestWritePageFails(t *testing.T) {
 	if err := os.WriteFile(name, hostile.Sessions(20, 4, 200), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ios, _, _ := iostreams.Test("")
-	o := &reportOptions{IO: ios, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
-	o.Files, o.MaxLine = []string{name}, replay.DefaultMaxLine
-	rd, err := replay.Open(o.Files, nil, o.MaxLine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	got, err := collectReport(o, rd, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version()}, report.FilesOf(rd.Stored()), got.in.Finish(got.sum), got.lb.Finish(), got.col)
+	p := pageOf(t, pageOptions(name), true)
 	write := func(procs int) string {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		var b bytes.Buffer
@@ -139,4 +115,30 @@ func TestWritePageFails(t *testing.T) {
 	if n := runtime.NumGoroutine(); n > before {
 		t.Errorf("%d goroutines left behind by failed writes", n-before)
 	}
+}
+
+// pageOptions are a report's options on the captures files, with a fixed
+// clock.
+func pageOptions(files ...string) *reportOptions {
+	ios, _, _ := iostreams.Test("")
+	o := &reportOptions{IO: ios, Now: func() time.Time { return time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC) }}
+	o.Files, o.MaxLine = files, replay.DefaultMaxLine
+	return o
+}
+
+// pageOf is the page reportRun builds with o, its messages borrowed or
+// copied.
+func pageOf(t *testing.T, o *reportOptions, borrow bool) *report.Page {
+	t.Helper()
+	rd, err := replay.Open(o.Files, nil, o.MaxLine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	got, err := collectReport(o, rd, borrow)
+	if err != nil {
+		t.Fatalf("%s: %v", o.Files, err)
+	}
+	return report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version(), Redact: o.Redact, AllEvents: o.AllEvents},
+		report.FilesOf(rd.Stored()), got.in.Finish(got.sum), got.lb.Finish(), got.col)
 }
