@@ -51,7 +51,7 @@ func tickFeed() tea.Cmd {
 
 // startExploreFeed indexes rd on its own goroutine; observe, when set,
 // is called there with every result. With onEveryCore, for captures
-// with no line to spool (none is standard input or compressed:
+// with no line to spool (none is standard input, a pipe or compressed:
 // spoolsNone), lines are decoded on every core (replay.Run) and indexed
 // in order; otherwise, or in a window (--lines, --since, --until), one
 // at a time as they arrive, so that a live stream shows each line at
