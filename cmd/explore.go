@@ -1,6 +1,8 @@
 package cmd
 
 import (
+	"errors"
+
 	"github.com/agentskit/snapctl/cmd/internal/explore"
 	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
@@ -84,5 +86,11 @@ func exploreRun(o *exploreOptions) error {
 		return err
 	}
 	done()
+	// A capture whose bytes went while its lines were indexed: input
+	// that could not be read, as for the other commands.
+	var d *replay.DamageError
+	if errors.As(err, &d) {
+		err = &usageError{err}
+	}
 	return err
 }

@@ -32,8 +32,11 @@ type exploreFeed struct {
 	finishing bool
 	// done is set once the input ended (err says how, if badly), with
 	// the findings and lineage of the whole capture.
-	done     bool
-	err      error
+	done bool
+	err  error
+	// lost is err when replay.Run ended with it (a capture's bytes gone
+	// while a line of it was indexed), which the reader does not report.
+	lost     error
 	findings []inspect.Finding
 	sessions []*lineage.Session
 	verdicts map[string]inspect.Verdict
@@ -100,12 +103,25 @@ func (f *exploreFeed) run(rd *replay.Reader, ix *exploreIndexer) {
 	if err != nil {
 		f.mu.Lock()
 		if !f.done {
-			f.done, f.err = true, err
+			f.done, f.err, f.lost = true, err, err
 		}
 		f.mu.Unlock()
 		return
 	}
 	f.finish(ix, sum)
+}
+
+// outcome is the error the view ended with, err, or else the one the
+// run of every core ended with (lost): shown in the status line only, it
+// would be gone with the view, and explore would exit 0 after a partial
+// read.
+func (f *exploreFeed) outcome(err error) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err == nil {
+		err = f.lost
+	}
+	return err
 }
 
 // add hands a row over to the model, or the error that ends the

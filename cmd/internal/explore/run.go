@@ -42,5 +42,5 @@ func Run(o Options) (finished bool, err error) {
 	m := newExploreModel(x, o.Palette, o.Redact)
 	m.feed = feed
 	_, err = tea.NewProgram(m, tea.WithOutput(o.Out)).Run()
-	return feed.finished(), err
+	return feed.finished(), feed.outcome(err)
 }
