@@ -15,6 +15,15 @@ import (
 // the large one, which the budget stopped counting when it went.
 func TestSpareWithinBudget(t *testing.T) {
 	const sessions, big, small = 40, 2000, 6
+	// Large then small: the old base's array must not become the spare
+	// (rebase). Two large then one small: the spare, the first large
+	// array, must not become the small base's array (own).
+	for _, sizes := range [][]int{{big, small, small, small}, {big, big, small}} {
+		spareWithinBudget(t, sessions, sizes)
+	}
+}
+
+func spareWithinBudget(t *testing.T, sessions int, sizes []int) {
 	d := NewDiffer(Options{Borrowed: true}, func(*PairDiff) error { return nil })
 	line := 0
 	add := func(session string, n int) {
@@ -31,10 +40,8 @@ func TestSpareWithinBudget(t *testing.T) {
 		}
 	}
 	for i := 0; i < sessions; i++ {
-		s := fmt.Sprint("s", i)
-		add(s, big)
-		for k := 0; k < 3; k++ {
-			add(s, small)
+		for _, n := range sizes {
+			add(fmt.Sprint("s", i), n)
 		}
 	}
 	held, counted := 0, 0
@@ -43,7 +50,7 @@ func TestSpareWithinBudget(t *testing.T) {
 		counted += len(s.base.Messages)
 	}
 	if held > d.budget {
-		t.Errorf("%d sessions hold %d bytes of message arrays for %d messages kept whole (%d bytes counted), budget %d",
-			len(d.sessions), held, counted, d.kept, d.budget)
+		t.Errorf("snapshots of %v messages: %d sessions hold %d bytes of message arrays for %d messages kept whole (%d bytes counted), budget %d",
+			sizes, len(d.sessions), held, counted, d.kept, d.budget)
 	}
 }
