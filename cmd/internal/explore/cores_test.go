@@ -48,12 +48,12 @@ func TestFeedOnEveryCore(t *testing.T) {
 	}
 }
 
-// indexOf reads files into an index: through the feed, decoded on every
-// core, or with buildExploreIndex.
+// indexOf reads files into an index (with opts.MaxLine as --max-line):
+// through the feed, decoded on every core, or with buildExploreIndex.
 func indexOf(t *testing.T, files []string, opts replay.Options, onEveryCore bool, procs int) *exploreIndex {
 	t.Helper()
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-	rd, err := replay.Open(files, nil, 0)
+	rd, err := replay.Open(files, nil, opts.MaxLine)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,13 +74,19 @@ func indexOf(t *testing.T, files []string, opts replay.Options, onEveryCore bool
 	}
 	x := &exploreIndex{opts: opts, open: map[int]*os.File{}}
 	t.Cleanup(x.close)
+	if err := drainFeed(t, feed, x); err != nil {
+		t.Fatal(err)
+	}
+	return x
+}
+
+// drainFeed takes what feed brings into x until the input has ended, and
+// returns the error the feed ended with.
+func drainFeed(t *testing.T, feed *exploreFeed, x *exploreIndex) error {
+	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(time.Millisecond) {
-		_, done, err := feed.take(x)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if done {
-			return x
+		if _, done, err := feed.take(x); done {
+			return err
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the feed did not end")
