@@ -49,9 +49,13 @@ type Line struct {
 	blank  bool         // a too-long line of whitespace only
 	bad    *DecodeError // the format did not carry the event whole
 	// framed is set on every line of a capture of another format than
-	// NDJSON, Origin or not (Options.RawFramed).
+	// NDJSON, Origin or not (Options.RawFramed); see isFramed.
 	framed bool
 }
+
+// isFramed says whether the line's offset is a transport's, not the
+// event's: a framer's line, or one with an Origin (a record capture's).
+func (l *Line) isFramed() bool { return l.framed || l.Origin != nil }
 
 // Stats counts what a Reader has read.
 type Stats struct {
@@ -388,15 +392,15 @@ func (r *Reader) damaged(d *DamageError) {
 // Next returns the next event: a non-blank line of an NDJSON capture, or
 // what another format's framer made of its lines. It returns io.EOF
 // after the last one, and no other error: see Err.
-func (r *Reader) Next() (Line, error) {
+func (r *Reader) Next() (l Line, err error) {
+	// The framer is the one of the capture the line came from: next
+	// returns a capture's last line before it leaves it.
+	defer func() { l.framed = r.har != nil || r.frame != nil }()
 	if !r.mapOK {
-		l, err := r.next()
-		l.framed = r.har != nil || r.frame != nil
-		return l, err
+		return r.next()
 	}
 	for {
 		if l, err, ok := r.nextGuarded(); ok {
-			l.framed = r.har != nil || r.frame != nil
 			return l, err
 		}
 	}

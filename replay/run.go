@@ -105,13 +105,13 @@ func lineResult(l *Line) Result {
 	if l.TooLong {
 		size = l.Len
 	}
-	return Result{File: l.File, Line: l.Num, Origin: l.Origin, Off: l.Off, Size: size, TooLong: l.TooLong, Framed: l.framed || l.Origin != nil}
+	return Result{File: l.File, Line: l.Num, Origin: l.Origin, Off: l.Off, Size: size, TooLong: l.TooLong, Framed: l.isFramed()}
 }
 
 // wantsRaw says whether the result of line l, malformed with err or not,
 // is to show the line (Result.Raw).
 func (o *Options) wantsRaw(l *Line, err *DecodeError) bool {
-	return !l.TooLong && (o.KeepRaw || (o.RawMalformed && err != nil) || (o.RawFramed && (l.Origin != nil || l.framed)))
+	return !l.TooLong && (o.KeepRaw || (o.RawMalformed && err != nil) || (o.RawFramed && l.isFramed()))
 }
 
 // Verdict is the verdict that goes with the result's reason.
