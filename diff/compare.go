@@ -185,7 +185,6 @@ func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new
 	}
 	common := slices.Grow(sc.common[:0], min(len(old), len(new)))
 	p.same = slices.Grow(sc.same[:0], len(new))[:len(new)]
-	defer func() { sc.common, sc.same = common[:0], p.same[:0] }()
 	for j := range p.same {
 		p.same[j] = -1
 	}
@@ -206,6 +205,7 @@ func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new
 	}
 	p.Explain(old, lin)
 	p.Moved = moved(common)
+	sc.common, sc.same = common[:0], p.same[:0]
 }
 
 // Explain marks the removals that lineage lin accounts for, given the
