@@ -96,6 +96,7 @@ func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*repl
 func (f *exploreFeed) run(rd *replay.Reader, ix *exploreIndexer) {
 	opts := ix.ropts
 	opts.RawFramed, opts.BorrowMessages = true, true
+	ix.noneSpool = true
 	sum, err := replay.Run(rd, opts, func(res *replay.Result) error {
 		row, news, err := ix.index(res, res.Raw)
 		return f.add(ix, row, news, err)

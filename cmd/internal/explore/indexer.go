@@ -22,18 +22,21 @@ import (
 type exploreIndexer struct {
 	run *replay.Runner
 	// ropts are run's options, for a replay.Run instead (index).
-	ropts    replay.Options
-	in       *inspect.Inspector
-	lb       *lineage.Builder
-	fileIdx  map[string]int
-	files    []exploreFile
-	spool    *os.File
-	off      int64
-	spoolMax int64 // exploreSpoolMax but in tests
-	maxTurns int   // exploreMaxTurns but in tests
-	rows     int
-	sessions map[string]uint32
-	turns    map[string]uint32
+	ropts replay.Options
+	// noneSpool is set when spoolsNone found that no file is one to
+	// spool (the feed on every core): needsSpool is not asked again.
+	noneSpool bool
+	in        *inspect.Inspector
+	lb        *lineage.Builder
+	fileIdx   map[string]int
+	files     []exploreFile
+	spool     *os.File
+	off       int64
+	spoolMax  int64 // exploreSpoolMax but in tests
+	maxTurns  int   // exploreMaxTurns but in tests
+	rows      int
+	sessions  map[string]uint32
+	turns     map[string]uint32
 	// accs is, by cursor (see cursorKey), the row it accepted last: the
 	// link of the next row it judges.
 	accs   []int32
@@ -89,7 +92,7 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 		// logs) gives each event's own text, which is not where its offset
 		// points: it is spooled too, to show the event and not the
 		// transport's bytes.
-		ix.files = append(ix.files, exploreFile{name: res.File, spool: needsSpool(res.File) || res.Framed})
+		ix.files = append(ix.files, exploreFile{name: res.File, spool: (!ix.noneSpool && needsSpool(res.File)) || res.Framed})
 		news.file = &ix.files[fi]
 	}
 	if ix.rows == exploreMaxRows || res.Line > math.MaxUint32 {
