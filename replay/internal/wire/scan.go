@@ -141,6 +141,9 @@ func (p *parser) scanString(i int) (int, bool, *syntaxError) {
 // the fast path of a string scan (a quote, a backslash or a control
 // character), or len(d), for a run already long.
 func longRun(d []byte, i int) int {
+	if i += plainPrefix(d[i:]); i < len(d) && strByte[d[i]] {
+		return i
+	}
 	// Message text: the quote and the backslash by
 	// bytes.IndexByte, which is vectorized, and the control characters by
 	// one test a word, in chunks that double from 64 bytes, so that no

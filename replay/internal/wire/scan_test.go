@@ -18,7 +18,9 @@ func naiveEnd(d []byte, i int) int {
 // some that do not) at every offset of runs from 0 to 9,000 bytes, which
 // cross the eight-byte loop, the chunks of longRun and their doubling, and
 // checks that scanString stops where a byte-at-a-time scan does.
-func TestStringScanFindsEveryEnd(t *testing.T) {
+func TestStringScanFindsEveryEnd(t *testing.T) { withPortable(t, stringScanFindsEveryEnd) }
+
+func stringScanFindsEveryEnd(t *testing.T) {
 	var p parser
 	enders := []byte{'"', '\\', 0x00, 0x01, 0x0a, 0x1f}
 	others := []byte{' ', 0x7f, 0x80, 0xe9, 0xff, '!', '#', '[', ']'}
@@ -56,7 +58,9 @@ func TestStringScanFindsEveryEnd(t *testing.T) {
 
 // TestLongRunMatchesNaive checks longRun against a byte-at-a-time scan
 // on every start of a text with ends scattered through it.
-func TestLongRunMatchesNaive(t *testing.T) {
+func TestLongRunMatchesNaive(t *testing.T) { withPortable(t, longRunMatchesNaive) }
+
+func longRunMatchesNaive(t *testing.T) {
 	d := []byte(strings.Repeat("x", 9000))
 	for _, at := range []int{70, 300, 301, 2000, 4100, 8999} {
 		d[at] = '"'
