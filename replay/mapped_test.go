@@ -237,13 +237,17 @@ func TestMappedLetGoOfCaptureByCapture(t *testing.T) {
 		}
 		names = append(names, name)
 	}
-	for _, workers := range []int{1, 4} {
+	for _, c := range []struct {
+		workers  int
+		messages bool
+	}{{1, false}, {4, false}, {4, true}} {
+		workers := c.workers
 		rd, err := Open(names, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		most, lines := 0, 0
-		if _, err := Run(rd, Options{Workers: workers}, func(*Result) error {
+		if _, err := Run(rd, Options{Workers: workers, Messages: c.messages}, func(*Result) error {
 			rd.maps.mu.Lock()
 			most = max(most, len(rd.maps.maps))
 			rd.maps.mu.Unlock()
@@ -257,8 +261,11 @@ func TestMappedLetGoOfCaptureByCapture(t *testing.T) {
 		// The batches in flight and the one being filled hold lines of
 		// this many captures at most, each one mapMin long or more.
 		bound := (batchesInFlight+2)*mappedBatchBytes/mapMin + 2
+		if !c.messages {
+			bound = (briefBatches+2)*(batchesInFlight/briefBatches*mappedBatchBytes)/mapMin + 2
+		}
 		if lines == 0 || most > bound || left != 0 {
-			t.Fatalf("%d workers: %d lines, up to %d mappings at once (at most %d), %d left", workers, lines, most, bound, left)
+			t.Fatalf("%d workers, messages %v: %d lines, up to %d mappings at once (at most %d), %d left", workers, c.messages, lines, most, bound, left)
 		}
 	}
 }
