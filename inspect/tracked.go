@@ -34,7 +34,7 @@ const (
 type packedPos uint64
 
 func packPos(p pos, listed uint8) (packedPos, bool) {
-	if p.file < 0 || p.file >= 1<<fileBits || p.line < 0 || p.line >= 1<<lineBits {
+	if p.file < 0 || p.file >= 1<<fileBits || p.line < 0 || int64(p.line) >= 1<<lineBits {
 		return 0, false
 	}
 	return packedPos(uint64(p.file)<<(lineBits+listedBits) | uint64(p.line)<<listedBits | uint64(listed&(1<<listedBits-1))), true
@@ -181,7 +181,7 @@ func (in *Inspector) addEvent(s int, id string, p print, i int, h uint64) bool {
 	at, ok := packPos(p.at, p.listed)
 	key := t.idKey(s, id)
 	need := len(t.keys) + len(key)
-	if !ok || need >= 1<<32-1 || in.used+len(key) > in.budget {
+	if !ok || int64(need) >= 1<<32-1 || in.used+len(key) > in.budget {
 		return false
 	}
 	slots, ok := grow(in, t.slots, t.n, idSize, func(sl *idSlot) uint64 { return maphash.Bytes(in.seed, t.stored(sl)) })
@@ -247,7 +247,7 @@ func (in *Inspector) seqHash(s uint32, seq int64) uint64 {
 // findSeq returns the fingerprint kept for the session's sequence, and
 // the slot that holds it or would (-1 when the table has none).
 func (in *Inspector) findSeq(s int, seq int64) (p print, i int, ok bool) {
-	if s >= 1<<32-1 {
+	if int64(s) >= 1<<32-1 {
 		return p, -1, false
 	}
 	s1 := uint32(s + 1)
@@ -264,7 +264,7 @@ func (in *Inspector) findSeq(s int, seq int64) (p print, i int, ok bool) {
 // one kept before or, if the budget has room, as a new one.
 func (in *Inspector) putSeq(s int, seq int64, p print) {
 	at, ok := packPos(p.at, p.listed)
-	if !ok || s >= 1<<32-1 {
+	if !ok || int64(s) >= 1<<32-1 {
 		return
 	}
 	t := &in.bySeq

@@ -2,7 +2,9 @@ package replay
 
 import (
 	"fmt"
+	"os"
 	"strings"
+	"testing"
 )
 
 // snapshotLine is a valid snapshot of session with one message.
@@ -28,4 +30,23 @@ func withMessage(extra string) string {
 // nested is n levels of arrays around a value.
 func nested(n int, inner string) string {
 	return strings.Repeat("[", n) + inner + strings.Repeat("]", n)
+}
+
+// needsMapping skips a test of mapped captures where mapFile maps none
+// (32-bit address spaces, systems without mmap).
+func needsMapping(t *testing.T) {
+	t.Helper()
+	f, err := os.CreateTemp(t.TempDir(), "probe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write([]byte("{}\n")); err != nil {
+		t.Fatal(err)
+	}
+	m := mapFile(f, 3)
+	if m == nil {
+		t.Skip("captures are not mapped here")
+	}
+	unmap(m)
 }

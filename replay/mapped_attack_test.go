@@ -237,6 +237,7 @@ func TestMappedAttackStopped(t *testing.T) {
 // capture damaged and, once its goroutines are gone, leaves nothing
 // mapped.
 func TestMappedAttackFaultInFn(t *testing.T) {
+	needsMapping(t)
 	var b bytes.Buffer
 	for i := 0; b.Len() < 3*mapWindow; i++ {
 		fmt.Fprintf(&b, `{"n":%d,"text":"%s"}`+"\n", i, strings.Repeat("x", i%3000))

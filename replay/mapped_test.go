@@ -99,6 +99,7 @@ func TestMappedReadsAsRead(t *testing.T) {
 // capture's lines (the bytes of a line past the cut as the file now has
 // them), and reports the capture damaged.
 func TestMappedTruncated(t *testing.T) {
+	needsMapping(t)
 	var b bytes.Buffer
 	for i := 0; b.Len() < 4*mapWindow; i++ {
 		// Malformed lines, so that fn reads their text too.

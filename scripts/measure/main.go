@@ -37,8 +37,8 @@ func main() {
 			os.Exit(1)
 		}
 		times = append(times, time.Since(start))
-		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss > peak {
-			peak = ru.Maxrss // KiB on Linux
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && int64(ru.Maxrss) > peak {
+			peak = int64(ru.Maxrss) // KiB on Linux
 		}
 		cpus = append(cpus, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 	}

@@ -95,7 +95,7 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 		ix.files = append(ix.files, exploreFile{name: res.File, spool: (!ix.noneSpool && needsSpool(res.File)) || res.Framed})
 		news.file = &ix.files[fi]
 	}
-	if ix.rows == exploreMaxRows || res.Line > math.MaxUint32 {
+	if ix.rows == exploreMaxRows || int64(res.Line) > math.MaxUint32 {
 		return row, news, errExploreTooBig
 	}
 	row = exploreRow{file: uint16(fi), line: uint32(res.Line), off: res.Off, size: uint32(min(res.Size, math.MaxUint32)), link: -1}
@@ -119,7 +119,7 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 	if ev := res.Event; ev != nil {
 		row.flags |= kindCode(ev.Kind)
 		row.seq = ev.Sequence
-		row.session, news.session = intern(ix.sessions, ev.SessionID, math.MaxUint32-1)
+		row.session, news.session = intern(ix.sessions, ev.SessionID, int(min(math.MaxUint32-1, int64(math.MaxInt))))
 		row.turn, news.turn = ix.turn(ev.TurnID)
 	} else {
 		row.flags |= rowMalformed
