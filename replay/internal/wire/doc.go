@@ -7,4 +7,8 @@
 //
 // It is snapctl's own: package replay is its only user and re-exports the
 // event types and the Decoder. Nothing here is a supported API.
+//
+// On amd64 with AVX2, the long runs of strings are scanned by assembly
+// (plain_amd64.s); the build tag purego, or any other machine, keeps the
+// portable scan, which the tests run on every machine.
 package wire
