@@ -2,6 +2,17 @@
 
 #include "textflag.h"
 
+// ENDS sets each byte of dst to 0xff where the byte of src is a quote
+// (Y1), a backslash (Y2) or at most 0x1f (Y3: a byte equal to its minimum
+// with 0x1f), else 0; t is scratch.
+#define ENDS(src, dst, t) \
+	VPCMPEQB Y1, src, dst; \
+	VPCMPEQB Y2, src, t; \
+	VPOR     dst, t, dst; \
+	VPMINUB  Y3, src, t; \
+	VPCMPEQB t, src, t; \
+	VPOR     dst, t, dst
+
 // func plainAVX2(b []byte) int
 //
 // The length of the longest prefix of b, in whole 32-byte blocks, in
@@ -14,37 +25,28 @@ TEXT ·plainAVX2(SB), NOSPLIT, $0-32
 	MOVQ SI, DI
 	MOVL $0x22, AX
 	MOVQ AX, X1
-	VPBROADCASTB X1, Y1 // '"'
+	VPBROADCASTB X1, Y1
 	MOVL $0x5c, AX
 	MOVQ AX, X2
-	VPBROADCASTB X2, Y2 // '\\'
+	VPBROADCASTB X2, Y2
 	MOVL $0x1f, AX
 	MOVQ AX, X3
-	VPBROADCASTB X3, Y3 // the last control character
+	VPBROADCASTB X3, Y3
 
+	// 64 bytes a step, tested together.
 loop64:
-	CMPQ BX, $64
-	JB   loop32
+	CMPQ    BX, $64
+	JB      loop32
 	VMOVDQU (SI), Y0
 	VMOVDQU 32(SI), Y7
-	VPCMPEQB Y1, Y0, Y4
-	VPCMPEQB Y2, Y0, Y5
-	VPMINUB  Y3, Y0, Y6
-	VPCMPEQB Y6, Y0, Y6 // a byte equal to its minimum with 0x1f is at most 0x1f
-	VPOR     Y4, Y5, Y4
-	VPOR     Y4, Y6, Y4
-	VPCMPEQB Y1, Y7, Y8
-	VPCMPEQB Y2, Y7, Y9
-	VPMINUB  Y3, Y7, Y10
-	VPCMPEQB Y10, Y7, Y10
-	VPOR     Y8, Y9, Y8
-	VPOR     Y8, Y10, Y8
-	VPOR     Y4, Y8, Y9
-	VPTEST   Y9, Y9
-	JNZ      found64
-	ADDQ     $64, SI
-	SUBQ     $64, BX
-	JMP      loop64
+	ENDS(Y0, Y4, Y5)
+	ENDS(Y7, Y8, Y9)
+	VPOR    Y4, Y8, Y9
+	VPTEST  Y9, Y9
+	JNZ     found64
+	ADDQ    $64, SI
+	SUBQ    $64, BX
+	JMP     loop64
 
 found64:
 	VPMOVMSKB Y4, AX
@@ -54,29 +56,25 @@ found64:
 	VPMOVMSKB Y8, AX
 	JMP       found
 
+	// Then one block of 32, if whole.
 loop32:
-	CMPQ BX, $32
-	JB   done
-	VMOVDQU (SI), Y0
-	VPCMPEQB Y1, Y0, Y4
-	VPCMPEQB Y2, Y0, Y5
-	VPMINUB  Y3, Y0, Y6
-	VPCMPEQB Y6, Y0, Y6
-	VPOR     Y4, Y5, Y4
-	VPOR     Y4, Y6, Y4
+	CMPQ      BX, $32
+	JB        done
+	VMOVDQU   (SI), Y0
+	ENDS(Y0, Y4, Y5)
 	VPMOVMSKB Y4, AX
-	TESTL    AX, AX
-	JNZ      found
-	ADDQ     $32, SI
-	SUBQ     $32, BX
-	JMP      loop32
+	TESTL     AX, AX
+	JNZ       found
+	ADDQ      $32, SI
+	SUBQ      $32, BX
+	JMP       loop32
 
 found:
 	BSFL AX, AX
 	ADDQ AX, SI
 
 done:
-	SUBQ DI, SI
-	MOVQ SI, ret+24(FP)
+	SUBQ       DI, SI
+	MOVQ       SI, ret+24(FP)
 	VZEROUPPER
 	RET
