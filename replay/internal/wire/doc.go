@@ -9,6 +9,6 @@
 // event types and the Decoder. Nothing here is a supported API.
 //
 // On amd64 with AVX2, the long runs of strings are scanned by assembly
-// (plain_amd64.s); the build tag purego, or any other machine, keeps the
+// (plain_amd64.s); the build tag purego, gccgo or any other machine keeps the
 // portable scan, which the tests run on every machine.
 package wire

@@ -1,8 +1,8 @@
-//go:build !amd64 || purego
+//go:build !amd64 || !gc || purego
 
 package wire
 
-// useAVX2 is never true off amd64.
+// useAVX2 is never true off amd64, or without the gc toolchain.
 var useAVX2 = false
 
 // plainPrefix finds no plain prefix where there is no vector scan: the
