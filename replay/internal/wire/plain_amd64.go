@@ -15,8 +15,22 @@ func plainPrefix(b []byte) int {
 	if !useAVX2 || len(b) < 32 {
 		return 0
 	}
-	return plainAVX2(b)
+	// In pieces: the runtime cannot preempt assembly, and a line may hold
+	// a gigabyte of plain text, some 50 ms of a scan that a collection
+	// would wait for.
+	n := 0
+	for {
+		c := b[n:min(n+plainPiece, len(b))]
+		k := plainAVX2(c)
+		if n += k; k < len(c) || len(c) < plainPiece {
+			return n
+		}
+	}
 }
+
+// plainPiece is the most plainAVX2 scans at once: a few microseconds.
+// A variable only so that the tests can make it small.
+var plainPiece = 64 << 10
 
 //go:noescape
 func plainAVX2(b []byte) int
