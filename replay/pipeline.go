@@ -172,12 +172,16 @@ const (
 // A run that decodes no messages sends batches twice as large, half as
 // many at once (briefBatches): the same bytes in flight, handed over half
 // as often, each hand-over a goroutine that may wake (replay 5% faster
-// on two cores). One that decodes messages keeps the smaller batches: its
-// consumer reads the lines' bytes again, which are then still in the
-// cache (diff was 10% slower with the larger ones).
+// on two cores). Only for as many decoders as those batches keep busy
+// (briefWorkers: one batch is filled and one consumed as the others are
+// decoded); more decoders keep the batches of reads. A run that decodes
+// messages keeps them too: its consumer reads the lines' bytes again,
+// which are then still in the cache (diff was 10% slower with the larger
+// ones).
 const (
 	mappedBatchBytes = readSize
 	briefBatches     = batchesInFlight / 2
+	briefWorkers     = briefBatches - 2
 )
 
 // spareBytes bounds the arrays of messages a released batch keeps for
@@ -267,7 +271,7 @@ func newPipeline(rd *Reader, opts Options, workers int) *pipeline {
 		// in that batch or in earlier ones, which are released before.
 		rd.onRetire = func(m []byte) { p.retiring = append(p.retiring, m) }
 		p.mappedBytes = mappedBatchBytes
-		if !opts.Messages {
+		if !opts.Messages && workers <= briefWorkers {
 			p.mappedBytes = batchesInFlight / briefBatches * mappedBatchBytes
 			p.slots = make(chan struct{}, briefBatches)
 			for range briefBatches {
