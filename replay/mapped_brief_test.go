@@ -62,24 +62,31 @@ func TestMappedBriefAbort(t *testing.T) {
 	files := briefMix(t)
 	defer mappedAs(true)()
 	stop := errors.New("enough")
-	for _, at := range []int{1, 2, 8, 9, 301, 302, 600, 1000, 1100, 1532} {
-		base := runtime.NumGoroutine()
-		rd, err := Open(files, nil, 0)
-		if err != nil {
-			t.Fatal(err)
+	for _, w := range []int{briefWorkers, 4} {
+		for _, at := range []int{1, 2, 8, 9, 301, 302, 600, 1000, 1100, 1532} {
+			briefAbort(t, files, w, at, stop)
 		}
-		n := 0
-		_, err = Run(rd, Options{Workers: 4, RawMalformed: true}, func(*Result) error {
-			if n++; n == at {
-				return stop
-			}
-			return nil
-		})
-		if err != stop {
-			t.Fatalf("stop at %d: %v after %d lines", at, err, n)
+	}
+}
+
+func briefAbort(t *testing.T, files []string, workers, at int, stop error) {
+	t.Helper()
+	base := runtime.NumGoroutine()
+	rd, err := Open(files, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	_, err = Run(rd, Options{Workers: workers, RawMalformed: true}, func(*Result) error {
+		if n++; n == at {
+			return stop
 		}
-		if left := mappingsLeft(rd, base); left != 0 {
-			t.Errorf("stop at %d: %d mappings left", at, left)
-		}
+		return nil
+	})
+	if err != stop {
+		t.Fatalf("%d workers, stop at %d: %v after %d lines", workers, at, err, n)
+	}
+	if left := mappingsLeft(rd, base); left != 0 {
+		t.Errorf("%d workers, stop at %d: %d mappings left", workers, at, left)
 	}
 }
