@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // briefMix writes captures for a run that decodes no messages, whose
@@ -88,5 +89,30 @@ func briefAbort(t *testing.T, files []string, workers, at int, stop error) {
 	}
 	if left := mappingsLeft(rd, base); left != 0 {
 		t.Errorf("%d workers, stop at %d: %d mappings left", workers, at, left)
+	}
+}
+
+// TestMappedBriefAbortBehind stops a run without messages at its first
+// line, after a pause in which the reader takes every slot and waits for
+// one more: it must leave that wait when Run stops (mappingsLeft waits
+// for its goroutines to end, which a reader still waiting never does).
+func TestMappedBriefAbortBehind(t *testing.T) {
+	files := briefMix(t)
+	defer mappedAs(true)()
+	base := runtime.NumGoroutine()
+	rd, err := Open(files, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := errors.New("enough")
+	_, err = Run(rd, Options{Workers: briefWorkers}, func(*Result) error {
+		time.Sleep(20 * time.Millisecond) // the reader runs ahead meanwhile
+		return stop
+	})
+	if err != stop {
+		t.Fatalf("%v, want the error of fn", err)
+	}
+	if left := mappingsLeft(rd, base); left != 0 {
+		t.Errorf("%d mappings left", left)
 	}
 }
