@@ -1,9 +1,12 @@
+//go:build linux
+
 // Command measure runs a command several times with its standard output
 // sent to /dev/null and prints the median wall time, the largest peak
 // resident memory (KiB) and the median CPU time (user + system), so
 // scripts/bench.sh needs nothing beyond Go. CPU time is the steadier
 // figure on a shared machine, where wall time includes time stolen by
-// other tenants.
+// other tenants. Linux only: elsewhere the peak is not counted in KiB,
+// or not at all.
 //
 //	go run ./scripts/measure -runs 5 -- snapctl replay -o jsonl capture.jsonl
 package main

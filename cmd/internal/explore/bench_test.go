@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -211,13 +210,6 @@ func procStatus(field string) int64 {
 		}
 	}
 	return 0
-}
-
-// cpuTime is the user and system time of the process so far.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestExploreBytesPerLine measures what the explorer keeps per line, its
