@@ -19,6 +19,17 @@ func Dir() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "testdata")
 }
 
+// Read returns the bytes of the capture name in testdata, failing t when
+// it cannot be read.
+func Read(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(Dir(), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // All returns every capture under testdata, as absolute paths: the
 // samples, the finding and explorer captures, the conformance cases, the
 // other formats and the real server's (.jsonl, .har, .sse, .log, and

@@ -17,10 +17,7 @@ import (
 // RawFramed gave their Raw only with an Origin, and the row of such a
 // line read back the next line's bytes, or none.
 func TestFeedFramedWithoutOrigin(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(samples.Dir(), "reconnect.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := samples.Read(t, "reconnect.jsonl")
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
 	dir := t.TempDir()
 	// kubectl: a timestamped line first, then bare NDJSON lines mixed in.
@@ -59,10 +56,7 @@ func TestFeedFramedWithoutOrigin(t *testing.T) {
 // both feeds: its first line has no Origin, and the capture was not
 // spooled.
 func TestFramedRowsReadTheEvent(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(samples.Dir(), "reconnect.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := samples.Read(t, "reconnect.jsonl")
 	var lines []string
 	for _, l := range strings.Split(string(b), "\n") {
 		if strings.TrimSpace(l) != "" {

@@ -15,10 +15,7 @@ import (
 // it, not the length of the text never held), which the decode error of
 // the row judged again names, on both feeds.
 func TestTooLongRowKeepsItsLength(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(samples.Dir(), "reconnect.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := samples.Read(t, "reconnect.jsonl")
 	first, _, _ := strings.Cut(string(b), "\n")
 	long := `{"pad":"` + strings.Repeat("x", 5000) + `"}`
 	name := filepath.Join(t.TempDir(), "long.jsonl")

@@ -22,10 +22,7 @@ func TestFeedDamageOutlivesTheView(t *testing.T) {
 	if math.MaxInt == math.MaxInt32 {
 		t.Skip("captures are not mapped on 32 bits")
 	}
-	b, err := os.ReadFile(filepath.Join(samples.Dir(), "reconnect.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := samples.Read(t, "reconnect.jsonl")
 	name := filepath.Join(t.TempDir(), "cut.jsonl")
 	if err := os.WriteFile(name, []byte(strings.Repeat(string(b), 2000)), 0o644); err != nil {
 		t.Fatal(err)
