@@ -70,6 +70,10 @@ func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
 		pinned: opts.Session != ""}, nil
 }
 
+// maxSessionIDs is how many session ids the rows name: as many as a row's
+// uint32 holds (0 is none), or an int on 32 bits.
+const maxSessionIDs = min(math.MaxUint32-1, math.MaxInt)
+
 // step indexes one line, decoded and judged here.
 func (ix *exploreIndexer) step(l replay.Line) (row exploreRow, news exploreNews, err error) {
 	res := ix.run.Step(l)
@@ -119,7 +123,7 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 	if ev := res.Event; ev != nil {
 		row.flags |= kindCode(ev.Kind)
 		row.seq = ev.Sequence
-		row.session, news.session = intern(ix.sessions, ev.SessionID, int(min(math.MaxUint32-1, int64(math.MaxInt))))
+		row.session, news.session = intern(ix.sessions, ev.SessionID, maxSessionIDs)
 		row.turn, news.turn = ix.turn(ev.TurnID)
 	} else {
 		row.flags |= rowMalformed
