@@ -76,3 +76,46 @@ func BenchmarkWordsShuffled(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDifferStream measures a Differ of borrowed messages on one
+// session streaming the way the benchmark capture does: 18 messages of
+// history in every snapshot, the last one a reply growing a few words at
+// a time, a new turn every 30 snapshots.
+func BenchmarkDifferStream(b *testing.B) {
+	words := strings.Repeat("the gateway restarted and clients reconnected ", 8)
+	var rs []*replay.Result
+	for i := 1; i <= 300; i++ {
+		ev := &replay.Event{Kind: replay.KindSnapshot, SessionID: "s", TurnID: fmt.Sprint("t", i/30),
+			Sequence: int64(i), EventID: fmt.Sprint("e", i), EmittedAt: "2026-07-11T03:00:00.000Z"}
+		ev.Snapshot.Status = "streaming"
+		n := 16 + 2*(i/30)
+		for k := 0; k < n; k++ {
+			m := replay.Message{ID: fmt.Sprintf("m%d", k), Role: "user", Content: words, Status: "complete",
+				CreatedAt: "2026-07-11T03:00:00.000Z"}
+			if k == n-1 {
+				m.Role, m.Status, m.Content = "assistant", "streaming", words[:(i%30)*12]
+			}
+			ev.Snapshot.Messages = append(ev.Snapshot.Messages, m)
+		}
+		rs = append(rs, &replay.Result{File: "f", Line: i, Event: ev, Reason: replay.ReasonAdvanced})
+	}
+	size := 0
+	for _, res := range rs {
+		p := ProjectionOf(res)
+		size += p.Size()
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		pairs := 0
+		d := NewDiffer(Options{Borrowed: true, NoWords: true}, func(*PairDiff) error { pairs++; return nil })
+		for _, res := range rs {
+			if err := d.Add(res); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if pairs != len(rs)-1 {
+			b.Fatalf("%d pairs of %d snapshots", pairs, len(rs))
+		}
+	}
+}

@@ -134,6 +134,8 @@ func compactOf(p Projection) Projection {
 
 // copier copies many strings into one allocation: add records where each
 // goes, copy makes the allocation and points every destination into it.
+// A copier is used again once copy has returned (Differ.own keeps one):
+// copy lets go of what it recorded, but not of the lists' capacity.
 type copier struct {
 	dst []*string
 	src []string
@@ -178,7 +180,22 @@ func (c *copier) copy() {
 		*d = all[off : off+len(c.src[i])]
 		off += len(c.src[i])
 	}
+	// The sources are a result's strings, which may point into a batch
+	// the run reuses, and the destinations are in arrays the Differ may
+	// drop: neither is kept past the copy. Lists grown by one very large
+	// projection are not kept either.
+	if cap(c.src) > copierKeep {
+		*c = copier{}
+		return
+	}
+	clear(c.dst)
+	clear(c.src)
+	c.dst, c.src, c.n = c.dst[:0], c.src[:0], 0
 }
+
+// copierKeep is the most strings a copier's lists keep room for between
+// uses.
+const copierKeep = 1 << 10
 
 // Whole returns the length in runes and bytes of a string of the pair:
 // for a head of a long string of a compact older projection (Coarse),

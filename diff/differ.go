@@ -66,8 +66,10 @@ type Differ struct {
 	// nearFrom and nearTo are the accepted snapshots nearest to From and
 	// To (Range), for the error when they are not both found.
 	nearFrom, nearTo Near
-	// scratch is compare's memory, reused from pair to pair.
+	// scratch is compare's memory, and copier own's, reused from pair to
+	// pair.
 	scratch scratch
+	copier  copier
 }
 
 // Near is an accepted snapshot near a --from or --to that was not found:
@@ -289,7 +291,7 @@ func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 	}
 	// Every element is written below.
 	ms, s.spare = ms[:len(p.Messages)], nil
-	var c copier
+	c := &d.copier
 	for j := range p.Messages {
 		if same != nil && same[j] >= 0 {
 			ms[j] = old[same[j]]

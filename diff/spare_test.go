@@ -54,3 +54,39 @@ func spareWithinBudget(t *testing.T, sessions int, sizes []int) {
 			sizes, len(d.sessions), held, counted, d.kept, d.budget)
 	}
 }
+
+// TestCopierLetsGo checks that a copier used again (Differ.own keeps
+// one) holds nothing of the strings it copied, nor of where it wrote
+// them, once copy returns, and that a use after one of many strings
+// keeps no lists of that size.
+func TestCopierLetsGo(t *testing.T) {
+	var c copier
+	for _, n := range []int{3, 2, copierKeep + 1, 1} {
+		dst := make([]string, n)
+		src := make([]byte, n)
+		for i := range dst {
+			src[i] = byte('a' + i%26)
+			c.add(&dst[i], unsafe.String(&src[i], 1))
+		}
+		c.copy()
+		for i := range dst {
+			if dst[i] != string(rune('a'+i%26)) {
+				t.Fatalf("%d strings: copy %d is %q", n, i, dst[i])
+			}
+			if unsafe.StringData(dst[i]) == &src[i] {
+				t.Fatalf("%d strings: copy %d still points at its source", n, i)
+			}
+		}
+		if c.n != 0 || len(c.dst) != 0 || len(c.src) != 0 {
+			t.Fatalf("%d strings: the copier still has %d bytes, %d destinations, %d sources", n, c.n, len(c.dst), len(c.src))
+		}
+		for i, s := range c.src[:cap(c.src)] {
+			if s != "" || c.dst[:cap(c.dst)][i] != nil {
+				t.Fatalf("%d strings: the copier still holds entry %d", n, i)
+			}
+		}
+		if cap(c.src) > copierKeep {
+			t.Fatalf("%d strings: the copier keeps room for %d", n, cap(c.src))
+		}
+	}
+}
