@@ -415,32 +415,20 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 	m.whatIfNote(out, "findings")
 }
 
-// verdict is a session's verdict in words and colour, as inspect makes it
-// (inspect.Verdict): "no problems" only when it is clean, else how many
-// problems of each kind, then the notes (info findings).
+// verdict is a session's verdict in the words of every view
+// (render.VerdictWords, from inspect.Verdict), coloured by its worst: green
+// when clean, red with an error, else yellow.
 func (m *exploreModel) verdict(session string) string {
 	v, ok := m.x.verdicts[session]
 	if !ok {
 		return m.st.dim("no verdict")
 	}
-	var parts []string
-	for _, s := range []inspect.Severity{inspect.SeverityError, inspect.SeverityWarning} {
-		if n := v.Count(s); n > 0 {
-			parts = append(parts, text.Plural(n, string(s)))
-		}
+	colour := m.pal.Green
+	switch {
+	case v.Count(inspect.SeverityError) > 0:
+		colour = m.pal.Red
+	case !v.Clean():
+		colour = m.pal.Yellow
 	}
-	if v.Unfinished > 0 {
-		parts = append(parts, text.Plural(int(v.Unfinished), "turn")+" not complete")
-	}
-	words, colour := "no problems", m.pal.Green
-	if len(parts) > 0 {
-		words, colour = text.Plural(v.Problems(), "problem")+" ("+strings.Join(parts, ", ")+")", m.pal.Yellow
-		if v.Count(inspect.SeverityError) > 0 {
-			colour = m.pal.Red
-		}
-	}
-	if n := v.Notes(); n > 0 {
-		words += ", " + text.Plural(n, "note")
-	}
-	return colour(words)
+	return colour(render.VerdictWords(v))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -28,7 +29,9 @@ func inspectVerdicts(t *testing.T, file string) map[string]inspect.Verdict {
 // TestExploreVerdictAgreesWithInspect checks, on every NDJSON capture of
 // testdata, that the Lineage and Findings tabs of a line of each session
 // say "no problems" exactly when inspect's verdict on that session is
-// clean.
+// clean, and put the verdict in the words of every other view
+// (render.VerdictWords): "1 unfinished turn", "1 info", as inspect,
+// lineage and the report say it.
 func TestExploreVerdictAgreesWithInspect(t *testing.T) {
 	var files []string
 	for _, glob := range []string{"*.jsonl", "inspect/*.jsonl", "real-server/*.jsonl"} {
@@ -63,6 +66,9 @@ func TestExploreVerdictAgreesWithInspect(t *testing.T) {
 				if tab == "4" && !strings.Contains(screen, "verdict: ") {
 					continue // no accepted snapshot: no tree
 				}
+				if words := "verdict: " + render.VerdictWords(want[id]); !strings.Contains(screen, words) {
+					t.Errorf("%s session %s tab %s: lacks %q, as the other views word it:\n%s", filepath.Base(file), id, tab, words, screen)
+				}
 				clean := want[id].Clean()
 				if says := strings.Contains(screen, "no problems"); says != clean {
 					t.Errorf("%s session %s tab %s: says no problems %v, inspect's verdict clean %v (%+v):\n%s",
@@ -85,7 +91,7 @@ func TestExploreLineageOutcome(t *testing.T) {
 	m := newTestExplorer(t, 120, 40, "", "real-server/real-timeout.jsonl")
 	press(m, "4")
 	screen := strings.Join(m.lines, "\n")
-	for _, want := range []string{"timed-out SERVER_TIMEOUT (completed later)", "verdict: 1 problem (1 turn not complete)",
+	for _, want := range []string{"timed-out SERVER_TIMEOUT (completed later)", "verdict: 1 problem (1 unfinished turn), 1 info",
 		"turn-1  timed-out SERVER_TIMEOUT at line 22 (completed later at line 23", "turn-2  complete at line 35"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the Lineage tab lacks %q:\n%s", want, screen)
