@@ -2,6 +2,7 @@ package explore
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,6 +96,40 @@ func TestExploreLineageOutcome(t *testing.T) {
 		"turn-1  timed-out SERVER_TIMEOUT at line 22 (completed later at line 23", "turn-2  complete at line 35"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the Lineage tab lacks %q:\n%s", want, screen)
+		}
+	}
+}
+
+// TestExploreProblemsAreHowTurnsEnded checks where n stops on the
+// captures of the real server, whose README says how each turn ended: at
+// the line where a turn ended other than complete (abort's turn-1 cut off
+// at line 9, timeout's SERVER_TIMEOUT diagnostic, fail's error snapshot)
+// and at the malformed lines (the proxied error bodies); not at a gap of
+// 2 at a turn boundary, which is how the server numbers turns.
+func TestExploreProblemsAreHowTurnsEnded(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		lines []int
+	}{
+		{"real-alpha.jsonl", nil},
+		{"real-busy.jsonl", nil},
+		{"real-abort.jsonl", []int{9}},
+		{"real-timeout.jsonl", []int{22}},
+		{"real-fail.jsonl", []int{33}},
+		{"proxied-mix.jsonl", []int{522, 536, 635, 654, 655, 656, 657}},
+	} {
+		m := newTestExplorer(t, 120, 40, "", "real-server/"+c.file)
+		var got []int
+		for range 20 {
+			before := m.pos
+			press(m, "n")
+			if m.pos == before {
+				break
+			}
+			got = append(got, m.x.line(m.selected()))
+		}
+		if !slices.Equal(got, c.lines) {
+			t.Errorf("%s: n stops at lines %v, want %v", c.file, got, c.lines)
 		}
 	}
 }

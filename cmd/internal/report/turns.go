@@ -32,10 +32,12 @@ type turnRow struct {
 // endingLines are the lines that show how the drawn sessions' turns
 // ended other than complete, and the later snapshots that showed their
 // replies complete: the tables show their rows, for the turn list's
-// links.
+// links, and colour the first a problem (b.ended).
 func (b *pageBuilder) endingLines(graphs []*lineage.Session, into map[linePos]bool) {
 	for _, g := range graphs {
-		if _, ok := b.detailed[g.SessionID]; !ok {
+		// The sessions the collector keeps are the ones drawn (b.detailed
+		// names them only once their rows are chosen, after this).
+		if !b.col.Keeps(g.SessionID) {
 			continue
 		}
 		for _, n := range g.Turns[:min(len(g.Turns), reportLineageTurns)] {
@@ -45,6 +47,7 @@ func (b *pageBuilder) endingLines(graphs []*lineage.Session, into map[linePos]bo
 			}
 			if p, ok := b.col.posOfModel(at); ok && at.Line > 0 {
 				into[p] = true
+				b.ended[p] = true
 			}
 			if l := n.Later(); l != nil {
 				if p, ok := b.col.posOfModel(l.At); ok {
