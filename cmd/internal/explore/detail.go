@@ -378,7 +378,7 @@ func (m *exploreModel) outcomes(out *bufio.Writer, sessions []*lineage.Session) 
 				where = " at " + m.at(at.File, at.Entry, at.Line)
 			}
 			if l := n.Later(); l != nil {
-				where += fmt.Sprintf(" (completed later at %s, %+d characters)", m.at(l.At.File, l.At.Entry, l.At.Line), l.Chars)
+				where += " (completed later at " + m.at(l.At.File, l.At.Entry, l.At.Line) + ", " + render.LaterWords(l) + ")"
 			}
 			fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(n.TurnID), colour(termsafe.String(word)), where)
 		}

@@ -1,6 +1,8 @@
 package explore
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -8,6 +10,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -131,5 +134,25 @@ func TestExploreProblemsAreHowTurnsEnded(t *testing.T) {
 		if !slices.Equal(got, c.lines) {
 			t.Errorf("%s: n stops at lines %v, want %v", c.file, got, c.lines)
 		}
+	}
+}
+
+// TestExploreLaterWords checks that the Lineage tab says how a later text
+// differs from the delivered one in the words of every view
+// (render.LaterWords): real-abort's turn-1, its later text rewritten so
+// that it no longer starts with what the client got.
+func TestExploreLaterWords(t *testing.T) {
+	lines := bytes.Split(samples.Read(t, "real-server/real-abort.jsonl"), []byte("\n"))
+	old := []byte(`"id":"msg-1796114756804-19","role":"assistant","content":"Reply to`)
+	later := bytes.Replace(lines[9], old, []byte(`"id":"msg-1796114756804-19","role":"assistant","content":"Edited: Reply to`), 1)
+	path := filepath.Join(t.TempDir(), "rewritten.jsonl")
+	if err := os.WriteFile(path, slices.Concat(lines[8], []byte("\n"), later, []byte("\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestExplorer(t, 200, 40, "", path)
+	press(m, "4")
+	screen := strings.Join(m.lines, "\n")
+	if want := "turn-1  cut-off at line 1 (completed later at line 2, +8 characters, not starting with the delivered text)"; !strings.Contains(screen, want) {
+		t.Errorf("the Lineage tab lacks %q:\n%s", want, screen)
 	}
 }

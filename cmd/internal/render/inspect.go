@@ -398,7 +398,7 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 			d += " at " + modelPosition(o.At)
 		}
 		if l := o.Later; l != nil {
-			d += fmt.Sprintf(" (completed later at %s, %+d characters)", modelPosition(l.At), l.Chars)
+			d += " (completed later at " + modelPosition(l.At) + ", " + LaterWords(l) + ")"
 		}
 		named = append(named, d)
 	}

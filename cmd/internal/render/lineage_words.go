@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
@@ -89,6 +90,18 @@ func Outcome(n *lineage.Node) string {
 		s += " (completed later)"
 	}
 	return termsafe.String(s)
+}
+
+// LaterWords is how the text a later snapshot showed complete differs
+// from the one the client got (model.Later), the same in every view: "+8
+// characters", and ", not starting with the delivered text" when the
+// delivered text is not where the later one starts.
+func LaterWords(l *model.Later) string {
+	s := fmt.Sprintf("%+d characters", l.Chars)
+	if !l.Prefix {
+		s += ", not starting with the delivered text"
+	}
+	return s
 }
 
 // SeqRange is the turn's accepted sequences, "seq 4" or "seq 4-9".

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
@@ -72,23 +71,11 @@ func (b *pageBuilder) turnRows(g *lineage.Session, box map[string]string) []turn
 		}
 		if l := n.Later(); l != nil {
 			r.Later = b.position(l.At)
-			r.LaterChars = laterChars(l)
+			r.LaterChars = render.LaterWords(l)
 		}
 		rows = append(rows, r)
 	}
 	return rows
-}
-
-// laterChars says how the later text differs from what the client got.
-func laterChars(l *model.Later) string {
-	s := fmt.Sprintf("%+d characters", l.Chars)
-	if l.Chars == 0 {
-		s = "as many characters"
-	}
-	if !l.Prefix {
-		s += ", not starting with the delivered text"
-	}
-	return s
 }
 
 // position is a position of the model as the page shows it: labelled
