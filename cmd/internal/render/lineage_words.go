@@ -92,6 +92,14 @@ func Outcome(n *lineage.Node) string {
 	return termsafe.String(s)
 }
 
+// Unfinished says whether the turn ended other than complete for the
+// client (the model's Ending): a problem of its session's verdict, drawn
+// as one in every picture (UnfinishedFill).
+func Unfinished(n *lineage.Node) bool {
+	e, _, _ := n.Ending()
+	return e != model.EndComplete
+}
+
 // LaterWords is how the text a later snapshot showed complete differs
 // from the one the client got (model.Later), the same in every view: "+8
 // characters", and ", not starting with the delivered text" when the
