@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
@@ -77,6 +78,24 @@ func (m *exploreModel) verdictLine(i int) string {
 	return s
 }
 
+// endedHere says which turns ended at row i other than complete (the
+// rows n stops at for no finding), in the words of inspect --line.
+func (m *exploreModel) endedHere(out *bufio.Writer, i int) {
+	if _, ok := slices.BinarySearch(m.x.ends, int32(i)); !ok || m.x.isOff(i) {
+		return
+	}
+	r := m.x.row(i)
+	here := model.Position{File: m.x.name(r), Entry: m.x.entry(i), Line: int(r.line)}
+	at := func(p model.Position) string { return m.at(p.File, p.Entry, p.Line) }
+	for _, s := range m.x.sessions {
+		for _, n := range s.Turns {
+			if e, code, pos := n.Ending(); e != model.EndComplete && pos == here {
+				fmt.Fprintln(out, "ended: "+m.pal.Red(render.EndedWords(n.TurnID, e, code, n.Later(), at)))
+			}
+		}
+	}
+}
+
 func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
 	r := m.x.row(i)
 	head := m.position(i)
@@ -87,6 +106,7 @@ func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
 	}
 	fmt.Fprintln(out, m.pal.Bold(head))
 	fmt.Fprintln(out, "verdict: "+m.verdictLine(i))
+	m.endedHere(out, i)
 	if fs := m.citing(i); len(fs) > 0 {
 		names := make([]string, len(fs))
 		for k, f := range fs {

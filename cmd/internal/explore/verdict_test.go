@@ -156,3 +156,19 @@ func TestExploreLaterWords(t *testing.T) {
 		t.Errorf("the Lineage tab lacks %q:\n%s", want, screen)
 	}
 }
+
+// TestExploreEventSaysWhereTurnEnded checks that the Event tab of a line
+// n stops at because a turn ended there says so, in the words of
+// inspect --line: real-abort's turn-1, cut off at line 9.
+func TestExploreEventSaysWhereTurnEnded(t *testing.T) {
+	m := newTestExplorer(t, 160, 40, "", "real-server/real-abort.jsonl")
+	press(m, "n", "1")
+	screen := strings.Join(m.lines, "\n")
+	if want := "ended: turn-1 cut-off here (completed later at line 10, +0 characters)"; !strings.Contains(screen, want) {
+		t.Errorf("the Event tab of line %d lacks %q:\n%s", m.selectedLine(), want, screen)
+	}
+	press(m, "j")
+	if screen := strings.Join(m.lines, "\n"); strings.Contains(screen, "ended:") {
+		t.Errorf("the Event tab of line %d says a turn ended there:\n%s", m.selectedLine(), screen)
+	}
+}

@@ -100,6 +100,22 @@ func Unfinished(n *lineage.Node) bool {
 	return e != model.EndComplete
 }
 
+// EndedWords says that a turn ended here other than complete, in the
+// close-up of its line (inspect --line, explore's Event tab): "turn-1
+// cut-off here (completed later at cap.jsonl:10, +0 characters)"; at
+// names the later snapshot's position as the view names positions.
+func EndedWords(turnID string, e model.Ending, code string, later *model.Later, at func(model.Position) string) string {
+	s := termsafe.String(turnID) + " " + e.String()
+	if code != "" {
+		s += " " + termsafe.String(code)
+	}
+	s += " here"
+	if later != nil {
+		s += " (completed later at " + at(later.At) + ", " + LaterWords(later) + ")"
+	}
+	return s
+}
+
 // LaterWords is how the text a later snapshot showed complete differs
 // from the one the client got (model.Later), the same in every view: "+8
 // characters", and ", not starting with the delivered text" when the
