@@ -89,7 +89,7 @@ func (m *exploreModel) endedHere(out *bufio.Writer, i int) {
 	at := func(p model.Position) string { return m.at(p.File, p.Entry, p.Line) }
 	for _, s := range m.x.sessions {
 		for _, n := range s.Turns {
-			if e, code, pos := n.Ending(); e != model.EndComplete && pos == here {
+			if e, code, pos := n.Ending(); render.Unfinished(n) && pos == here {
 				fmt.Fprintln(out, "ended: "+m.pal.Red(render.EndedWords(n.TurnID, e, code, n.Later(), at)))
 			}
 		}

@@ -10,9 +10,9 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
-	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -144,7 +144,7 @@ func (x *exploreIndex) citedRows(fs []inspect.Finding, ss []*lineage.Session) (c
 	var endKeys []inspectPos
 	for _, s := range ss {
 		for _, n := range s.Turns {
-			if e, _, at := n.Ending(); e != model.EndComplete {
+			if _, _, at := n.Ending(); render.Unfinished(n) {
 				if k, ok := key(inspect.Position(at)); ok {
 					rowOf[k] = -1
 					endKeys = append(endKeys, k)

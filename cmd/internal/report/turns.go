@@ -40,13 +40,14 @@ func (b *pageBuilder) endingLines(graphs []*lineage.Session, into map[linePos]bo
 			continue
 		}
 		for _, n := range g.Turns[:min(len(g.Turns), reportLineageTurns)] {
-			e, _, at := n.Ending()
-			if e == model.EndComplete {
+			if !render.Unfinished(n) {
 				continue
 			}
-			if p, ok := b.col.posOfModel(at); ok && at.Line > 0 {
-				into[p] = true
-				b.ended[p] = true
+			if _, _, at := n.Ending(); at.Line > 0 {
+				if p, ok := b.col.posOfModel(at); ok {
+					into[p] = true
+					b.ended[p] = true
+				}
 			}
 			if l := n.Later(); l != nil {
 				if p, ok := b.col.posOfModel(l.At); ok {
