@@ -8,6 +8,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -30,6 +31,7 @@ func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *
 		Long:  help.Command("explain"),
 		Example: `  snapctl explain
   snapctl explain sequence-gap
+  snapctl explain cut-off
   snapctl explain createdAt
   snapctl explain PROTOCOL_UNKNOWN_EVENT
   snapctl explain stale
@@ -60,12 +62,14 @@ func explainRun(opts *explainOptions) error {
 	if c, ok := inspect.CheckByID(strings.ToLower(opts.Query)); ok {
 		render.PrintFinding(out, opts.IO.Palette(), c)
 		// A finding named like a reason (foreign-session) has its rule too.
-		for _, r := range opts.Rules {
-			if _, last, _ := strings.Cut(r.ID, "."); render.FoldName(last) == render.FoldName(opts.Query) {
-				fmt.Fprintln(out)
-				render.PrintRule(out, opts.IO.Palette(), r)
-			}
-		}
+		printNamedRules(opts)
+		return nil
+	}
+	if e, ok := model.EndingNamed(opts.Query); ok {
+		// The outcome of a turn, as lineage and inspect word it, and the
+		// rule of the same name (snapshot.error, event.diagnostic).
+		render.PrintOutcome(out, opts.IO.Palette(), e)
+		printNamedRules(opts)
 		return nil
 	}
 	found := render.MatchRules(opts.Rules, opts.Query)
@@ -87,4 +91,15 @@ func explainRun(opts *explainOptions) error {
 		render.PrintRule(out, opts.IO.Palette(), r)
 	}
 	return nil
+}
+
+// printNamedRules prints, after a finding or an outcome, the rules whose
+// last name is the query's.
+func printNamedRules(opts *explainOptions) {
+	for _, r := range opts.Rules {
+		if _, last, _ := strings.Cut(r.ID, "."); render.FoldName(last) == render.FoldName(opts.Query) {
+			fmt.Fprintln(opts.IO.Out)
+			render.PrintRule(opts.IO.Out, opts.IO.Palette(), r)
+		}
+	}
 }

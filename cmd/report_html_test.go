@@ -16,6 +16,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 	"golang.org/x/net/html"
@@ -347,19 +348,22 @@ func inspectReport(t *testing.T, files []string, max int) inspect.Report {
 	return in.Finish(sum)
 }
 
-// TestReportGapsAsInspectReports checks, on every capture in testdata
-// with every row shown, that an accepted row is coloured a problem
-// exactly when inspect's sequence-gap finding cites it: a gap whose
-// values submits took is no problem.
-func TestReportGapsAsInspectReports(t *testing.T) {
-	legal := 0
+// TestReportProblemRowsAreHowTurnsEnded checks, on every capture in
+// testdata with every row shown, that an accepted row is coloured a
+// problem exactly when a turn ended there other than complete, as
+// inspect's endings say (real-abort's turn-1 cut off at line 9, real-fail's
+// error snapshot), as explore's n stops there (inspect.ProblemReason); a
+// sequence gap is a note, not a problem: a gap of 2 at each turn boundary
+// is how the real server numbers turns.
+func TestReportProblemRowsAreHowTurnsEnded(t *testing.T) {
+	gaps, ends := 0, 0
 	for _, name := range samples.All(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			reported := map[string]bool{}
-			for _, f := range inspectReport(t, []string{name}, report.MaxPositions).Findings {
-				if f.ID == inspect.SequenceGap {
-					for _, p := range f.Positions {
-						reported[text.Position(filepath.Base(p.File), p.Entry, p.Line)] = true
+			ended := map[string]bool{}
+			for _, s := range inspectReport(t, []string{name}, report.MaxPositions).Overview.Sessions {
+				for _, e := range s.Endings() {
+					if e.Ending != model.EndComplete && e.At.Line > 0 {
+						ended[text.Position(filepath.Base(e.At.File), e.At.Entry, e.At.Line)] = true
 					}
 				}
 			}
@@ -370,17 +374,20 @@ func TestReportGapsAsInspectReports(t *testing.T) {
 					continue
 				}
 				pos := textOf(cells[0])
-				if hasClass("problem")(tr) != reported[pos] {
-					t.Errorf("%s (%s): coloured a problem %v, inspect reports a gap %v", pos, textOf(cells[4]), hasClass("problem")(tr), reported[pos])
+				if hasClass("problem")(tr) != ended[pos] {
+					t.Errorf("%s (%s): coloured a problem %v, a turn ended there other than complete %v", pos, textOf(cells[4]), hasClass("problem")(tr), ended[pos])
 				}
-				if strings.Contains(textOf(cells[4]), "gap") && !reported[pos] {
-					legal++
+				if strings.Contains(textOf(cells[4]), "gap") && !ended[pos] {
+					gaps++
+				}
+				if ended[pos] {
+					ends++
 				}
 			}
 		})
 	}
-	if legal == 0 {
-		t.Error("no capture has a gap inspect does not report: the test proves nothing")
+	if gaps == 0 || ends == 0 {
+		t.Errorf("%d gap rows, %d rows where a turn ended unfinished: the test proves nothing", gaps, ends)
 	}
 }
 

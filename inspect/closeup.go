@@ -90,6 +90,10 @@ type Closeup struct {
 	DroppedFrom int64
 	// Findings are the report's findings that cite this line.
 	Findings []Finding
+	// Ended are the turns that ended here other than complete, as the
+	// report's endings say (SessionOverview.Endings): a problem of every
+	// view's list of lines (ProblemReason) that no finding may cite.
+	Ended []TurnEnding
 }
 
 // Drop is a message an accepted line left out of the projection: its id,
@@ -167,6 +171,14 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 		for _, f := range x.Report.Findings {
 			if f.Cites(Position{File: c.File, Entry: c.Entry, Line: c.Line}) {
 				c.Findings = append(c.Findings, f)
+			}
+		}
+		at := model.Position{File: c.File, Entry: c.Entry, Line: c.Line}
+		for j := range x.Report.Overview.Sessions {
+			for _, e := range x.Report.Overview.Sessions[j].Endings() {
+				if e.Ending != model.EndComplete && e.At == at {
+					c.Ended = append(c.Ended, e)
+				}
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package inspect
 
-import "github.com/agentskit/snapctl/inspect/model"
+import (
+	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/replay"
+)
 
 // Verdict is the one judgement on a session that every view shows
 // (lineage's headline, its SVG, the report, explore and inspect), made
@@ -62,6 +65,25 @@ func (v *Verdict) add(f *Finding) {
 	if r := f.Severity.Rank(); r < len(v.Findings) {
 		v.Findings[r]++
 	}
+}
+
+// ProblemReason says whether a line of reason r is a problem in itself in
+// every view's list of lines (the report's problem rows, explore's n and
+// N), whatever the findings: a malformed line, or a snapshot the cursor
+// kept inert as stale, duplicate or foreign-session. A submit or a
+// diagnostic is none in itself, nor an accepted snapshot that skipped
+// sequences: sequence-gap is a note, and a gap of 2 at a turn boundary is
+// how the AgentsKit Chat server numbers turns. Besides these, the lines
+// that error and warning findings cite are problems, and so is the line
+// where a turn ended other than complete (TurnEnding): the diagnostic
+// that timed it out, its error snapshot, the last snapshot of a stream
+// cut off.
+func ProblemReason(r replay.Reason) bool {
+	switch r {
+	case replay.ReasonMalformed, replay.ReasonStale, replay.ReasonDuplicate, replay.ReasonForeignSession:
+		return true
+	}
+	return false
 }
 
 // unfinished says whether a turn's ending is a problem that no finding

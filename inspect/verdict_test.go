@@ -6,6 +6,7 @@ import (
 
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/samples"
+	"github.com/agentskit/snapctl/replay"
 )
 
 // TestVerdictAgreesWithFindings: on every capture, each session's verdict
@@ -111,5 +112,23 @@ func TestVerdictErrorFinding(t *testing.T) {
 	v := rep.Verdicts()["s-vanish"]
 	if v.Clean() || v.Worst() != SeverityError || v.Count(SeverityError) != 1 {
 		t.Errorf("verdict %+v: clean %v, worst %q", v, v.Clean(), v.Worst())
+	}
+}
+
+// TestProblemReason: the lines that are problems in themselves, in every
+// view's list of lines, are the malformed ones and the snapshots the
+// cursor kept inert as stale, duplicate or foreign-session; a submit, a
+// diagnostic or an accepted snapshot is none (real-timeout's
+// SERVER_TIMEOUT diagnostic is one only as where turn-1 ended, and
+// real-alpha's gaps of 2 at each turn boundary are the server's numbering).
+func TestProblemReason(t *testing.T) {
+	want := map[replay.Reason]bool{replay.ReasonMalformed: true, replay.ReasonStale: true, replay.ReasonDuplicate: true, replay.ReasonForeignSession: true}
+	for _, r := range replay.Reasons {
+		if got := ProblemReason(r); got != want[r] {
+			t.Errorf("ProblemReason(%s) = %v, want %v", r, got, want[r])
+		}
+	}
+	if len(replay.Reasons) <= len(want) {
+		t.Errorf("only %d reasons: the test proves nothing", len(replay.Reasons))
 	}
 }

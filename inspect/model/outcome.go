@@ -2,6 +2,7 @@ package model
 
 import (
 	"hash/maphash"
+	"strings"
 
 	"github.com/agentskit/snapctl/internal/runes"
 	"github.com/agentskit/snapctl/replay"
@@ -48,6 +49,43 @@ var Endings = []Ending{EndComplete, EndError, EndTimedOut, EndCancelled, EndDiag
 	EndCutOff, EndRefused, EndNeverAccepted, EndUnanswered}
 
 func (e Ending) String() string { return endingNames[e] }
+
+// endingMeanings say, by ending, what each means, for snapctl explain:
+// only what the capture shows, and where it cannot tell a cause, so.
+var endingMeanings = [...]string{
+	EndUnanswered: "the client submitted the turn and no snapshot, diagnostic or error body of it came " +
+		"(orphan-submit names it).",
+	EndComplete: "the last snapshot of the turn that the cursor accepted is complete.",
+	EndError:    "the last snapshot of the turn that the cursor accepted is error; the code is its error's.",
+	EndTimedOut: "the turn did not finish, and a server.turn.diagnostic of the turn came whose code says it timed " +
+		"out (SERVER_TIMEOUT: the server's deadline). A later snapshot may show the reply complete, possibly " +
+		"with text the client never received (completed later).",
+	EndCancelled: "the turn did not finish, and a server.turn.diagnostic of the turn came whose code says it was " +
+		"cancelled. A later snapshot may show the reply complete (completed later).",
+	EndDiagnostic: "the turn did not finish, and a server.turn.diagnostic of the turn came with another code, " +
+		"which it names.",
+	EndCutOff: "the last snapshot of the turn that the cursor accepted is not terminal (streaming) and no " +
+		"diagnostic came: the stream stopped under the client, by an abort, a dropped connection or a capture " +
+		"that ends too early; the capture does not say which. A later snapshot may show the reply complete, " +
+		"possibly with text the client never received (completed later).",
+	EndNeverAccepted: "the turn had snapshots and the cursor kept every one inert, so the client never saw it " +
+		"(turn-never-accepted names it).",
+	EndRefused: "the server answered the turn's submit with an HTTP error body (request-refused) and no snapshot " +
+		"of the turn was accepted.",
+}
+
+// Meaning says what the ending means, in a sentence or two.
+func (e Ending) Meaning() string { return endingMeanings[e] }
+
+// EndingNamed is the ending of a name (String), whatever its case.
+func EndingNamed(name string) (Ending, bool) {
+	for _, e := range Endings {
+		if strings.EqualFold(e.String(), name) {
+			return e, true
+		}
+	}
+	return 0, false
+}
 
 // diagnosticEnding is the ending a diagnostic's code names: the code of
 // the AgentsKit Chat server's deadline (SERVER_TIMEOUT), and the

@@ -70,3 +70,19 @@ func TestOutcomeRealServer(t *testing.T) {
 		})
 	}
 }
+
+// TestEndingMeanings: every ending has a meaning for snapctl explain, and
+// its name finds it again, whatever the case.
+func TestEndingMeanings(t *testing.T) {
+	for _, e := range model.Endings {
+		if e.Meaning() == "" {
+			t.Errorf("%s has no meaning", e)
+		}
+		if got, ok := model.EndingNamed(strings.ToUpper(e.String())); !ok || got != e {
+			t.Errorf("EndingNamed(%q) = %v, %v", strings.ToUpper(e.String()), got, ok)
+		}
+	}
+	if _, ok := model.EndingNamed("json.syntax"); ok {
+		t.Error("a rule's name is an ending")
+	}
+}

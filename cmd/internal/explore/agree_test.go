@@ -413,7 +413,7 @@ func TestExploreWhatIfOfNothing(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			x.citedRows(findings) // as the model takes them, positions capped
+			x.citedRows(findings, sessions) // as the model takes them, positions capped
 			read := slices.DeleteFunc(slices.Clone(x.origFindings), func(f inspect.Finding) bool { return f.ID == inspect.DeliveryGap })
 			name := filepath.Base(file) + "/" + session
 			if got, want := fmt.Sprintf("%+v", findings), fmt.Sprintf("%+v", read); got != want {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
@@ -77,6 +78,24 @@ func (m *exploreModel) verdictLine(i int) string {
 	return s
 }
 
+// endedHere says which turns ended at row i other than complete (the
+// rows n stops at for no finding), in the words of inspect --line.
+func (m *exploreModel) endedHere(out *bufio.Writer, i int) {
+	if _, ok := slices.BinarySearch(m.x.ends, int32(i)); !ok || m.x.isOff(i) {
+		return
+	}
+	r := m.x.row(i)
+	here := model.Position{File: m.x.name(r), Entry: m.x.entry(i), Line: int(r.line)}
+	at := func(p model.Position) string { return m.at(p.File, p.Entry, p.Line) }
+	for _, s := range m.x.sessions {
+		for _, n := range s.Turns {
+			if e, code, pos := n.Ending(); render.Unfinished(n) && pos == here {
+				fmt.Fprintln(out, "ended: "+m.pal.Red(render.EndedWords(n.TurnID, e, code, n.Later(), at)))
+			}
+		}
+	}
+}
+
 func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
 	r := m.x.row(i)
 	head := m.position(i)
@@ -87,6 +106,7 @@ func (m *exploreModel) eventTab(out *bufio.Writer, i int) {
 	}
 	fmt.Fprintln(out, m.pal.Bold(head))
 	fmt.Fprintln(out, "verdict: "+m.verdictLine(i))
+	m.endedHere(out, i)
 	if fs := m.citing(i); len(fs) > 0 {
 		names := make([]string, len(fs))
 		for k, f := range fs {
@@ -378,7 +398,7 @@ func (m *exploreModel) outcomes(out *bufio.Writer, sessions []*lineage.Session) 
 				where = " at " + m.at(at.File, at.Entry, at.Line)
 			}
 			if l := n.Later(); l != nil {
-				where += fmt.Sprintf(" (completed later at %s, %+d characters)", m.at(l.At.File, l.At.Entry, l.At.Line), l.Chars)
+				where += " (completed later at " + m.at(l.At.File, l.At.Entry, l.At.Line) + ", " + render.LaterWords(l) + ")"
 			}
 			fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(n.TurnID), colour(termsafe.String(word)), where)
 		}
@@ -415,32 +435,20 @@ func (m *exploreModel) findingsTab(out *bufio.Writer, i int) {
 	m.whatIfNote(out, "findings")
 }
 
-// verdict is a session's verdict in words and colour, as inspect makes it
-// (inspect.Verdict): "no problems" only when it is clean, else how many
-// problems of each kind, then the notes (info findings).
+// verdict is a session's verdict in the words of every view
+// (render.VerdictWords, from inspect.Verdict), coloured by its worst: green
+// when clean, red with an error, else yellow.
 func (m *exploreModel) verdict(session string) string {
 	v, ok := m.x.verdicts[session]
 	if !ok {
 		return m.st.dim("no verdict")
 	}
-	var parts []string
-	for _, s := range []inspect.Severity{inspect.SeverityError, inspect.SeverityWarning} {
-		if n := v.Count(s); n > 0 {
-			parts = append(parts, text.Plural(n, string(s)))
-		}
+	colour := m.pal.Green
+	switch {
+	case v.Count(inspect.SeverityError) > 0:
+		colour = m.pal.Red
+	case !v.Clean():
+		colour = m.pal.Yellow
 	}
-	if v.Unfinished > 0 {
-		parts = append(parts, text.Plural(int(v.Unfinished), "turn")+" not complete")
-	}
-	words, colour := "no problems", m.pal.Green
-	if len(parts) > 0 {
-		words, colour = text.Plural(v.Problems(), "problem")+" ("+strings.Join(parts, ", ")+")", m.pal.Yellow
-		if v.Count(inspect.SeverityError) > 0 {
-			colour = m.pal.Red
-		}
-	}
-	if n := v.Notes(); n > 0 {
-		words += ", " + text.Plural(n, "note")
-	}
-	return colour(words)
+	return colour(render.VerdictWords(v))
 }

@@ -91,8 +91,9 @@ func TestExploreNavigation(t *testing.T) {
 		{"k stops at the top", []string{"k"}, 1},
 		{"G goes to the last line", []string{"G"}, 15},
 		{"g goes back to the first", []string{"G", "g"}, 1},
-		{"n skips to the first stale line", []string{"n"}, 8},
-		{"n skips the submit, N comes back", []string{"n", "n", "N"}, 8},
+		{"n stops where turn-1 ended in error", []string{"n"}, 6},
+		{"n then skips to the first stale line", []string{"n", "n"}, 8},
+		{"n skips the submit, N comes back", []string{"n", "n", "n", "N"}, 8},
 		{"the last problem is the duplicate", []string{"n", "n", "n", "n", "n"}, 11},
 		{": goes to a line", []string{":", "1", "2", "enter"}, 12},
 		{": on a blank line goes to the next", []string{":", "7", "enter"}, 8},
@@ -139,7 +140,8 @@ func TestExploreSearch(t *testing.T) {
 // recomputed.
 func TestExploreWhatIf(t *testing.T) {
 	m := newTestExplorer(t, 120, 40, "", "explore-sessions.jsonl")
-	press(m, "n")
+	// Lines 16-18 are where each session's turn-1 ended in error.
+	press(m, "n", "n", "n", "n")
 	stale := m.selected()
 	if r := m.x.reason(stale); r != replay.ReasonStale {
 		t.Fatalf("n stopped at line %d, %s, want the first stale line", m.selectedLine(), r)
@@ -232,7 +234,7 @@ func TestExploreWrite(t *testing.T) {
 	m := newTestExplorer(t, 80, 24, "", "reconnect.jsonl")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "kept.jsonl")
-	press(m, "n", "x", "w")
+	press(m, "n", "n", "x", "w") // line 6, where turn-1 ended in error; then line 8
 	m.input.SetValue(out)
 	press(m, "enter")
 	b, err := os.ReadFile(out)
@@ -258,10 +260,10 @@ func TestExploreFrames(t *testing.T) {
 		keys []string
 	}{
 		{"event-80x24", 80, 24, "reconnect.jsonl", nil},
-		{"projection-80x24", 80, 24, "reconnect.jsonl", []string{"n", "2"}},
+		{"projection-80x24", 80, 24, "reconnect.jsonl", []string{"n", "n", "2"}},
 		{"diff-120x40", 120, 40, "reconnect.jsonl", []string{"G", "3"}},
 		{"lineage-120x40", 120, 40, "explore-sessions.jsonl", []string{"G", "4"}},
-		{"findings-120x40", 120, 40, "explore-sessions.jsonl", []string{"n", "5"}},
+		{"findings-120x40", 120, 40, "explore-sessions.jsonl", []string{"n", "n", "n", "n", "5"}},
 		{"whatif-120x40", 120, 40, "explore-sessions.jsonl", []string{":", "1", "6", "enter", "x", "j"}},
 		{"whatif-findings-120x40", 120, 40, "explore-sessions.jsonl", []string{":", "1", "6", "enter", "x", ":", "1", "9", "enter", "5"}},
 		{"help-80x24", 80, 24, "reconnect.jsonl", []string{"?"}},
@@ -313,7 +315,9 @@ func TestExploreProgram(t *testing.T) {
 			tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(size[0], size[1]))
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte("LINE")) },
 				teatest.WithDuration(5*time.Second))
-			for _, k := range "n2jx" {
+			// n stops at lines 16-18, where each turn-1 ended in error, then
+			// at line 19, stale.
+			for _, k := range "nnnn2jx" {
 				tm.Send(tea.KeyPressMsg{Code: k, Text: string(k)})
 			}
 			tm.Send(tea.KeyPressMsg{Code: 'q', Text: "q"})

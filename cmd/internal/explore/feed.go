@@ -180,10 +180,10 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 	}
 	if f.done {
 		if x.origFindings == nil {
-			x.cites = x.citedRows(f.findings)
+			x.cites, x.ends = x.citedRows(f.findings, f.sessions)
 		}
 		x.findings, x.sessions, x.verdicts = f.findings, f.sessions, f.verdicts
-		x.origFindings, x.origSessions, x.origVerdicts, x.origCites = f.findings, f.sessions, f.verdicts, x.cites
+		x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds = f.findings, f.sessions, f.verdicts, x.cites, x.ends
 	}
 	return changed, f.done, f.err
 }

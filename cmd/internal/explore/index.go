@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/replay"
@@ -52,7 +53,10 @@ type exploreIndex struct {
 	findings, origFindings []inspect.Finding
 	// cites are, finding by finding, the rows it cites, in row order:
 	// every one, where the findings keep their first positions only.
-	cites, origCites       [][]int32
+	cites, origCites [][]int32
+	// ends are the rows where a turn ended other than complete, in row
+	// order (see citedRows), of the lines in play and of the capture.
+	ends, origEnds         []int32
 	sessions, origSessions []*lineage.Session
 	verdicts, origVerdicts map[string]inspect.Verdict
 
@@ -116,8 +120,11 @@ func (x *exploreIndex) entry(i int) int {
 // explorer asked inspect for, and then keeps of a finding's positions
 // only the first inspect.DefaultMaxPositions, as inspect lists them: a
 // row index costs 4 bytes where a position costs 40, and a finding such
-// as timestamp-sequence cites every accepted line.
-func (x *exploreIndex) citedRows(fs []inspect.Finding) [][]int32 {
+// as timestamp-sequence cites every accepted line. It finds, in the same
+// pass over the rows, the rows where a turn of the sessions ended other
+// than complete (lineage.Node.Ending): problems of every view's list
+// (inspect.ProblemReason).
+func (x *exploreIndex) citedRows(fs []inspect.Finding, ss []*lineage.Session) (cites [][]int32, ends []int32) {
 	fileIdx := map[string]uint16{}
 	for i, f := range x.files {
 		fileIdx[f.name] = uint16(i)
@@ -134,6 +141,17 @@ func (x *exploreIndex) citedRows(fs []inspect.Finding) [][]int32 {
 			}
 		}
 	}
+	var endKeys []inspectPos
+	for _, s := range ss {
+		for _, n := range s.Turns {
+			if _, _, at := n.Ending(); render.Unfinished(n) {
+				if k, ok := key(inspect.Position(at)); ok {
+					rowOf[k] = -1
+					endKeys = append(endKeys, k)
+				}
+			}
+		}
+	}
 	if len(rowOf) > 0 {
 		for i := range x.len() {
 			r := x.row(i)
@@ -143,7 +161,7 @@ func (x *exploreIndex) citedRows(fs []inspect.Finding) [][]int32 {
 			}
 		}
 	}
-	cites := make([][]int32, len(fs))
+	cites = make([][]int32, len(fs))
 	for n := range fs {
 		f := &fs[n]
 		for _, p := range f.Positions {
@@ -158,7 +176,13 @@ func (x *exploreIndex) citedRows(fs []inspect.Finding) [][]int32 {
 			f.Positions = append([]inspect.Position(nil), f.Positions[:inspect.DefaultMaxPositions]...)
 		}
 	}
-	return cites
+	for _, k := range endKeys {
+		if r := rowOf[k]; r >= 0 {
+			ends = append(ends, r)
+		}
+	}
+	slices.Sort(ends)
+	return cites, slices.Compact(ends)
 }
 
 // origin is what a result of row i needs of its format: its HAR entry,
@@ -215,8 +239,8 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 	x.files, x.spool = ix.files, ix.spool
 	o := ix.finish(ix.summary(rd.Stats()))
 	x.findings, x.verdicts, x.sessions = o.findings, o.verdicts, o.sessions
-	x.cites = x.citedRows(x.findings)
-	x.origFindings, x.origSessions, x.origVerdicts, x.origCites = x.findings, x.sessions, x.verdicts, x.cites
+	x.cites, x.ends = x.citedRows(x.findings, x.sessions)
+	x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds = x.findings, x.sessions, x.verdicts, x.cites, x.ends
 	return x, nil
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
-	"github.com/agentskit/snapctl/replay"
 )
 
 // The detail tabs, in the order of their keys 1 to 5.
@@ -102,8 +101,9 @@ func newExploreModel(x *exploreIndex, pal iostreams.Palette, redact bool) *explo
 }
 
 // findProblems marks the rows the findings cite (rowCited), and among
-// them the own positions of the problem findings (rowStop, rowError), for
-// the list's marks and for n and N.
+// them the own positions of the problem findings (rowStop, rowError), and
+// the rows where a turn ended other than complete (rowStop), for the
+// list's marks and for n and N.
 func (m *exploreModel) findProblems() {
 	x := m.x
 	for i := range x.len() {
@@ -123,6 +123,9 @@ func (m *exploreModel) findProblems() {
 				x.row(int(r)).flags |= bits
 			}
 		}
+	}
+	for _, r := range x.ends {
+		x.row(int(r)).flags |= rowStop
 	}
 	m.refilter()
 }
@@ -403,13 +406,15 @@ func (m *exploreModel) listFrom(from int) {
 	m.natural = m.naturalColumns()
 }
 
-// problem says whether row i is one n and N stop at: an inert line other
-// than a submit, or a problem finding's own position (see ownPositions).
+// problem says whether row i is one n and N stop at: a problem in itself
+// (inspect.ProblemReason: malformed, stale, duplicate, foreign-session), a
+// problem finding's own position (see ownPositions), or where a turn
+// ended other than complete (findProblems).
 func (m *exploreModel) problem(i int) bool {
 	if m.x.row(i).stop() {
 		return true
 	}
-	return !m.x.isOff(i) && m.x.reason(i).Verdict() == replay.Inert && m.x.row(i).kind() != replay.KindSubmit
+	return !m.x.isOff(i) && inspect.ProblemReason(m.x.reason(i))
 }
 
 // nextProblem selects the next (d=1) or previous (d=-1) problem row.
@@ -455,7 +460,7 @@ func (m *exploreModel) whatIf() tea.Cmd {
 		return nil // done once the input ends
 	}
 	if m.toggled() == 0 {
-		m.x.findings, m.x.sessions, m.x.verdicts, m.x.cites, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, m.x.origCites, false
+		m.x.findings, m.x.sessions, m.x.verdicts, m.x.cites, m.x.ends, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, m.x.origCites, m.x.origEnds, false
 		m.findProblems()
 		return nil
 	}
@@ -484,7 +489,7 @@ func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
 		return
 	}
 	m.x.findings, m.x.sessions, m.x.verdicts = msg.findings, msg.sessions, msg.verdicts
-	m.x.cites = m.x.citedRows(m.x.findings)
+	m.x.cites, m.x.ends = m.x.citedRows(m.x.findings, m.x.sessions)
 	m.findProblems()
 }
 

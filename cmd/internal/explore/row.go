@@ -37,8 +37,9 @@ const (
 	rowOff       = 1 << 4
 	// rowCited is set on a line some finding cites; rowStop on one that
 	// is the own position of a problem finding (an error or warning that
-	// does not cite its whole session), where n and N stop; rowError
-	// when one such finding is an error (see exploreModel.markFindings).
+	// does not cite its whole session) or where a turn ended other than
+	// complete, where n and N stop; rowError when one such finding is an
+	// error (see exploreModel.findProblems).
 	rowCited = 1 << 5
 	rowStop  = 1 << 6
 	rowError = 1 << 7

@@ -33,7 +33,7 @@ func TestExploreLegendAndStatus(t *testing.T) {
 		if strings.Contains(legend, "m malformed") {
 			t.Errorf("%dx%d: legend %q names a letter the strip does not show", size[0], size[1], legend)
 		}
-		press(m, "n")
+		press(m, "n", "n") // line 6, where turn-1 ended in error, then line 8
 		if status := screenRow(m, -1); !strings.HasPrefix(status, "line 8 of 15  ") {
 			t.Errorf("%dx%d: status line %q, want line 8 of 15 first", size[0], size[1], status)
 		}

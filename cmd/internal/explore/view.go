@@ -369,7 +369,8 @@ func (m *exploreModel) listRow(i int, c listColumns, lw int, sel bool) string {
 }
 
 // findingMark is the list's finding column: ! on a problem finding's own
-// position (red for an error, yellow for a warning), * on a line only
+// position (red for an error, yellow for a warning) and, yellow, where a
+// turn ended other than complete, * on a line only
 // notes or a finding of the whole session cite, blank on the others.
 func (m *exploreModel) findingMark(r *exploreRow) (string, func(string) string) {
 	switch {

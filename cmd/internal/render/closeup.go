@@ -102,6 +102,9 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 		verdict += ": " + d
 	}
 	fmt.Fprintf(out, "verdict: %s\n", verdict)
+	for _, e := range c.Ended {
+		fmt.Fprintf(out, "ended: %s\n", pal.Red(EndedWords(e.TurnID, e.Ending, e.Code, e.Later, modelPosition)))
+	}
 	writeDrops(out, pal, c)
 	if len(c.Findings) == 0 {
 		fmt.Fprintln(out, "findings: none cite this line")
@@ -207,7 +210,19 @@ type closeupJSON struct {
 	Dropped     *[]dropJSON   `json:"dropped,omitempty"`
 	DroppedFrom *int64        `json:"droppedFrom,omitempty"`
 	Findings    []findingJSON `json:"findings"`
-	TooLong     bool          `json:"tooLong,omitempty"`
+	// Ended are the turns that ended here other than complete
+	// (inspect.Closeup.Ended).
+	Ended   []endedJSON `json:"ended"`
+	TooLong bool        `json:"tooLong,omitempty"`
+}
+
+// endedJSON is a turn that ended at the line, with its outcome as
+// lineage -o json words it.
+type endedJSON struct {
+	TurnID         string              `json:"turnId"`
+	Outcome        string              `json:"outcome"`
+	OutcomeCode    *string             `json:"outcomeCode"`
+	CompletedLater *completedLaterJSON `json:"completedLater"`
 }
 
 // dropJSON is one message a line dropped: lineage is the one that
@@ -299,6 +314,11 @@ func closeupsJSON(x inspect.Examination, redact bool) closeupsBody {
 		j.Dropped, j.DroppedFrom = dropsJSON(c)
 		for _, f := range c.Findings {
 			j.Findings = append(j.Findings, findingToJSON(f))
+		}
+		j.Ended = []endedJSON{}
+		for _, e := range c.Ended {
+			outcome, code, _, _, _, later := outcomeToJSON(e.Ending, e.Code, e.At, e.Later)
+			j.Ended = append(j.Ended, endedJSON{TurnID: e.TurnID, Outcome: outcome, OutcomeCode: code, CompletedLater: later})
 		}
 		body.Lines = append(body.Lines, j)
 	}

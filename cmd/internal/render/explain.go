@@ -11,6 +11,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -36,6 +37,14 @@ func PrintFinding(out io.Writer, pal iostreams.Palette, c inspect.Check) {
 		wrapWords(&b, p, "", helpWidth)
 		io.WriteString(out, b.String())
 	}
+}
+
+// PrintOutcome writes what a turn's outcome means (model.Ending.Meaning),
+// the word every view prints of how a turn ended for the client.
+func PrintOutcome(out io.Writer, pal iostreams.Palette, e model.Ending) {
+	var b strings.Builder
+	wrapWords(&b, pal.Bold("outcome "+e.String()+":")+" "+e.Meaning(), "", helpWidth)
+	io.WriteString(out, b.String())
 }
 
 // ListRules writes rules as a table of ids and titles.

@@ -398,7 +398,7 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 			d += " at " + modelPosition(o.At)
 		}
 		if l := o.Later; l != nil {
-			d += fmt.Sprintf(" (completed later at %s, %+d characters)", modelPosition(l.At), l.Chars)
+			d += " (completed later at " + modelPosition(l.At) + ", " + LaterWords(l) + ")"
 		}
 		named = append(named, d)
 	}
@@ -552,8 +552,10 @@ func WriteCheckTable(w io.Writer, indent string) error {
 }
 
 // WriteEachRow writes inspect --each -o jsonl's row for one capture:
-// what was read, the sessions, events by reason, and findings by id and
-// by severity.
+// what was read, the sessions, events by reason, findings by id and by
+// severity, and the capture's verdict (inspect.Report.Verdict), the one
+// every view shows: a turn that ended other than complete is a problem
+// that no finding counts.
 func WriteEachRow(w io.Writer, file string, rep inspect.Report) error {
 	ov := rep.Overview
 	findings, severities := map[string]int{}, map[string]int{}
@@ -569,7 +571,8 @@ func WriteEachRow(w io.Writer, file string, rep inspect.Report) error {
 		Reasons    map[string]int `json:"reasons"`
 		Findings   map[string]int `json:"findings"`
 		Severities map[string]int `json:"severities"`
-	}{file, in, len(ov.Sessions), ReasonMap(ov.Counts.Reasons), findings, severities}
+		Verdict    verdictJSON    `json:"verdict"`
+	}{file, in, len(ov.Sessions), ReasonMap(ov.Counts.Reasons), findings, severities, verdictToJSON(rep.Verdict())}
 	e := jsonout.NewEncoder(w, jsonout.Lines)
 	if err := e.Value(row); err != nil {
 		return err

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -271,6 +272,11 @@ var OpStyle = map[lineage.Operation][2]string{
 // ProblemStroke is the outline colour of a turn that has problems.
 const ProblemStroke = "#d93025"
 
+// UnfinishedFill is the fill of the box of a turn that ended other than
+// complete (Unfinished), in every picture, in place of its operation's
+// colour (submit's is green); its outline is ProblemStroke, dashed.
+const UnfinishedFill = "#fce8e6"
+
 // WriteLineageMermaid writes one fenced flowchart TD block per session.
 // Node ids are generated, and labels escaped as entity codes, so any turn
 // id or text renders.
@@ -310,10 +316,16 @@ func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session) error {
 		if s.Problems() > 0 {
 			fmt.Fprintf(w, "  classDef problem stroke:%s,stroke-width:3px,stroke-dasharray:5 3\n", ProblemStroke)
 		}
+		if slices.ContainsFunc(s.Turns, Unfinished) {
+			fmt.Fprintf(w, "  classDef unfinished fill:%s,stroke:%s,stroke-width:3px,stroke-dasharray:5 3\n", UnfinishedFill, ProblemStroke)
+		}
 		for _, n := range s.Turns {
 			fmt.Fprintf(w, "  class %s %s\n", ids[n], n.Operation)
 			if len(n.Problems) > 0 {
 				fmt.Fprintf(w, "  class %s problem\n", ids[n])
+			}
+			if Unfinished(n) {
+				fmt.Fprintf(w, "  class %s unfinished\n", ids[n])
 			}
 		}
 		fmt.Fprint(w, "```\n")
@@ -377,9 +389,12 @@ func WriteLineageDot(w io.Writer, sessions []*lineage.Session) error {
 		for _, n := range s.Turns {
 			st := OpStyle[n.Operation]
 			attrs := fmt.Sprintf("label=%s, fillcolor=%q, color=%q", dotString(strings.Join(GraphLabel(n), "\n")), st[0], st[1])
-			if len(n.Problems) > 0 {
+			if fill := st[0]; len(n.Problems) > 0 || Unfinished(n) {
+				if Unfinished(n) {
+					fill = UnfinishedFill
+				}
 				attrs = fmt.Sprintf("label=%s, fillcolor=%q, color=%q, penwidth=2, style=\"rounded,filled,dashed\"",
-					dotString(strings.Join(GraphLabel(n), "\n")), st[0], ProblemStroke)
+					dotString(strings.Join(GraphLabel(n), "\n")), fill, ProblemStroke)
 			}
 			fmt.Fprintf(w, "    %s [%s];\n", ids[n], attrs)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
@@ -89,6 +90,42 @@ func Outcome(n *lineage.Node) string {
 		s += " (completed later)"
 	}
 	return termsafe.String(s)
+}
+
+// Unfinished says whether the turn ended other than complete for the
+// client (the model's Ending): a problem of its session's verdict, drawn
+// as one in every picture (UnfinishedFill).
+func Unfinished(n *lineage.Node) bool {
+	e, _, _ := n.Ending()
+	return e != model.EndComplete
+}
+
+// EndedWords says that a turn ended here other than complete, in the
+// close-up of its line (inspect --line, explore's Event tab): "turn-1
+// cut-off here (completed later at cap.jsonl:10, +0 characters)"; at
+// names the later snapshot's position as the view names positions.
+func EndedWords(turnID string, e model.Ending, code string, later *model.Later, at func(model.Position) string) string {
+	s := termsafe.String(turnID) + " " + e.String()
+	if code != "" {
+		s += " " + termsafe.String(code)
+	}
+	s += " here"
+	if later != nil {
+		s += " (completed later at " + at(later.At) + ", " + LaterWords(later) + ")"
+	}
+	return s
+}
+
+// LaterWords is how the text a later snapshot showed complete differs
+// from the one the client got (model.Later), the same in every view: "+8
+// characters", and ", not starting with the delivered text" when the
+// delivered text is not where the later one starts.
+func LaterWords(l *model.Later) string {
+	s := fmt.Sprintf("%+d characters", l.Chars)
+	if !l.Prefix {
+		s += ", not starting with the delivered text"
+	}
+	return s
 }
 
 // SeqRange is the turn's accepted sequences, "seq 4" or "seq 4-9".

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -56,10 +57,9 @@ type eventRow struct {
 	Verdict string
 	Reason  string
 	Detail  string
-	// Problem is set for an inert problem (pendingRow.problem), Gap for
-	// an accepted snapshot that skipped sequences.
-	Problem, Gap bool
-	Emitted      string
+	// Problem is set for an inert problem (pendingRow.problem).
+	Problem bool
+	Emitted string
 }
 
 // bucket is one point of a chart: the events of positions [Key*w,
@@ -299,8 +299,8 @@ func (c *Collector) Add(res *replay.Result) {
 }
 
 // finish chooses the rows of the events held: the problems, the lines
-// findings cite (cited: the gaps inspect reports among them), and the
-// context around each; they come before the rows chosen as events came.
+// findings cite and where turns ended other than complete (cited), and
+// the context around each; they come before the rows chosen as events came.
 func (c *Collector) finish(cited func(linePos) bool) {
 	for _, s := range c.sessions {
 		keep := make([]bool, len(s.held))
@@ -388,17 +388,11 @@ func (c *Collector) keep(s *reportSession, p pendingRow) {
 	}
 }
 
-// problem says whether the row is a problem whatever the findings: an
-// inert snapshot that is not non-snapshot. A gap is one only when
-// inspect's sequence-gap finding cites it (submits and diagnostics may
-// have taken the values: see pageBuilder.row).
-func (p pendingRow) problem() bool {
-	switch p.reason {
-	case replay.ReasonDuplicate, replay.ReasonStale, replay.ReasonForeignSession:
-		return true
-	}
-	return false
-}
+// problem says whether the row is a problem whatever the findings, by
+// the rule of every view (inspect.ProblemReason): a stale, duplicate or
+// foreign-session snapshot. Where a turn ended other than complete is
+// one too, once the endings are known (pageBuilder.row); a gap is none.
+func (p pendingRow) problem() bool { return inspect.ProblemReason(p.reason) }
 
 // candidate says whether a row chosen as events come, before the
 // findings are known, must be kept: a problem, or a gap that a finding
@@ -409,7 +403,7 @@ func (p pendingRow) candidate() bool { return p.problem() || p.gap > 0 }
 func (c *Collector) row(p pendingRow) eventRow {
 	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
 	return eventRow{X: p.x, At: p.at, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
-		Detail: termsafe.Line(render.JoinDetail(render.ResultDetail(&res, c.redact), p.origin), reportCellRunes), Problem: p.problem(), Gap: p.gap > 0,
+		Detail: termsafe.Line(render.JoinDetail(render.ResultDetail(&res, c.redact), p.origin), reportCellRunes), Problem: p.problem(),
 		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: render.ShortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
 		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
-	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
@@ -71,21 +70,11 @@ type svgEdge struct {
 // ended complete for the client (the model's Ending), red for any other
 // ending, which the session's verdict counts as a problem.
 func statusClass(n *lineage.Node) string {
-	if complete(n) {
+	if !render.Unfinished(n) {
 		return "st-complete"
 	}
 	return "st-error"
 }
-
-// complete says whether the turn ended complete for the client.
-func complete(n *lineage.Node) bool {
-	e, _, _ := n.Ending()
-	return e == model.EndComplete
-}
-
-// unfinishedFill is the fill of a turn's box that ended other than
-// complete, in place of its operation's colour (submit's is green).
-const unfinishedFill = "#fce8e6"
 
 // layoutLineage lays out one session's tree; anchor names each turn's box
 // for links ("" for none). clean is whether the session's verdict is
@@ -123,8 +112,8 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string, clean 
 		if anchor != nil {
 			node.Anchor = anchor(n)
 		}
-		if !complete(n) {
-			node.Fill, node.Problem = unfinishedFill, true
+		if render.Unfinished(n) {
+			node.Fill, node.Problem = render.UnfinishedFill, true
 		}
 		if node.Problem {
 			node.Stroke = render.ProblemStroke

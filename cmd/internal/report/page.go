@@ -142,8 +142,9 @@ type pageBuilder struct {
 	// anchored holds the positions with a row in a table; detailed gives
 	// the section id of each session the collector kept.
 	anchored map[linePos]bool
-	// gaps are the rows inspect's sequence-gap findings cite.
-	gaps map[linePos]bool
+	// ended are the rows where a turn of a drawn session ended other than
+	// complete: problems, as in every view (inspect.ProblemReason).
+	ended map[linePos]bool
 	// citedBy names, for each row cited, the error and warning findings
 	// that cite it, for the row to say why it is marked.
 	citedBy map[linePos]string
@@ -173,7 +174,7 @@ type PageOptions struct {
 // BuildPage gathers what the report shows.
 func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineage.Session, col *Collector) *Page {
 	ov := rep.Overview
-	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, gaps: map[linePos]bool{}, citedBy: map[linePos]string{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
+	b := &pageBuilder{col: col, anchored: map[linePos]bool{}, ended: map[linePos]bool{}, citedBy: map[linePos]string{}, citedIn: map[string][]linePos{}, detailed: map[string]string{},
 		names: shortNames(col.files)}
 	b.p = &Page{
 		Generated: o.Generated.UTC().Format(time.RFC3339), Version: o.Version, Redacted: o.Redact,
@@ -263,17 +264,9 @@ func (b *pageBuilder) cite(fs []inspect.Finding) map[linePos]bool {
 }
 
 // why notes, for each row cited, the error and warning findings that
-// cite it, each once, and the rows of the gaps sequence-gap reports: only
-// rows, so that it stays within the tables' caps.
+// cite it, each once: only rows, so that it stays within the tables' caps.
 func (b *pageBuilder) why(fs []inspect.Finding) {
 	for _, f := range fs {
-		if f.ID == inspect.SequenceGap {
-			for _, at := range f.Positions {
-				if p, ok := b.col.posOf(at); ok && b.anchored[p] {
-					b.gaps[p] = true
-				}
-			}
-		}
 		if f.Severity == inspect.SeverityInfo {
 			continue
 		}
@@ -326,9 +319,9 @@ func (b *pageBuilder) sessionRows(sessions []inspect.SessionOverview, findings m
 
 func (b *pageBuilder) row(r eventRow) rowView {
 	rv := rowView{eventRow: r, Anchor: r.At.anchor(), Cited: b.citedBy[r.At] != "", CitedBy: b.citedBy[r.At], Position: r.At.label(b.names)}
-	// A gap is a problem when inspect reports it, by its own rule (the
-	// values a submit or diagnostic took are no loss), not replay's count.
-	rv.Problem = r.Problem || r.Gap && b.gaps[r.At]
+	// A turn that ended other than complete is a problem where it ended; a
+	// gap is not one (sequence-gap is a note): see inspect.ProblemReason.
+	rv.Problem = r.Problem || b.ended[r.At]
 	return rv
 }
 

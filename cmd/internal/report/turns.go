@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
@@ -32,19 +31,23 @@ type turnRow struct {
 // endingLines are the lines that show how the drawn sessions' turns
 // ended other than complete, and the later snapshots that showed their
 // replies complete: the tables show their rows, for the turn list's
-// links.
+// links, and colour the first a problem (b.ended).
 func (b *pageBuilder) endingLines(graphs []*lineage.Session, into map[linePos]bool) {
 	for _, g := range graphs {
-		if _, ok := b.detailed[g.SessionID]; !ok {
+		// The sessions the collector keeps are the ones drawn (b.detailed
+		// names them only once their rows are chosen, after this).
+		if !b.col.Keeps(g.SessionID) {
 			continue
 		}
 		for _, n := range g.Turns[:min(len(g.Turns), reportLineageTurns)] {
-			e, _, at := n.Ending()
-			if e == model.EndComplete {
+			if !render.Unfinished(n) {
 				continue
 			}
-			if p, ok := b.col.posOfModel(at); ok && at.Line > 0 {
-				into[p] = true
+			if _, _, at := n.Ending(); at.Line > 0 {
+				if p, ok := b.col.posOfModel(at); ok {
+					into[p] = true
+					b.ended[p] = true
+				}
 			}
 			if l := n.Later(); l != nil {
 				if p, ok := b.col.posOfModel(l.At); ok {
@@ -69,23 +72,11 @@ func (b *pageBuilder) turnRows(g *lineage.Session, box map[string]string) []turn
 		}
 		if l := n.Later(); l != nil {
 			r.Later = b.position(l.At)
-			r.LaterChars = laterChars(l)
+			r.LaterChars = render.LaterWords(l)
 		}
 		rows = append(rows, r)
 	}
 	return rows
-}
-
-// laterChars says how the later text differs from what the client got.
-func laterChars(l *model.Later) string {
-	s := fmt.Sprintf("%+d characters", l.Chars)
-	if l.Chars == 0 {
-		s = "as many characters"
-	}
-	if !l.Prefix {
-		s += ", not starting with the delivered text"
-	}
-	return s
 }
 
 // position is a position of the model as the page shows it: labelled
