@@ -117,3 +117,35 @@ func TestReduceRenameIDs(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceToTerminalIsTerminalSafe: a reduced capture written to a
+// terminal (--out -) shows its controls, bidi and invalid bytes as
+// escapes, as every other output does, while the same capture written to
+// a pipe stays the capture's own bytes.
+func TestReduceToTerminalIsTerminalSafe(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "garbage.jsonl")
+	capture := "\x1b]0;owned\a\x1b[2J\u009b31m\u202eevil\u2028\xff\n\x1b[31m more\n"
+	if err := os.WriteFile(file, []byte(capture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tty := range []bool{false, true} {
+		ios, out, errOut := iostreams.Test("")
+		ios.OutTTY = tty
+		args := []string{"reduce", "--out", "-", file}
+		if code := run(ios, args); code != 0 {
+			t.Fatalf("snapctl %v: exit %d: %s", args, code, errOut)
+		}
+		got := out.String()
+		if !tty {
+			if got != "\x1b]0;owned\a\x1b[2J\u009b31m\u202eevil\u2028\xff\n" {
+				t.Errorf("to a pipe: got %q, want the capture's first line byte for byte", got)
+			}
+			continue
+		}
+		want := `\x1b]0;owned\x07\x1b[2J\u009b31m\u202eevil\u2028\xff` + "\n"
+		if got != want {
+			t.Errorf("to a terminal: got %q, want %q", got, want)
+		}
+	}
+}
