@@ -150,7 +150,9 @@ func reduceRun(o *reduceOptions) error {
 			return err
 		}
 		w.Flush()
-		data = reduce.Archive(data, want.Bytes(), targets, session)
+		if data, err = reduce.Archive(data, want.Bytes(), targets, session); err != nil {
+			return &usageError{err}
+		}
 	}
 	if o.Out == "-" && o.IO.OutTTY {
 		// The capture's own bytes go to files and pipes; a terminal

@@ -19,6 +19,19 @@ func TestReduceArchiveRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	files, _ := filepath.Glob("../testdata/inspect/*.jsonl")
 	files = append(files, "../testdata/real-server/real-timeout.jsonl", "../testdata/real-server/proxied-mix.jsonl")
+	// Garbage lines that read as txtar file markers: the archive quotes
+	// the capture, and running it must write no file of the capture's.
+	marker := filepath.Join(dir, "pwned-by-archive")
+	markers := filepath.Join(t.TempDir(), "markers.jsonl")
+	if err := os.WriteFile(markers, []byte("-- "+marker+" --\n-- "+marker+" --\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, markers)
+	defer func() {
+		if _, err := os.Lstat(marker); err == nil {
+			t.Errorf("running the archives wrote %s, a file a capture line named", marker)
+		}
+	}()
 	written := 0
 	for _, file := range files {
 		for _, redact := range []string{"", "--redact"} {
