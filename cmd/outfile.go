@@ -14,7 +14,7 @@ import (
 // writeOutFile writes what write writes to the --out file name, "-" for
 // standard output. Without force the file is created only if it does not
 // exist, so that a file made while the capture was read is not replaced
-// either; a failed write leaves no file.
+// either; a failed write leaves no regular file.
 func writeOutFile(ios *iostreams.IOStreams, name string, force bool, write func(io.Writer) error) error {
 	if name == "-" {
 		out := bufio.NewWriterSize(ios.Out, 64<<10)
@@ -47,7 +47,12 @@ func writeOutFile(ios *iostreams.IOStreams, name string, force bool, write func(
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(name)
+		// Only a regular file is removed: with --force the name may be a
+		// device, a fifo or a symlink (/dev/full, /dev/stdout), which
+		// removing would destroy rather than clean up.
+		if fi, lerr := os.Lstat(name); lerr == nil && fi.Mode().IsRegular() {
+			os.Remove(name)
+		}
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	return nil

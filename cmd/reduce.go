@@ -150,7 +150,14 @@ func reduceRun(o *reduceOptions) error {
 			return err
 		}
 		w.Flush()
-		data = reduce.Archive(data, want.Bytes(), targets, session)
+		if data, err = reduce.Archive(data, want.Bytes(), targets, session); err != nil {
+			return &usageError{err}
+		}
+	}
+	if o.Out == "-" && o.IO.OutTTY {
+		// The capture's own bytes go to files and pipes; a terminal
+		// gets them terminal-safe, as every other output.
+		data = []byte(termsafe.Lines(string(data)))
 	}
 	if err := writeOutFile(o.IO, o.Out, o.Force, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 		return err

@@ -19,6 +19,19 @@ func TestReduceArchiveRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	files, _ := filepath.Glob("../testdata/inspect/*.jsonl")
 	files = append(files, "../testdata/real-server/real-timeout.jsonl", "../testdata/real-server/proxied-mix.jsonl")
+	// Garbage lines that read as txtar file markers: the archive quotes
+	// the capture, and running it must write no file of the capture's.
+	marker := filepath.Join(dir, "pwned-by-archive")
+	markers := filepath.Join(t.TempDir(), "markers.jsonl")
+	if err := os.WriteFile(markers, []byte("-- "+marker+" --\n-- "+marker+" --\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files = append(files, markers)
+	defer func() {
+		if _, err := os.Lstat(marker); err == nil {
+			t.Errorf("running the archives wrote %s, a file a capture line named", marker)
+		}
+	}()
 	written := 0
 	for _, file := range files {
 		for _, redact := range []string{"", "--redact"} {
@@ -114,6 +127,38 @@ func TestReduceRenameIDs(t *testing.T) {
 		}
 		if !strings.Contains(out.String(), `"sessionId":"s1"`) || !strings.Contains(errOut.String(), "in session s1") {
 			t.Errorf("%s: ids not mapped: %s\n%s", file, errOut, out)
+		}
+	}
+}
+
+// TestReduceToTerminalIsTerminalSafe: a reduced capture written to a
+// terminal (--out -) shows its controls, bidi and invalid bytes as
+// escapes, as every other output does, while the same capture written to
+// a pipe stays the capture's own bytes.
+func TestReduceToTerminalIsTerminalSafe(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "garbage.jsonl")
+	capture := "\x1b]0;owned\a\x1b[2J\u009b31m\u202eevil\u2028\xff\n\x1b[31m more\n"
+	if err := os.WriteFile(file, []byte(capture), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tty := range []bool{false, true} {
+		ios, out, errOut := iostreams.Test("")
+		ios.OutTTY = tty
+		args := []string{"reduce", "--out", "-", file}
+		if code := run(ios, args); code != 0 {
+			t.Fatalf("snapctl %v: exit %d: %s", args, code, errOut)
+		}
+		got := out.String()
+		if !tty {
+			if got != "\x1b]0;owned\a\x1b[2J\u009b31m\u202eevil\u2028\xff\n" {
+				t.Errorf("to a pipe: got %q, want the capture's first line byte for byte", got)
+			}
+			continue
+		}
+		want := `\x1b]0;owned\x07\x1b[2J\u009b31m\u202eevil\u2028\xff` + "\n"
+		if got != want {
+			t.Errorf("to a terminal: got %q, want %q", got, want)
 		}
 	}
 }

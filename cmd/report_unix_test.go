@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/hostile"
 )
 
@@ -50,5 +51,38 @@ func TestReportHashesFifo(t *testing.T) {
 	sum := sha256.Sum256(data)
 	if !strings.Contains(page, "<code>"+hex.EncodeToString(sum[:])+"</code>") {
 		t.Errorf("the header has not the fifo's SHA-256 %x", sum)
+	}
+}
+
+// TestReportFailedWriteKeepsWhatWasThere: --force --out to a file that is
+// not a regular one (here a symlink to /dev/full, where every write
+// fails) exits 2 with the write's error and leaves the name as it was: a
+// failed write removes only a regular file. Before, the cleanup
+// removed whatever the name was, and `--force --out /dev/full` run as
+// root deleted the device node.
+func TestReportFailedWriteKeepsWhatWasThere(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	dir := t.TempDir()
+	link := filepath.Join(dir, "report.html")
+	if err := os.Symlink("/dev/full", link); err != nil {
+		t.Skip("cannot make a symlink:", err)
+	}
+	for _, cmd := range [][]string{
+		{"report", "--force", "--out", link, "../testdata/clean.jsonl"},
+		{"reduce", "--force", "--out", link, "../testdata/inspect/sequence-gap.jsonl"},
+	} {
+		ios, _, errOut := iostreams.Test("")
+		if code := run(ios, cmd); code != 2 {
+			t.Fatalf("snapctl %v: exit %d, want 2: %s", cmd, code, errOut)
+		}
+		if !strings.Contains(errOut.String(), "no space left on device") {
+			t.Errorf("snapctl %v: stderr %q does not give the write's error", cmd, errOut)
+		}
+		fi, err := os.Lstat(link)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("snapctl %v: the symlink is gone after a failed write: %v", cmd, err)
+		}
 	}
 }

@@ -52,8 +52,14 @@ func ReadLines(rd *replay.Reader) ([][]byte, error) {
 
 // Archive is a testscript archive: the reduced capture, want (what
 // `snapctl inspect -o json` says of it on standard input, with --session
-// when one is pinned) and the script comparing the two.
-func Archive(capture, want []byte, targets []Target, session string) []byte {
+// when one is pinned) and the script comparing the two. A capture line
+// can read as a txtar file marker ("-- /tmp/x --" is a garbage line a
+// capture may hold, and keep for unusable-input): the archive would then
+// name a file of the capture's choosing, which testscript writes, at an
+// absolute path too, and cut the capture there. Such a capture is stored
+// quoted (each line after a ">") and the script unquotes it first; one
+// that cannot be quoted, not being UTF-8, is refused.
+func Archive(capture, want []byte, targets []Target, session string) ([]byte, error) {
 	args := "inspect -o json"
 	if session != "" {
 		args += " --session " + session
@@ -63,9 +69,18 @@ func Archive(capture, want []byte, targets []Target, session string) []byte {
 	for _, t := range targets {
 		fmt.Fprintf(&comment, " %s;", termsafe.String(t.String()))
 	}
-	fmt.Fprintf(&comment, "\n# run with testscript and snapctl on PATH.\n\nstdin capture.jsonl\nexec snapctl %s -\ncmp stdout expected.json\n", args)
+	comment.WriteString("\n# run with testscript and snapctl on PATH.\n\n")
+	if txtar.NeedsQuote(capture) {
+		quoted, err := txtar.Quote(capture)
+		if err != nil {
+			return nil, fmt.Errorf("a kept line reads as a testscript file marker and the capture cannot be quoted (%v): write it with --out FILE.jsonl instead", err)
+		}
+		capture = quoted
+		comment.WriteString("# A line of the capture reads as a file marker: it is quoted.\nunquote capture.jsonl\n")
+	}
+	fmt.Fprintf(&comment, "stdin capture.jsonl\nexec snapctl %s -\ncmp stdout expected.json\n", args)
 	return txtar.Format(&txtar.Archive{Comment: []byte(comment.String()), Files: []txtar.File{
 		{Name: "capture.jsonl", Data: capture},
 		{Name: "expected.json", Data: want},
-	}})
+	}}), nil
 }

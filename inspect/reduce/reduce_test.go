@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/replay"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 func readLines(t *testing.T, name string) [][]byte {
@@ -141,5 +142,47 @@ func TestTargets(t *testing.T) {
 		if !slices.Equal(ids, tt.want) || (tt.want == nil) != (err != nil) {
 			t.Errorf("Targets(%q, %q) = %v, %v; want %v", tt.finding, tt.session, ids, err, tt.want)
 		}
+	}
+}
+
+// TestArchiveQuotesFileMarkers: a kept line that reads as a txtar file
+// marker ("-- /tmp/x --", which a garbage line can be) must not split the
+// archive: testscript would write a file of that name, at an absolute
+// path too, and run the case on a cut capture. The capture is quoted and
+// the script unquotes it, so it comes back byte for byte; a capture that
+// cannot be quoted (not UTF-8) is refused.
+func TestArchiveQuotesFileMarkers(t *testing.T) {
+	capture := []byte("-- /tmp/snapctl-archive-marker --\n{\"not\":\"json\"\n-- expected.json --\n")
+	want := []byte("{}\n")
+	data, err := Archive(capture, want, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := txtar.Parse(data)
+	if len(a.Files) != 2 || a.Files[0].Name != "capture.jsonl" || a.Files[1].Name != "expected.json" {
+		var names []string
+		for _, f := range a.Files {
+			names = append(names, f.Name)
+		}
+		t.Fatalf("archive files %q, want capture.jsonl and expected.json:\n%s", names, data)
+	}
+	got, err := txtar.Unquote(a.Files[0].Data)
+	if err != nil || !bytes.Equal(got, capture) {
+		t.Errorf("unquoted capture %q (%v), want %q", got, err, capture)
+	}
+	if !bytes.Contains(a.Comment, []byte("\nunquote capture.jsonl\n")) {
+		t.Errorf("the script does not unquote the capture:\n%s", a.Comment)
+	}
+	// A capture without such a line is stored as it is.
+	plain := []byte("{\"a\":1}\n")
+	data, err = Archive(plain, want, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := txtar.Parse(data); !bytes.Equal(a.Files[0].Data, plain) || bytes.Contains(a.Comment, []byte("unquote")) {
+		t.Errorf("a plain capture was changed:\n%s", data)
+	}
+	if _, err := Archive([]byte("-- x --\n\xff\n"), want, nil, ""); err == nil {
+		t.Error("a capture with a marker line and bytes that are not UTF-8 was archived")
 	}
 }

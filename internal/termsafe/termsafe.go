@@ -55,6 +55,22 @@ func String(s string) string {
 	return b.String()
 }
 
+// Lines is String for text of several lines, such as a capture shown on
+// a terminal: each line is escaped as String does, and the newlines that
+// end them stay, so the text still reads one line to a line.
+func Lines(s string) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		line, rest, cut := strings.Cut(s, "\n")
+		b.WriteString(String(line))
+		if cut {
+			b.WriteByte('\n')
+		}
+		s = rest
+	}
+	return b.String()
+}
+
 func needsEscape(r rune, n int) bool {
 	return r == utf8.RuneError && n == 1 || Unsafe(r)
 }

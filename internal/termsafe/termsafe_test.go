@@ -120,3 +120,17 @@ func TestLineHead(t *testing.T) {
 		t.Errorf("a preview of 5 MB of escapes allocates %d bytes", got)
 	}
 }
+
+func TestLines(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"", ""},
+		{"a\nb\n", "a\nb\n"},
+		{"\x1b[2J\n\u202e\r\n\xff", `\x1b[2J` + "\n" + `\u202e\r` + "\n" + `\xff`},
+		{"\n\n", "\n\n"},
+	}
+	for _, tc := range cases {
+		if got := Lines(tc.in); got != tc.want {
+			t.Errorf("Lines(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

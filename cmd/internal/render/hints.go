@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/replay"
@@ -23,6 +24,18 @@ func EmptyHint(files []string, st replay.Stats) string {
 		}
 	} else if len(files) > 1 {
 		what = fmt.Sprintf("the %d captures are", len(files))
+	}
+	if st.Lines == 0 && st.Bytes > 0 {
+		// A HAR is read for the entries that carry turn events: one
+		// with none (or none that --url keeps) has bytes but no line.
+		holds, its := " holds", "its"
+		subject, plural := strings.CutSuffix(what, " are")
+		if plural {
+			holds, its = " hold", "their"
+		} else {
+			subject = strings.TrimSuffix(what, " is")
+		}
+		return fmt.Sprintf("%s%s no event: %s %d bytes carry no line of turn events (no HAR entry, or none whose URL holds --url, carries them)", subject, holds, its, st.Bytes)
 	}
 	if st.Lines == 0 {
 		return what + " empty (0 bytes): it holds no event"
