@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // checker walks a parsed line and records the rules it breaks.
@@ -132,20 +133,26 @@ func (c *checker) field(obj int, key string) int {
 func (c *checker) quote(i int) excerpt {
 	n := c.n(i)
 	if n.kind == kindString {
-		s := c.str(i)
-		if len(s) > 64 {
-			s = s[:61] + "..."
-		}
-		return excerpt{strconv.Quote(s), true}
+		return excerpt{strconv.Quote(clipExcerpt(c.str(i))), true}
 	}
 	if n.kind == kindObject || n.kind == kindArray || n.kind == kindPoison {
 		return excerpt{n.kind.String(), false}
 	}
-	s := string(c.p.data[n.start:n.end])
-	if len(s) > 64 {
-		s = s[:61] + "..."
+	return excerpt{clipExcerpt(string(c.p.data[n.start:n.end])), true}
+}
+
+// clipExcerpt cuts a value longer than 64 bytes to its first 61 or fewer
+// and "...": at the start of a character, so that the excerpt shows no
+// byte the value does not have (half of a character, quoted as \xe7).
+func clipExcerpt(s string) string {
+	if len(s) <= 64 {
+		return s
 	}
-	return excerpt{s, true}
+	k := 61
+	for k > 58 && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	return s[:k] + "..."
 }
 
 // require looks up key in obj and checks its JSON type; it reports and

@@ -239,3 +239,24 @@ func TestSkipFastRemembers(t *testing.T) {
 		}
 	}
 }
+
+// A long value is quoted in a problem cut at the start of a character:
+// the excerpt shows none of the bytes of half a character, which strconv
+// would quote as bytes the value does not have.
+func TestExcerptCutsWholeCharacters(t *testing.T) {
+	for pad := 55; pad <= 62; pad++ {
+		code := strings.Repeat("A", pad) + "界界界界"
+		line := `{"protocol":"agentskit.chat.turn","version":1,"event":"server.turn.diagnostic","sessionId":"s","turnId":"t",` +
+			`"eventId":"e","sequence":1,"emittedAt":"2026-07-11T03:00:00.000Z","payload":{"version":1,"code":"` + code + `","message":"m","retryable":false}}`
+		var d Decoder
+		var ev Event
+		err := d.Decode([]byte(line), &ev)
+		if err == nil {
+			t.Fatalf("code %q: valid", code)
+		}
+		detail := err.Detail()
+		if strings.Contains(detail, `\x`) || !strings.Contains(detail, `..."`) {
+			t.Errorf("code of %d A's and 界: %s", pad, detail)
+		}
+	}
+}
