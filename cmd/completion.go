@@ -31,9 +31,20 @@ fi
 `
 
 // completeBashAlone makes `snapctl completion bash` work without the
-// bash-completion package, by putting bashWordsShim before cobra's script.
+// bash-completion package, by putting bashWordsShim before cobra's script,
+// and makes `snapctl completion WORD` a usage error, as `snapctl WORD` is:
+// cobra prints the help and exits 0 for a word that names no shell.
 func completeBashAlone(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
+	if comp, _, err := root.Find([]string{"completion"}); err == nil && comp.Name() == "completion" {
+		comp.Args = cobra.ArbitraryArgs
+		comp.RunE = func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("completion: unknown shell %q: give bash, fish, powershell or zsh", args[0])
+			}
+			return c.Help()
+		}
+	}
 	bash, _, err := root.Find([]string{"completion", "bash"})
 	if err != nil || bash.Name() != "bash" {
 		return

@@ -42,7 +42,13 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 		Example: `  snapctl reduce --finding message-vanished --out vanished.jsonl capture.jsonl
   snapctl reduce --session session-7f3a --redact --out share.jsonl capture.jsonl.gz
   snapctl reduce --redact --out regression.txtar capture.jsonl`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(_ *cobra.Command, args []string) error {
+			// cobra's "accepts at most 1 arg(s)" says nothing of why.
+			if len(args) > 1 {
+				return usageErrorf("reduce cuts one CAPTURE, not %d", len(args))
+			}
+			return nil
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			if opts.Out == "" {
 				return usageErrorf("reduce writes a capture: name it with --out FILE (- for standard output)")
