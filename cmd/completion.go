@@ -31,9 +31,8 @@ fi
 `
 
 // completeBashAlone makes `snapctl completion bash` work without the
-// bash-completion package, by putting bashWordsShim before cobra's script,
-// and makes `snapctl completion WORD` a usage error, as `snapctl WORD` is:
-// cobra prints the help and exits 0 for a word that names no shell.
+// bash-completion package, by putting bashWordsShim before cobra's script;
+// `snapctl completion WORD` is a usage error (cobra's help, exit 0, was not).
 func completeBashAlone(root *cobra.Command) {
 	root.InitDefaultCompletionCmd()
 	if comp, _, err := root.Find([]string{"completion"}); err == nil && comp.Name() == "completion" {

@@ -75,3 +75,15 @@ func unknownCommand(root *cobra.Command, err error) error {
 	}
 	return usageErrorf("unknown command %q: the commands are %s (snapctl help lists them)", name, strings.Join(helpNames(root, false), ", "))
 }
+
+// argCount checks the number of arguments, from lo to hi, saying msg
+// when it is wrong: cobra's "accepts 1 arg(s), received 0" names neither
+// the argument nor what to give.
+func argCount(lo, hi int, msg string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usageErrorf("%s", msg)
+		}
+		return nil
+	}
+}

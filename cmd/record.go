@@ -47,14 +47,7 @@ func newCmdRecord(ios *iostreams.IOStreams, runF func(*recordOptions) error) *co
 		Example: `  snapctl record --upstream http://127.0.0.1:3000 session.jsonl
   snapctl record --listen 127.0.0.1:9000 --upstream http://chat:8080 incident.jsonl
   snapctl inspect session.jsonl`,
-		Args: func(_ *cobra.Command, args []string) error {
-			// cobra's "accepts 1 arg(s), received 0" says nothing of what
-			// the argument is.
-			if len(args) != 1 {
-				return usageErrorf("record writes to the one FILE it appends the capture to, for example: snapctl record --upstream http://127.0.0.1:3000 session.jsonl")
-			}
-			return nil
-		},
+		Args: argCount(1, 1, "record writes to the one FILE it appends the capture to, for example: snapctl record --upstream http://127.0.0.1:3000 session.jsonl"),
 		RunE: func(c *cobra.Command, args []string) error {
 			u, err := url.Parse(upstream)
 			if upstream == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

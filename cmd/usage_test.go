@@ -19,7 +19,7 @@ func TestBadUsageOneLine(t *testing.T) {
 		{name: "completion of an unknown shell", args: []string{"completion", "tcsh"},
 			want: `completion: unknown shell "tcsh": give bash, fish, powershell or zsh`},
 		{name: "reduce of two captures", args: []string{"reduce", "--out", "-", "a.jsonl", "b.jsonl"},
-			want: "reduce cuts one CAPTURE, not 2"},
+			want: "reduce cuts one CAPTURE: name one file, or - for standard input"},
 		{name: "record without a FILE", args: []string{"record", "--upstream", "http://127.0.0.1:1"},
 			want: "record writes to the one FILE it appends the capture to, for example: snapctl record --upstream http://127.0.0.1:3000 session.jsonl"},
 		{name: "record to two files", args: []string{"record", "--upstream", "http://127.0.0.1:1", "a.jsonl", "b.jsonl"},
