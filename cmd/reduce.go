@@ -72,6 +72,7 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 	opts.oneStream = true
 	_ = f.MarkHidden("each")
 	f.StringVar(&opts.Finding, "finding", "", "keep the finding `NAME` (snapctl help findings)")
+	_ = c.RegisterFlagCompletionFunc("finding", fixedCompletion(checkIDs()...))
 	f.StringVar(&opts.Out, "out", "", "write the reduced capture to `FILE` (- for standard output; .txtar for a testscript archive)")
 	f.BoolVar(&opts.Force, "force", false, "overwrite the --out file if it exists")
 	registerRedact(f, &opts.Redact)
