@@ -35,7 +35,7 @@ SOURCE_DATE_EPOCH, when set, dates the pages (for reproducible builds).`,
 				return &usageError{err}
 			}
 			root.DisableAutoGenTag = true
-			header := &doc.GenManHeader{Title: "SNAPCTL", Section: "1", Source: "snapctl " + version(), Manual: "snapctl manual"}
+			header := &doc.GenManHeader{Section: "1", Source: "snapctl " + version(), Manual: "snapctl manual"}
 			// cobra's generator skips help topics: each gets its page here.
 			for _, c := range root.Commands() {
 				if c.IsAdditionalHelpTopicCommand() {
