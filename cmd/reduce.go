@@ -74,7 +74,7 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 	f.StringVar(&opts.Finding, "finding", "", "keep the finding `NAME` (snapctl help findings)")
 	_ = c.RegisterFlagCompletionFunc("finding", fixedCompletion(checkIDs()...))
 	f.StringVar(&opts.Out, "out", "", "write the reduced capture to `FILE` (- for standard output; .txtar for a testscript archive)")
-	f.BoolVar(&opts.Force, "force", false, "overwrite the --out file if it exists")
+	f.BoolVar(&opts.Force, "force", false, "replace the --out file if it exists")
 	registerRedact(f, &opts.Redact)
 	f.BoolVar(&opts.RenameIDs, "rename-ids", false, "map every id of the protocol to e1, s1, t1, m1, c1… (the same id to the same name)")
 	registerIDCompletion(c)
