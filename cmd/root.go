@@ -52,9 +52,7 @@ what the cursor did with every line and why.`,
 				return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
 			}
 			if wantsPager(c, ios, args) {
-				if err := ios.StartPager(iostreams.PagerCommand(os.Getenv)); err != nil {
-					return fmt.Errorf("starting the pager: %w", err)
-				}
+				ios.StartPager(iostreams.PagerCommand(os.Getenv))
 			}
 			return setupJQ(c, ios, jq)
 		},
