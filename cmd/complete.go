@@ -24,8 +24,7 @@ const (
 	completionMax     = 500
 )
 
-// registerIDCompletion completes the --session and --turn flags c has,
-// and --format.
+// registerIDCompletion completes the --session, --turn and --format c has.
 func registerIDCompletion(c *cobra.Command) {
 	_ = c.RegisterFlagCompletionFunc("format", fixedCompletion(formatNames()...))
 	if c.Flags().Lookup("session") != nil {

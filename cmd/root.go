@@ -104,7 +104,7 @@ func run(ios *iostreams.IOStreams, args []string) int {
 	ios.Out = out
 	root := newRootCmd(ios)
 	root.SetArgs(args)
-	err := unknownCommand(root, root.Execute())
+	err := unknownCommand(root, args, root.Execute())
 	// -o json's document is filtered by --jq once complete; a failed
 	// expression outweighs what the command made of the failed write.
 	if jerr := ios.Close(); jerr != nil {

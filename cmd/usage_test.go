@@ -16,6 +16,12 @@ func TestBadUsageOneLine(t *testing.T) {
 		args []string
 		want string // the message, without "snapctl: " and the newline
 	}{
+		{name: "an unknown flag before the command", args: []string{"--no-color", "replay", "a.jsonl"},
+			want: "unknown flag: --no-color"},
+		{name: "an unknown shorthand before the command", args: []string{"-x", "replay", "a.jsonl"},
+			want: "unknown shorthand flag: 'x' in -x"},
+		{name: "an unknown command after a global flag", args: []string{"--color", "never", "replya", "a.jsonl"},
+			want: `unknown command "replya"; did you mean replay?`},
 		{name: "completion of an unknown shell", args: []string{"completion", "tcsh"},
 			want: `completion: unknown shell "tcsh": give bash, fish, powershell or zsh`},
 		{name: "reduce of two captures", args: []string{"reduce", "--out", "-", "a.jsonl", "b.jsonl"},
