@@ -23,7 +23,7 @@ func TestBadUsageOneLine(t *testing.T) {
 		{name: "an unknown command after a global flag", args: []string{"--color", "never", "replya", "a.jsonl"},
 			want: `unknown command "replya"; did you mean replay?`},
 		{name: "completion of an unknown shell", args: []string{"completion", "tcsh"},
-			want: `completion: unknown shell "tcsh": give bash, fish, powershell or zsh`},
+			want: "completion takes a shell: bash, fish, powershell or zsh"},
 		{name: "reduce of two captures", args: []string{"reduce", "--out", "-", "a.jsonl", "b.jsonl"},
 			want: "reduce cuts one CAPTURE: name one file, or - for standard input"},
 		{name: "record without a FILE", args: []string{"record", "--upstream", "http://127.0.0.1:1"},
