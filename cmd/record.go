@@ -56,6 +56,9 @@ func newCmdRecord(ios *iostreams.IOStreams, runF func(*recordOptions) error) *co
 			if _, _, err := net.SplitHostPort(opts.Listen); err != nil {
 				return usageErrorf("--listen must be HOST:PORT, not %q", opts.Listen)
 			}
+			if args[0] == replay.StdinName {
+				return usageErrorf("record appends the capture to a FILE: - (standard output) is not one, name a file")
+			}
 			opts.Upstream, opts.File = u, args[0]
 			if runF != nil {
 				return runF(opts)
