@@ -34,6 +34,9 @@ type captureFlags struct {
 	// an argument that could not be listed, each with its error.
 	Each       bool
 	unreadable map[string]error
+	// oneStream: the command refuses --each (explore, reduce), so its
+	// help (the flag is hidden) and the directory hint do not offer it.
+	oneStream bool
 
 	rd inputReport // set by read, for finish
 	// sniff looks at malformed lines, for finish's hint; every command's
@@ -61,7 +64,7 @@ func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	c.Format = replay.FormatAuto
 	f.BoolVar(&c.Each, "each", false, "treat every FILE as its own capture (a directory: every file under it), read in parallel, output in argument order")
 	f.StringVar(&c.URL, "url", "", "HAR captures: read only the entries whose request URL contains `SUBSTRING`")
-	f.Var((*formatFlag)(&c.Format), "format", "how the events are carried: `FORMAT` auto (recognise each capture), ndjson, sse, har, docker, cri or kubectl")
+	f.Var((*formatFlag)(&c.Format), "format", "how the events are carried: `FORMAT` auto (recognise each capture), ndjson, sse, har, docker, cri, kubectl or record")
 }
 
 // formatFlag is the value of --format.
@@ -171,7 +174,7 @@ func (c *captureFlags) read(ios *iostreams.IOStreams, streaming bool) (rd *repla
 	}
 	rd, err = replay.Open(c.Files, in, c.MaxLine)
 	if err != nil {
-		return nil, nil, &usageError{directoryHint(c.Files, err)}
+		return nil, nil, &usageError{directoryHint(c.Files, err, c.oneStream)}
 	}
 	if err := rd.SetFormat(c.Format); err != nil {
 		return nil, nil, &usageError{err}
@@ -221,10 +224,13 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 }
 
 // directoryHint adds to the error of a capture that is a directory what
-// to do: --each reads every capture under it.
-func directoryHint(files []string, err error) error {
+// to do: --each reads every capture under it, where it is not refused.
+func directoryHint(files []string, err error, oneStream bool) error {
 	for _, f := range files {
 		if fi, serr := os.Stat(f); serr == nil && fi.IsDir() {
+			if oneStream {
+				return fmt.Errorf("%w: name the capture files in it", err)
+			}
 			return fmt.Errorf("%w: pass --each to read every capture under it, each on its own", err)
 		}
 	}

@@ -24,8 +24,9 @@ const (
 	completionMax     = 500
 )
 
-// registerIDCompletion completes the --session and --turn flags c has.
+// registerIDCompletion completes the --session, --turn and --format c has.
 func registerIDCompletion(c *cobra.Command) {
+	_ = c.RegisterFlagCompletionFunc("format", fixedCompletion(formatNames()...))
 	if c.Flags().Lookup("session") != nil {
 		_ = c.RegisterFlagCompletionFunc("session", idCompletion(false))
 	}
@@ -40,6 +41,15 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return values, cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// formatNames are the values --format takes, in replay's order.
+func formatNames() []string {
+	names := make([]string, len(replay.Formats))
+	for i, f := range replay.Formats {
+		names[i] = string(f)
+	}
+	return names
 }
 
 // idCompletion completes --session or --turn (turns) from the captures

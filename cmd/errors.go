@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -52,11 +53,11 @@ const exitPipe = 128 + 13
 func brokenPipe(err error) bool { return errors.Is(err, syscall.EPIPE) }
 
 // unknownCommand puts cobra's error for a word that names no command in
-// one line with what to type instead: cobra's own ends in a suggestion
-// on lines of their own ("\n\nDid you mean this?\n\treplay\n"), which
-// the one-line error printer cannot keep. Other errors are returned as
-// they are.
-func unknownCommand(root *cobra.Command, err error) error {
+// one line with what to type instead (cobra's own ends in a suggestion on
+// lines of their own), or names the unknown flag before the word that took
+// the command for its value (snapctl --no-color replay FILE). Other errors
+// are returned as they are.
+func unknownCommand(root *cobra.Command, args []string, err error) error {
 	const prefix = "unknown command "
 	if err == nil || !strings.HasPrefix(err.Error(), prefix) {
 		return err
@@ -70,8 +71,25 @@ func unknownCommand(root *cobra.Command, err error) error {
 	if !strings.HasPrefix(rest[len(word):], fmt.Sprintf(" for %q", root.Name())) {
 		return err // an argument to a command that takes none
 	}
+	if i := slices.Index(args, name); i > 0 {
+		if ferr := root.Flags().Parse(args[:i]); ferr != nil {
+			return &usageError{ferr}
+		}
+	}
 	if s := root.SuggestionsFor(name); len(s) > 0 {
 		return usageErrorf("unknown command %q; did you mean %s?", name, text.OrList(s))
 	}
 	return usageErrorf("unknown command %q: the commands are %s (snapctl help lists them)", name, strings.Join(helpNames(root, false), ", "))
+}
+
+// argCount checks the number of arguments, from lo to hi, saying msg
+// when it is wrong: cobra's "accepts 1 arg(s), received 0" names neither
+// the argument nor what to give.
+func argCount(lo, hi int, msg string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) < lo || len(args) > hi {
+			return usageErrorf("%s", msg)
+		}
+		return nil
+	}
 }

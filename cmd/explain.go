@@ -38,6 +38,16 @@ func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *
   snapctl explain record.max-depth
   snapctl explain 'is nested deeper than 32 levels'`,
 		Args: cobra.ArbitraryArgs,
+		ValidArgsFunction: func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp // the words of a detail
+			}
+			ids := checkIDs()
+			for _, r := range replay.ProtocolRules() {
+				ids = append(ids, r.ID)
+			}
+			return ids, cobra.ShellCompDirectiveNoFileComp
+		},
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Query = strings.TrimSpace(strings.Join(args, " "))
 			opts.Rules = replay.ProtocolRules()

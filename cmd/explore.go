@@ -55,6 +55,8 @@ func newCmdExplore(ios *iostreams.IOStreams, runF func(*exploreOptions) error) *
 		},
 	}
 	opts.register(c.Flags(), "pin the trusted session `ID` (default: one cursor per session)")
+	opts.oneStream = true
+	_ = c.Flags().MarkHidden("each")
 	registerRedact(c.Flags(), &opts.Redact)
 	registerIDCompletion(c)
 	return c

@@ -25,14 +25,7 @@ looks, for example:
   snapctl man ~/.local/share/man/man1
 
 SOURCE_DATE_EPOCH, when set, dates the pages (for reproducible builds).`,
-		Args: func(_ *cobra.Command, args []string) error {
-			// cobra's "accepts 1 arg(s), received 0" says nothing of what
-			// the argument is.
-			if len(args) != 1 {
-				return usageErrorf("man takes the one DIR to write the pages to, for example: snapctl man ~/.local/share/man/man1")
-			}
-			return nil
-		},
+		Args: argCount(1, 1, "man takes the one DIR to write the pages to, for example: snapctl man ~/.local/share/man/man1"),
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveFilterDirs
 		},
@@ -42,7 +35,7 @@ SOURCE_DATE_EPOCH, when set, dates the pages (for reproducible builds).`,
 				return &usageError{err}
 			}
 			root.DisableAutoGenTag = true
-			header := &doc.GenManHeader{Title: "SNAPCTL", Section: "1", Source: "snapctl " + version(), Manual: "snapctl manual"}
+			header := &doc.GenManHeader{Section: "1", Source: "snapctl " + version(), Manual: "snapctl manual"}
 			// cobra's generator skips help topics: each gets its page here.
 			for _, c := range root.Commands() {
 				if c.IsAdditionalHelpTopicCommand() {

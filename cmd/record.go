@@ -47,7 +47,7 @@ func newCmdRecord(ios *iostreams.IOStreams, runF func(*recordOptions) error) *co
 		Example: `  snapctl record --upstream http://127.0.0.1:3000 session.jsonl
   snapctl record --listen 127.0.0.1:9000 --upstream http://chat:8080 incident.jsonl
   snapctl inspect session.jsonl`,
-		Args: cobra.ExactArgs(1),
+		Args: argCount(1, 1, "record writes to the one FILE it appends the capture to, for example: snapctl record --upstream http://127.0.0.1:3000 session.jsonl"),
 		RunE: func(c *cobra.Command, args []string) error {
 			u, err := url.Parse(upstream)
 			if upstream == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -55,6 +55,9 @@ func newCmdRecord(ios *iostreams.IOStreams, runF func(*recordOptions) error) *co
 			}
 			if _, _, err := net.SplitHostPort(opts.Listen); err != nil {
 				return usageErrorf("--listen must be HOST:PORT, not %q", opts.Listen)
+			}
+			if args[0] == replay.StdinName {
+				return usageErrorf("record appends the capture to a FILE: - (standard output) is not one, name a file")
 			}
 			opts.Upstream, opts.File = u, args[0]
 			if runF != nil {

@@ -42,7 +42,7 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 		Example: `  snapctl reduce --finding message-vanished --out vanished.jsonl capture.jsonl
   snapctl reduce --session session-7f3a --redact --out share.jsonl capture.jsonl.gz
   snapctl reduce --redact --out regression.txtar capture.jsonl`,
-		Args: cobra.MaximumNArgs(1),
+		Args: argCount(0, 1, "reduce cuts one CAPTURE: name one file, or - for standard input"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if opts.Out == "" {
 				return usageErrorf("reduce writes a capture: name it with --out FILE (- for standard output)")
@@ -69,9 +69,12 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 	}
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID`, and keep every finding of it when --finding is not given")
+	opts.oneStream = true
+	_ = f.MarkHidden("each")
 	f.StringVar(&opts.Finding, "finding", "", "keep the finding `NAME` (snapctl help findings)")
+	_ = c.RegisterFlagCompletionFunc("finding", fixedCompletion(checkIDs()...))
 	f.StringVar(&opts.Out, "out", "", "write the reduced capture to `FILE` (- for standard output; .txtar for a testscript archive)")
-	f.BoolVar(&opts.Force, "force", false, "overwrite the --out file if it exists")
+	f.BoolVar(&opts.Force, "force", false, "replace the --out file if it exists")
 	registerRedact(f, &opts.Redact)
 	f.BoolVar(&opts.RenameIDs, "rename-ids", false, "map every id of the protocol to e1, s1, t1, m1, c1… (the same id to the same name)")
 	registerIDCompletion(c)

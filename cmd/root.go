@@ -52,9 +52,7 @@ what the cursor did with every line and why.`,
 				return usageErrorf("--color must be auto, always or never, not %q", ios.ColorMode)
 			}
 			if wantsPager(c, ios, args) {
-				if err := ios.StartPager(iostreams.PagerCommand(os.Getenv)); err != nil {
-					return fmt.Errorf("starting the pager: %w", err)
-				}
+				ios.StartPager(iostreams.PagerCommand(os.Getenv))
 			}
 			return setupJQ(c, ios, jq)
 		},
@@ -64,6 +62,7 @@ what the cursor did with every line and why.`,
 	root.SetErr(ios.ErrOut)
 	root.SetVersionTemplate("snapctl {{.Version}}\n")
 	root.PersistentFlags().StringVar(&ios.ColorMode, "color", "auto", "colour output: auto (terminal only, not with NO_COLOR), always or never")
+	_ = root.RegisterFlagCompletionFunc("color", fixedCompletion("auto", "always", "never"))
 	root.PersistentFlags().BoolVar(&ios.NoProgress, "no-progress", false, "never show progress on standard error (shown only on a terminal, for inputs over 64 MiB)")
 	root.PersistentFlags().BoolVar(&ios.NoPager, "no-pager", false, "never page output (paged only on a terminal: $SNAPCTL_PAGER, else $PAGER, else less -FRX)")
 	root.PersistentFlags().StringVar(&jq, "jq", "", "filter JSON output with a jq `EXPRESSION`: with -o jsonl on each record as it comes; with -o json on the whole document, which is then written only once complete; without -o, implies jsonl (replay, diff) or json")
@@ -105,7 +104,7 @@ func run(ios *iostreams.IOStreams, args []string) int {
 	ios.Out = out
 	root := newRootCmd(ios)
 	root.SetArgs(args)
-	err := unknownCommand(root, root.Execute())
+	err := unknownCommand(root, args, root.Execute())
 	// -o json's document is filtered by --jq once complete; a failed
 	// expression outweighs what the command made of the failed write.
 	if jerr := ios.Close(); jerr != nil {

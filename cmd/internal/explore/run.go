@@ -3,10 +3,13 @@ package explore
 import (
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // Options is what the explorer needs to run.
@@ -41,6 +44,25 @@ func Run(o Options) (finished bool, err error) {
 	defer x.close()
 	m := newExploreModel(x, o.Palette, o.Redact)
 	m.feed = feed
-	_, err = tea.NewProgram(m, tea.WithOutput(o.Out)).Run()
+	opts := []tea.ProgramOption{tea.WithOutput(o.Out)}
+	if p := drawProfile(o.Palette, o.Out, os.Environ()); p != nil {
+		opts = append(opts, tea.WithColorProfile(*p))
+	}
+	_, err = tea.NewProgram(m, opts...).Run()
 	return feed.finished(), feed.outcome(err)
+}
+
+// drawProfile is the colour profile the program draws with when the
+// palette colours, nil to let bubbletea detect it. The palette has
+// decided already (--color, NO_COLOR, a terminal), as for every command;
+// bubbletea's detection would turn colour off again with NO_COLOR set or
+// TERM=dumb under --color always. The terminal's own depth is kept, and
+// at least the 16 colours of the palette.
+func drawProfile(pal iostreams.Palette, out io.Writer, environ []string) *colorprofile.Profile {
+	if pal.Bold("x") == "x" {
+		return nil
+	}
+	environ = slices.DeleteFunc(slices.Clone(environ), func(kv string) bool { return strings.HasPrefix(kv, "NO_COLOR=") })
+	p := max(colorprofile.Detect(out, environ), colorprofile.ANSI)
+	return &p
 }

@@ -45,15 +45,42 @@ type pager struct {
 	in  io.WriteCloser
 }
 
-// StartPager runs the pager command line with the shell, as git does, its
-// output on this process's standard output (the terminal itself, so that
-// the pager knows it), and sends Out to it; "" runs none.
-func (s *IOStreams) StartPager(cmdline string) error {
-	if cmdline == "" {
-		return nil
+// StartPager sends Out to the pager command line, run with the shell as
+// git does, its output on this process's standard output (the terminal
+// itself, so that the pager knows it); "" runs none. The pager starts with
+// the first write: a command that fails before any output (bad usage, an
+// unreadable capture) says so in one line, with no pager drawing on the
+// terminal first.
+func (s *IOStreams) StartPager(cmdline string) {
+	if cmdline != "" {
+		s.Out = &lazyPager{s: s, cmdline: cmdline, out: s.Out}
 	}
+}
+
+// lazyPager starts the pager at the first write, then writes to it.
+type lazyPager struct {
+	s       *IOStreams
+	cmdline string
+	out     io.Writer // where Out went before: the pager's output
+	w       io.Writer // the pager's input, once started
+}
+
+func (l *lazyPager) Write(b []byte) (int, error) {
+	if l.w == nil {
+		// A pager that cannot start: no pager rather than no output.
+		var err error
+		if l.w, err = l.s.runPager(l.cmdline, l.out); err != nil {
+			l.w = l.out
+		}
+	}
+	return l.w.Write(b)
+}
+
+// runPager starts the pager, its output on out (or the process's standard
+// output), and returns the writer of its input.
+func (s *IOStreams) runPager(cmdline string, out io.Writer) (io.Writer, error) {
 	cmd := exec.Command("sh", "-c", cmdline)
-	cmd.Stdout, cmd.Stderr = s.Out, s.ErrOut
+	cmd.Stdout, cmd.Stderr = out, s.ErrOut
 	if s.stdout != nil {
 		cmd.Stdout = s.stdout
 	}
@@ -66,14 +93,13 @@ func (s *IOStreams) StartPager(cmdline string) error {
 	}
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, err
 	}
 	s.pager = &pager{cmd: cmd, in: in}
-	s.Out = &pagerWriter{w: in, quit: s.Stop}
-	return nil
+	return &pagerWriter{w: in, quit: s.Stop}, nil
 }
 
 // stopPager closes the pager's input and waits for the user to quit it.
