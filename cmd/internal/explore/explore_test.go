@@ -677,3 +677,20 @@ func TestExploreWhatIfOnce(t *testing.T) {
 		t.Errorf("pending %v, what-if of generation %d of %d, %d lines off", m.pending, msg.gen, m.gen, m.toggled())
 	}
 }
+
+// TestWriteFailedLeavesNoFile: a what-if file whose write fails part way
+// (here, the capture can no longer be read back) is not left behind,
+// half written, under a status that says it was not written.
+func TestWriteFailedLeavesNoFile(t *testing.T) {
+	abs, _ := filepath.Abs("../../../testdata/reconnect.jsonl")
+	m := newTestExplorer(t, 80, 24, "", abs)
+	path := filepath.Join(t.TempDir(), "out.what-if.jsonl")
+	m.x.close()
+	m.write(path)
+	if !strings.HasPrefix(m.status, "not written: ") {
+		t.Fatalf("status %q", m.status)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Errorf("%s is left behind: %v", path, err)
+	}
+}

@@ -150,6 +150,9 @@ func (m *exploreModel) write(path string) {
 		err = cerr
 	}
 	if err != nil {
+		// The file is the one just made (O_EXCL): what it holds is part
+		// of a capture, which "not written" must not leave behind.
+		os.Remove(path)
 		m.status = "not written: " + termsafe.String(err.Error())
 		return
 	}
