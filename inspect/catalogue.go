@@ -102,7 +102,8 @@ var Checks = []Check{
 		Arises: "The AgentsKit Chat server refuses a submit on a session whose turn is active (409 `SESSION_BUSY`, retryable), " +
 			"a body that is not JSON (`REQUEST_INVALID_JSON`) or not a turn submission (`REQUEST_INVALID_EVENT`), and another " +
 			"content type (415 `REQUEST_UNSUPPORTED_MEDIA_TYPE`). An error body names no session or turn: only its position is known, " +
-			"unless the submit is on the line before, or `snapctl record` wrote the capture (its context names each exchange's submit).",
+			"unless the submit is on the line before, `snapctl record` wrote the capture (its context names each exchange's submit), " +
+			"or a HAR holds the request (its body is the submit).",
 		Do: "Retry a retryable refusal once the active turn ends, with a new event id; fix the request for the others."},
 	{ID: DeliveryGap, Severity: SeverityInfo,
 		Summary: "a response went quiet for 2 s or more between two lines (record captures)",

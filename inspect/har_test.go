@@ -94,9 +94,21 @@ func TestHARRefusals(t *testing.T) {
 	if len(fs) != len(want) {
 		t.Fatalf("%d request-refused findings, want %d", len(fs), len(want))
 	}
+	// The HAR holds each request too: a refused submit's body names its
+	// session and turn (entries 13 and 22, and the 415 of entry 21); a
+	// body that is no JSON (19) or no submit (20) names none.
+	named := map[string]string{
+		"SESSION_BUSY":                   "each answered a submit, first of turn turn-2 of session p-s-busy in its HTTP request",
+		"REQUEST_UNSUPPORTED_MEDIA_TYPE": "it answered the submit of turn turn-1 of session p-s-bad in its HTTP request",
+		"REQUEST_INVALID_JSON":           "an error body names no session or turn, only its position is known",
+		"REQUEST_INVALID_EVENT":          "an error body names no session or turn, only its position is known",
+	}
 	for _, f := range fs {
 		code := strings.Fields(strings.SplitN(f.Message, " with ", 2)[1])[0]
 		code = strings.TrimSuffix(code, ":")
+		if !strings.Contains(f.Message, named[code]+")") {
+			t.Errorf("finding %q: want it to say %q", f.Message, named[code])
+		}
 		entries, ok := want[code]
 		if !ok || len(f.Positions) != len(entries) {
 			t.Errorf("finding %q at %+v: want code of %v", f.Message, f.Positions, want)

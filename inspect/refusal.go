@@ -112,10 +112,17 @@ func (in *Inspector) observeRefusal(res *replay.Result, exchange *pendingSubmit)
 	if s == nil {
 		s, how = in.pending, " on the line before"
 	}
-	if s != nil && s.file == res.File && s.turn.Snapshots == 0 {
+	switch o := res.Origin; {
+	case s != nil && s.file == res.File && s.turn.Snapshots == 0:
 		s.turn.Refuse(code, at)
 		if ref.answered++; ref.answered == 1 {
 			ref.first = "turn " + s.turn.ID + " of session " + s.session + how
+		}
+	case o != nil && o.Entry > 0 && o.RequestSession != "":
+		// A HAR holds the request too: its body named the submit (the
+		// reader takes only a valid client.turn.submit's safe ids).
+		if ref.answered++; ref.answered == 1 {
+			ref.first = "turn " + o.RequestTurn + " of session " + o.RequestSession + " in its HTTP request"
 		}
 	}
 	rest := bytes.TrimLeft(raw[d.InputOffset():], " \t\r")
@@ -171,6 +178,8 @@ func (in *Inspector) refusalFindings(out []Finding) []Finding {
 		switch {
 		case ref.answered == ref.t.n && ref.t.n == 1:
 			known = "it answered the submit of " + ref.first
+		case ref.answered == ref.t.n:
+			known = "each answered a submit, first of " + ref.first
 		case ref.answered > 0:
 			known = fmt.Sprintf("%d answered a submit, first of %s; an error body names no session or turn", ref.answered, ref.first)
 		}

@@ -8,6 +8,7 @@ import (
 	"io"
 
 	"github.com/agentskit/snapctl/replay/internal/wire"
+	"github.com/tidwall/gjson"
 )
 
 // harReader reads a HAR 1.2 document in two passes. The index pass
@@ -137,6 +138,16 @@ func (h *harReader) use(slot *harSlot) *Line {
 			return h.unreadable(err)
 		}
 		h.origin.URL = url
+	}
+	if slot.post >= 0 {
+		reset(&h.scan, h.doc, slot.post, slot.end)
+		body, cut, err := h.scan.stringValue(maxSubmitBody)
+		if err != nil {
+			return h.unreadable(err)
+		}
+		if !cut {
+			h.origin.RequestSession, h.origin.RequestTurn = submitIDs(body)
+		}
 	}
 	if slot.flags&slotWS != 0 {
 		reset(&h.wsScan, h.doc, slot.ws, slot.end)
@@ -395,3 +406,38 @@ func (h *harReader) trailing(at, n int64) *Line {
 // bodySniffBytes is how much of a response body is looked at to tell an
 // SSE stream from NDJSON.
 const bodySniffBytes = 4096
+
+// maxSubmitBody is the longest request body whose submit names the
+// session and turn of the entry's lines (Origin.RequestSession): a submit
+// is its ids, its input and a little more.
+const maxSubmitBody = 64 << 10
+
+// submitIDs is the session and turn a request body names when it is a
+// client.turn.submit, as JSON: how the entry's error body, which names
+// neither, is attributed. A body that is no valid JSON, or no submit, or
+// whose ids are not safe to show, names none: the server did not take
+// it for a submit, or its ids would not be shown.
+func submitIDs(body string) (session, turn string) {
+	if !gjson.Valid(body) {
+		return "", ""
+	}
+	// The last of keys that repeat is the one a server's JSON.parse
+	// keeps, as the decoder does; gjson's Get would take the first.
+	var event, sid, tid gjson.Result
+	gjson.Parse(body).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "event":
+			event = v
+		case "sessionId":
+			sid = v
+		case "turnId":
+			tid = v
+		}
+		return true
+	})
+	if event.Type != gjson.String || event.Str != "client.turn.submit" || sid.Type != gjson.String || tid.Type != gjson.String ||
+		!IsSafeIdentifier(sid.Str) || !IsSafeIdentifier(tid.Str) {
+		return "", ""
+	}
+	return sid.Str, tid.Str
+}

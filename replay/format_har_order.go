@@ -19,6 +19,7 @@ type harSlot struct {
 	url   int64 // offsets in the document of the request URL, the response text and the WebSocket messages; -1 when absent
 	text  int64
 	ws    int64
+	post  int64 // offset of the request body's text (postData.text); -1 when absent
 	end   int64 // the offset just past the entry
 	entry int32 // 1-based, in the document's order
 	nsec  int32
@@ -249,7 +250,7 @@ type entryScan struct {
 // entry reads one entry, keeping a slot for it when its events count.
 func (ix *harIndexer) entry() error {
 	s := ix.s
-	e := entryScan{slot: harSlot{url: -1, text: -1, ws: -1, entry: int32(ix.entries + 1)}, b64: true}
+	e := entryScan{slot: harSlot{url: -1, text: -1, ws: -1, post: -1, entry: int32(ix.entries + 1)}, b64: true}
 	err := s.ifNext('{', func() error {
 		return s.members(func(key string) error {
 			switch key {
@@ -274,22 +275,32 @@ func (ix *harIndexer) entry() error {
 	return nil
 }
 
-// request reads an entry's request: its URL.
+// request reads an entry's request: its URL, and where its body is.
 func (ix *harIndexer) request(e *entryScan) error {
 	s := ix.s
 	return s.ifNext('{', func() error {
 		return s.members(func(key string) error {
-			if key != "url" {
-				return s.skip()
+			switch key {
+			case "url":
+				return s.ifNext('"', func() (err error) {
+					e.slot.url = s.off
+					if ix.h.url == "" { // only a filter needs it now
+						return s.skip()
+					}
+					e.url, _, err = s.stringValue(ix.h.maxLine)
+					return
+				})
+			case "postData":
+				return s.ifNext('{', func() error {
+					return s.members(func(key string) error {
+						if key != "text" {
+							return s.skip()
+						}
+						return s.ifNext('"', func() error { e.slot.post = s.off; return s.skip() })
+					})
+				})
 			}
-			return s.ifNext('"', func() (err error) {
-				e.slot.url = s.off
-				if ix.h.url == "" { // only a filter needs it now
-					return s.skip()
-				}
-				e.url, _, err = s.stringValue(ix.h.maxLine)
-				return
-			})
+			return s.skip()
 		})
 	})
 }

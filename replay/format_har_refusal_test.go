@@ -2,6 +2,7 @@ package replay
 
 import (
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -53,5 +54,72 @@ func TestHARErrorBodies(t *testing.T) {
 				t.Errorf("%d malformed events, want %d", malformed, tt.want)
 			}
 		})
+	}
+}
+
+// TestHARRequestSubmit: the lines of an entry whose request body is a
+// client.turn.submit carry the session and turn it names
+// (Origin.RequestSession), which is how its error body is attributed;
+// a body that is not valid JSON, not a submit, or names unsafe ids
+// names none, and of a key given twice the last counts, as for the
+// server's JSON.parse.
+func TestHARRequestSubmit(t *testing.T) {
+	const busy = `{"error":{"version":1,"code":"SESSION_BUSY","message":"Another turn is active for this session.","retryable":true}}`
+	snap := sampleLines(t, "../testdata/clean.jsonl")[0]
+	submit := func(extra string) string {
+		return `{"protocol":"agentskit.chat.turn","version":1,"event":"client.turn.submit","sessionId":"s-1","turnId":"turn-2"` + extra + `,"payload":{"input":"x"}}`
+	}
+	withBody := func(entry, body string) string {
+		return strings.Replace(entry, `"method": "POST"`, `"method": "POST", "postData": {"mimeType": "application/json", "text": `+strconv.Quote(body)+`}`, 1)
+	}
+	tests := []struct {
+		name, body    string
+		session, turn string
+	}{
+		{"a submit", submit(""), "s-1", "turn-2"},
+		{"the last of keys given twice", submit(`,"sessionId":"s-2"`), "s-2", "turn-2"},
+		{"not valid JSON", submit("")[:60], "", ""},
+		{"not a submit", strings.Replace(submit(""), "client.turn.submit", "server.turn.snapshot", 1), "", ""},
+		{"an unsafe id", strings.Replace(submit(""), `"s-1"`, `"s\u001b[2J"`, 1), "", ""},
+		{"an id that is a number", strings.Replace(submit(""), `"s-1"`, `7`, 1), "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			refused := withBody(harStatus(harEntryJSON("https://chat.example/chat", "2026-07-11T03:00:02.000Z", busy, ""), "409"), tt.body)
+			if !strings.Contains(refused, "postData") {
+				t.Fatalf("no request body in %s", refused)
+			}
+			doc := harDoc(harEntryJSON("https://chat.example/chat", "2026-07-11T03:00:01.000Z", snap+"\n", ""), refused)
+			got, _ := runCapture(t, "c.har", []byte(doc), FormatHAR, 0)
+			if len(got) != 2 {
+				t.Fatalf("%d events, want 2", len(got))
+			}
+			if o := got[1].Origin; o.RequestSession != tt.session || o.RequestTurn != tt.turn {
+				t.Errorf("the error body's request names %q, %q; want %q, %q", o.RequestSession, o.RequestTurn, tt.session, tt.turn)
+			}
+			if o := got[0].Origin; o.RequestSession != "" {
+				t.Errorf("an entry without a request body names %q", o.RequestSession)
+			}
+		})
+	}
+}
+
+// TestHARSlotRoundTrip: a slot spilled to the slots' file reads back as
+// it was written, every field of it.
+func TestHARSlotRoundTrip(t *testing.T) {
+	want := harSlot{sec: 1, url: 2, text: 3, ws: 4, post: 5, end: 6, entry: 7, nsec: 8, flags: slotText | slotBase64}
+	var s harSlots
+	s.add(want)
+	s.spill()
+	if s.err != nil {
+		t.Skip(s.err)
+	}
+	defer s.close()
+	if err := s.done(); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := s.next()
+	if err != nil || !ok || *got != want {
+		t.Errorf("read back %+v, %v, %v; want %+v", got, ok, err, want)
 	}
 }

@@ -12,11 +12,11 @@ import (
 // while the entries are in time order: past that it writes them to a
 // temporary file, read back in the same order, so that a HAR of
 // millions of entries in order costs no memory per entry. Out of order,
-// every slot is in memory to be sorted: 56 bytes per entry with events.
+// every slot is in memory to be sorted: 64 bytes per entry with events.
 const maxMemSlots = 1 << 16
 
 // slotSize is the bytes of a slot written to the file.
-const slotSize = 6*8 + 1
+const slotSize = 7*8 + 1
 
 // harSlots is the slots of a document in the order they are due.
 type harSlots struct {
@@ -59,10 +59,10 @@ func (s *harSlots) spill() {
 	var b [slotSize]byte
 	for i := range s.mem {
 		sl := &s.mem[i]
-		for k, v := range [...]int64{sl.sec, sl.url, sl.text, sl.ws, sl.end, int64(sl.entry)<<32 | int64(uint32(sl.nsec))} {
+		for k, v := range [...]int64{sl.sec, sl.url, sl.text, sl.ws, sl.end, int64(sl.entry)<<32 | int64(uint32(sl.nsec)), sl.post} {
 			binary.LittleEndian.PutUint64(b[8*k:], uint64(v))
 		}
-		b[48] = sl.flags
+		b[56] = sl.flags
 		s.w.Write(b[:])
 	}
 	s.inFile += len(s.mem)
@@ -111,7 +111,7 @@ func (s *harSlots) next() (*harSlot, bool, error) {
 		}
 		s.readFile++
 		v := func(k int) int64 { return int64(binary.LittleEndian.Uint64(b[8*k:])) }
-		s.cur = harSlot{sec: v(0), url: v(1), text: v(2), ws: v(3), end: v(4), entry: int32(v(5) >> 32), nsec: int32(uint32(v(5))), flags: b[48]}
+		s.cur = harSlot{sec: v(0), url: v(1), text: v(2), ws: v(3), end: v(4), entry: int32(v(5) >> 32), nsec: int32(uint32(v(5))), post: v(6), flags: b[56]}
 		return &s.cur, true, nil
 	}
 	if s.pos < len(s.mem) {

@@ -104,16 +104,29 @@ func needsSpool(name string) bool {
 	return compressedMagic(head[:n])
 }
 
-// entryRun is the HAR entry of the rows from row on.
-type entryRun struct{ row, entry int32 }
+// entryRun is the HAR entry of the rows from row on, and the session and
+// turn its request's submit names (replay.Origin.RequestSession).
+type entryRun struct {
+	row, entry int32
+	reqSession string
+	reqTurn    string
+}
+
+// entryRunOf is the run of HAR entry row i is in, nil for none.
+func (x *exploreIndex) entryRunOf(i int) *entryRun {
+	k := sort.Search(len(x.entries), func(k int) bool { return int(x.entries[k].row) > i })
+	if k == 0 {
+		return nil
+	}
+	return &x.entries[k-1]
+}
 
 // entry is the HAR entry whose body holds row i, 0 for none.
 func (x *exploreIndex) entry(i int) int {
-	k := sort.Search(len(x.entries), func(k int) bool { return int(x.entries[k].row) > i })
-	if k == 0 {
-		return 0
+	if r := x.entryRunOf(i); r != nil {
+		return int(r.entry)
 	}
-	return int(x.entries[k-1].entry)
+	return 0
 }
 
 // citedRows finds the rows each finding cites, from every position the
@@ -188,8 +201,8 @@ func (x *exploreIndex) citedRows(fs []inspect.Finding, ss []*lineage.Session) (c
 // origin is what a result of row i needs of its format: its HAR entry,
 // nil for none.
 func (x *exploreIndex) origin(i int) *replay.Origin {
-	if e := x.entry(i); e > 0 {
-		return &replay.Origin{Entry: e}
+	if r := x.entryRunOf(i); r != nil && r.entry > 0 {
+		return &replay.Origin{Entry: int(r.entry), RequestSession: r.reqSession, RequestTurn: r.reqTurn}
 	}
 	return nil
 }
@@ -197,7 +210,7 @@ func (x *exploreIndex) origin(i int) *replay.Origin {
 // add appends a row and what it brings to the tables.
 func (x *exploreIndex) add(r exploreRow, news exploreNews) {
 	if e := int32(news.entry); e != int32(x.entry(x.rows.len())) {
-		x.entries = append(x.entries, entryRun{row: int32(x.rows.len()), entry: e})
+		x.entries = append(x.entries, entryRun{row: int32(x.rows.len()), entry: e, reqSession: news.reqSession, reqTurn: news.reqTurn})
 	}
 	if news.session != "" {
 		x.ids = append(x.ids, news.session)

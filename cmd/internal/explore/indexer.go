@@ -50,8 +50,10 @@ type exploreIndexer struct {
 type exploreNews struct {
 	session, turn string
 	file          *exploreFile
-	// entry is the HAR entry of the row's line, 0 for none.
-	entry int
+	// entry is the HAR entry of the row's line, 0 for none, and
+	// reqSession and reqTurn what its request's submit names.
+	entry               int
+	reqSession, reqTurn string
 }
 
 func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
@@ -118,7 +120,7 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 	}
 	ix.rows++
 	if res.Origin != nil {
-		news.entry = res.Origin.Entry
+		news.entry, news.reqSession, news.reqTurn = res.Origin.Entry, res.Origin.RequestSession, res.Origin.RequestTurn
 	}
 	if ev := res.Event; ev != nil {
 		row.flags |= kindCode(ev.Kind)
