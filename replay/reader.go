@@ -179,8 +179,15 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 		return nil, fmt.Errorf("line limit %d is over the %d-byte maximum", maxLine, MaxLineLimit)
 	}
 	r := &Reader{maxLine: maxLine, stdin: stdin, cur: -1, format: FormatAuto}
+	stdinNamed := false
 	for _, name := range names {
 		if name == StdinName {
+			// Standard input is read through once: a second "-" would be
+			// a capture of nothing, counted as a file.
+			if stdinNamed {
+				return nil, errors.New(`standard input ("-") is named more than once: it can be read only once`)
+			}
+			stdinNamed = true
 			r.sources = append(r.sources, source{name: name, size: -1, stdin: true})
 			continue
 		}
