@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -179,5 +181,38 @@ func TestExamineHAREntry(t *testing.T) {
 				t.Errorf("entry %d line 1 lists %s of %s, which cites it not", c.Entry, f.ID, f.SessionID)
 			}
 		}
+	}
+}
+
+// TestExamineEndedAsTheVerdictCounts: on every capture, the close-ups of
+// the lines where turns ended name, in all, as many turns as the
+// verdicts count unfinished: turn-never-accepted's turn-2 ends at line 4,
+// but its finding cites it and the verdict counts it once, as that
+// finding, so no close-up names it; orphan-submit's t2, whose diagnostic
+// came with no accepted snapshot (no lineage node), is named at line 4.
+func TestExamineEndedAsTheVerdictCounts(t *testing.T) {
+	for _, file := range samples.All(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			rep := run(t, Options{}, file)
+			want, lines := 0, map[model.Position]bool{}
+			for _, s := range rep.Overview.Sessions {
+				want += int(s.Verdict().Unfinished)
+				for _, e := range s.Endings() {
+					lines[e.At] = true
+				}
+			}
+			got := 0
+			for at := range lines {
+				if at.File != file {
+					continue // no line: an unanswered turn of no submit
+				}
+				for _, c := range examine(t, Options{}, Target{File: at.File, Entry: at.Entry, Line: at.Line}, file).Closeups {
+					got += len(c.Ended)
+				}
+			}
+			if got != want {
+				t.Errorf("the close-ups name %d turns that ended there, the verdicts count %d unfinished", got, want)
+			}
+		})
 	}
 }
