@@ -167,6 +167,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 		return Examination{}, err
 	}
 	x.Report = in.Finish(sum)
+	closeupAt := map[model.Position][]int{}
 	for i := range x.Closeups {
 		c := &x.Closeups[i]
 		for _, f := range x.Report.Findings {
@@ -175,10 +176,14 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 			}
 		}
 		at := model.Position{File: c.File, Entry: c.Entry, Line: c.Line}
+		closeupAt[at] = append(closeupAt[at], i)
+	}
+	// One pass over the sessions, however many lines are shown close up.
+	if len(closeupAt) > 0 {
 		for j := range x.Report.Overview.Sessions {
 			for _, e := range x.Report.Overview.Sessions[j].Unfinished() {
-				if e.At == at {
-					c.Ended = append(c.Ended, e)
+				for _, i := range closeupAt[e.At] {
+					x.Closeups[i].Ended = append(x.Closeups[i].Ended, e)
 				}
 			}
 		}
