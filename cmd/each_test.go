@@ -166,3 +166,41 @@ func TestEachUnreadableEntries(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestEachRowAsTheHelpShows runs the row help each shows, on the capture
+// it is of (testdata/diff-turns.jsonl as captures/a.jsonl): the row
+// printed is the one shown, field for field.
+func TestEachRowAsTheHelpShows(t *testing.T) {
+	topic, err := os.ReadFile("internal/help/topics/each.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(topic), "\n  {\"file\":\"captures/a.jsonl\"")
+	if !ok {
+		t.Fatal("each.txt shows no row of captures/a.jsonl")
+	}
+	shown, _, _ := strings.Cut(rest, "\n\n")
+	var want strings.Builder
+	want.WriteString(`{"file":"captures/a.jsonl"`)
+	for _, l := range strings.Split(shown, "\n") {
+		want.WriteString(strings.TrimSpace(l))
+	}
+	data, err := os.ReadFile("../testdata/diff-turns.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir("captures", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("captures/a.jsonl", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios, out, errOut := iostreams.Test("")
+	if code := run(ios, []string{"inspect", "--each", "-o", "jsonl", "captures/a.jsonl"}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if got := strings.TrimSuffix(out.String(), "\n"); got != want.String() {
+		t.Errorf("snapctl help each shows\n%s\nthe command prints\n%s", want.String(), got)
+	}
+}

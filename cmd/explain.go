@@ -43,6 +43,9 @@ func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *
 				return nil, cobra.ShellCompDirectiveNoFileComp // the words of a detail
 			}
 			ids := checkIDs()
+			for _, e := range model.Endings {
+				ids = append(ids, e.String())
+			}
 			for _, r := range replay.ProtocolRules() {
 				ids = append(ids, r.ID)
 			}

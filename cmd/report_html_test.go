@@ -349,8 +349,9 @@ func inspectReport(t *testing.T, files []string, max int) inspect.Report {
 }
 
 // TestReportProblemRowsAreHowTurnsEnded checks, on every capture in
-// testdata with every row shown, that an accepted row is coloured a
-// problem exactly when a turn ended there other than complete, as
+// testdata with every row shown, that a row that is no problem in itself
+// is coloured a problem exactly when a turn its verdict counts unfinished
+// ended there, as
 // inspect's endings say (real-abort's turn-1 cut off at line 9, real-fail's
 // error snapshot), as explore's n stops there (inspect.ProblemReason); a
 // sequence gap is a note, not a problem: a gap of 2 at each turn boundary
@@ -359,10 +360,18 @@ func TestReportProblemRowsAreHowTurnsEnded(t *testing.T) {
 	gaps, ends := 0, 0
 	for _, name := range samples.All(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
+			// A turn never accepted or unanswered is its finding's problem,
+			// and cited as such; any other unfinished one is where it ended,
+			// on whatever line: an error snapshot, a cut-off stream's last,
+			// a diagnostic with no accepted snapshot (orphan-submit's t2).
 			ended := map[string]bool{}
 			for _, s := range inspectReport(t, []string{name}, report.MaxPositions).Overview.Sessions {
 				for _, e := range s.Endings() {
-					if e.Ending != model.EndComplete && e.At.Line > 0 {
+					switch e.Ending {
+					case model.EndComplete, model.EndNeverAccepted, model.EndUnanswered:
+						continue
+					}
+					if e.At.Line > 0 {
 						ended[text.Position(filepath.Base(e.At.File), e.At.Entry, e.At.Line)] = true
 					}
 				}
@@ -370,12 +379,12 @@ func TestReportProblemRowsAreHowTurnsEnded(t *testing.T) {
 			doc := parsePage(t, runReport(t, []string{name}, func(o *reportOptions) { o.AllEvents = true }))
 			for _, tr := range elements(doc, func(n *html.Node) bool { return n.Data == "tr" && strings.HasPrefix(nodeAttr(n, "id"), "e-") }) {
 				cells := elements(tr, tag("td"))
-				if textOf(cells[1]) != "accepted" {
-					continue
+				if inspect.ProblemReason(replay.Reason(textOf(cells[2]))) {
+					continue // a problem in itself
 				}
 				pos := textOf(cells[0])
 				if hasClass("problem")(tr) != ended[pos] {
-					t.Errorf("%s (%s): coloured a problem %v, a turn ended there other than complete %v", pos, textOf(cells[4]), hasClass("problem")(tr), ended[pos])
+					t.Errorf("%s (%s): coloured a problem %v, a turn counted unfinished ended there %v", pos, textOf(cells[4]), hasClass("problem")(tr), ended[pos])
 				}
 				if strings.Contains(textOf(cells[4]), "gap") && !ended[pos] {
 					gaps++

@@ -90,9 +90,10 @@ type Closeup struct {
 	DroppedFrom int64
 	// Findings are the report's findings that cite this line.
 	Findings []Finding
-	// Ended are the turns that ended here other than complete, as the
-	// report's endings say (SessionOverview.Endings): a problem of every
-	// view's list of lines (ProblemReason) that no finding may cite.
+	// Ended are the turns that ended here and that the verdict counts as
+	// unfinished (SessionOverview.Unfinished): a problem of every view's
+	// list of lines (ProblemReason) that no finding cites. A turn never
+	// accepted or unanswered is not one: its finding cites the line.
 	Ended []TurnEnding
 }
 
@@ -166,6 +167,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 		return Examination{}, err
 	}
 	x.Report = in.Finish(sum)
+	closeupAt := map[model.Position][]int{}
 	for i := range x.Closeups {
 		c := &x.Closeups[i]
 		for _, f := range x.Report.Findings {
@@ -174,10 +176,14 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 			}
 		}
 		at := model.Position{File: c.File, Entry: c.Entry, Line: c.Line}
+		closeupAt[at] = append(closeupAt[at], i)
+	}
+	// One pass over the sessions, however many lines are shown close up.
+	if len(closeupAt) > 0 {
 		for j := range x.Report.Overview.Sessions {
-			for _, e := range x.Report.Overview.Sessions[j].Endings() {
-				if e.Ending != model.EndComplete && e.At == at {
-					c.Ended = append(c.Ended, e)
+			for _, e := range x.Report.Overview.Sessions[j].Unfinished() {
+				for _, i := range closeupAt[e.At] {
+					x.Closeups[i].Ended = append(x.Closeups[i].Ended, e)
 				}
 			}
 		}

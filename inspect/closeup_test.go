@@ -3,10 +3,13 @@ package inspect
 import (
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/agentskit/snapctl/inspect/model"
+	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -179,5 +182,69 @@ func TestExamineHAREntry(t *testing.T) {
 				t.Errorf("entry %d line 1 lists %s of %s, which cites it not", c.Entry, f.ID, f.SessionID)
 			}
 		}
+	}
+}
+
+// TestExamineEndedAsTheVerdictCounts: on every capture, the close-ups of
+// the lines where turns ended name, in all, as many turns as the
+// verdicts count unfinished: turn-never-accepted's turn-2 ends at line 4,
+// but its finding cites it and the verdict counts it once, as that
+// finding, so no close-up names it; orphan-submit's t2, whose diagnostic
+// came with no accepted snapshot (no lineage node), is named at line 4.
+func TestExamineEndedAsTheVerdictCounts(t *testing.T) {
+	for _, file := range samples.All(t) {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			rep := run(t, Options{}, file)
+			want, lines := 0, map[model.Position]bool{}
+			for _, s := range rep.Overview.Sessions {
+				want += int(s.Verdict().Unfinished)
+				for _, e := range s.Endings() {
+					lines[e.At] = true
+				}
+			}
+			got := 0
+			for at := range lines {
+				if at.File != file {
+					continue // no line: an unanswered turn of no submit
+				}
+				for _, c := range examine(t, Options{}, Target{File: at.File, Entry: at.Entry, Line: at.Line}, file).Closeups {
+					got += len(c.Ended)
+				}
+			}
+			if got != want {
+				t.Errorf("the close-ups name %d turns that ended there, the verdicts count %d unfinished", got, want)
+			}
+		})
+	}
+}
+
+// TestExamineEndedOnePass: finding the turns that ended at the lines shown
+// close up takes one pass over the sessions, not one a close-up: on
+// 4,000 cut-off sessions whose lines share one event id, showing the
+// MaxCloseups of them allocates no more than showing one line does, but
+// for the close-ups themselves.
+func TestExamineEndedOnePass(t *testing.T) {
+	const n = 4000
+	lines := make([]string, n)
+	for i := range lines {
+		lines[i] = line("server.turn.snapshot", "e", fmt.Sprint("s", i), "t", 1, "2026-07-11T03:00:00.000Z",
+			`{"status":"streaming","usage":{"promptTokens":1,"completionTokens":1,"totalTokens":2},"messages":[]}`)
+	}
+	path := writeCapture(t, lines...)
+	mallocs := func(target Target) (uint64, int) {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		x := examine(t, Options{}, target, path)
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs, len(x.Closeups)
+	}
+	one, k1 := mallocs(Target{File: path, Line: 1})
+	many, k := mallocs(Target{EventID: "e"})
+	if k1 != 1 || k != MaxCloseups {
+		t.Fatalf("%d and %d close-ups, want 1 and %d", k1, k, MaxCloseups)
+	}
+	if extra := int64(many) - int64(one); extra > n/2 {
+		t.Errorf("%d close-ups allocate %d more than one (%d against %d): a pass over the %d sessions for each", k, extra, many, one, n)
 	}
 }

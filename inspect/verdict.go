@@ -97,6 +97,21 @@ func unfinished(e model.Ending) bool {
 	return true
 }
 
+// Unfinished are the session's turns that its verdict counts as
+// unfinished (Verdict.Unfinished), each with the line that shows how it
+// ended: where every view's list of lines has a problem no finding cites
+// (ProblemReason), whether or not the lineage has the turn (a turn with a
+// diagnostic and no accepted snapshot has no node).
+func (s *SessionOverview) Unfinished() []TurnEnding {
+	var out []TurnEnding
+	for _, e := range s.Endings() {
+		if unfinished(e.Ending) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // verdictOf is the verdict on a session from its findings and turns;
 // ended says whether its turns ended for a client (not for a session the
 // pin leaves foreign).

@@ -70,7 +70,14 @@ func Archive(capture, want []byte, targets []Target, session string) ([]byte, er
 		fmt.Fprintf(&comment, " %s;", termsafe.String(t.String()))
 	}
 	comment.WriteString("\n# run with testscript and snapctl on PATH.\n\n")
-	if txtar.NeedsQuote(capture) {
+	// Format ends the file with a newline if it has none, which makes a
+	// last line "-- name --" a marker that NeedsQuote, seeing no newline,
+	// does not count: it is asked about the capture as it is stored.
+	stored := capture
+	if n := len(capture); n > 0 && capture[n-1] != '\n' {
+		stored = append(capture[:n:n], '\n')
+	}
+	if txtar.NeedsQuote(stored) {
 		quoted, err := txtar.Quote(capture)
 		if err != nil {
 			return nil, fmt.Errorf("a kept line reads as a testscript file marker and the capture cannot be quoted (%v): write it with --out FILE.jsonl instead", err)

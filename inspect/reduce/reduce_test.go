@@ -185,4 +185,13 @@ func TestArchiveQuotesFileMarkers(t *testing.T) {
 	if _, err := Archive([]byte("-- x --\n\xff\n"), want, nil, ""); err == nil {
 		t.Error("a capture with a marker line and bytes that are not UTF-8 was archived")
 	}
+	// A last line with no newline is stored with one, a marker then.
+	for _, last := range []string{"-- /tmp/snapctl-archive-marker --", "-- x --\r"} {
+		data, err := Archive([]byte("{\"a\":1}\n"+last), want, nil, "")
+		if err == nil {
+			if a := txtar.Parse(data); len(a.Files) != 2 {
+				t.Errorf("a capture ending %q splits the archive:\n%s", last, data)
+			}
+		}
+	}
 }

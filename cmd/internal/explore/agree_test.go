@@ -409,11 +409,12 @@ func TestExploreWhatIfOfNothing(t *testing.T) {
 					long[int32(i)] = true
 				}
 			}
-			findings, sessions, verdicts, err := x.inspectRows(rows, long)
+			o, err := x.inspectRows(rows, long)
+			findings, sessions, verdicts := o.findings, o.sessions, o.verdicts
 			if err != nil {
 				t.Fatal(err)
 			}
-			x.citedRows(findings, sessions) // as the model takes them, positions capped
+			x.citedRows(findings, o.ended) // as the model takes them, positions capped
 			read := slices.DeleteFunc(slices.Clone(x.origFindings), func(f inspect.Finding) bool { return f.ID == inspect.DeliveryGap })
 			name := filepath.Base(file) + "/" + session
 			if got, want := fmt.Sprintf("%+v", findings), fmt.Sprintf("%+v", read); got != want {
@@ -421,6 +422,9 @@ func TestExploreWhatIfOfNothing(t *testing.T) {
 			}
 			if !reflect.DeepEqual(verdicts, x.origVerdicts) {
 				t.Errorf("%s: the what-if of nothing's verdicts %+v, the reading's %+v", name, verdicts, x.origVerdicts)
+			}
+			if !reflect.DeepEqual(o.ended, x.origEnded) {
+				t.Errorf("%s: the what-if of nothing's unfinished turns %+v, the reading's %+v", name, o.ended, x.origEnded)
 			}
 			if !reflect.DeepEqual(sessions, x.origSessions) {
 				t.Errorf("%s: the what-if of nothing's tree differs from the reading's", name)

@@ -78,8 +78,8 @@ func (m *exploreModel) verdictLine(i int) string {
 	return s
 }
 
-// endedHere says which turns ended at row i other than complete (the
-// rows n stops at for no finding), in the words of inspect --line.
+// endedHere says which unfinished turns ended at row i (the rows n stops
+// at for no finding), in the words of inspect --line.
 func (m *exploreModel) endedHere(out *bufio.Writer, i int) {
 	if _, ok := slices.BinarySearch(m.x.ends, int32(i)); !ok || m.x.isOff(i) {
 		return
@@ -87,11 +87,9 @@ func (m *exploreModel) endedHere(out *bufio.Writer, i int) {
 	r := m.x.row(i)
 	here := model.Position{File: m.x.name(r), Entry: m.x.entry(i), Line: int(r.line)}
 	at := func(p model.Position) string { return m.at(p.File, p.Entry, p.Line) }
-	for _, s := range m.x.sessions {
-		for _, n := range s.Turns {
-			if e, code, pos := n.Ending(); render.Unfinished(n) && pos == here {
-				fmt.Fprintln(out, "ended: "+m.pal.Red(render.EndedWords(n.TurnID, e, code, n.Later(), at)))
-			}
+	for _, e := range m.x.ended {
+		if e.At == here {
+			fmt.Fprintln(out, "ended: "+m.pal.Red(render.EndedWords(e.TurnID, e.Ending, e.Code, e.Later, at)))
 		}
 	}
 }

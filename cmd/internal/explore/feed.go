@@ -40,6 +40,7 @@ type exploreFeed struct {
 	findings []inspect.Finding
 	sessions []*lineage.Session
 	verdicts map[string]inspect.Verdict
+	ended    []inspect.TurnEnding
 }
 
 // exploreTickMsg asks the model to take what the feed holds.
@@ -159,7 +160,7 @@ func (f *exploreFeed) finish(ix *exploreIndexer, sum replay.Summary) {
 	f.mu.Unlock()
 	o := ix.finish(sum)
 	f.mu.Lock()
-	f.done, f.findings, f.sessions, f.verdicts = true, o.findings, o.sessions, o.verdicts
+	f.done, f.findings, f.sessions, f.verdicts, f.ended = true, o.findings, o.sessions, o.verdicts, o.ended
 	f.mu.Unlock()
 }
 
@@ -180,10 +181,10 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 	}
 	if f.done {
 		if x.origFindings == nil {
-			x.cites, x.ends = x.citedRows(f.findings, f.sessions)
+			x.cites, x.ends = x.citedRows(f.findings, f.ended)
 		}
-		x.findings, x.sessions, x.verdicts = f.findings, f.sessions, f.verdicts
-		x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds = f.findings, f.sessions, f.verdicts, x.cites, x.ends
+		x.findings, x.sessions, x.verdicts, x.ended = f.findings, f.sessions, f.verdicts, f.ended
+		x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds, x.origEnded = f.findings, f.sessions, f.verdicts, x.cites, x.ends, f.ended
 	}
 	return changed, f.done, f.err
 }

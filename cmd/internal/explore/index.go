@@ -10,7 +10,6 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/replay"
@@ -54,8 +53,10 @@ type exploreIndex struct {
 	// cites are, finding by finding, the rows it cites, in row order:
 	// every one, where the findings keep their first positions only.
 	cites, origCites [][]int32
-	// ends are the rows where a turn ended other than complete, in row
-	// order (see citedRows), of the lines in play and of the capture.
+	// ended are the turns the verdicts count unfinished, and ends the
+	// rows where they ended, in row order (see citedRows), of the lines
+	// in play and of the capture.
+	ended, origEnded       []inspect.TurnEnding
 	ends, origEnds         []int32
 	sessions, origSessions []*lineage.Session
 	verdicts, origVerdicts map[string]inspect.Verdict
@@ -134,10 +135,10 @@ func (x *exploreIndex) entry(i int) int {
 // only the first inspect.DefaultMaxPositions, as inspect lists them: a
 // row index costs 4 bytes where a position costs 40, and a finding such
 // as timestamp-sequence cites every accepted line. It finds, in the same
-// pass over the rows, the rows where a turn of the sessions ended other
-// than complete (lineage.Node.Ending): problems of every view's list
+// pass over the rows, the rows where the unfinished turns ended
+// (inspect.SessionOverview.Unfinished): problems of every view's list
 // (inspect.ProblemReason).
-func (x *exploreIndex) citedRows(fs []inspect.Finding, ss []*lineage.Session) (cites [][]int32, ends []int32) {
+func (x *exploreIndex) citedRows(fs []inspect.Finding, ended []inspect.TurnEnding) (cites [][]int32, ends []int32) {
 	fileIdx := map[string]uint16{}
 	for i, f := range x.files {
 		fileIdx[f.name] = uint16(i)
@@ -155,14 +156,10 @@ func (x *exploreIndex) citedRows(fs []inspect.Finding, ss []*lineage.Session) (c
 		}
 	}
 	var endKeys []inspectPos
-	for _, s := range ss {
-		for _, n := range s.Turns {
-			if _, _, at := n.Ending(); render.Unfinished(n) {
-				if k, ok := key(inspect.Position(at)); ok {
-					rowOf[k] = -1
-					endKeys = append(endKeys, k)
-				}
-			}
+	for _, e := range ended {
+		if k, ok := key(inspect.Position(e.At)); ok {
+			rowOf[k] = -1
+			endKeys = append(endKeys, k)
 		}
 	}
 	if len(rowOf) > 0 {
@@ -251,9 +248,9 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 	}
 	x.files, x.spool = ix.files, ix.spool
 	o := ix.finish(ix.summary(rd.Stats()))
-	x.findings, x.verdicts, x.sessions = o.findings, o.verdicts, o.sessions
-	x.cites, x.ends = x.citedRows(x.findings, x.sessions)
-	x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds = x.findings, x.sessions, x.verdicts, x.cites, x.ends
+	x.findings, x.verdicts, x.sessions, x.ended = o.findings, o.verdicts, o.sessions, o.ended
+	x.cites, x.ends = x.citedRows(x.findings, x.ended)
+	x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds, x.origEnded = x.findings, x.sessions, x.verdicts, x.cites, x.ends, x.ended
 	return x, nil
 }
 

@@ -148,10 +148,13 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 }
 
 // exploreOutcome is what the indexer makes of the whole capture once
-// read: the findings, the sessions' verdicts and their lineage.
+// read: the findings, the sessions' verdicts, the turns they count
+// unfinished (inspect.SessionOverview.Unfinished, with turns the lineage
+// has no node of) and the sessions' lineage.
 type exploreOutcome struct {
 	findings []inspect.Finding
 	verdicts map[string]inspect.Verdict
+	ended    []inspect.TurnEnding
 	sessions []*lineage.Session
 }
 
@@ -183,6 +186,9 @@ func (ix *exploreIndexer) finish(sum replay.Summary) exploreOutcome {
 func outcomeOf(sum replay.Summary, in *inspect.Inspector, lb *lineage.Builder) exploreOutcome {
 	rep := in.Finish(sum)
 	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts()}
+	for i := range rep.Overview.Sessions {
+		o.ended = append(o.ended, rep.Overview.Sessions[i].Unfinished()...)
+	}
 	rep, sum, in = inspect.Report{}, replay.Summary{}, nil
 	runtime.GC()
 	o.sessions = lb.Finish()

@@ -460,7 +460,7 @@ func (m *exploreModel) whatIf() tea.Cmd {
 		return nil // done once the input ends
 	}
 	if m.toggled() == 0 {
-		m.x.findings, m.x.sessions, m.x.verdicts, m.x.cites, m.x.ends, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, m.x.origCites, m.x.origEnds, false
+		m.x.findings, m.x.sessions, m.x.verdicts, m.x.cites, m.x.ends, m.x.ended, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, m.x.origCites, m.x.origEnds, m.x.origEnded, false
 		m.findProblems()
 		return nil
 	}
@@ -488,8 +488,8 @@ func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
 		m.status = "findings not recomputed: " + termsafe.String(msg.err.Error())
 		return
 	}
-	m.x.findings, m.x.sessions, m.x.verdicts = msg.findings, msg.sessions, msg.verdicts
-	m.x.cites, m.x.ends = m.x.citedRows(m.x.findings, m.x.sessions)
+	m.x.findings, m.x.sessions, m.x.verdicts, m.x.ended = msg.findings, msg.sessions, msg.verdicts, msg.ended
+	m.x.cites, m.x.ends = m.x.citedRows(m.x.findings, m.x.ended)
 	m.findProblems()
 }
 

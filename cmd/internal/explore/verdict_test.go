@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -30,13 +31,8 @@ func inspectVerdicts(t *testing.T, file string) map[string]inspect.Verdict {
 	return rep.Verdicts()
 }
 
-// TestExploreVerdictAgreesWithInspect checks, on every NDJSON capture of
-// testdata, that the Lineage and Findings tabs of a line of each session
-// say "no problems" exactly when inspect's verdict on that session is
-// clean, and put the verdict in the words of every other view
-// (render.VerdictWords): "1 unfinished turn", "1 info", as inspect,
-// lineage and the report say it.
-func TestExploreVerdictAgreesWithInspect(t *testing.T) {
+// ndjsonSamples are the NDJSON captures of testdata, by absolute path.
+func ndjsonSamples(t *testing.T) []string {
 	var files []string
 	for _, glob := range []string{"*.jsonl", "inspect/*.jsonl", "real-server/*.jsonl"} {
 		fs, err := filepath.Glob(filepath.Join("..", "..", "..", "testdata", glob))
@@ -51,8 +47,18 @@ func TestExploreVerdictAgreesWithInspect(t *testing.T) {
 			files = append(files, abs)
 		}
 	}
+	return files
+}
+
+// TestExploreVerdictAgreesWithInspect checks, on every NDJSON capture of
+// testdata, that the Lineage and Findings tabs of a line of each session
+// say "no problems" exactly when inspect's verdict on that session is
+// clean, and put the verdict in the words of every other view
+// (render.VerdictWords): "1 unfinished turn", "1 info", as inspect,
+// lineage and the report say it.
+func TestExploreVerdictAgreesWithInspect(t *testing.T) {
 	dirty := 0
-	for _, file := range files {
+	for _, file := range ndjsonSamples(t) {
 		want := inspectVerdicts(t, file)
 		m := newTestExplorer(t, 120, 40, "", file)
 		seen := map[string]bool{}
@@ -170,5 +176,33 @@ func TestExploreEventSaysWhereTurnEnded(t *testing.T) {
 	press(m, "j")
 	if screen := strings.Join(m.lines, "\n"); strings.Contains(screen, "ended:") {
 		t.Errorf("the Event tab of line %d says a turn ended there:\n%s", m.selectedLine(), screen)
+	}
+}
+
+// TestExploreEndedAsTheVerdictCounts checks, on every NDJSON capture of
+// testdata, that the Event tabs of the rows n stops at for an ending say,
+// in all, that as many turns ended there as inspect's verdicts count
+// unfinished: orphan-submit's t2 ended with a diagnostic and no accepted
+// snapshot, so the lineage has no node of it, and its line 4 is one of
+// them all the same, as inspect --line 4 says.
+func TestExploreEndedAsTheVerdictCounts(t *testing.T) {
+	for _, file := range ndjsonSamples(t) {
+		want := 0
+		for _, v := range inspectVerdicts(t, file) {
+			want += int(v.Unfinished)
+		}
+		m := newTestExplorer(t, 120, 40, "", file)
+		var b bytes.Buffer
+		w := bufio.NewWriter(&b)
+		for _, r := range m.x.ends {
+			if !m.problem(int(r)) {
+				t.Errorf("%s: n does not stop at line %d, where a turn ended", filepath.Base(file), m.x.line(int(r)))
+			}
+			m.endedHere(w, int(r))
+		}
+		w.Flush()
+		if got := strings.Count(b.String(), "ended: "); got != want {
+			t.Errorf("%s: the Event tabs say %d turns ended, inspect's verdicts count %d unfinished:\n%s", filepath.Base(file), got, want, b.String())
+		}
 	}
 }

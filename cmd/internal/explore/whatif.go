@@ -21,6 +21,7 @@ type exploreWhatIfMsg struct {
 	findings []inspect.Finding
 	sessions []*lineage.Session
 	verdicts map[string]inspect.Verdict
+	ended    []inspect.TurnEnding
 	err      error
 }
 
@@ -48,7 +49,9 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 			}
 		}()
 		msg := exploreWhatIfMsg{gen: gen}
-		msg.findings, msg.sessions, msg.verdicts, msg.err = src.inspectRows(kept, long)
+		var o exploreOutcome
+		o, msg.err = src.inspectRows(kept, long)
+		msg.findings, msg.sessions, msg.verdicts, msg.ended = o.findings, o.sessions, o.verdicts, o.ended
 		return msg
 	}
 }
@@ -57,10 +60,10 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 // inspect and lineage, each at its place in the capture (its file, line
 // and HAR entry), so that the findings and the tree name the lines of the
 // capture. A row in long is over --max-line, malformed as it was read.
-func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) ([]inspect.Finding, []*lineage.Session, map[string]inspect.Verdict, error) {
+func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) (exploreOutcome, error) {
 	run, err := replay.NewRunner(inspect.ReplayOptions(replay.Options{Session: x.opts.Session, MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath}))
 	if err != nil {
-		return nil, nil, nil, err
+		return exploreOutcome{}, err
 	}
 	in := inspect.New(inspectOptions(x.opts))
 	lb := lineage.NewBuilderOn(in.Model())
@@ -71,13 +74,12 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) ([]inspect
 		if long[i] {
 			l.TooLong, l.Len = true, int64(r.size)
 		} else if l.Data, err = blocks.read(r); err != nil {
-			return nil, nil, nil, x.readAgainError(r, err)
+			return exploreOutcome{}, x.readAgainError(r, err)
 		}
 		res := run.Step(l)
 		lb.AddStep(&res, in.ObserveStep(&res))
 	}
-	o := outcomeOf(run.Summary(replay.Stats{Files: len(x.files), Lines: len(rows)}), in, lb)
-	return o.findings, o.sessions, o.verdicts, nil
+	return outcomeOf(run.Summary(replay.Stats{Files: len(x.files), Lines: len(rows)}), in, lb), nil
 }
 
 // blockReader reads rows' lines again, in order, most from a block of

@@ -142,8 +142,9 @@ type pageBuilder struct {
 	// anchored holds the positions with a row in a table; detailed gives
 	// the section id of each session the collector kept.
 	anchored map[linePos]bool
-	// ended are the rows where a turn of a drawn session ended other than
-	// complete: problems, as in every view (inspect.ProblemReason).
+	// ended are the rows where a turn of a drawn session that its verdict
+	// counts unfinished ended: problems, as in every view
+	// (inspect.ProblemReason).
 	ended map[linePos]bool
 	// citedBy names, for each row cited, the error and warning findings
 	// that cite it, for the row to say why it is marked.
@@ -193,7 +194,7 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 	}
 	b.summary(ov)
 	linked := b.cite(rep.Findings)
-	b.endingLines(graphs, linked)
+	b.endingLines(graphs, ov.Sessions, linked)
 	col.finish(func(at linePos) bool { return linked[at] })
 	for i, s := range col.sessions {
 		b.detailed[s.ID] = "s" + strconv.Itoa(i+1)

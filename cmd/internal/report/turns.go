@@ -5,6 +5,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
@@ -29,13 +30,28 @@ type turnRow struct {
 }
 
 // endingLines are the lines that show how the drawn sessions' turns
-// ended other than complete, and the later snapshots that showed their
-// replies complete: the tables show their rows, for the turn list's
-// links, and colour the first a problem (b.ended).
-func (b *pageBuilder) endingLines(graphs []*lineage.Session, into map[linePos]bool) {
+// ended unfinished, and the later snapshots that showed their replies
+// complete: the tables show their rows, for the turn list's links, and
+// colour a problem each line where a turn the verdict counts unfinished
+// ended (b.ended), whether or not the lineage has the turn (a turn with a
+// diagnostic and no accepted snapshot has no node).
+func (b *pageBuilder) endingLines(graphs []*lineage.Session, sessions []inspect.SessionOverview, into map[linePos]bool) {
+	// The sessions the collector keeps are the ones drawn (b.detailed
+	// names them only once their rows are chosen, after this).
+	for i := range sessions {
+		if !b.col.Keeps(sessions[i].SessionID) {
+			continue
+		}
+		for k, e := range sessions[i].Unfinished() {
+			if p, ok := b.col.posOfModel(e.At); ok && e.At.Line > 0 {
+				b.ended[p] = true
+				if k < reportLineageTurns {
+					into[p] = true
+				}
+			}
+		}
+	}
 	for _, g := range graphs {
-		// The sessions the collector keeps are the ones drawn (b.detailed
-		// names them only once their rows are chosen, after this).
 		if !b.col.Keeps(g.SessionID) {
 			continue
 		}
@@ -46,7 +62,6 @@ func (b *pageBuilder) endingLines(graphs []*lineage.Session, into map[linePos]bo
 			if _, _, at := n.Ending(); at.Line > 0 {
 				if p, ok := b.col.posOfModel(at); ok {
 					into[p] = true
-					b.ended[p] = true
 				}
 			}
 			if l := n.Later(); l != nil {
