@@ -360,16 +360,16 @@ func TestReportProblemRowsAreHowTurnsEnded(t *testing.T) {
 	gaps, ends := 0, 0
 	for _, name := range samples.All(t) {
 		t.Run(filepath.Base(name), func(t *testing.T) {
-			// A turn never accepted or unanswered is its finding's problem,
-			// and cited as such; any other unfinished one is where it ended,
-			// on whatever line: an error snapshot, a cut-off stream's last,
-			// a diagnostic with no accepted snapshot (orphan-submit's t2).
+			// A turn never accepted, unanswered, or that orphan-submit
+			// names (orphan-submit's t2: a diagnostic and no snapshot) is
+			// its finding's problem, and cited as such; any other
+			// unfinished one is where it ended, on whatever line: an error
+			// snapshot, a cut-off stream's last.
 			ended := map[string]bool{}
 			for _, s := range inspectReport(t, []string{name}, report.MaxPositions).Overview.Sessions {
-				for _, e := range s.Endings() {
-					switch e.Ending {
-					case model.EndComplete, model.EndNeverAccepted, model.EndUnanswered:
-						continue
+				for _, e := range s.Unfinished() {
+					if e.Ending == model.EndComplete {
+						t.Errorf("%s: turn %s counted unfinished, and complete", s.SessionID, e.TurnID)
 					}
 					if e.At.Line > 0 {
 						ended[text.Position(filepath.Base(e.At.File), e.At.Entry, e.At.Line)] = true

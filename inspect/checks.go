@@ -249,7 +249,7 @@ func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 func (in *Inspector) orphans(s *session) (orphans tally, turns []string, lost tally, lostTurns []string) {
 	for tu := s.m.FirstTurn(); tu != nil; tu = tu.Next() {
 		switch o, _, at := tu.Ending(); {
-		case tu.Submitted && tu.Snapshots == 0 && o != model.EndRefused:
+		case orphaned(tu, o):
 			orphans.hit("")
 			orphans.at(in.limit, in.pos(tu.SubmitAt()))
 			turns = append(turns, tu.ID)

@@ -102,7 +102,7 @@ func (s *SessionOverview) noteEndings(m *model.Session) {
 	s.endings = make([]TurnEnding, 0, m.Turns)
 	for t := m.FirstTurn(); t != nil; t = t.Next() {
 		e, code, at := t.Ending()
-		s.endings = append(s.endings, TurnEnding{TurnID: t.ID, Ending: e, Code: code, At: at, Later: t.Later()})
+		s.endings = append(s.endings, TurnEnding{TurnID: t.ID, Ending: e, orphan: orphaned(t, e), Code: code, At: at, Later: t.Later()})
 	}
 }
 
@@ -154,6 +154,8 @@ func (c *OpCounts) Map() map[replay.Operation]int {
 type TurnEnding struct {
 	TurnID string
 	Ending model.Ending
+	// orphan is set when orphan-submit names the turn (orphaned).
+	orphan bool
 	Code   string
 	At     model.Position
 	Later  *model.Later

@@ -87,14 +87,25 @@ func ProblemReason(r replay.Reason) bool {
 }
 
 // unfinished says whether a turn's ending is a problem that no finding
-// of its session names: see Verdict. EndNeverAccepted and EndUnanswered
-// raise turn-never-accepted and orphan-submit (Inspector.orphans).
-func unfinished(e model.Ending) bool {
-	switch e {
-	case model.EndComplete, model.EndNeverAccepted, model.EndUnanswered:
+// of its session names: see Verdict. EndNeverAccepted raises
+// turn-never-accepted, and a turn orphan-submit names (orphan: see
+// orphaned) counts as that finding, whatever answered it: a diagnostic
+// with no snapshot is one problem of its turn, not two.
+func unfinished(e model.Ending, orphan bool) bool {
+	switch {
+	case orphan:
+		return false
+	case e == model.EndComplete, e == model.EndNeverAccepted, e == model.EndUnanswered:
 		return false
 	}
 	return true
+}
+
+// orphaned says whether orphan-submit names turn t, which ended e
+// (Inspector.orphans): it was submitted, no snapshot of it came, and no
+// error body refused it.
+func orphaned(t *model.Turn, e model.Ending) bool {
+	return t.Submitted && t.Snapshots == 0 && e != model.EndRefused
 }
 
 // Unfinished are the session's turns that its verdict counts as
@@ -105,7 +116,7 @@ func unfinished(e model.Ending) bool {
 func (s *SessionOverview) Unfinished() []TurnEnding {
 	var out []TurnEnding
 	for _, e := range s.Endings() {
-		if unfinished(e.Ending) {
+		if unfinished(e.Ending, e.orphan) {
 			out = append(out, e)
 		}
 	}
@@ -124,7 +135,7 @@ func verdictOf(fs []Finding, m *model.Session, ended bool) Verdict {
 		return v
 	}
 	for t := m.FirstTurn(); t != nil; t = t.Next() {
-		if e, _, _ := t.Ending(); unfinished(e) {
+		if e, _, _ := t.Ending(); unfinished(e, orphaned(t, e)) {
 			v.Unfinished++
 		}
 	}

@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentskit/snapctl/inspect/model"
@@ -39,7 +41,12 @@ func TestVerdictAgreesWithFindings(t *testing.T) {
 							t.Errorf("%s: turn %s unanswered and no orphan-submit finding", s.SessionID, e.TurnID)
 						}
 					default:
-						want.Unfinished++
+						// A turn orphan-submit names counts as that
+						// finding: a diagnostic that answered a submit
+						// with no snapshot is one problem, not two.
+						if !names(rep, OrphanSubmit, s.SessionID, e.TurnID) {
+							want.Unfinished++
+						}
 					}
 				}
 				if s.Verdict() != want {
@@ -63,6 +70,22 @@ func TestVerdictAgreesWithFindings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// names says whether a finding id of session lists turn in its message's
+// closing parentheses, as orphan-submit and turn-never-accepted list
+// theirs ("(t1, t2)").
+func names(rep Report, id, session, turn string) bool {
+	for _, f := range rep.Findings {
+		if f.ID != id || f.SessionID != session || !strings.HasSuffix(f.Message, ")") {
+			continue
+		}
+		list := f.Message[strings.LastIndex(f.Message, "(")+1 : len(f.Message)-1]
+		if slices.Contains(strings.Split(list, ", "), turn) {
+			return true
+		}
+	}
+	return false
 }
 
 func has(rep Report, id, session string) bool {
@@ -130,5 +153,34 @@ func TestProblemReason(t *testing.T) {
 	}
 	if len(replay.Reasons) <= len(want) {
 		t.Errorf("only %d reasons: the test proves nothing", len(replay.Reasons))
+	}
+}
+
+// TestVerdictOrphanCountsOnce: a submitted turn that a diagnostic
+// answered with no snapshot (orphan-submit.jsonl's t2) is one problem of
+// its session, as the orphan-submit finding that names it, not also an
+// unfinished turn: the verdict's doc says such a turn counts once, and no
+// view lists it unfinished.
+func TestVerdictOrphanCountsOnce(t *testing.T) {
+	rep := run(t, Options{}, filepath.Join("..", "testdata", "inspect", "orphan-submit.jsonl"))
+	v := rep.Verdicts()["s-orphan"]
+	if v.Problems() != 1 || v.Unfinished != 0 || v.Count(SeverityWarning) != 1 {
+		t.Errorf("verdict %+v: %d problems; want the 1 warning alone", v, v.Problems())
+	}
+	if len(findingsOf(rep, OrphanSubmit)) != 1 {
+		t.Fatalf("findings %+v: want orphan-submit", rep.Findings)
+	}
+	for i := range rep.Overview.Sessions {
+		s := &rep.Overview.Sessions[i]
+		if u := s.Unfinished(); len(u) != 0 {
+			t.Errorf("session %s lists %+v unfinished", s.SessionID, u)
+		}
+		var diag bool
+		for _, e := range s.Endings() {
+			diag = diag || e.TurnID == "t2" && e.Ending == model.EndDiagnostic
+		}
+		if !diag {
+			t.Errorf("session %s: t2 did not end on its diagnostic: %+v", s.SessionID, s.Endings())
+		}
 	}
 }
