@@ -44,13 +44,17 @@ func briefMix(t *testing.T) []string {
 }
 
 // TestMappedBriefMix runs a mix of mapped and unmapped captures without
-// messages on two and four decoders, mapped and read: both report the
+// messages, or with brief ones, on two and four decoders, mapped and
+// read: both report the
 // same, and the run ends (the reader never waits for a slot that no
 // batch in flight gives back).
 func TestMappedBriefMix(t *testing.T) {
 	files := briefMix(t)
 	for _, workers := range []int{2, 4} {
-		for _, o := range []Options{{Workers: workers, RawMalformed: true}, {Workers: workers}} {
+		// The last as inspect and lineage read: brief messages, borrowed
+		// from the batch, in the larger batches too.
+		for _, o := range []Options{{Workers: workers, RawMalformed: true}, {Workers: workers},
+			{Workers: workers, Messages: true, BriefMessages: true, BorrowMessages: true, Hash: true}} {
 			sameMappedRead(t, "mix", files, o)
 		}
 	}
