@@ -541,3 +541,45 @@ func TestReportReceiptTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestReportTurnListIsTheModels checks, on every capture in testdata,
+// that each drawn session's turn list names the turns of the model's
+// endings (inspect's outcomes line), in their order, with their ending:
+// a turn with no accepted snapshot, which the lineage has not (a
+// diagnostic alone, orphan-submit's t2), is listed too.
+func TestReportTurnListIsTheModels(t *testing.T) {
+	listed := 0
+	for _, name := range samples.All(t) {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			want := map[string][]string{}
+			for _, s := range inspectReport(t, []string{name}, report.MaxPositions).Overview.Sessions {
+				for _, e := range s.Endings() {
+					want[s.SessionID] = append(want[s.SessionID], e.TurnID+" "+e.Ending.String())
+				}
+			}
+			doc := parsePage(t, runReport(t, []string{name}, nil))
+			for _, sec := range elements(doc, hasClass("session")) {
+				if sec.Data != "section" {
+					continue
+				}
+				h2 := elements(sec, tag("h2"))
+				id := textOf(elements(h2[0], tag("code"))[0])
+				var got []string
+				for _, tb := range elements(sec, hasClass("turns")) {
+					for _, tr := range elements(tb, tag("tr"))[1:] {
+						cells := elements(tr, tag("td"))
+						got = append(got, textOf(cells[0])+" "+strings.Fields(textOf(cells[2]))[0])
+					}
+				}
+				w := want[id][:min(len(want[id]), 500)] // reportLineageTurns
+				if strings.Join(got, "; ") != strings.Join(w, "; ") {
+					t.Errorf("session %s lists turns %q; the model's endings are %q", id, got, w)
+				}
+				listed += len(got)
+			}
+		})
+	}
+	if listed == 0 {
+		t.Fatal("no turn listed: the test proves nothing")
+	}
+}

@@ -211,7 +211,7 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 	if o.Redact {
 		render.RedactSessions(graphs)
 	}
-	b.sessions(graphs, rep.Verdicts())
+	b.sessions(graphs, rep.Verdicts(), ov.Sessions)
 	return b.p
 }
 
@@ -347,9 +347,15 @@ func shortNames(files []string) []string {
 
 // sessions lays out the sections of the sessions the collector kept,
 // and the table of malformed lines.
-func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]inspect.Verdict) {
+func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]inspect.Verdict, overviews []inspect.SessionOverview) {
 	for _, r := range b.col.malformed {
 		b.p.Malformed = append(b.p.Malformed, b.row(r))
+	}
+	endings := map[string][]inspect.TurnEnding{}
+	for i := range overviews {
+		if _, ok := b.detailed[overviews[i].SessionID]; ok {
+			endings[overviews[i].SessionID] = overviews[i].Endings()
+		}
 	}
 	graphOf := map[string]*lineage.Session{}
 	for _, g := range graphs {
@@ -390,10 +396,10 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]in
 			for _, t := range sv.Diffs {
 				t.Link = boxes[t.turnID]
 			}
-			sv.Turns = b.turnRows(g, boxes)
+			sv.Turns = b.turnRows(g, endings[s.ID], boxes)
 		}
-		if g := graphOf[s.ID]; g != nil && sv.Turns == nil {
-			sv.Turns, sv.TurnsNote = b.turnRows(g, nil), turnsNote(g)
+		if sv.Turns == nil {
+			sv.Turns, sv.TurnsNote = b.turnRows(graphOf[s.ID], endings[s.ID], nil), turnsNote(len(endings[s.ID]))
 		}
 		b.p.Sessions = append(b.p.Sessions, sv)
 	}

@@ -73,11 +73,27 @@ func (b *pageBuilder) endingLines(graphs []*lineage.Session, sessions []inspect.
 	}
 }
 
-// turnRows lists a session's first reportLineageTurns turns; box names
-// each turn's box in the lineage picture, if drawn.
-func (b *pageBuilder) turnRows(g *lineage.Session, box map[string]string) []turnRow {
+// turnRows lists a session's first reportLineageTurns turns, as the
+// model's endings list them (SessionOverview.Endings, which inspect's
+// outcomes line shows too): a turn the lineage has (g, nil for none) with
+// its origin, sequences and tokens, one it has not (no accepted snapshot:
+// a diagnostic alone, a submit unanswered, snapshots all inert) with how
+// it ended alone. box names each turn's box in the lineage picture, if
+// drawn.
+func (b *pageBuilder) turnRows(g *lineage.Session, endings []inspect.TurnEnding, box map[string]string) []turnRow {
+	nodes := map[string]*lineage.Node{}
+	if g != nil {
+		for _, n := range g.Turns {
+			nodes[n.TurnID] = n
+		}
+	}
 	var rows []turnRow
-	for _, n := range g.Turns[:min(len(g.Turns), reportLineageTurns)] {
+	for _, te := range endings[:min(len(endings), reportLineageTurns)] {
+		n := nodes[te.TurnID]
+		if n == nil {
+			rows = append(rows, b.endingRow(te))
+			continue
+		}
 		e, _, at := n.Ending()
 		r := turnRow{ID: termsafe.Line(n.TurnID, reportCellRunes), Operation: render.Origin(n), Outcome: render.Outcome(n),
 			Sequences: render.SeqRange(n), Tokens: text.Plural(int(n.Usage.TotalTokens), "token"),
@@ -94,6 +110,25 @@ func (b *pageBuilder) turnRows(g *lineage.Session, box map[string]string) []turn
 	return rows
 }
 
+// endingRow is the row of a turn the lineage has not: its id, how it
+// ended and where, in the words of inspect's outcomes line.
+func (b *pageBuilder) endingRow(te inspect.TurnEnding) turnRow {
+	outcome := te.Ending.String()
+	if te.Code != "" {
+		outcome += " " + te.Code
+	}
+	r := turnRow{ID: termsafe.Line(te.TurnID, reportCellRunes), Operation: "-", Outcome: termsafe.String(outcome), Sequences: "-", Tokens: "-",
+		Complete: te.Ending == model.EndComplete}
+	if te.At.Line > 0 {
+		r.Ended = b.position(te.At)
+	}
+	if l := te.Later; l != nil {
+		r.Outcome += " (completed later)"
+		r.Later, r.LaterChars = b.position(l.At), render.LaterWords(l)
+	}
+	return r
+}
+
 // position is a position of the model as the page shows it: labelled
 // with the file's short name, linked to its row when a table has one.
 func (b *pageBuilder) position(at model.Position) positionView {
@@ -108,10 +143,10 @@ func (b *pageBuilder) position(at model.Position) positionView {
 	return pv
 }
 
-// turnsNote says how many turns the list leaves out.
-func turnsNote(g *lineage.Session) string {
-	if len(g.Turns) <= reportLineageTurns {
+// turnsNote says how many of its n turns the list leaves out.
+func turnsNote(n int) string {
+	if n <= reportLineageTurns {
 		return ""
 	}
-	return "The first " + strconv.Itoa(reportLineageTurns) + " of " + strconv.Itoa(len(g.Turns)) + " turns are listed; snapctl lineage lists them all."
+	return "The first " + strconv.Itoa(reportLineageTurns) + " of " + strconv.Itoa(n) + " turns are listed; snapctl inspect lists how every turn ended."
 }
