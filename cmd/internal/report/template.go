@@ -134,7 +134,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{define "pos"}}{{if .Href}}<a href="{{.Href}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{end}}
 {{define "names"}}{{if .}}<p class="note names">Positions name each file by its short name: {{range $i, $n := .}}{{if $i}}; {{end}}<code>{{$n.Short}}</code> is <code>{{$n.Full}}</code>{{end}}.</p>
 {{end}}{{end}}
-{{define "rows"}}<p class="legend rows-legend"><span><i class="swatch row-problem"></i>a problem: a malformed line, a stale, duplicate or foreign-session snapshot, or where a turn ended other than complete</span><span><i class="swatch row-cited"></i>a line an error or warning finding cites (named in its detail)</span><span><i class="swatch row-plain"></i>uncoloured: the rows around a problem (every row with --all-events)</span></p>
+{{define "rows"}}<p class="legend rows-legend"><span><i class="swatch row-problem"></i>a problem: a malformed line, a stale, duplicate or foreign-session snapshot, or where a turn ended other than complete that no finding names (as the verdict counts it)</span><span><i class="swatch row-cited"></i>a line an error or warning finding cites (named in its detail)</span><span><i class="swatch row-plain"></i>uncoloured: the rows around a problem (every row with --all-events)</span></p>
 <div class="scroll rows"><table>
 <tr><th>position</th><th>verdict</th><th>reason</th><th>seq</th><th>detail</th><th>turn</th><th>event id</th><th>kind</th><th>emittedAt</th></tr>
 {{range .}}<tr id="{{.Anchor}}" class="r-{{.Reason}}{{if .Problem}} problem{{end}}{{if .Cited}} cited{{end}}"><td>{{.Position}}</td><td class="v-{{.Verdict}}">{{.Verdict}}</td><td>{{.Reason}}</td><td class="n">{{.Seq}}</td><td class="detail">{{if .CitedBy}}<b class="why">cited by {{.CitedBy}}</b> {{end}}{{.Detail}}</td><td>{{.Turn}}</td><td>{{.EventID}}</td><td>{{.Kind}}</td><td>{{.Emitted}}</td></tr>
@@ -190,7 +190,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .TurnsNote}}<p class="note">{{.TurnsNote}}</p>{{end}}{{end}}
 <h3>Events</h3>
 {{if $.Caps.AllEvents}}<p class="note">Every event of the session{{if .Dropped}}, but {{.Dropped}} past the cap of {{$.Caps.AllRows}} rows{{end}}.</p>
-{{else}}<p class="note">Problems (stale, duplicate and foreign-session snapshots, and where a turn ended other than complete) and the lines findings cite, with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
+{{else}}<p class="note">Problems (stale, duplicate and foreign-session snapshots, and where a turn the verdict counts unfinished ended) and the lines findings cite, with {{$.Caps.Context}} rows of context around each; --all-events shows every row.{{if .Dropped}} {{.Dropped}} rows past the cap of {{$.Caps.Rows}} per session or {{$.Caps.TotalRows}} in all are left out.{{end}}</p>{{end}}
 {{if .Rows}}<div class="events">
 {{$a := .Anchor}}{{range .Filters}}<input type="checkbox" class="f-{{.}}" id="{{$a}}-f-{{.}}" checked><label for="{{$a}}-f-{{.}}">{{.}}</label>
 {{end}}{{template "names" $.Names}}{{template "rows" .Rows}}</div>{{else}}<p class="note">No problems in this session's events.</p>{{end}}
