@@ -66,6 +66,9 @@ func (m *exploreModel) at(file string, entry, line int) string {
 	return fmt.Sprintf("line %d", line)
 }
 
+// atModel is at for a position of the model.
+func (m *exploreModel) atModel(p model.Position) string { return m.at(p.File, p.Entry, p.Line) }
+
 func (m *exploreModel) verdictLine(i int) string {
 	if m.x.isOff(i) {
 		return m.st.dim("toggled off (x): the cursor never sees this line")
@@ -86,10 +89,9 @@ func (m *exploreModel) endedHere(out *bufio.Writer, i int) {
 	}
 	r := m.x.row(i)
 	here := model.Position{File: m.x.name(r), Entry: m.x.entry(i), Line: int(r.line)}
-	at := func(p model.Position) string { return m.at(p.File, p.Entry, p.Line) }
 	for _, e := range m.x.ended {
 		if e.At == here {
-			fmt.Fprintln(out, "ended: "+m.pal.Red(render.EndedWords(e.TurnID, e.Ending, e.Code, e.Later, at)))
+			fmt.Fprintln(out, "ended: "+m.pal.Red(render.EndedWords(e.TurnID, e.Ending, e.Code, e.Later, m.atModel)))
 		}
 	}
 }
@@ -383,22 +385,16 @@ func (m *exploreModel) outcomes(out *bufio.Writer, sessions []*lineage.Session) 
 	for _, s := range sessions {
 		for _, n := range s.Turns {
 			e, code, at := n.Ending()
-			word := e.String()
-			if code != "" {
-				word += " " + code
-			}
 			colour := m.pal.Green
 			if e != model.EndComplete || n.ErrorCode != "" {
 				colour = m.pal.Red
 			}
 			where := ""
 			if at.Line > 0 {
-				where = " at " + m.at(at.File, at.Entry, at.Line)
+				where = " at " + m.atModel(at)
 			}
-			if l := n.Later(); l != nil {
-				where += " (completed later at " + m.at(l.At.File, l.At.Entry, l.At.Line) + ", " + render.LaterWords(l) + ")"
-			}
-			fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(n.TurnID), colour(termsafe.String(word)), where)
+			where += render.LaterAt(n.Later(), m.atModel)
+			fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(n.TurnID), colour(render.OutcomeOf(e, code, false)), where)
 		}
 	}
 }

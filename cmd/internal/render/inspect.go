@@ -390,17 +390,11 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 		if others++; others > maxOutcomesListed {
 			continue
 		}
-		d := termsafe.String(o.TurnID) + " " + o.Ending.String()
-		if o.Code != "" {
-			d += " " + termsafe.String(o.Code)
-		}
+		d := termsafe.String(o.TurnID) + " " + OutcomeOf(o.Ending, o.Code, false)
 		if o.At.Line > 0 {
 			d += " at " + modelPosition(o.At)
 		}
-		if l := o.Later; l != nil {
-			d += " (completed later at " + modelPosition(l.At) + ", " + LaterWords(l) + ")"
-		}
-		named = append(named, d)
+		named = append(named, d+LaterAt(o.Later, modelPosition))
 	}
 	var parts []string
 	if complete > 0 {

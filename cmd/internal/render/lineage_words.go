@@ -82,14 +82,30 @@ func originFit(n *lineage.Node, idLimit int) string {
 // with its code, and whether a later snapshot showed the reply complete.
 func Outcome(n *lineage.Node) string {
 	e, code, _ := n.Ending()
+	return OutcomeOf(e, code, n.Later() != nil)
+}
+
+// OutcomeOf is an ending in the words of every view, with its code, and
+// "(completed later)" when later: "timed-out SERVER_TIMEOUT".
+func OutcomeOf(e model.Ending, code string, later bool) string {
 	s := e.String()
 	if code != "" {
 		s += " " + code
 	}
-	if n.Later() != nil {
+	if later {
 		s += " (completed later)"
 	}
 	return termsafe.String(s)
+}
+
+// LaterAt is where a later snapshot showed the reply complete and how its
+// text differs, " (completed later at cap.jsonl:10, +0 characters)", ""
+// for none; at names the position as the view names positions.
+func LaterAt(l *model.Later, at func(model.Position) string) string {
+	if l == nil {
+		return ""
+	}
+	return " (completed later at " + at(l.At) + ", " + LaterWords(l) + ")"
 }
 
 // Unfinished says whether the turn ended other than complete for the
@@ -105,15 +121,7 @@ func Unfinished(n *lineage.Node) bool {
 // cut-off here (completed later at cap.jsonl:10, +0 characters)"; at
 // names the later snapshot's position as the view names positions.
 func EndedWords(turnID string, e model.Ending, code string, later *model.Later, at func(model.Position) string) string {
-	s := termsafe.String(turnID) + " " + e.String()
-	if code != "" {
-		s += " " + termsafe.String(code)
-	}
-	s += " here"
-	if later != nil {
-		s += " (completed later at " + at(later.At) + ", " + LaterWords(later) + ")"
-	}
-	return s
+	return termsafe.String(turnID) + " " + OutcomeOf(e, code, false) + " here" + LaterAt(later, at)
 }
 
 // LaterWords is how the text a later snapshot showed complete differs

@@ -194,7 +194,7 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 	}
 	b.summary(ov)
 	linked := b.cite(rep.Findings)
-	b.endingLines(graphs, ov.Sessions, linked)
+	b.endingLines(ov.Sessions, linked)
 	col.finish(func(at linePos) bool { return linked[at] })
 	for i, s := range col.sessions {
 		b.detailed[s.ID] = "s" + strconv.Itoa(i+1)

@@ -29,45 +29,36 @@ type turnRow struct {
 	Link string
 }
 
-// endingLines are the lines that show how the drawn sessions' turns
-// ended unfinished, and the later snapshots that showed their replies
-// complete: the tables show their rows, for the turn list's links, and
-// colour a problem each line where a turn the verdict counts unfinished
-// ended (b.ended), whether or not the lineage has the turn (a turn with a
-// diagnostic and no accepted snapshot has no node).
-func (b *pageBuilder) endingLines(graphs []*lineage.Session, sessions []inspect.SessionOverview, into map[linePos]bool) {
+// endingLines are the lines that show how the drawn sessions' listed
+// turns ended other than complete, and the later snapshots that showed
+// their replies complete: the tables show their rows, for the turn list's
+// links. It also marks a problem each line where a turn the verdict counts
+// unfinished ended (b.ended), whether or not the lineage has the turn (a
+// turn with a diagnostic and no accepted snapshot has no node).
+func (b *pageBuilder) endingLines(sessions []inspect.SessionOverview, into map[linePos]bool) {
+	mark := func(set map[linePos]bool, at model.Position) {
+		if p, ok := b.col.posOfModel(at); ok && at.Line > 0 {
+			set[p] = true
+		}
+	}
 	// The sessions the collector keeps are the ones drawn (b.detailed
 	// names them only once their rows are chosen, after this).
 	for i := range sessions {
-		if !b.col.Keeps(sessions[i].SessionID) {
+		s := &sessions[i]
+		if !b.col.Keeps(s.SessionID) {
 			continue
 		}
-		for k, e := range sessions[i].Unfinished() {
-			if p, ok := b.col.posOfModel(e.At); ok && e.At.Line > 0 {
-				b.ended[p] = true
-				if k < reportLineageTurns {
-					into[p] = true
-				}
-			}
+		for _, e := range s.Unfinished() {
+			mark(b.ended, e.At)
 		}
-	}
-	for _, g := range graphs {
-		if !b.col.Keeps(g.SessionID) {
-			continue
-		}
-		for _, n := range g.Turns[:min(len(g.Turns), reportLineageTurns)] {
-			if !render.Unfinished(n) {
+		endings := s.Endings()
+		for _, e := range endings[:min(len(endings), reportLineageTurns)] {
+			if e.Ending == model.EndComplete {
 				continue
 			}
-			if _, _, at := n.Ending(); at.Line > 0 {
-				if p, ok := b.col.posOfModel(at); ok {
-					into[p] = true
-				}
-			}
-			if l := n.Later(); l != nil {
-				if p, ok := b.col.posOfModel(l.At); ok {
-					into[p] = true
-				}
+			mark(into, e.At)
+			if e.Later != nil {
+				mark(into, e.Later.At)
 			}
 		}
 	}
@@ -89,44 +80,20 @@ func (b *pageBuilder) turnRows(g *lineage.Session, endings []inspect.TurnEnding,
 	}
 	var rows []turnRow
 	for _, te := range endings[:min(len(endings), reportLineageTurns)] {
-		n := nodes[te.TurnID]
-		if n == nil {
-			rows = append(rows, b.endingRow(te))
-			continue
+		r := turnRow{ID: termsafe.Line(te.TurnID, reportCellRunes), Operation: "-", Outcome: render.OutcomeOf(te.Ending, te.Code, te.Later != nil),
+			Sequences: "-", Tokens: "-", Complete: te.Ending == model.EndComplete}
+		if n := nodes[te.TurnID]; n != nil {
+			r.Operation, r.Sequences, r.Tokens, r.Link = render.Origin(n), render.SeqRange(n), text.Plural(int(n.Usage.TotalTokens), "token"), box[n.TurnID]
 		}
-		e, _, at := n.Ending()
-		r := turnRow{ID: termsafe.Line(n.TurnID, reportCellRunes), Operation: render.Origin(n), Outcome: render.Outcome(n),
-			Sequences: render.SeqRange(n), Tokens: text.Plural(int(n.Usage.TotalTokens), "token"),
-			Complete: e == model.EndComplete, Link: box[n.TurnID]}
-		if at.Line > 0 {
-			r.Ended = b.position(at)
+		if te.At.Line > 0 {
+			r.Ended = b.position(te.At)
 		}
-		if l := n.Later(); l != nil {
-			r.Later = b.position(l.At)
-			r.LaterChars = render.LaterWords(l)
+		if l := te.Later; l != nil {
+			r.Later, r.LaterChars = b.position(l.At), render.LaterWords(l)
 		}
 		rows = append(rows, r)
 	}
 	return rows
-}
-
-// endingRow is the row of a turn the lineage has not: its id, how it
-// ended and where, in the words of inspect's outcomes line.
-func (b *pageBuilder) endingRow(te inspect.TurnEnding) turnRow {
-	outcome := te.Ending.String()
-	if te.Code != "" {
-		outcome += " " + te.Code
-	}
-	r := turnRow{ID: termsafe.Line(te.TurnID, reportCellRunes), Operation: "-", Outcome: termsafe.String(outcome), Sequences: "-", Tokens: "-",
-		Complete: te.Ending == model.EndComplete}
-	if te.At.Line > 0 {
-		r.Ended = b.position(te.At)
-	}
-	if l := te.Later; l != nil {
-		r.Outcome += " (completed later)"
-		r.Later, r.LaterChars = b.position(l.At), render.LaterWords(l)
-	}
-	return r
 }
 
 // position is a position of the model as the page shows it: labelled
