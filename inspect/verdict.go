@@ -75,9 +75,9 @@ func (v *Verdict) add(f *Finding) {
 // sequences: sequence-gap is a note, and a gap of 2 at a turn boundary is
 // how the AgentsKit Chat server numbers turns. Besides these, the lines
 // that error and warning findings cite are problems, and so is the line
-// where a turn ended other than complete (TurnEnding): the diagnostic
-// that timed it out, its error snapshot, the last snapshot of a stream
-// cut off.
+// where a turn the verdict counts unfinished ended (Unfinished): the
+// diagnostic that timed it out, its error snapshot, the last snapshot of
+// a stream cut off.
 func ProblemReason(r replay.Reason) bool {
 	switch r {
 	case replay.ReasonMalformed, replay.ReasonStale, replay.ReasonDuplicate, replay.ReasonForeignSession:
@@ -92,13 +92,7 @@ func ProblemReason(r replay.Reason) bool {
 // orphaned) counts as that finding, whatever answered it: a diagnostic
 // with no snapshot is one problem of its turn, not two.
 func unfinished(e model.Ending, orphan bool) bool {
-	switch {
-	case orphan:
-		return false
-	case e == model.EndComplete, e == model.EndNeverAccepted, e == model.EndUnanswered:
-		return false
-	}
-	return true
+	return !orphan && e != model.EndComplete && e != model.EndNeverAccepted && e != model.EndUnanswered
 }
 
 // orphaned says whether orphan-submit names turn t, which ended e
