@@ -64,7 +64,8 @@ type Origin struct {
 	Status     int
 	// RequestSession and RequestTurn are the session and turn of the
 	// submit the exchange's request carried: how a server error body,
-	// which names neither, is attributed.
+	// which names neither, is attributed (in a HAR, set for the lines of
+	// a response with an error status only).
 	RequestSession, RequestTurn string
 }
 

@@ -19,7 +19,7 @@ type harSlot struct {
 	url   int64 // offsets in the document of the request URL, the response text and the WebSocket messages; -1 when absent
 	text  int64
 	ws    int64
-	post  int64 // offset of the request body's text (postData.text); -1 when absent
+	post  int64 // offset of the request body's text (postData.text) of a response with an error status; -1 when absent or none
 	end   int64 // the offset just past the entry
 	entry int32 // 1-based, in the document's order
 	nsec  int32
@@ -389,6 +389,11 @@ func (ix *harIndexer) keep(e *entryScan) {
 	// A server's error body answers a request with an error status: its
 	// line is what an NDJSON capture of the responses holds.
 	refused := e.status >= 400
+	if !refused {
+		// Only an error body needs its request's submit (Origin.
+		// RequestSession): the read pass reads no other request body.
+		slot.post = -1
+	}
 	switch {
 	case slot.text < 0:
 	case e.encoding != "base64":

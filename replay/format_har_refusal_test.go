@@ -57,8 +57,8 @@ func TestHARErrorBodies(t *testing.T) {
 	}
 }
 
-// TestHARRequestSubmit: the lines of an entry whose request body is a
-// client.turn.submit carry the session and turn it names
+// TestHARRequestSubmit: the lines of an entry with an error status whose
+// request body is a client.turn.submit carry the session and turn it names
 // (Origin.RequestSession), which is how its error body is attributed;
 // a body that is not valid JSON, not a submit, or names unsafe ids
 // names none, and of a key given twice the last counts, as for the
@@ -89,7 +89,10 @@ func TestHARRequestSubmit(t *testing.T) {
 			if !strings.Contains(refused, "postData") {
 				t.Fatalf("no request body in %s", refused)
 			}
-			doc := harDoc(harEntryJSON("https://chat.example/chat", "2026-07-11T03:00:01.000Z", snap+"\n", ""), refused)
+			// The answered entry's request is a submit too: only an error
+			// body's request is read.
+			answered := withBody(harEntryJSON("https://chat.example/chat", "2026-07-11T03:00:01.000Z", snap+"\n", ""), submit(""))
+			doc := harDoc(answered, refused)
 			got, _ := runCapture(t, "c.har", []byte(doc), FormatHAR, 0)
 			if len(got) != 2 {
 				t.Fatalf("%d events, want 2", len(got))
@@ -98,7 +101,7 @@ func TestHARRequestSubmit(t *testing.T) {
 				t.Errorf("the error body's request names %q, %q; want %q, %q", o.RequestSession, o.RequestTurn, tt.session, tt.turn)
 			}
 			if o := got[0].Origin; o.RequestSession != "" {
-				t.Errorf("an entry without a request body names %q", o.RequestSession)
+				t.Errorf("an entry with status 200 names %q", o.RequestSession)
 			}
 		})
 	}
