@@ -3,8 +3,8 @@ package help
 // BashWordsShim is a minimal _get_comp_words_by_ref, defined only when
 // the bash-completion package has not defined it: the script of `snapctl
 // completion bash` needs it, and without it `source <(snapctl completion
-// bash)` fails at the first TAB. It splits words as bash does (at COMP_WORDBREAKS, so
-// --flag=value completes as two words).
+// bash)` fails at the first TAB. It splits words as bash does (at
+// COMP_WORDBREAKS, so --flag=value completes as two words).
 const BashWordsShim = `# snapctl: a minimal _get_comp_words_by_ref for a bash without the
 # bash-completion package.
 if ! declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
