@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,29 +31,37 @@ func everyOutput(lines int) [][]string {
 }
 
 // TestRedactHidesEverySecret runs every command and format over a capture
-// with a marker in every secret place: with --redact no output names one;
-// without it, every marker shows somewhere, so the search can fail.
+// with a marker in every secret place, as NDJSON and as the body of a HAR
+// entry whose request URL has markers too: with --redact no output names
+// one; without it, every marker shows somewhere, so the search can fail.
 func TestRedactHidesEverySecret(t *testing.T) {
 	const tag = "SeCrEt"
 	capture := redacttest.Capture(tag)
 	lines := strings.Count(capture, "\n")
-	c := redacttest.NewCanary(t, tag)
-	for _, args := range everyOutput(lines) {
-		name := strings.Join(args, " ")
-		for _, redact := range []bool{false, true} {
-			a := append([]string{}, args...)
-			if redact {
-				a = append(a, "--redact")
+	c := redacttest.NewCanary(t, tag, slices.Concat(redacttest.EventMarkers, redacttest.URLMarkers)...)
+	for _, in := range []struct{ format, capture string }{{"ndjson", capture}, {"har", redacttest.HAR(tag)}} {
+		for _, args := range append(everyOutput(lines), []string{"report", "--out", "-"}) {
+			name := in.format + ": " + strings.Join(args, " ")
+			for _, redact := range []bool{false, true} {
+				a := append([]string{}, args...)
+				if redact {
+					a = append(a, "--redact")
+				}
+				ios, out, errOut := iostreams.Test(in.capture)
+				code := run(ios, append(a, "-"))
+				if code != exitOK {
+					t.Fatalf("%s: exit %d: %s", strings.Join(a, " "), code, errOut.String())
+				}
+				c.Check(name, out.String()+errOut.String(), redact)
 			}
-			ios, out, errOut := iostreams.Test(capture)
-			code := run(ios, append(a, "-"))
-			if code != exitOK {
-				t.Fatalf("%s: exit %d: %s", strings.Join(a, " "), code, errOut.String())
-			}
-			c.Check(name, out.String()+errOut.String(), redact)
 		}
+		// reduce reads NDJSON only: of a HAR, it says so, naming no URL.
+		ios, out, errOut := iostreams.Test(in.capture)
+		code := run(ios, []string{"reduce", "--out", "-", "--redact", "-"})
+		if in.format == "har" && code != exitUsage {
+			t.Errorf("reduce of a HAR: exit %d, want %d", code, exitUsage)
+		}
+		c.Check(in.format+": reduce", out.String()+errOut.String(), true)
 	}
 	c.Done()
 }
-
-// secretMarkers follow the tag in every secret place of secretCapture.

@@ -12,19 +12,29 @@ import (
 
 // TestExploreRedactHidesEverySecret is TestRedactHidesEverySecret for the
 // explorer: every tab of every line, with the line toggled off and back
-// (what-if), the list, the timeline and the help screen.
+// (what-if), the list, the timeline and the help screen, of the capture
+// as NDJSON and as a HAR entry's body. The explorer shows no request URL,
+// so no URL marker need show without --redact; none may with it.
 func TestExploreRedactHidesEverySecret(t *testing.T) {
 	const tag = "SeCrEt"
-	file := filepath.Join(t.TempDir(), "secret.jsonl")
-	if err := os.WriteFile(file, []byte(redacttest.Capture(tag)), 0o644); err != nil {
+	dir := t.TempDir()
+	ndjson, har := filepath.Join(dir, "secret.jsonl"), filepath.Join(dir, "secret.har")
+	if err := os.WriteFile(ndjson, []byte(redacttest.Capture(tag)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := redacttest.NewCanary(t, tag)
-	for _, redact := range []bool{false, true} {
+	if err := os.WriteFile(har, []byte(redacttest.HAR(tag)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := redacttest.NewCanary(t, tag, redacttest.EventMarkers...)
+	for _, run := range []struct {
+		file   string
+		redact bool
+	}{{ndjson, false}, {ndjson, true}, {har, false}, {har, true}} {
+		file, redact := run.file, run.redact
 		m := newTestExplorer(t, 160, 50, "", file)
 		m.redact = redact
 		look := func(what string) {
-			c.Check("explore, "+what+",", m.render()+"\n"+strings.Join(m.detailLines(m.selected(), m.detailWidth()), "\n"), redact)
+			c.Check("explore "+filepath.Base(file)+", "+what+",", m.render()+"\n"+strings.Join(m.detailLines(m.selected(), m.detailWidth()), "\n"), redact)
 		}
 		for i := range m.x.len() {
 			m.selectRow(i)

@@ -158,7 +158,7 @@ func shownString(path, s string) bool {
 // when redactEvent would hide it (a tool call's name that is free text).
 func ShownField(path, s string, redact bool) string {
 	if redact && !shownString(path, s) {
-		return "(hidden: " + text.Plural(len(s), "byte") + ")"
+		return hiddenText(len(s))
 	}
 	return termsafe.String(s)
 }
@@ -174,7 +174,7 @@ func setOf(items ...string) map[string]bool {
 // hiddenJSON is the placeholder of a hidden value: a JSON string that
 // says how long the value was.
 func hiddenJSON(raw []byte) []byte {
-	return strconv.AppendQuote(nil, "(hidden: "+text.Plural(len(bytes.TrimSpace(raw)), "byte")+")")
+	return strconv.AppendQuote(nil, hiddenText(len(bytes.TrimSpace(raw))))
 }
 
 // RedactEvent returns the event line raw, which must be valid JSON, as

@@ -59,7 +59,7 @@ func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool, carry *ori
 		e.Key("acceptedSequence")
 		e.Int(res.Prev)
 	}
-	carry.write(e, res.File, res.Origin)
+	carry.write(e, res.File, res.Origin, redact)
 	e.EndObject()
 }
 
@@ -78,8 +78,9 @@ var noOrigin replay.Origin
 
 // write writes what the capture's format said of an event of file
 // beyond its position, each key only when the format has it, the
-// carried ones only when they change.
-func (c *originCarry) write(e *jsonout.Encoder, file string, o *replay.Origin) {
+// carried ones only when they change; with redact, the URL as ShownURL
+// shows it.
+func (c *originCarry) write(e *jsonout.Encoder, file string, o *replay.Origin, redact bool) {
 	if file != c.file {
 		*c = originCarry{file: file}
 	}
@@ -103,7 +104,7 @@ func (c *originCarry) write(e *jsonout.Encoder, file string, o *replay.Origin) {
 	if o.Entry > 0 && o.URL != c.url {
 		c.url = o.URL
 		e.Key("url")
-		e.Str(o.URL)
+		e.Str(ShownURL(o.URL, redact))
 	}
 	if o.Request > 0 {
 		e.Key("request")

@@ -4,6 +4,7 @@
 package redacttest
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -49,21 +50,48 @@ func Capture(tag string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-var secretMarkers = []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
-	"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
-
-// Canary searches outputs of Capture(tag): with --redact none may
-// hold the tag; without, every marker must show in one of them, so that
-// the search can fail.
-type Canary struct {
-	t    *testing.T
-	tag  string
-	seen map[string]bool
+// HAR is a HAR document of one entry whose response body is
+// Capture(tag) and whose request URL has a marker where a URL carries
+// tokens: its userinfo (user and password), query and fragment. The host
+// and the path, which say where the request went, carry none.
+func HAR(tag string) string {
+	url := fmt.Sprintf("https://%[1]suser:%[1]spass@chat.example:8443/api/s1/turns?access_token=%[1]squery&x=1#%[1]sfragment", tag)
+	doc := map[string]any{"log": map[string]any{"version": "1.2", "creator": map[string]any{"name": "redacttest", "version": "1"},
+		"entries": []any{map[string]any{
+			"startedDateTime": "2026-07-11T03:00:00.000Z",
+			"request":         map[string]any{"method": "POST", "url": url},
+			"response": map[string]any{"status": 200,
+				"content": map[string]any{"mimeType": "application/x-ndjson", "text": Capture(tag)}},
+		}}}}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		panic(err) // a map of strings always marshals
+	}
+	return string(b) + "\n"
 }
 
-// NewCanary searches for tag in what Check is given.
-func NewCanary(t *testing.T, tag string) *Canary {
-	return &Canary{t: t, tag: tag, seen: map[string]bool{}}
+// EventMarkers follow the tag in every secret place of Capture; URLMarkers
+// in every secret place of HAR's request URL.
+var (
+	EventMarkers = []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
+		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
+	URLMarkers = []string{"user", "pass", "query", "fragment"}
+)
+
+// Canary searches outputs of Capture(tag) and HAR(tag): with --redact
+// none may hold the tag; without, every marker it is given must show in
+// one of them, so that the search can fail.
+type Canary struct {
+	t       *testing.T
+	tag     string
+	markers []string
+	seen    map[string]bool
+}
+
+// NewCanary searches for tag in what Check is given, and for tag followed
+// by each of markers in what it is given without --redact.
+func NewCanary(t *testing.T, tag string, markers ...string) *Canary {
+	return &Canary{t: t, tag: tag, markers: markers, seen: map[string]bool{}}
 }
 
 // Check searches one output, named name, made with or without --redact.
@@ -75,7 +103,7 @@ func (c *Canary) Check(name, out string, redact bool) {
 		}
 		return
 	}
-	for _, m := range secretMarkers {
+	for _, m := range c.markers {
 		if strings.Contains(out, c.tag+m) {
 			c.seen[m] = true
 		}
@@ -86,7 +114,7 @@ func (c *Canary) Check(name, out string, redact bool) {
 // --redact.
 func (c *Canary) Done() {
 	c.t.Helper()
-	for _, m := range secretMarkers {
+	for _, m := range c.markers {
 		if !c.seen[m] {
 			c.t.Errorf("marker %s%s shows nowhere without --redact: the test cannot see it leak", c.tag, m)
 		}

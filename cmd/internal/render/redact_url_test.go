@@ -1,0 +1,32 @@
+package render
+
+import "testing"
+
+func TestShownURL(t *testing.T) {
+	for _, tt := range []struct{ name, raw, want string }{
+		{"plain", "https://chat.example/api/turns", "https://chat.example/api/turns"},
+		{"port and ids in the path", "https://chat.example:8443/s/s-7f3a/t/42", "https://chat.example:8443/s/s-7f3a/t/42"},
+		{"query", "https://chat.example/api?access_token=abc", "https://chat.example/api?(hidden: 16 bytes)"},
+		{"empty query", "https://chat.example/api?", "https://chat.example/api"},
+		{"fragment", "https://chat.example/#token=xyz", "https://chat.example/#(hidden: 9 bytes)"},
+		{"userinfo", "https://user:pass@chat.example/", "https://(hidden: 9 bytes)@chat.example/"},
+		{"user alone", "wss://tok@chat.example/socket", "wss://(hidden: 3 bytes)@chat.example/socket"},
+		{"all three", "https://u:p@h/x?q=1#f", "https://(hidden: 3 bytes)@h/x?(hidden: 3 bytes)#(hidden: 1 byte)"},
+		{"escaped path", "https://h/a%20b/c", "https://h/a%20b/c"},
+		{"relative (a record capture's)", "/api/chat?key=k", "/api/chat?(hidden: 5 bytes)"},
+		{"empty authority", "file:///etc/x?y", "file:///etc/x?(hidden: 1 byte)"},
+		{"opaque", "mailto:someone@example.com", "(hidden: 26 bytes)"},
+		{"does not parse", "https://h/\x01?token=t", "(hidden: 19 bytes)"},
+		{"bad host", "https://[::1/x?token=t", "(hidden: 22 bytes)"},
+		{"empty", "", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ShownURL(tt.raw, true); got != tt.want {
+				t.Errorf("ShownURL(%q, true) = %q, want %q", tt.raw, got, tt.want)
+			}
+			if got := ShownURL(tt.raw, false); got != tt.raw {
+				t.Errorf("ShownURL(%q, false) = %q, want it as it is", tt.raw, got)
+			}
+		})
+	}
+}
