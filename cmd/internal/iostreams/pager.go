@@ -2,7 +2,9 @@ package iostreams
 
 import (
 	"errors"
+	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -67,9 +69,12 @@ type lazyPager struct {
 
 func (l *lazyPager) Write(b []byte) (int, error) {
 	if l.w == nil {
-		// A pager that cannot start: no pager rather than no output.
+		// A pager that cannot start: no pager rather than no output, and
+		// a line that says why, as git does (the exit status is the
+		// command's).
 		var err error
 		if l.w, err = l.s.runPager(l.cmdline, l.out); err != nil {
+			fmt.Fprintf(l.s.ErrOut, "snapctl: cannot run the pager %s; output goes to the terminal\n", err)
 			l.w = l.out
 		}
 	}
@@ -79,6 +84,9 @@ func (l *lazyPager) Write(b []byte) (int, error) {
 // runPager starts the pager, its output on out (or the process's standard
 // output), and returns the writer of its input.
 func (s *IOStreams) runPager(cmdline string, out io.Writer) (io.Writer, error) {
+	if err := findPager(cmdline); err != nil {
+		return nil, err
+	}
 	cmd := exec.Command("sh", "-c", cmdline)
 	cmd.Stdout, cmd.Stderr = out, s.ErrOut
 	if s.stdout != nil {
@@ -96,10 +104,55 @@ func (s *IOStreams) runPager(cmdline string, out io.Writer) (io.Writer, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%q: sh: %w", cmdline, startReason(err))
 	}
 	s.pager = &pager{cmd: cmd, in: in}
 	return &pagerWriter{w: in, quit: s.Stop}, nil
+}
+
+// findPager checks, of a pager command line that is plain words (no
+// quote, expansion, redirection or operator: what the shell runs as it
+// reads it), that its command can run, so that a missing one falls back
+// to the terminal. The shell starts whatever the line names and says
+// only "not found" when it cannot run it: the output would be lost. A
+// line the shell must read first is left to it.
+func findPager(cmdline string) error {
+	if strings.ContainsAny(cmdline, shellSpecial) {
+		return nil
+	}
+	words := strings.Fields(cmdline)
+	if len(words) == 0 {
+		return nil
+	}
+	name := words[0]
+	_, err := exec.LookPath(name)
+	if err == nil || errors.Is(err, exec.ErrDot) {
+		return nil // the shell runs what is in the current directory
+	}
+	// Not a file: it may be the shell's own (exec less, command less),
+	// whose names have no slash.
+	if !strings.Contains(name, "/") && exec.Command("sh", "-c", `command -v -- "$1" >/dev/null`, "sh", name).Run() == nil {
+		return nil
+	}
+	return fmt.Errorf("%q: %w", name, startReason(err))
+}
+
+// shellSpecial are the characters that make the shell read a command line
+// as more than words separated by blanks.
+const shellSpecial = "|&;<>()$`\\\"'*?[]#~=%{}!^\n"
+
+// startReason is why a command could not start, without the name the
+// message already gives.
+func startReason(err error) error {
+	var ee *exec.Error
+	if errors.As(err, &ee) {
+		err = ee.Err
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return err
 }
 
 // stopPager closes the pager's input and waits for the user to quit it.

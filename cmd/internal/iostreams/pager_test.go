@@ -39,3 +39,26 @@ func TestPagerQuit(t *testing.T) {
 		t.Errorf("write to a closed pager: %v, want ErrPagerQuit", err)
 	}
 }
+
+// TestFindPager: a plain command line whose command cannot run is an
+// error, so that output falls back to the terminal; one the shell reads
+// first, or that the shell's own command begins, is left to the shell.
+func TestFindPager(t *testing.T) {
+	for _, tc := range []struct {
+		cmdline string
+		fails   bool
+	}{
+		{"cat", false},
+		{"cat -u", false},
+		{"exec cat", false},
+		{"no-such-pager-here", true},
+		{"no-such-pager-here -R", true},
+		{"/no/such/pager", true},
+		{"no-such-pager-here; cat", false},
+		{"LESS=R no-such-pager-here", false},
+	} {
+		if err := findPager(tc.cmdline); (err != nil) != tc.fails {
+			t.Errorf("findPager(%q) = %v, want an error: %v", tc.cmdline, err, tc.fails)
+		}
+	}
+}
