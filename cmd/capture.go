@@ -94,6 +94,14 @@ func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSe
 			return err
 		}
 	}
+	if f.Changed("url") {
+		if c.URL == "" {
+			return usageErrorf("--url needs a SUBSTRING of the request URLs to keep")
+		}
+		if c.Format != replay.FormatAuto && c.Format != replay.FormatHAR {
+			return usageErrorf("--url applies to HAR captures only: --format %s has no URLs", c.Format)
+		}
+	}
 	if !plainPath(c.EventPath) {
 		return usageErrorf("--event-path %q: only plain paths are supported (keys and indexes joined by dots, such as frame or data.event), without @modifiers, | pipes, # queries, multipaths or ..", c.EventPath)
 	}
@@ -176,6 +184,9 @@ func (c *captureFlags) read(ios *iostreams.IOStreams, streaming bool) (rd *repla
 	if err != nil {
 		return nil, nil, &usageError{directoryHint(c.Files, err, c.oneStream)}
 	}
+	if err := replay.DistinctFiles(c.Files); err != nil {
+		return nil, nil, &usageError{err}
+	}
 	if err := rd.SetFormat(c.Format); err != nil {
 		return nil, nil, &usageError{err}
 	}
@@ -212,7 +223,9 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 	if h := c.sniff.Hint(c.EventPath); h != nil {
 		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(render.HintText(h)))
 	}
-	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" {
+	// A --url that kept nothing says so in its error: the capture is
+	// not empty.
+	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" && c.checkURL(c.rd.Stats()) == nil {
 		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
 	}
 	damage := c.rd.Err()

@@ -170,11 +170,7 @@ func diffRun(o *diffOptions) error {
 		out.Flush()
 		return &usageError{err}
 	}
-	if err := o.checkWindow(sum.Input, sum.Counts); err != nil {
-		out.Flush()
-		return err
-	}
-	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
+	if err := o.checkSelectors(sum.Input, sum.Counts, sessionIDs(sum.Sessions)); err != nil {
 		out.Flush()
 		return err
 	}

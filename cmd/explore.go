@@ -48,6 +48,9 @@ func newCmdExplore(ios *iostreams.IOStreams, runF func(*exploreOptions) error) *
 			if opts.Format != replay.FormatAuto && opts.Format != replay.FormatNDJSON {
 				return usageErrorf("explore reads NDJSON captures: --format %s is not supported (replay, inspect, lineage and diff read it)", opts.Format)
 			}
+			if opts.URL != "" {
+				return usageErrorf("explore reads NDJSON captures: --url is not supported (it applies to HAR captures, which replay, inspect, lineage and diff read)")
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -199,10 +199,7 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
-		if err := o.checkWindow(x.Report.Overview.Input, x.Report.Overview.Counts); err != nil {
-			return err
-		}
-		if err := o.checkSession(overviewSessionIDs(x.Report.Overview)); err != nil {
+		if err := o.checkSelectors(x.Report.Overview.Input, x.Report.Overview.Counts, overviewSessionIDs(x.Report.Overview)); err != nil {
 			return err
 		}
 		if x.Matches == 0 {
@@ -218,10 +215,7 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
-		if err := o.checkWindow(rep.Overview.Input, rep.Overview.Counts); err != nil {
-			return err
-		}
-		if err := o.checkSession(overviewSessionIDs(rep.Overview)); err != nil {
+		if err := o.checkSelectors(rep.Overview.Input, rep.Overview.Counts, overviewSessionIDs(rep.Overview)); err != nil {
 			return err
 		}
 		switch o.Output {
@@ -265,7 +259,7 @@ func noMatch(o *inspectOptions, x inspect.Examination) error {
 		if len(x.EventIDs) == 0 {
 			return usageErrorf("--event-id %s matches nothing: no line of the capture is a valid event", o.EventID)
 		}
-		ids := x.EventIDs[:min(len(x.EventIDs), namesListed)]
+		ids := x.EventIDs[:min(len(x.EventIDs), render.NamesListed)]
 		return usageErrorf("--event-id %s matches nothing: the capture's %s have ids like %s",
 			o.EventID, text.Plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
 	}

@@ -109,10 +109,7 @@ func lineageRun(o *lineageOptions) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	if err := o.checkWindow(sum.Input, sum.Counts); err != nil {
-		return err
-	}
-	if err := o.checkSession(sessionIDs(sum.Sessions)); err != nil {
+	if err := o.checkSelectors(sum.Input, sum.Counts, sessionIDs(sum.Sessions)); err != nil {
 		return err
 	}
 	rep := in.Finish(sum)

@@ -1,17 +1,11 @@
 package cmd
 
 import (
-	"strconv"
-	"strings"
+	"errors"
 
-	"github.com/agentskit/snapctl/cmd/internal/text"
-	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/replay"
 )
-
-// namesListed is how many existing names an unknown-name error lists: a
-// handful to copy from, and a count for the rest.
-const namesListed = 5
 
 // nameSet collects names in order of first appearance, to say what exists
 // when a flag names nothing.
@@ -33,21 +27,22 @@ func (s *nameSet) add(name string) {
 func (s *nameSet) has(name string) bool { return s.seen[name] }
 
 // unknownName is the error for a flag value that names nothing in the
-// capture: one line naming the value and listing what exists, so that
-// a typo is seen at once and never read as "nothing happened".
+// capture (render.UnknownName).
 func unknownName(flag, value, kind string, names []string) error {
-	if len(names) == 0 {
-		return usageErrorf("%s %s matches nothing: the capture has no %ss", flag, value, kind)
+	return &usageError{errors.New(render.UnknownName(flag, value, kind, names))}
+}
+
+// checkSelectors fails when a capture flag selected nothing of the
+// capture: --url, the window (--lines, --since, --until), then --session,
+// in the order the reader and the cursor apply them.
+func (c *captureFlags) checkSelectors(in replay.Stats, counts replay.Counts, sessions []string) error {
+	if err := c.checkURL(in); err != nil {
+		return err
 	}
-	list := make([]string, 0, namesListed)
-	for _, n := range names[:min(len(names), namesListed)] {
-		list = append(list, termsafe.String(n))
+	if err := c.checkWindow(in, counts); err != nil {
+		return err
 	}
-	more := ""
-	if n := len(names) - len(list); n > 0 {
-		more = " (+" + strconv.Itoa(n) + ")"
-	}
-	return usageErrorf("%s %s matches nothing: the capture has %s: %s%s", flag, value, text.Plural(len(names), kind), strings.Join(list, ", "), more)
+	return c.checkSession(sessions)
 }
 
 // checkSession fails when a pinned --session is not the session of any
@@ -71,4 +66,12 @@ func sessionIDs(sessions []*replay.SessionStats) []string {
 		ids[i] = s.SessionID
 	}
 	return ids
+}
+
+// checkURL fails when --url kept no HAR entry with turn events.
+func (c *captureFlags) checkURL(in replay.Stats) error {
+	if msg := render.URLMatchesNothing(c.URL, in); msg != "" {
+		return &usageError{errors.New(msg)}
+	}
+	return nil
 }

@@ -56,6 +56,9 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 			if opts.Format != replay.FormatAuto && opts.Format != replay.FormatNDJSON {
 				return usageErrorf("reduce keeps NDJSON lines: --format %s is not supported", opts.Format)
 			}
+			if opts.URL != "" {
+				return usageErrorf("reduce keeps NDJSON lines: --url is not supported (it applies to HAR captures only)")
+			}
 			if opts.Finding != "" {
 				if _, ok := inspect.CheckByID(opts.Finding); !ok {
 					return unknownName("--finding", opts.Finding, "finding", checkIDs())

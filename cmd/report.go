@@ -112,6 +112,11 @@ func reportRun(o *reportOptions) error {
 	if err != nil {
 		return err
 	}
+	// A page of nothing is no report: a flag that selected nothing is
+	// bad usage here too, and no file is written.
+	if err := o.checkSelectors(got.sum.Input, got.sum.Counts, sessionIDs(got.sum.Sessions)); err != nil {
+		return err
+	}
 	files := report.FilesOf(rd.Stored())
 	page := report.BuildPage(report.PageOptions{Generated: o.Now(), Version: version(), Redact: o.Redact, AllEvents: o.AllEvents}, files, got.in.Finish(got.sum), got.lb.Finish(), got.col)
 	return writeReportFile(o, page)

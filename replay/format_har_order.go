@@ -405,9 +405,17 @@ func (ix *harIndexer) keep(e *entryScan) {
 	case e.decoded || refused && e.decodedError:
 		slot.flags |= slotText | slotBase64
 	}
-	if h := ix.h; slot.flags != 0 && (h.url == "" || strings.Contains(e.url, h.url)) {
-		h.slots.add(*slot)
+	h := ix.h
+	if slot.flags == 0 {
+		return
 	}
+	h.stats.HAREntries++
+	if h.url == "" || strings.Contains(e.url, h.url) {
+		h.stats.HARKept++
+		h.slots.add(*slot)
+		return
+	}
+	h.stats.noteURL(e.url)
 }
 
 // text reads a response text whose encoding may come after it: whether

@@ -161,6 +161,38 @@ func TestHARURLFilter(t *testing.T) {
 	}
 }
 
+// TestHARURLFilterNotesWhatItLeaves: the stats count the entries with
+// turn events and those the filter kept, and hold a few of the URLs it
+// left, never more than MaxURLsNoted, whatever the number of entries.
+func TestHARURLFilterNotesWhatItLeaves(t *testing.T) {
+	var entries []string
+	for i := range 20 {
+		entries = append(entries, harEntryJSON(fmt.Sprintf("https://x/%d", i%7), "t", snapshotLine("s", int64(i+1))+"\n", ""))
+	}
+	entries = append(entries, harEntryJSON("https://x/app.js", "t", "console.log(1)", ""))
+	path := writeFile(t, t.TempDir(), "c.har", []byte(harDoc(entries...)))
+	for _, c := range []struct {
+		filter string
+		kept   int
+		urls   []string
+	}{
+		{"/nope", 0, []string{"https://x/0", "https://x/1", "https://x/2", "https://x/3", "https://x/4"}},
+		{"/3", 3, []string{"https://x/0", "https://x/1", "https://x/2", "https://x/4", "https://x/5"}},
+		{"", 20, nil},
+	} {
+		rd, _ := Open([]string{path}, nil, 0)
+		rd.SetURLFilter(c.filter)
+		sum, err := Run(rd, Options{}, func(*Result) error { return nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := sum.Input
+		if in.HAREntries != 20 || in.HARKept != c.kept || fmt.Sprint(in.URLs) != fmt.Sprint(c.urls) {
+			t.Errorf("--url %q: %d entries, %d kept, URLs %q; want 20, %d, %q", c.filter, in.HAREntries, in.HARKept, in.URLs, c.kept, c.urls)
+		}
+	}
+}
+
 // TestHAROrder: entries are read in startedDateTime order, whatever
 // their order in the document, each still named by its place in it.
 func TestHAROrder(t *testing.T) {

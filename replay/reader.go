@@ -7,6 +7,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
@@ -82,6 +83,24 @@ type Stats struct {
 	// Stopped is set when the reader's Budget ended the reading before
 	// the captures' end.
 	Stopped bool
+	// HAREntries counts the HAR entries that carry turn events, HARKept
+	// those of them a URL filter (Reader.SetURLFilter) kept: all of them
+	// without one. URLs holds, under a filter, the first MaxURLsNoted
+	// distinct request URLs of the entries it left out, so that a filter
+	// that keeps nothing can be answered with what there is.
+	HAREntries, HARKept int
+	URLs                []string
+}
+
+// MaxURLsNoted is how many request URLs Stats.URLs holds at most: a
+// handful to copy from, whatever the number of entries.
+const MaxURLsNoted = 5
+
+// noteURL adds url to s.URLs unless it is there or the list is full.
+func (s *Stats) noteURL(url string) {
+	if len(s.URLs) < MaxURLsNoted && !slices.Contains(s.URLs, url) {
+		s.URLs = append(s.URLs, url)
+	}
 }
 
 // Complete reports whether every capture was read to its end.
@@ -191,33 +210,92 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 			r.sources = append(r.sources, source{name: name, size: -1, stdin: true})
 			continue
 		}
-		size, err := check(name)
+		fi, err := check(name)
 		if err != nil {
 			return nil, &InputError{Name: name, Err: err}
+		}
+		size := int64(-1)
+		if fi.Mode().IsRegular() {
+			size = fi.Size()
 		}
 		r.sources = append(r.sources, source{name: name, size: size})
 	}
 	return r, nil
 }
 
-// check tells whether the capture name can be read, and its size (-1 when
-// it is not a regular file).
-func check(name string) (int64, error) {
+// DistinctFiles refuses a capture file named twice in names (under one
+// name or two, or through a link: os.SameFile), as Open refuses
+// standard input named twice: read as one stream, its lines would come
+// again as more of it, every snapshot a duplicate, and two lines would
+// print at one position. A fifo or device can be read only once. Names
+// that cannot be looked up are left to Open. The CLI calls it before
+// reading; Open itself reads a file twice when asked to.
+func DistinctFiles(names []string) error {
+	var seen namedFiles
+	for _, name := range names {
+		fi, err := os.Stat(name)
+		if name == StdinName || err != nil || fi.IsDir() {
+			continue
+		}
+		if err := seen.add(name, fi); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// namedFiles are the files DistinctFiles has seen, grouped by size, so
+// that comparing them costs little however many are named.
+type namedFiles map[int64][]namedFile
+
+type namedFile struct {
+	name string
+	fi   os.FileInfo
+}
+
+func (s *namedFiles) add(name string, fi os.FileInfo) error {
+	if *s == nil {
+		*s = namedFiles{}
+	}
+	size := int64(-1)
+	if fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	for _, f := range (*s)[size] {
+		if !os.SameFile(f.fi, fi) {
+			continue
+		}
+		switch {
+		case size < 0 && f.name == name:
+			return fmt.Errorf("%s is named more than once: it can be read only once", name)
+		case size < 0:
+			return fmt.Errorf("%s and %s are the same file, named twice: it can be read only once", f.name, name)
+		case f.name == name:
+			return fmt.Errorf("%s is named more than once: its lines would be read twice, at the same positions", name)
+		}
+		return fmt.Errorf("%s and %s are the same file, named twice: its lines would be read twice", f.name, name)
+	}
+	(*s)[size] = append((*s)[size], namedFile{name, fi})
+	return nil
+}
+
+// check tells whether the capture name can be read, and what it is.
+func check(name string) (os.FileInfo, error) {
 	fi, err := os.Stat(name)
 	switch {
 	case err != nil:
-		return 0, err
+		return nil, err
 	case fi.IsDir():
-		return 0, errors.New("is a directory")
+		return nil, errors.New("is a directory")
 	case !fi.Mode().IsRegular():
-		return -1, nil
+		return fi, nil
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	f.Close()
-	return fi.Size(), nil
+	return fi, nil
 }
 
 // Close closes the capture being read, if any, and stops the reader: Next

@@ -27,7 +27,8 @@ func EmptyHint(files []string, st replay.Stats) string {
 	}
 	if st.Lines == 0 && st.Bytes > 0 {
 		// A HAR is read for the entries that carry turn events: one
-		// with none (or none that --url keeps) has bytes but no line.
+		// with none has bytes but no line. (A --url that keeps none is
+		// an error of its own, and no hint is given then.)
 		holds, its := " holds", "its"
 		subject, plural := strings.CutSuffix(what, " are")
 		if plural {
@@ -35,7 +36,7 @@ func EmptyHint(files []string, st replay.Stats) string {
 		} else {
 			subject = strings.TrimSuffix(what, " is")
 		}
-		return fmt.Sprintf("%s%s no event: %s %d bytes carry no line of turn events (no HAR entry, or none whose URL holds --url, carries them)", subject, holds, its, st.Bytes)
+		return fmt.Sprintf("%s%s no event: %s %d bytes carry no line of turn events (no HAR entry carries them)", subject, holds, its, st.Bytes)
 	}
 	if st.Lines == 0 {
 		return what + " empty (0 bytes): it holds no event"

@@ -1,0 +1,64 @@
+package render
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// NamesListed is how many existing names an unknown-name error lists: a
+// handful to copy from, and a count for the rest.
+const NamesListed = 5
+
+// UnknownName is the error message for a flag value that names nothing in
+// the capture: one line naming the value and listing what exists, so
+// that a typo is seen at once and never read as "nothing happened".
+func UnknownName(flag, value, kind string, names []string) string {
+	if len(names) == 0 {
+		return fmt.Sprintf("%s %s matches nothing: the capture has no %ss", flag, value, kind)
+	}
+	list := make([]string, 0, NamesListed)
+	for _, n := range names[:min(len(names), NamesListed)] {
+		list = append(list, termsafe.String(n))
+	}
+	more := ""
+	if n := len(names) - len(list); n > 0 {
+		more = " (+" + strconv.Itoa(n) + ")"
+	}
+	return fmt.Sprintf("%s %s matches nothing: the capture has %s: %s%s", flag, value, text.Plural(len(names), kind), strings.Join(list, ", "), more)
+}
+
+// URLMatchesNothing is the error, "" when there is none, of a --url
+// (filter) that kept no HAR entry with turn events, in the words of a
+// flag that names nothing: it lists the URLs there are, or says that no
+// capture read was a HAR, where --url applies to nothing. A capture of
+// no byte is left to EmptyHint.
+func URLMatchesNothing(filter string, st replay.Stats) string {
+	if filter == "" || st.HARKept > 0 || st.Bytes == 0 {
+		return ""
+	}
+	if !slices.Contains(st.Formats, replay.FormatHAR) {
+		formats := make([]string, len(st.Formats))
+		for i, f := range st.Formats {
+			formats[i] = string(f)
+		}
+		is := "the capture is"
+		if st.Files > 1 {
+			is = "the captures are"
+		}
+		return fmt.Sprintf("--url %s matches nothing: it applies to HAR captures only, and %s %s", filter, is, strings.Join(formats, " and "))
+	}
+	switch st.HAREntries {
+	case 0:
+		return fmt.Sprintf("--url %s matches nothing: no HAR entry of the capture carries turn events", filter)
+	case 1:
+		return fmt.Sprintf("--url %s matches nothing: the capture's one HAR entry with turn events has the URL %s", filter, st.URLs[0])
+	}
+	return fmt.Sprintf("--url %s matches nothing: the capture's %d HAR entries with turn events have URLs like %s",
+		filter, st.HAREntries, strings.Join(st.URLs, ", "))
+}
