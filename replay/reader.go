@@ -244,9 +244,14 @@ func DistinctFiles(names []string) error {
 	return nil
 }
 
-// namedFiles are the files DistinctFiles has seen, grouped by size, so
-// that comparing them costs little however many are named.
-type namedFiles map[int64][]namedFile
+// namedFiles are the files DistinctFiles has seen: by device and inode
+// where the platform gives them (fileID), else grouped by size and
+// compared with os.SameFile, so that comparing them costs one lookup a
+// file however many are named.
+type namedFiles struct {
+	byID   map[any]namedFile
+	bySize map[int64][]namedFile
+}
 
 type namedFile struct {
 	name string
@@ -254,29 +259,44 @@ type namedFile struct {
 }
 
 func (s *namedFiles) add(name string, fi os.FileInfo) error {
-	if *s == nil {
-		*s = namedFiles{}
-	}
 	size := int64(-1)
 	if fi.Mode().IsRegular() {
 		size = fi.Size()
 	}
-	for _, f := range (*s)[size] {
-		if !os.SameFile(f.fi, fi) {
-			continue
+	if id, ok := fileID(fi); ok {
+		if s.byID == nil {
+			s.byID = map[any]namedFile{}
 		}
-		switch {
-		case size < 0 && f.name == name:
-			return fmt.Errorf("%s is named more than once: it can be read only once", name)
-		case size < 0:
-			return fmt.Errorf("%s and %s are the same file, named twice: it can be read only once", f.name, name)
-		case f.name == name:
-			return fmt.Errorf("%s is named more than once: its lines would be read twice, at the same positions", name)
+		if f, ok := s.byID[id]; ok {
+			return namedTwice(f.name, name, size)
 		}
-		return fmt.Errorf("%s and %s are the same file, named twice: its lines would be read twice", f.name, name)
+		s.byID[id] = namedFile{name, fi}
+		return nil
 	}
-	(*s)[size] = append((*s)[size], namedFile{name, fi})
+	if s.bySize == nil {
+		s.bySize = map[int64][]namedFile{}
+	}
+	for _, f := range s.bySize[size] {
+		if os.SameFile(f.fi, fi) {
+			return namedTwice(f.name, name, size)
+		}
+	}
+	s.bySize[size] = append(s.bySize[size], namedFile{name, fi})
 	return nil
+}
+
+// namedTwice is the error for one file named first as earlier, then as
+// name; size is -1 for a fifo or a device.
+func namedTwice(earlier, name string, size int64) error {
+	switch {
+	case size < 0 && earlier == name:
+		return fmt.Errorf("%s is named more than once: it can be read only once", name)
+	case size < 0:
+		return fmt.Errorf("%s and %s are the same file, named twice: it can be read only once", earlier, name)
+	case earlier == name:
+		return fmt.Errorf("%s is named more than once: its lines would be read twice, at the same positions", name)
+	}
+	return fmt.Errorf("%s and %s are the same file, named twice: its lines would be read twice", earlier, name)
 }
 
 // check tells whether the capture name can be read, and what it is.

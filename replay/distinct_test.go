@@ -1,0 +1,82 @@
+package replay
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestDistinctFiles(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	// Same size, different files: told apart.
+	for _, n := range []string{a, b} {
+		if err := os.WriteFile(n, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := DistinctFiles([]string{a, b, StdinName}); err != nil {
+		t.Fatalf("two files of one size: %v", err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	if err := os.Symlink(a, link); err != nil {
+		t.Skip(err)
+	}
+	for _, c := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{a, b, a}, a + " is named more than once"},
+		{[]string{a, dir + "/./a.jsonl"}, "are the same file"},
+		{[]string{b, link, a}, link + " and " + a + " are the same file"},
+	} {
+		err := DistinctFiles(c.names)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.names, err, c.want)
+		}
+	}
+}
+
+// TestDistinctFilesByID checks that where the platform has device and
+// inode numbers, a file is found by them (one map lookup a file), not by
+// comparing it with every earlier file of its size.
+func TestDistinctFilesByID(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" || runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		t.Skip("no device and inode numbers here")
+	}
+	dir := t.TempDir()
+	n := filepath.Join(dir, "a.jsonl")
+	if err := os.WriteFile(n, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := fileID(fi); !ok {
+		t.Fatal("no file id for a regular file")
+	}
+	var s namedFiles
+	const files = 2000
+	for i := range files {
+		name := filepath.Join(dir, "f", string(rune('a'+i%26)), strings.Repeat("x", i/26+1))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.add(name, fi); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(s.byID) != files || len(s.bySize) != 0 {
+		t.Fatalf("%d files by id and %d sizes compared pairwise, want %d and 0", len(s.byID), len(s.bySize), files)
+	}
+}
