@@ -150,11 +150,14 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 // exploreOutcome is what the indexer makes of the whole capture once
 // read: the findings, the sessions' verdicts, the turns they count
 // unfinished (inspect.SessionOverview.Unfinished, with turns the lineage
-// has no node of) and the sessions' lineage.
+// has no node of), how every turn ended, by session
+// (inspect.SessionOverview.Endings, as inspect's outcomes line lists
+// them), and the sessions' lineage.
 type exploreOutcome struct {
 	findings []inspect.Finding
 	verdicts map[string]inspect.Verdict
 	ended    []inspect.TurnEnding
+	endings  map[string][]inspect.TurnEnding
 	sessions []*lineage.Session
 }
 
@@ -185,9 +188,13 @@ func (ix *exploreIndexer) finish(sum replay.Summary) exploreOutcome {
 // the peak for 0.4 s more of reading.
 func outcomeOf(sum replay.Summary, in *inspect.Inspector, lb *lineage.Builder) exploreOutcome {
 	rep := in.Finish(sum)
-	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts()}
+	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts(), endings: make(map[string][]inspect.TurnEnding, len(rep.Overview.Sessions))}
 	for i := range rep.Overview.Sessions {
-		o.ended = append(o.ended, rep.Overview.Sessions[i].Unfinished()...)
+		s := &rep.Overview.Sessions[i]
+		o.ended = append(o.ended, s.Unfinished()...)
+		if e := s.Endings(); len(e) > 0 {
+			o.endings[s.SessionID] = e
+		}
 	}
 	rep, sum, in = inspect.Report{}, replay.Summary{}, nil
 	runtime.GC()
