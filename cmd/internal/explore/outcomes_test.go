@@ -12,10 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/agentskit/snapctl/cmd/internal/render"
-	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/internal/termsafe"
-	"github.com/agentskit/snapctl/replay"
 )
 
 // inspectOutcomes are the turn outcomes of snapctl inspect --json, by
@@ -23,17 +21,8 @@ import (
 // explore's outcomes list words them.
 func inspectOutcomes(t *testing.T, m *exploreModel, file, session string) map[string][]string {
 	t.Helper()
-	rd, err := replay.Open([]string{file}, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := inspect.Run(rd, inspect.Options{Session: session})
-	rd.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var b bytes.Buffer
-	if err := render.WriteInspectJSON(&b, rep); err != nil {
+	if err := render.WriteInspectJSON(&b, inspectReport(t, file, session)); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
