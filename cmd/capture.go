@@ -34,8 +34,9 @@ type captureFlags struct {
 	// an argument that could not be listed, each with its error.
 	Each       bool
 	unreadable map[string]error
-	// oneStream: the command refuses --each (explore, reduce), so its
-	// help (the flag is hidden) and the directory hint do not offer it.
+	// oneStream: the command refuses --each (explore, reduce:
+	// registerOneStream), so its help (the flag is hidden) and the
+	// directory hint do not offer it.
 	oneStream bool
 
 	rd inputReport // set by read, for finish
@@ -65,6 +66,15 @@ func (c *captureFlags) register(f *pflag.FlagSet, sessionHelp string) {
 	f.BoolVar(&c.Each, "each", false, "treat every FILE as its own capture (a directory: every file under it), read in parallel, output in argument order")
 	f.StringVar(&c.URL, "url", "", "HAR captures: read only the entries whose request URL contains `SUBSTRING`")
 	f.Var((*formatFlag)(&c.Format), "format", "how the events are carried: `FORMAT` auto (recognise each capture), ndjson, sse, har, docker, cri, kubectl or record")
+}
+
+// registerOneStream is register for a command that reads one stream of
+// captures (explore, reduce): it refuses --each, so the flag is hidden
+// from its help and the directory hint does not offer it.
+func (c *captureFlags) registerOneStream(f *pflag.FlagSet, sessionHelp string) {
+	c.register(f, sessionHelp)
+	c.oneStream = true
+	_ = f.MarkHidden("each")
 }
 
 // formatFlag is the value of --format.

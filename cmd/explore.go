@@ -57,9 +57,7 @@ func newCmdExplore(ios *iostreams.IOStreams, runF func(*exploreOptions) error) *
 			return opts.finish(ios, exploreRun(opts))
 		},
 	}
-	opts.register(c.Flags(), "pin the trusted session `ID` (default: one cursor per session)")
-	opts.oneStream = true
-	_ = c.Flags().MarkHidden("each")
+	opts.registerOneStream(c.Flags(), "pin the trusted session `ID` (default: one cursor per session)")
 	registerRedact(c.Flags(), &opts.Redact)
 	registerIDCompletion(c)
 	return c

@@ -71,9 +71,7 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 		},
 	}
 	f := c.Flags()
-	opts.register(f, "pin the trusted session `ID`, and keep every finding of it when --finding is not given")
-	opts.oneStream = true
-	_ = f.MarkHidden("each")
+	opts.registerOneStream(f, "pin the trusted session `ID`, and keep every finding of it when --finding is not given")
 	f.StringVar(&opts.Finding, "finding", "", "keep the finding `NAME` (snapctl help findings)")
 	_ = c.RegisterFlagCompletionFunc("finding", fixedCompletion(checkIDs()...))
 	f.StringVar(&opts.Out, "out", "", "write the reduced capture to `FILE` (- for standard output; .txtar for a testscript archive)")

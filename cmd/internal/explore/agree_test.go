@@ -444,15 +444,7 @@ func TestExploreFindsWhatInspectFinds(t *testing.T) {
 		ids := openIndex(t, file, replay.Options{}).ids
 		for _, session := range append([]string{""}, ids[:min(len(ids), 1)]...) {
 			x := openIndex(t, file, replay.Options{Session: session})
-			rd, err := replay.Open([]string{file}, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep, err := inspect.Run(rd, inspect.Options{Session: session})
-			rd.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := inspectReport(t, file, session)
 			if got, want := fmt.Sprintf("%+v", x.findings), fmt.Sprintf("%+v", rep.Findings); got != want {
 				t.Errorf("%s/%s: the explorer finds\n%s\ninspect\n%s", filepath.Base(file), session, got, want)
 			}

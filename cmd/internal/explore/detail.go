@@ -345,7 +345,11 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		}
 	}
 	if len(sel) == 0 {
+		// Its turns ended even so: a diagnostic alone, a submit no
+		// snapshot answered, snapshots all inert.
 		fmt.Fprintln(out, "no accepted snapshot of this line's session: no tree")
+		m.outcomes(out, id)
+		m.whatIfNote(out, "tree")
 		return
 	}
 	if m.redact {
@@ -373,29 +377,27 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		}
 		fmt.Fprintln(out, "  "+l)
 	}
-	m.outcomes(out, sel)
+	m.outcomes(out, id)
 	m.whatIfNote(out, "tree")
 }
 
-// outcomes lists how each turn ended for the client, whole, with where:
-// the tree cuts its lines to the pane.
-func (m *exploreModel) outcomes(out *bufio.Writer, sessions []*lineage.Session) {
+// outcomes lists how each turn of the session ended for the client, whole,
+// with where (the tree cuts its lines to the pane): the model's endings,
+// as inspect's outcomes line and the report's turn list have them, so a
+// turn the tree has no node of (no accepted snapshot) is listed too.
+func (m *exploreModel) outcomes(out *bufio.Writer, session string) {
+	endings := m.x.endings[session]
+	if len(endings) == 0 {
+		return // a session the pin leaves foreign ended no turn
+	}
 	fmt.Fprintln(out)
 	fmt.Fprintln(out, m.pal.Bold("outcomes"))
-	for _, s := range sessions {
-		for _, n := range s.Turns {
-			e, code, at := n.Ending()
-			colour := m.pal.Green
-			if e != model.EndComplete || n.ErrorCode != "" {
-				colour = m.pal.Red
-			}
-			where := ""
-			if at.Line > 0 {
-				where = " at " + m.atModel(at)
-			}
-			where += render.LaterAt(n.Later(), m.atModel)
-			fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(n.TurnID), colour(render.OutcomeOf(e, code, false)), where)
+	for _, e := range endings {
+		colour := m.pal.Green
+		if e.Ending != model.EndComplete {
+			colour = m.pal.Red
 		}
+		fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(e.TurnID), colour(render.OutcomeOf(e.Ending, e.Code, false)), render.EndedAt(e, m.atModel))
 	}
 }
 

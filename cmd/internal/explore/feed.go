@@ -41,6 +41,7 @@ type exploreFeed struct {
 	sessions []*lineage.Session
 	verdicts map[string]inspect.Verdict
 	ended    []inspect.TurnEnding
+	endings  map[string][]inspect.TurnEnding
 }
 
 // exploreTickMsg asks the model to take what the feed holds.
@@ -160,7 +161,7 @@ func (f *exploreFeed) finish(ix *exploreIndexer, sum replay.Summary) {
 	f.mu.Unlock()
 	o := ix.finish(sum)
 	f.mu.Lock()
-	f.done, f.findings, f.sessions, f.verdicts, f.ended = true, o.findings, o.sessions, o.verdicts, o.ended
+	f.done, f.findings, f.sessions, f.verdicts, f.ended, f.endings = true, o.findings, o.sessions, o.verdicts, o.ended, o.endings
 	f.mu.Unlock()
 }
 
@@ -183,8 +184,8 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 		if x.origFindings == nil {
 			x.cites, x.ends = x.citedRows(f.findings, f.ended)
 		}
-		x.findings, x.sessions, x.verdicts, x.ended = f.findings, f.sessions, f.verdicts, f.ended
-		x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds, x.origEnded = f.findings, f.sessions, f.verdicts, x.cites, x.ends, f.ended
+		x.findings, x.sessions, x.verdicts, x.ended, x.endings = f.findings, f.sessions, f.verdicts, f.ended, f.endings
+		x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds, x.origEnded, x.origEndings = f.findings, f.sessions, f.verdicts, x.cites, x.ends, f.ended, f.endings
 	}
 	return changed, f.done, f.err
 }

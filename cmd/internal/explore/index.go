@@ -56,8 +56,11 @@ type exploreIndex struct {
 	// ended are the turns the verdicts count unfinished, and ends the
 	// rows where they ended, in row order (see citedRows), of the lines
 	// in play and of the capture.
-	ended, origEnded       []inspect.TurnEnding
-	ends, origEnds         []int32
+	ended, origEnded []inspect.TurnEnding
+	ends, origEnds   []int32
+	// endings are how every turn ended, by session (see exploreOutcome),
+	// of the lines in play and of the capture.
+	endings, origEndings   map[string][]inspect.TurnEnding
 	sessions, origSessions []*lineage.Session
 	verdicts, origVerdicts map[string]inspect.Verdict
 
@@ -248,9 +251,9 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, e
 	}
 	x.files, x.spool = ix.files, ix.spool
 	o := ix.finish(ix.summary(rd.Stats()))
-	x.findings, x.verdicts, x.sessions, x.ended = o.findings, o.verdicts, o.sessions, o.ended
+	x.findings, x.verdicts, x.sessions, x.ended, x.endings = o.findings, o.verdicts, o.sessions, o.ended, o.endings
 	x.cites, x.ends = x.citedRows(x.findings, x.ended)
-	x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds, x.origEnded = x.findings, x.sessions, x.verdicts, x.cites, x.ends, x.ended
+	x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds, x.origEnded, x.origEndings = x.findings, x.sessions, x.verdicts, x.cites, x.ends, x.ended, x.endings
 	return x, nil
 }
 

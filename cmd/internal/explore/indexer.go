@@ -150,11 +150,14 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 // exploreOutcome is what the indexer makes of the whole capture once
 // read: the findings, the sessions' verdicts, the turns they count
 // unfinished (inspect.SessionOverview.Unfinished, with turns the lineage
-// has no node of) and the sessions' lineage.
+// has no node of), how every turn ended, by session
+// (inspect.SessionOverview.Endings, as inspect's outcomes line lists
+// them), and the sessions' lineage.
 type exploreOutcome struct {
 	findings []inspect.Finding
 	verdicts map[string]inspect.Verdict
 	ended    []inspect.TurnEnding
+	endings  map[string][]inspect.TurnEnding
 	sessions []*lineage.Session
 }
 
@@ -179,15 +182,21 @@ func (ix *exploreIndexer) finish(sum replay.Summary) exploreOutcome {
 // doubles, and the run's state grew all along. So it is run here, once,
 // where the most can be taken (the cursors, the inspector and the garbage
 // of the run), before the lineage is made: on 200,000 sessions the peak
-// is 1,662 to 1,795 bytes a session, 1,897 without it
-// (BenchmarkExploreOpen, with the builder on the inspector's model). A
-// second one, before the inspector's report, took some 10 MB more off
-// the peak for 0.4 s more of reading.
+// was 1,662 to 1,795 bytes a session, 1,897 without it
+// (BenchmarkExploreOpen, with the builder on the inspector's model);
+// keeping every turn's ending (endings) gave 1,711 and 1,844 in two runs
+// where the code before gave 1,657 and 1,701. A second one, before the
+// inspector's report, took some 10 MB more off the peak for 0.4 s more
+// of reading.
 func outcomeOf(sum replay.Summary, in *inspect.Inspector, lb *lineage.Builder) exploreOutcome {
 	rep := in.Finish(sum)
-	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts()}
+	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts(), endings: make(map[string][]inspect.TurnEnding, len(rep.Overview.Sessions))}
 	for i := range rep.Overview.Sessions {
-		o.ended = append(o.ended, rep.Overview.Sessions[i].Unfinished()...)
+		s := &rep.Overview.Sessions[i]
+		o.ended = append(o.ended, s.Unfinished()...)
+		if e := s.Endings(); len(e) > 0 {
+			o.endings[s.SessionID] = e
+		}
 	}
 	rep, sum, in = inspect.Report{}, replay.Summary{}, nil
 	runtime.GC()

@@ -460,7 +460,7 @@ func (m *exploreModel) whatIf() tea.Cmd {
 		return nil // done once the input ends
 	}
 	if m.toggled() == 0 {
-		m.x.findings, m.x.sessions, m.x.verdicts, m.x.cites, m.x.ends, m.x.ended, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, m.x.origCites, m.x.origEnds, m.x.origEnded, false
+		m.x.findings, m.x.sessions, m.x.verdicts, m.x.cites, m.x.ends, m.x.ended, m.x.endings, m.pending = m.x.origFindings, m.x.origSessions, m.x.origVerdicts, m.x.origCites, m.x.origEnds, m.x.origEnded, m.x.origEndings, false
 		m.findProblems()
 		return nil
 	}
@@ -488,7 +488,7 @@ func (m *exploreModel) whatIfDone(msg exploreWhatIfMsg) {
 		m.status = "findings not recomputed: " + termsafe.String(msg.err.Error())
 		return
 	}
-	m.x.findings, m.x.sessions, m.x.verdicts, m.x.ended = msg.findings, msg.sessions, msg.verdicts, msg.ended
+	m.x.findings, m.x.sessions, m.x.verdicts, m.x.ended, m.x.endings = msg.findings, msg.sessions, msg.verdicts, msg.ended, msg.endings
 	m.x.cites, m.x.ends = m.x.citedRows(m.x.findings, m.x.ended)
 	m.findProblems()
 }

@@ -15,19 +15,26 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
-// inspectVerdicts is what snapctl inspect judges of each session of a
-// capture, computed apart from the explorer.
-func inspectVerdicts(t *testing.T, file string) map[string]inspect.Verdict {
+// inspectReport is snapctl inspect's report of a capture, pinned to
+// session unless empty, computed apart from the explorer.
+func inspectReport(t *testing.T, file, session string) inspect.Report {
 	t.Helper()
 	rd, err := replay.Open([]string{file}, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer rd.Close()
-	rep, err := inspect.Run(rd, inspect.Options{})
+	rep, err := inspect.Run(rd, inspect.Options{Session: session})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rep
+}
+
+// inspectVerdicts is what snapctl inspect judges of each session of a
+// capture.
+func inspectVerdicts(t *testing.T, file string) map[string]inspect.Verdict {
+	rep := inspectReport(t, file, "")
 	return rep.Verdicts()
 }
 

@@ -22,6 +22,7 @@ type exploreWhatIfMsg struct {
 	sessions []*lineage.Session
 	verdicts map[string]inspect.Verdict
 	ended    []inspect.TurnEnding
+	endings  map[string][]inspect.TurnEnding
 	err      error
 }
 
@@ -51,7 +52,7 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 		msg := exploreWhatIfMsg{gen: gen}
 		var o exploreOutcome
 		o, msg.err = src.inspectRows(kept, long)
-		msg.findings, msg.sessions, msg.verdicts, msg.ended = o.findings, o.sessions, o.verdicts, o.ended
+		msg.findings, msg.sessions, msg.verdicts, msg.ended, msg.endings = o.findings, o.sessions, o.verdicts, o.ended, o.endings
 		return msg
 	}
 }

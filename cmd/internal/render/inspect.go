@@ -390,11 +390,7 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 		if others++; others > maxOutcomesListed {
 			continue
 		}
-		d := termsafe.String(o.TurnID) + " " + OutcomeOf(o.Ending, o.Code, false)
-		if o.At.Line > 0 {
-			d += " at " + modelPosition(o.At)
-		}
-		named = append(named, d+LaterAt(o.Later, modelPosition))
+		named = append(named, termsafe.String(o.TurnID)+" "+OutcomeOf(o.Ending, o.Code, false)+EndedAt(o, modelPosition))
 	}
 	var parts []string
 	if complete > 0 {
@@ -405,6 +401,19 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 		parts = append(parts, fmt.Sprintf("%d more", others-maxOutcomesListed))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// EndedAt is where turn ending e shows and where a later snapshot showed
+// the reply complete, " at cap.jsonl:4 (completed later at cap.jsonl:5,
+// +0 characters)", after the outcome in every list of endings (inspect's
+// outcomes line, explore's outcomes); at names a position as the view
+// names positions.
+func EndedAt(e inspect.TurnEnding, at func(model.Position) string) string {
+	s := ""
+	if e.At.Line > 0 {
+		s = " at " + at(e.At)
+	}
+	return s + LaterAt(e.Later, at)
 }
 
 // modelPosition is a position of the model in the one form, made safe
