@@ -199,7 +199,7 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
-		if err := o.checkSelectors(x.Report.Overview.Input, x.Report.Overview.Counts, overviewSessionIDs(x.Report.Overview)); err != nil {
+		if err := o.checkSelectors(x.Report.Overview.Input, x.Report.Overview.Counts, x.Report.Overview.SessionIDs()); err != nil {
 			return err
 		}
 		if x.Matches == 0 {
@@ -215,7 +215,7 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
-		if err := o.checkSelectors(rep.Overview.Input, rep.Overview.Counts, overviewSessionIDs(rep.Overview)); err != nil {
+		if err := o.checkSelectors(rep.Overview.Input, rep.Overview.Counts, rep.Overview.SessionIDs()); err != nil {
 			return err
 		}
 		switch o.Output {
@@ -240,15 +240,6 @@ func inspectRun(o *inspectOptions) error {
 	return joinMatches(findingMatch(rep.Findings, func(f inspect.Finding) bool {
 		return (o.FailOn != "" && f.Severity.AtLeast(o.FailOn)) || slices.Contains(o.FailOnIDs, f.ID)
 	}), reasons.err())
-}
-
-// overviewSessionIDs are the ids of the overview's sessions.
-func overviewSessionIDs(ov inspect.Overview) []string {
-	ids := make([]string, len(ov.Sessions))
-	for i, s := range ov.Sessions {
-		ids[i] = s.SessionID
-	}
-	return ids
 }
 
 // noMatch explains why a --line or --event-id target matched nothing,

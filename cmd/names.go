@@ -59,15 +59,6 @@ func (c *captureFlags) checkSession(ids []string) error {
 	return unknownName("--session", c.Session, "session", ids)
 }
 
-// sessionIDs are the ids of a run's sessions, in order of appearance.
-func sessionIDs(sessions []*replay.SessionStats) []string {
-	ids := make([]string, len(sessions))
-	for i, s := range sessions {
-		ids[i] = s.SessionID
-	}
-	return ids
-}
-
 // checkURL fails when --url kept no HAR entry with turn events.
 func (c *captureFlags) checkURL(in replay.Stats) error {
 	if msg := render.URLMatchesNothing(c.URL, in); msg != "" {

@@ -67,6 +67,15 @@ type SessionOverview struct {
 	unfinished int32
 }
 
+// SessionIDs are the ids of the overview's sessions, in its order.
+func (ov *Overview) SessionIDs() []string {
+	ids := make([]string, len(ov.Sessions))
+	for i := range ov.Sessions {
+		ids[i] = ov.Sessions[i].SessionID
+	}
+	return ids
+}
+
 // Verdict is the one judgement on the session, from its findings and how
 // its turns ended, made once by the report: what every view says of it.
 func (s *SessionOverview) Verdict() Verdict {

@@ -260,6 +260,16 @@ type Summary struct {
 	PerSession bool
 }
 
+// SessionIDs are the ids of the sessions seen, in order of first
+// appearance.
+func (s Summary) SessionIDs() []string {
+	ids := make([]string, len(s.Sessions))
+	for i, st := range s.Sessions {
+		ids[i] = st.SessionID
+	}
+	return ids
+}
+
 // decoder returns a decoder configured by the options.
 func (o Options) decoder() Decoder {
 	return Decoder{Messages: o.Messages, AllProblems: o.AllProblems, EventPath: o.EventPath, Hash: o.Hash, Borrow: o.BorrowMessages, Brief: o.BriefMessages}
