@@ -61,7 +61,7 @@ func newCmdReport(ios *iostreams.IOStreams, runF func(*reportOptions) error) *co
 		},
 	}
 	f := c.Flags()
-	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
+	opts.registerOneStream(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "html", "output format: html (the only one; name the file with --out)")
 	f.StringVar(&opts.Out, "out", "report.html", "write the report to `FILE` (- for standard output)")
 	f.BoolVar(&opts.Force, "force", false, "replace the --out file if it exists")
@@ -76,6 +76,8 @@ func newCmdReport(ios *iostreams.IOStreams, runF func(*reportOptions) error) *co
 // HTML, and an existing file is kept unless --force.
 func (o *reportOptions) validate() error {
 	switch {
+	case o.Each:
+		return usageErrorf("report draws one page of one stream of captures: --each is not supported (inspect --each -o jsonl triages many)")
 	case o.Output == "html":
 	case strings.Contains(o.Output, "."):
 		// -o named the file before --out did: say what it is now.
