@@ -53,6 +53,10 @@ type SessionOverview struct {
 	// LineageTurns counts the turns with an accepted snapshot by how they
 	// came about (model.Turn.Operation), as lineage does.
 	LineageTurns OpCounts
+	// Earlier is how many messages of earlier turns the session's first
+	// accepted snapshot already holds (model.Session.Earlier): history
+	// from before the capture, or from turns it kept inert.
+	Earlier int
 	// endings is how each turn ended for the client (Endings), nil when
 	// sole says it: sole is then the ending, plus one, of a session's one
 	// turn that Final tells the rest of (its id and line, no code, nothing
@@ -201,7 +205,7 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	for i, s := range in.order {
 		so := SessionOverview{SessionID: s.m.ID, Turns: s.m.Turns,
-			Snapshots: int(s.snapshots)}
+			Snapshots: int(s.snapshots), Earlier: s.m.Earlier()}
 		for i, n := range s.lineage {
 			so.Lineage.add(lineageOps[i], int(n))
 		}

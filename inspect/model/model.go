@@ -213,7 +213,9 @@ type Session struct {
 	lastEmittedAt  string
 	lastSec        int64
 	lastNsec, idsN int32
-	idsBuf         string
+	// earlier is Earlier's count, set by the first accepted snapshot.
+	earlier int32
+	idsBuf  string
 	// idsHash is the decoder's hash of those ids (Snapshot.IDsHash).
 	idsHash uint64
 	// accTurn is the turn of the last accepted projection, and tail what
@@ -231,6 +233,35 @@ func (s *Session) FirstTurn() *Turn {
 		return nil
 	}
 	return &s.first
+}
+
+// Earlier is how many messages of earlier turns the session's first
+// accepted snapshot already holds: those before its turn's own, but for
+// system messages. The turn's own begin at the message its lineage
+// rewrites from (a retry, edit or regenerate whose source message it
+// holds, as Explain reads it), else at its last user message (the
+// submit's). A capture that starts in the middle of a session shows its
+// history so; 0 without an accepted snapshot or a message that begins
+// the turn.
+func (s *Session) Earlier() int { return int(s.earlier) }
+
+// earlierThan counts the messages of a projection before its turn's own
+// (Session.Earlier), but for system messages, which set a conversation
+// up rather than come from a turn.
+func earlierThan(msgs Messages, lin replay.Lineage) int {
+	start := source(msgs, lin)
+	for i := len(msgs) - 1; i >= 0 && start < 0; i-- {
+		if msgs[i].Role == "user" {
+			start = i
+		}
+	}
+	n := 0
+	for i := range max(start, 0) {
+		if msgs[i].Role != "system" {
+			n++
+		}
+	}
+	return n
 }
 
 // LastSequence is the sequence of the session's last accepted snapshot,
@@ -361,6 +392,9 @@ func (m *Model) accept(st *Step, ev *replay.Event, p at) {
 	same := s.accTurn != nil && snap.IDsHash != 0 && snap.IDsHash == s.idsHash && len(msgs) == int(s.idsN)
 	if s.accTurn != nil && !same {
 		st.Removed = Removals(m.prev.IDs, msgs, snap.Lineage)
+	}
+	if s.accTurn == nil {
+		s.earlier = int32(earlierThan(msgs, snap.Lineage))
 	}
 	st.PrevTurn = s.accTurn
 	s.noteEnd(t, snap, p.position())

@@ -245,3 +245,55 @@ func testEnding(t *testing.T, sums bool) {
 		i++
 	}
 }
+
+// TestEarlier: the first accepted snapshot of a session tells how many
+// messages of earlier turns it holds (the history of a capture that starts
+// in the middle of a session); system messages and the turn's own are not
+// counted, and later snapshots change nothing.
+func TestEarlier(t *testing.T) {
+	msg := func(spec string) []replay.Message {
+		var ms []replay.Message
+		for _, f := range strings.Fields(spec) {
+			role, id, _ := strings.Cut(f, ":")
+			ms = append(ms, replay.Message{ID: id, Role: role})
+		}
+		return ms
+	}
+	regen := replay.Lineage{Operation: replay.OpRegenerate, ParentTurnID: "t0", SourceMessageID: "a2"}
+	retry := replay.Lineage{Operation: replay.OpRetry, ParentTurnID: "t0", SourceMessageID: "gone"}
+	for _, c := range []struct {
+		name  string
+		lin   replay.Lineage
+		msgs  string
+		first int
+	}{
+		{"first turn", replay.Lineage{}, "user:u1 assistant:a1", 0},
+		{"system prompt", replay.Lineage{}, "system:s user:u1 assistant:a1", 0},
+		{"two earlier", replay.Lineage{Operation: replay.OpSubmit}, "system:s user:u1 assistant:a1 user:u2 assistant:a2", 2},
+		{"tool calls", replay.Lineage{}, "user:u1 assistant:a1 tool:x1 assistant:a1b user:u2 assistant:a2 tool:x2", 4},
+		{"regenerate from a held message", regen, "user:u1 assistant:a1 user:u2 assistant:a2", 3},
+		{"retry from a message it no longer holds", retry, "user:u1 assistant:a1 user:u2 assistant:a2", 2},
+		{"no user message", replay.Lineage{}, "assistant:a1 assistant:a2", 0},
+		{"no message", replay.Lineage{}, "", 0},
+	} {
+		m := New("", true)
+		first := result("snap", "s", "t1", 2, replay.StatusStreaming, c.lin)
+		first.Event.Snapshot.Messages = msg(c.msgs)
+		st := m.Observe(first)
+		if got := st.Session.Earlier(); got != c.first {
+			t.Errorf("%s: Earlier %d, want %d", c.name, got, c.first)
+		}
+		later := result("snap", "s", "t2", 3, replay.StatusStreaming, replay.Lineage{}, "u1", "a1", "u2", "a2", "u3", "a3")
+		later.Event.Snapshot.Messages = msg("user:u1 assistant:a1 user:u2 assistant:a2 user:u3 assistant:a3")
+		if st := m.Observe(later); st.Session.Earlier() != c.first {
+			t.Errorf("%s: a later snapshot made Earlier %d", c.name, st.Session.Earlier())
+		}
+	}
+	// An inert snapshot is not the reconnect state.
+	m := New("", true)
+	inert := result("inert", "s", "t1", 2, replay.StatusStreaming, replay.Lineage{})
+	inert.Event.Snapshot.Messages = msg("user:u1 assistant:a1 user:u2")
+	if st := m.Observe(inert); st.Session.Earlier() != 0 {
+		t.Errorf("an inert snapshot set Earlier %d", st.Session.Earlier())
+	}
+}

@@ -364,6 +364,9 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 		}
 		fmt.Fprintf(&b, "%s: %s (%s)\nverdict: %s\n", m.pal.Bold("session "+termsafe.String(s.SessionID)),
 			text.Plural(len(s.Turns), "turn"), render.OpCounts(s), m.verdict(s.SessionID))
+		if h := render.HistoryWords(m.x.endings[s.SessionID].earlier); h != "" {
+			fmt.Fprintf(&b, "history: %s\n", h)
+		}
 		var t bytes.Buffer
 		render.NewTree(&t, m.pal, w-2, false).Write([]*lineage.Session{s})
 		_, tree, _ := strings.Cut(t.String(), "\n")
@@ -386,7 +389,7 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 // as inspect's outcomes line and the report's turn list have them, so a
 // turn the tree has no node of (no accepted snapshot) is listed too.
 func (m *exploreModel) outcomes(out *bufio.Writer, session string) {
-	endings := m.x.endings[session]
+	endings := m.x.endings[session].endings
 	if len(endings) == 0 {
 		return // a session the pin leaves foreign ended no turn
 	}

@@ -41,7 +41,7 @@ type exploreFeed struct {
 	sessions []*lineage.Session
 	verdicts map[string]inspect.Verdict
 	ended    []inspect.TurnEnding
-	endings  map[string][]inspect.TurnEnding
+	endings  map[string]sessionTurns
 }
 
 // exploreTickMsg asks the model to take what the feed holds.

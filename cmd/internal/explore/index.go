@@ -60,7 +60,7 @@ type exploreIndex struct {
 	ends, origEnds   []int32
 	// endings are how every turn ended, by session (see exploreOutcome),
 	// of the lines in play and of the capture.
-	endings, origEndings   map[string][]inspect.TurnEnding
+	endings, origEndings   map[string]sessionTurns
 	sessions, origSessions []*lineage.Session
 	verdicts, origVerdicts map[string]inspect.Verdict
 

@@ -157,8 +157,16 @@ type exploreOutcome struct {
 	findings []inspect.Finding
 	verdicts map[string]inspect.Verdict
 	ended    []inspect.TurnEnding
-	endings  map[string][]inspect.TurnEnding
+	endings  map[string]sessionTurns
 	sessions []*lineage.Session
+}
+
+// sessionTurns is what a session's overview says of its turns: how each
+// ended, and how many messages of earlier turns its first accepted
+// snapshot holds (inspect.SessionOverview's Endings and Earlier).
+type sessionTurns struct {
+	endings []inspect.TurnEnding
+	earlier int
 }
 
 // summary is the summary of the lines the indexer stepped, of input in.
@@ -190,12 +198,12 @@ func (ix *exploreIndexer) finish(sum replay.Summary) exploreOutcome {
 // of reading.
 func outcomeOf(sum replay.Summary, in *inspect.Inspector, lb *lineage.Builder) exploreOutcome {
 	rep := in.Finish(sum)
-	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts(), endings: make(map[string][]inspect.TurnEnding, len(rep.Overview.Sessions))}
+	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts(), endings: make(map[string]sessionTurns, len(rep.Overview.Sessions))}
 	for i := range rep.Overview.Sessions {
 		s := &rep.Overview.Sessions[i]
 		o.ended = append(o.ended, s.Unfinished()...)
-		if e := s.Endings(); len(e) > 0 {
-			o.endings[s.SessionID] = e
+		if e := s.Endings(); len(e) > 0 || s.Earlier > 0 {
+			o.endings[s.SessionID] = sessionTurns{e, s.Earlier}
 		}
 	}
 	rep, sum, in = inspect.Report{}, replay.Summary{}, nil

@@ -22,7 +22,7 @@ type exploreWhatIfMsg struct {
 	sessions []*lineage.Session
 	verdicts map[string]inspect.Verdict
 	ended    []inspect.TurnEnding
-	endings  map[string][]inspect.TurnEnding
+	endings  map[string]sessionTurns
 	err      error
 }
 

@@ -61,6 +61,8 @@ type sessionOverviewJSON struct {
 	// LineageTurns counts turns, the unit of lineage's own counts;
 	// Lineage keeps its meaning, snapshots.
 	LineageTurns map[replay.Operation]int `json:"lineageTurns"`
+	// EarlierMessages is SessionOverview.Earlier.
+	EarlierMessages int `json:"earlierMessages"`
 	// TurnOutcomes is how each turn ended for the client.
 	TurnOutcomes []turnOutcomeJSON `json:"turnOutcomes"`
 }
@@ -164,7 +166,7 @@ func reportJSON(rep inspect.Report) inspectJSON {
 func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 	sj := sessionOverviewJSON{SessionID: s.SessionID, Verdict: verdictToJSON(s.Verdict()), Events: s.Events, Accepted: s.Accepted(),
 		Inert: s.Events - s.Accepted(), Reasons: ReasonMap(s.Reasons.Map()), Turns: s.Turns,
-		Snapshots: s.Snapshots, Lineage: s.Lineage.Map(), LineageTurns: s.LineageTurns.Map(), Final: newFinalJSON(s.Final)}
+		Snapshots: s.Snapshots, Lineage: s.Lineage.Map(), LineageTurns: s.LineageTurns.Map(), EarlierMessages: s.Earlier, Final: newFinalJSON(s.Final)}
 	sj.TurnOutcomes = make([]turnOutcomeJSON, len(s.Endings()))
 	for i, o := range s.Endings() {
 		tj := &sj.TurnOutcomes[i]
@@ -334,6 +336,16 @@ var inertReasons = func() []replay.Reason {
 	return rs
 }()
 
+// HistoryWords says what a session's first accepted snapshot holds of
+// earlier turns (inspect.SessionOverview.Earlier), the same in every
+// view; "" when nothing.
+func HistoryWords(earlier int) string {
+	if earlier <= 0 {
+		return ""
+	}
+	return text.Plural(earlier, "message") + " of earlier turns in its first accepted snapshot"
+}
+
 func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.SessionOverview) {
 	fmt.Fprintf(out, "\n%s %s\n", pal.Bold("session"), termsafe.String(s.SessionID))
 	fmt.Fprintf(out, "  verdict: %s\n", VerdictWords(s.Verdict()))
@@ -355,6 +367,9 @@ func writeSessionBlock(out *bufio.Writer, pal iostreams.Palette, s inspect.Sessi
 			termsafe.String(f.TurnID), f.Sequence, text.Position(termsafe.String(f.File), int(f.Entry), f.Line))
 	} else {
 		fmt.Fprintln(out, "  final: no accepted snapshot")
+	}
+	if h := HistoryWords(s.Earlier); h != "" {
+		fmt.Fprintf(out, "  history: %s\n", h)
 	}
 	// Turns, not snapshots: the unit lineage counts in.
 	var ops []string

@@ -123,6 +123,9 @@ type sessionView struct {
 	DiffsDropped int
 	Turns        []turnRow
 	TurnsNote    string
+	// History is what the first accepted snapshot holds of earlier
+	// turns (render.HistoryWords), "" when nothing.
+	History string
 	// drawn is the section as WritePage drew it ahead of the page.
 	drawn *drawing
 }
@@ -351,10 +354,11 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]in
 	for _, r := range b.col.malformed {
 		b.p.Malformed = append(b.p.Malformed, b.row(r))
 	}
-	endings := map[string][]inspect.TurnEnding{}
+	endings, history := map[string][]inspect.TurnEnding{}, map[string]string{}
 	for i := range overviews {
 		if _, ok := b.detailed[overviews[i].SessionID]; ok {
 			endings[overviews[i].SessionID] = overviews[i].Endings()
+			history[overviews[i].SessionID] = render.HistoryWords(overviews[i].Earlier)
 		}
 	}
 	graphOf := map[string]*lineage.Session{}
@@ -369,7 +373,7 @@ func (b *pageBuilder) sessions(graphs []*lineage.Session, verdicts map[string]in
 		sv := sessionView{ID: termsafe.String(s.ID), Anchor: b.detailed[s.ID], Dropped: s.Dropped, Verdict: verdictOf(verdicts[s.ID]),
 			Chart:     layoutChart(s, files, false, rings, b.anchored),
 			ChartTime: layoutChart(s, files, true, rings, b.anchored),
-			Diffs:     s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped}
+			Diffs:     s.Diffs.Turns, DiffsDropped: s.Diffs.Dropped, History: history[s.ID]}
 		seen := map[string]bool{}
 		for _, r := range s.Rows {
 			sv.Rows = append(sv.Rows, b.row(r))

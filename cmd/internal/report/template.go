@@ -175,6 +175,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{end}}{{define "session"}}
 <section class="session" id="{{.Anchor}}">
 <h2>Session <code>{{.ID}}</code>: {{template "verdict" .Verdict}}</h2>
+{{if .History}}<p class="note">History: {{.History}}.</p>{{end}}
 <h3>Timeline</h3>
 <div class="xswitch"><input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xp" class="x-pos" checked><label for="{{.Anchor}}-xp">x: position in the capture</label>
 <input type="radio" name="{{.Anchor}}-x" id="{{.Anchor}}-xt" class="x-time"><label for="{{.Anchor}}-xt">x: emittedAt</label>
