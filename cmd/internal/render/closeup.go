@@ -194,17 +194,17 @@ func closeupDetail(c inspect.Closeup) string {
 }
 
 type closeupJSON struct {
-	File     string          `json:"file"`
-	Entry    int             `json:"entry,omitempty"`
-	Line     int             `json:"line"`
-	Verdict  string          `json:"verdict"`
-	Reason   string          `json:"reason"`
-	Event    json.RawMessage `json:"event"`
-	Raw      *string         `json:"raw,omitempty"`
-	Code     *string         `json:"code"`
-	Problems []problemJSON   `json:"problems"`
-	Cursor   *int64          `json:"cursorSequence,omitempty"`
-	Gap      *int64          `json:"gap,omitempty"`
+	File             string          `json:"file"`
+	Entry            int             `json:"entry,omitempty"`
+	Line             int             `json:"line"`
+	Verdict          string          `json:"verdict"`
+	Reason           string          `json:"reason"`
+	Event            json.RawMessage `json:"event"`
+	Raw              *string         `json:"raw,omitempty"`
+	Code             *string         `json:"code"`
+	Problems         []problemJSON   `json:"problems"`
+	AcceptedSequence *int64          `json:"acceptedSequence,omitempty"`
+	Gap              *int64          `json:"gap,omitempty"`
 	// Dropped and DroppedFrom are what an advanced line dropped itself
 	// (inspect.Closeup.Dropped); absent for other lines.
 	Dropped     *[]dropJSON   `json:"dropped,omitempty"`
@@ -305,7 +305,7 @@ func closeupsJSON(x inspect.Examination, redact bool) closeupsBody {
 		switch c.Reason {
 		case replay.ReasonAdvanced, replay.ReasonDuplicate, replay.ReasonStale:
 			prev := c.Prev
-			j.Cursor = &prev
+			j.AcceptedSequence = &prev
 		}
 		if c.Reason == replay.ReasonAdvanced {
 			gap := c.Gap

@@ -114,7 +114,7 @@ func (c *originCarry) write(e *jsonout.Encoder, file string, o *replay.Origin, r
 			e.Bool(true)
 		}
 		if o.Status > 0 {
-			e.Key("status")
+			e.Key("httpStatus")
 			e.Int(int64(o.Status))
 		}
 		e.Key("receivedAt")
