@@ -123,7 +123,8 @@ var (
 		"sessions.[].emittedAt.first": "string", "sessions.[].emittedAt.last": "string",
 		"sessions.[].final": "object null", "sessions.[].lineage": "map", "sessions.[].lineage.*": "number",
 		"sessions.[].lineageTurns": "map", "sessions.[].lineageTurns.*": "number",
-		"sessions.[].turnOutcomes": "array", "sessions.[].turnOutcomes.[]": "object",
+		"sessions.[].earlierMessages": "number",
+		"sessions.[].turnOutcomes":    "array", "sessions.[].turnOutcomes.[]": "object",
 		"sessions.[].turnOutcomes.[].turnId": "string"},
 		verdictShape.under("sessions.[].verdict"), finalShape.under("sessions.[].final"),
 		outcomeShape.under("sessions.[].turnOutcomes.[]"))

@@ -179,3 +179,59 @@ func TestExploreOutcomesFollowToggles(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreHistoryIsInspects checks that explore's tree tab says what a
+// session's first accepted snapshot holds of earlier turns exactly when
+// inspect counts some (earlierMessages), in its words: on every capture
+// of testdata/, the real server's p-s-abort among them.
+func TestExploreHistoryIsInspects(t *testing.T) {
+	shown := 0
+	for _, file := range samples.All(t) {
+		var b bytes.Buffer
+		if err := render.WriteInspectJSON(&b, inspectReport(t, file, "")); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Overview struct {
+				Sessions []struct {
+					SessionID       string
+					EarlierMessages int
+				}
+			}
+		}
+		if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{}
+		for _, s := range doc.Overview.Sessions {
+			if h := render.HistoryWords(s.EarlierMessages); h != "" {
+				want[s.SessionID] = "history: " + h
+			}
+		}
+		m := newTestExplorer(t, 200, 40, "", file)
+		seen := map[string]bool{}
+		for i := range m.x.len() {
+			id := m.x.sessionID(m.x.row(i))
+			if id == "" || seen[id] {
+				continue
+			}
+			seen[id] = true
+			m.tab = tabLineage
+			var got string
+			for _, l := range m.detailLines(i, 1000) {
+				if l = strings.TrimSpace(ansi.Strip(l)); strings.HasPrefix(l, "history: ") {
+					got = l
+				}
+			}
+			if got != want[id] {
+				t.Errorf("%s session %s: explore says %q, inspect %q", filepath.Base(file), id, got, want[id])
+			}
+			if got != "" {
+				shown++
+			}
+		}
+	}
+	if shown == 0 {
+		t.Error("no capture has a session with history: the test proves nothing")
+	}
+}
