@@ -38,6 +38,9 @@ type captureFlags struct {
 	// registerOneStream), so its help (the flag is hidden) and the
 	// directory hint do not offer it.
 	oneStream bool
+	// redact is the command's --redact, for the errors that quote the
+	// capture (checkURL), set by validateCapture.
+	redact bool
 
 	rd inputReport // set by read, for finish
 	// sniff looks at malformed lines, for finish's hint; every command's
@@ -99,6 +102,9 @@ func (v *formatFlag) Type() string { return "format" }
 // a cursor for it.
 func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSet, args []string) (err error) {
 	c.Files = args
+	if r := f.Lookup("redact"); r != nil {
+		c.redact = r.Value.String() == "true"
+	}
 	if f.Changed("session") {
 		if err := checkIdent("--session", c.Session); err != nil {
 			return err

@@ -13,7 +13,6 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
-	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -243,24 +242,9 @@ func inspectRun(o *inspectOptions) error {
 }
 
 // noMatch explains why a --line or --event-id target matched nothing,
-// saying what there is instead.
+// saying what there is instead (render.TargetMatchesNothing).
 func noMatch(o *inspectOptions, x inspect.Examination) error {
-	in := x.Report.Overview.Input
-	if o.EventID != "" {
-		if len(x.EventIDs) == 0 {
-			return usageErrorf("--event-id %s matches nothing: no line of the capture is a valid event", o.EventID)
-		}
-		ids := x.EventIDs[:min(len(x.EventIDs), render.NamesListed)]
-		return usageErrorf("--event-id %s matches nothing: the capture's %s have ids like %s",
-			o.EventID, text.Plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
-	}
-	if o.Entry > 0 {
-		return usageErrorf("%s matches nothing: the capture has no such line", text.Position(o.Files[0], o.Entry, o.Line))
-	}
-	if o.Line <= in.Lines {
-		return usageErrorf("%s:%d is blank: not an event", o.Files[0], o.Line)
-	}
-	return usageErrorf("%s has %d lines, no line %d", o.Files[0], in.Lines, o.Line)
+	return usageErrorf("%s", render.TargetMatchesNothing(o.Files[0], o.Entry, o.Line, o.EventID, x))
 }
 
 // lineFlag is the value of --line: a line number from 1, or a line of a

@@ -61,7 +61,7 @@ func (c *captureFlags) checkSession(ids []string) error {
 
 // checkURL fails when --url kept no HAR entry with turn events.
 func (c *captureFlags) checkURL(in replay.Stats) error {
-	if msg := render.URLMatchesNothing(c.URL, in); msg != "" {
+	if msg := render.URLMatchesNothing(c.URL, in, c.redact); msg != "" {
 		return &usageError{errors.New(msg)}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -35,10 +36,11 @@ func UnknownName(flag, value, kind string, names []string) string {
 
 // URLMatchesNothing is the error, "" when there is none, of a --url
 // (filter) that kept no HAR entry with turn events, in the words of a
-// flag that names nothing: it lists the URLs there are, or says that no
-// capture read was a HAR, where --url applies to nothing. A capture of
-// no byte is left to EmptyHint.
-func URLMatchesNothing(filter string, st replay.Stats) string {
+// flag that names nothing: it lists the URLs there are (as ShownURL
+// shows them under redact, each cut to maxURLShown runes), or says that
+// no capture read was a HAR, where --url applies to nothing. A capture
+// of no byte is left to EmptyHint.
+func URLMatchesNothing(filter string, st replay.Stats, redact bool) string {
 	if filter == "" || st.HARKept > 0 || st.Bytes == 0 {
 		return ""
 	}
@@ -53,12 +55,42 @@ func URLMatchesNothing(filter string, st replay.Stats) string {
 		}
 		return fmt.Sprintf("--url %s matches nothing: it applies to HAR captures only, and %s %s", filter, is, strings.Join(formats, " and "))
 	}
+	urls := make([]string, len(st.URLs))
+	for i, u := range st.URLs {
+		urls[i] = termsafe.Line(ShownURL(u, redact), maxURLShown)
+	}
 	switch st.HAREntries {
 	case 0:
 		return fmt.Sprintf("--url %s matches nothing: no HAR entry of the capture carries turn events", filter)
 	case 1:
-		return fmt.Sprintf("--url %s matches nothing: the capture's one HAR entry with turn events has the URL %s", filter, st.URLs[0])
+		return fmt.Sprintf("--url %s matches nothing: the capture's one HAR entry with turn events has the URL %s", filter, urls[0])
 	}
 	return fmt.Sprintf("--url %s matches nothing: the capture's %d HAR entries with turn events have URLs like %s",
-		filter, st.HAREntries, strings.Join(st.URLs, ", "))
+		filter, st.HAREntries, strings.Join(urls, ", "))
+}
+
+// maxURLShown is how much of a capture's URL an error quotes: enough to
+// copy a path from, not a line of a megabyte.
+const maxURLShown = 200
+
+// TargetMatchesNothing is the error of an inspect close-up target that
+// matched nothing (x.Matches is 0): the --event-id ID, else the line of
+// file (entry, line), saying what there is instead.
+func TargetMatchesNothing(file string, entry, line int, eventID string, x inspect.Examination) string {
+	in := x.Report.Overview.Input
+	if eventID != "" {
+		if len(x.EventIDs) == 0 {
+			return fmt.Sprintf("--event-id %s matches nothing: no line of the capture is a valid event", eventID)
+		}
+		ids := x.EventIDs[:min(len(x.EventIDs), NamesListed)]
+		return fmt.Sprintf("--event-id %s matches nothing: the capture's %s have ids like %s",
+			eventID, text.Plural(x.Report.Overview.Counts.Events, "event"), termsafe.String(strings.Join(ids, ", ")))
+	}
+	if entry > 0 {
+		return fmt.Sprintf("%s matches nothing: the capture has no such line", text.Position(file, entry, line))
+	}
+	if line <= in.Lines {
+		return fmt.Sprintf("%s:%d is blank: not an event", file, line)
+	}
+	return fmt.Sprintf("%s has %d lines, no line %d", file, in.Lines, line)
 }

@@ -1,6 +1,11 @@
 package render
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/agentskit/snapctl/replay"
+)
 
 func TestShownURL(t *testing.T) {
 	for _, tt := range []struct{ name, raw, want string }{
@@ -28,5 +33,24 @@ func TestShownURL(t *testing.T) {
 				t.Errorf("ShownURL(%q, false) = %q, want it as it is", tt.raw, got)
 			}
 		})
+	}
+}
+
+// TestURLMatchesNothingRedacts: the error of a --url that kept nothing
+// quotes the capture's URLs as every view shows them, with the query
+// hidden under --redact, and a long one cut.
+func TestURLMatchesNothingRedacts(t *testing.T) {
+	st := replay.Stats{Bytes: 10, Formats: []replay.Format{replay.FormatHAR}, HAREntries: 2,
+		URLs: []string{"https://chat.example/api/turns?token=SeCrEt", "https://chat.example/" + strings.Repeat("x", 5000)}}
+	plain := URLMatchesNothing("/nope", st, false)
+	if !strings.Contains(plain, "token=SeCrEt") {
+		t.Errorf("without --redact the URL is whole: %s", plain)
+	}
+	red := URLMatchesNothing("/nope", st, true)
+	if strings.Contains(red, "SeCrEt") || !strings.Contains(red, "https://chat.example/api/turns?(hidden: 12 bytes)") {
+		t.Errorf("under --redact: %s", red)
+	}
+	if len(plain) > 1000 {
+		t.Errorf("a 5,000-byte URL is quoted whole: %d bytes of error", len(plain))
 	}
 }
