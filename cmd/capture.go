@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -78,6 +80,15 @@ func (c *captureFlags) registerOneStream(f *pflag.FlagSet, sessionHelp string) {
 	c.register(f, sessionHelp)
 	c.oneStream = true
 	_ = f.MarkHidden("each")
+}
+
+// jsonOut is w for a command's JSON: under --each, the writer of its
+// capture's own document (jsonout.OfCapture), which names the capture.
+func (c *captureFlags) jsonOut(w io.Writer) io.Writer {
+	if !c.Each {
+		return w
+	}
+	return jsonout.OfCapture(w, c.Files[0])
 }
 
 // formatFlag is the value of --format.

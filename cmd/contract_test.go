@@ -143,18 +143,32 @@ var (
 		finding.under("findings.[]"))
 )
 
+// The documents of -o json.
+var (
+	replayDoc  = with(shape{"events": "array", "events.[]": "object", "summary": "object"}, replayRecord.under("events.[]"), replaySummary.under("summary"))
+	lineageDoc = with(shape{"sessions": "array", "sessions.[]": "object"}, lineageSession.under("sessions.[]"))
+	diffDoc    = with(shape{"pairs": "array", "pairs.[]": "object"}, diffPair.under("pairs.[]"))
+	inspectDoc = with(shape{"overview": "object", "findings": "array", "findings.[]": "object"}, overview.under("overview"), finding.under("findings.[]"))
+)
+
 // contract is the documented output of every command and output format:
 // for a document the whole of it, for JSON Lines one record.
 var contract = map[string]shape{
 	"replay -o jsonl":         replayRecord,
-	"replay -o json":          with(shape{"events": "array", "events.[]": "object", "summary": "object"}, replayRecord.under("events.[]"), replaySummary.under("summary")),
+	"replay -o json":          replayDoc,
 	"lineage -o jsonl":        lineageSession,
-	"lineage -o json":         with(shape{"sessions": "array", "sessions.[]": "object"}, lineageSession.under("sessions.[]")),
+	"lineage -o json":         lineageDoc,
 	"diff -o jsonl":           diffPair,
-	"diff -o json":            with(shape{"pairs": "array", "pairs.[]": "object"}, diffPair.under("pairs.[]")),
+	"diff -o json":            diffDoc,
 	"inspect -o jsonl":        finding,
-	"inspect -o json":         with(shape{"overview": "object", "findings": "array", "findings.[]": "object"}, overview.under("overview"), finding.under("findings.[]")),
+	"inspect -o json":         inspectDoc,
 	"inspect --each -o jsonl": eachRow,
+	// Under --each, each capture's -o json document begins with its
+	// name (jsonout.OfCapture), whatever the command.
+	"replay --each -o json":   with(shape{"file": "string"}, replayDoc),
+	"lineage --each -o json":  with(shape{"file": "string"}, lineageDoc),
+	"diff --each -o json":     with(shape{"file": "string"}, diffDoc),
+	"inspect --each -o json":  with(shape{"file": "string"}, inspectDoc),
 	"inspect --line -o jsonl": closeup,
 	"inspect --line -o json":  with(shape{"matches": "number", "lines": "array", "lines.[]": "object"}, closeup.under("lines.[]")),
 }
@@ -296,6 +310,9 @@ func TestJSONContract(t *testing.T) {
 				}
 			}
 			got.collect(t, "inspect --each -o jsonl", slices.Concat([]string{"inspect", "--each", "-o", "jsonl"}, redact, []string{file})...)
+			for _, c := range []string{"replay", "lineage", "diff", "inspect"} {
+				got.collect(t, c+" --each -o json", slices.Concat([]string{c, "--each", "-o", "json"}, redact, []string{file})...)
+			}
 		}
 	}
 	// A pinned session, and a line too long to show.

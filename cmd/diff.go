@@ -138,7 +138,7 @@ func diffRun(o *diffOptions) error {
 	var w pairWriter
 	switch {
 	case o.Output == "json" || o.Output == "jsonl":
-		w = render.NewDiffJSON(out, o.Output, o.Redact)
+		w = render.NewDiffJSON(o.jsonOut(out), o.Output, o.Redact)
 	default:
 		w = render.NewDiffText(out, o.IO.Palette(), render.DiffTextOptions{Stat: o.Stat, Redact: o.Redact, WithFile: len(o.Files) > 1, Range: o.Range})
 	}

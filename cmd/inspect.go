@@ -219,7 +219,7 @@ func inspectRun(o *inspectOptions) error {
 		}
 		switch o.Output {
 		case "json":
-			err = render.WriteInspectJSON(out, rep)
+			err = render.WriteInspectJSON(o.jsonOut(out), rep)
 		case "jsonl":
 			if o.Each {
 				err = render.WriteEachRow(out, o.Files[0], rep)

@@ -160,7 +160,7 @@ func turnIDs(sessions []*lineage.Session) []string {
 func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, verdicts map[string]inspect.Verdict) error {
 	switch o.Output {
 	case "json":
-		return render.WriteLineageJSON(w, sessions, verdicts, o.Redact)
+		return render.WriteLineageJSON(o.jsonOut(w), sessions, verdicts, o.Redact)
 	case "jsonl":
 		return render.WriteLineageJSONL(w, sessions, verdicts, o.Redact)
 	case "mermaid":

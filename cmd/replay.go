@@ -156,7 +156,7 @@ func replayRun(o *replayOptions) error {
 	switch o.Output {
 	case "json", "jsonl":
 		out = bufio.NewWriterSize(o.IO.Out, 64<<10)
-		w = render.NewJSONEvents(out, o.Output, o.Redact)
+		w = render.NewJSONEvents(o.jsonOut(out), o.Output, o.Redact)
 	default:
 		width := o.IO.FitWidth(o.Output == "wide")
 		out = bufio.NewWriterSize(text.FitLines(o.IO.Out, width), 64<<10)

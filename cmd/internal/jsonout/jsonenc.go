@@ -48,6 +48,10 @@ type Encoder struct {
 	scratch bytes.Buffer
 	enc     *json.Encoder
 	tok     []byte
+	// file is the capture a document is of (OfCapture), written first
+	// in its top-level object when named.
+	file  string
+	named bool
 }
 
 type jsonLevel struct{ object, members bool }
@@ -92,9 +96,32 @@ func PaletteColours(pal iostreams.Palette) *Colours {
 }
 
 // NewEncoder returns an encoder that writes to out in the given style.
+// When out is a capture's writer (OfCapture) and the style is Document,
+// the document's top-level object begins with "file": the capture.
 func NewEncoder(out io.Writer, style Style) *Encoder {
-	return &Encoder{out: out, indent: style.Indent, colour: style.Colour, human: style.Human}
+	e := &Encoder{out: out, indent: style.Indent, colour: style.Colour, human: style.Human}
+	if c, ok := out.(*captureWriter); ok {
+		e.out = c.Writer
+		if style.Indent {
+			e.file, e.named = c.file, true
+		}
+	}
+	return e
 }
+
+// captureWriter is OfCapture's writer.
+type captureWriter struct {
+	io.Writer
+	file string
+}
+
+// OfCapture is w for the JSON document of one capture of several (--each:
+// each has its own document, one after another): an Encoder of the
+// Document style writing to it begins the document with "file", the
+// capture's name, as --each's JSON Lines rows name it, so that every
+// document says which capture it is of, also one with no record to name
+// it (JSON Lines records name their file in their positions).
+func OfCapture(w io.Writer, file string) io.Writer { return &captureWriter{w, file} }
 
 // Flush writes what is pending and reports the first write error.
 func (e *Encoder) Flush() error {
@@ -143,6 +170,11 @@ func (e *Encoder) begin(c byte, object bool) {
 	e.member()
 	e.b = append(e.b, c)
 	e.open = append(e.open, jsonLevel{object: object})
+	if e.named && object && len(e.open) == 1 {
+		e.named = false
+		e.Key("file")
+		e.Str(e.file)
+	}
 }
 
 func (e *Encoder) finish(c byte) {
