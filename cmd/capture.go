@@ -194,7 +194,7 @@ func (c *captureFlags) read(ios *iostreams.IOStreams, streaming bool) (rd *repla
 	if err != nil {
 		return nil, nil, &usageError{directoryHint(c.Files, err, c.oneStream)}
 	}
-	if err := replay.DistinctFiles(c.Files); err != nil {
+	if err := replay.DistinctFiles(c.Files, ios.In); err != nil {
 		return nil, nil, &usageError{err}
 	}
 	if err := rd.SetFormat(c.Format); err != nil {
