@@ -235,7 +235,7 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 	}
 	// A --url that kept nothing says so in its error: the capture is
 	// not empty.
-	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" && c.checkURL(c.rd.Stats()) == nil {
+	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" && c.checkURL(c.rd.Stats(), false) == nil {
 		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
 	}
 	damage := c.rd.Err()

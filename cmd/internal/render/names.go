@@ -33,12 +33,18 @@ func UnknownName(flag, value, kind string, names []string) string {
 	return fmt.Sprintf("%s %s matches nothing: the capture has %s: %s%s", flag, value, text.Plural(len(names), kind), strings.Join(list, ", "), more)
 }
 
+// URLCells is the most cells an error gives a capture's URL: the ends
+// of it around "…".
+const URLCells = 120
+
 // URLMatchesNothing is the error, "" when there is none, of a --url
 // (filter) that kept no HAR entry with turn events, in the words of a
 // flag that names nothing: it lists the URLs there are, or says that no
 // capture read was a HAR, where --url applies to nothing. A capture of
-// no byte is left to EmptyHint.
-func URLMatchesNothing(filter string, st replay.Stats) string {
+// no byte is left to EmptyHint. The URLs are as ShownURL shows them
+// (with redact, no token of theirs in the error), each cut to
+// URLCells: a capture's URL can be a megabyte long.
+func URLMatchesNothing(filter string, st replay.Stats, redact bool) string {
 	if filter == "" || st.HARKept > 0 || st.Bytes == 0 {
 		return ""
 	}
@@ -53,12 +59,16 @@ func URLMatchesNothing(filter string, st replay.Stats) string {
 		}
 		return fmt.Sprintf("--url %s matches nothing: it applies to HAR captures only, and %s %s", filter, is, strings.Join(formats, " and "))
 	}
+	urls := make([]string, len(st.URLs))
+	for i, u := range st.URLs {
+		urls[i] = text.Shorten(ShownURL(u, redact), URLCells, text.FitMiddle)
+	}
 	switch st.HAREntries {
 	case 0:
 		return fmt.Sprintf("--url %s matches nothing: no HAR entry of the capture carries turn events", filter)
 	case 1:
-		return fmt.Sprintf("--url %s matches nothing: the capture's one HAR entry with turn events has the URL %s", filter, st.URLs[0])
+		return fmt.Sprintf("--url %s matches nothing: the capture's one HAR entry with turn events has the URL %s", filter, urls[0])
 	}
 	return fmt.Sprintf("--url %s matches nothing: the capture's %d HAR entries with turn events have URLs like %s",
-		filter, st.HAREntries, strings.Join(st.URLs, ", "))
+		filter, st.HAREntries, strings.Join(urls, ", "))
 }
