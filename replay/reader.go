@@ -243,7 +243,7 @@ func DistinctFiles(names []string, stdin io.Reader) error {
 			fi, err = os.Stat(name)
 		case ok:
 			fi, err = f.Stat()
-			name = "standard input"
+			name = `standard input ("-")`
 		default:
 			continue
 		}
