@@ -8,15 +8,22 @@ import (
 	"testing"
 )
 
-func TestDistinctFiles(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	// Same size, different files: told apart.
+// twoFiles makes two files of the same size in a new directory.
+func twoFiles(t *testing.T) (dir, a, b string) {
+	t.Helper()
+	dir = t.TempDir()
+	a, b = filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	for _, n := range []string{a, b} {
 		if err := os.WriteFile(n, []byte("{}\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return dir, a, b
+}
+
+func TestDistinctFiles(t *testing.T) {
+	dir, a, b := twoFiles(t)
+	// Same size, different files: told apart.
 	if err := DistinctFiles([]string{a, b, StdinName}, strings.NewReader("")); err != nil {
 		t.Fatalf("two files of one size: %v", err)
 	}
@@ -43,13 +50,7 @@ func TestDistinctFiles(t *testing.T) {
 // capture that is named too is that capture named twice, and that a
 // stdin that is no file (a test's reader) is no name.
 func TestDistinctFilesStdin(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	for _, n := range []string{a, b} {
-		if err := os.WriteFile(n, []byte("{}\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, a, b := twoFiles(t)
 	f, err := os.Open(a)
 	if err != nil {
 		t.Fatal(err)
