@@ -40,9 +40,6 @@ type captureFlags struct {
 	// registerOneStream), so its help (the flag is hidden) and the
 	// directory hint do not offer it.
 	oneStream bool
-	// redact is the command's --redact, for the errors that quote the
-	// capture (checkURL), set by validateCapture.
-	redact bool
 
 	rd inputReport // set by read, for finish
 	// sniff looks at malformed lines, for finish's hint; every command's
@@ -113,9 +110,6 @@ func (v *formatFlag) Type() string { return "format" }
 // a cursor for it.
 func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSet, args []string) (err error) {
 	c.Files = args
-	if r := f.Lookup("redact"); r != nil {
-		c.redact = r.Value.String() == "true"
-	}
 	if f.Changed("session") {
 		if err := checkIdent("--session", c.Session); err != nil {
 			return err
@@ -211,7 +205,7 @@ func (c *captureFlags) read(ios *iostreams.IOStreams, streaming bool) (rd *repla
 	if err != nil {
 		return nil, nil, &usageError{directoryHint(c.Files, err, c.oneStream)}
 	}
-	if err := replay.DistinctFiles(c.Files); err != nil {
+	if err := replay.DistinctFiles(c.Files, ios.In); err != nil {
 		return nil, nil, &usageError{err}
 	}
 	if err := rd.SetFormat(c.Format); err != nil {
@@ -252,7 +246,7 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 	}
 	// A --url that kept nothing says so in its error: the capture is
 	// not empty.
-	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" && c.checkURL(c.rd.Stats()) == nil {
+	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" && c.checkURL(c.rd.Stats(), false) == nil {
 		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
 	}
 	damage := c.rd.Err()

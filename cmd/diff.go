@@ -170,7 +170,7 @@ func diffRun(o *diffOptions) error {
 		out.Flush()
 		return &usageError{err}
 	}
-	if err := o.checkSelectors(sum.Input, sum.Counts, sum.SessionIDs()); err != nil {
+	if err := o.checkSelectors(sum.Input, sum.Counts, sum.SessionIDs(), o.Redact); err != nil {
 		out.Flush()
 		return err
 	}

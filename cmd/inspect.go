@@ -198,7 +198,7 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
-		if err := o.checkSelectors(x.Report.Overview.Input, x.Report.Overview.Counts, x.Report.Overview.SessionIDs()); err != nil {
+		if err := o.checkSelectors(x.Report.Overview.Input, x.Report.Overview.Counts, x.Report.Overview.SessionIDs(), o.Redact); err != nil {
 			return err
 		}
 		if x.Matches == 0 {
@@ -214,7 +214,7 @@ func inspectRun(o *inspectOptions) error {
 		if err != nil {
 			return &usageError{err}
 		}
-		if err := o.checkSelectors(rep.Overview.Input, rep.Overview.Counts, rep.Overview.SessionIDs()); err != nil {
+		if err := o.checkSelectors(rep.Overview.Input, rep.Overview.Counts, rep.Overview.SessionIDs(), o.Redact); err != nil {
 			return err
 		}
 		switch o.Output {

@@ -109,7 +109,7 @@ func lineageRun(o *lineageOptions) error {
 	if err != nil {
 		return &usageError{err}
 	}
-	if err := o.checkSelectors(sum.Input, sum.Counts, sum.SessionIDs()); err != nil {
+	if err := o.checkSelectors(sum.Input, sum.Counts, sum.SessionIDs(), o.Redact); err != nil {
 		return err
 	}
 	rep := in.Finish(sum)

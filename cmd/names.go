@@ -34,9 +34,10 @@ func unknownName(flag, value, kind string, names []string) error {
 
 // checkSelectors fails when a capture flag selected nothing of the
 // capture: --url, the window (--lines, --since, --until), then --session,
-// in the order the reader and the cursor apply them.
-func (c *captureFlags) checkSelectors(in replay.Stats, counts replay.Counts, sessions []string) error {
-	if err := c.checkURL(in); err != nil {
+// in the order the reader and the cursor apply them; with redact, the
+// URLs of a --url error as --redact shows them.
+func (c *captureFlags) checkSelectors(in replay.Stats, counts replay.Counts, sessions []string, redact bool) error {
+	if err := c.checkURL(in, redact); err != nil {
 		return err
 	}
 	if err := c.checkWindow(in, counts); err != nil {
@@ -60,8 +61,8 @@ func (c *captureFlags) checkSession(ids []string) error {
 }
 
 // checkURL fails when --url kept no HAR entry with turn events.
-func (c *captureFlags) checkURL(in replay.Stats) error {
-	if msg := render.URLMatchesNothing(c.URL, in, c.redact); msg != "" {
+func (c *captureFlags) checkURL(in replay.Stats, redact bool) error {
+	if msg := render.URLMatchesNothing(c.URL, in, redact); msg != "" {
 		return &usageError{errors.New(msg)}
 	}
 	return nil

@@ -62,6 +62,19 @@ func TestRedactHidesEverySecret(t *testing.T) {
 			t.Errorf("reduce of a HAR: exit %d, want %d", code, exitUsage)
 		}
 		c.Check(in.format+": reduce", out.String()+errOut.String(), true)
+		// A --url that keeps nothing lists the URLs there are: as --redact
+		// shows them.
+		if in.format != "har" {
+			continue
+		}
+		for _, args := range [][]string{{"replay"}, {"inspect"}, {"lineage"}, {"diff"}, {"report", "--out", "-"}} {
+			ios, out, errOut := iostreams.Test(in.capture)
+			a := slices.Concat(args, []string{"--url", "/no-such-url/", "--redact", "-"})
+			if code := run(ios, a); code != exitUsage {
+				t.Errorf("%s: exit %d, want %d: %s", strings.Join(a, " "), code, exitUsage, errOut.String())
+			}
+			c.Check("har: "+strings.Join(args, " ")+" --url /no-such-url/", out.String()+errOut.String(), true)
+		}
 	}
 	c.Done()
 }

@@ -199,7 +199,7 @@ func replayRun(o *replayOptions) error {
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	if err := o.checkSelectors(sum.Input, sum.Counts, sum.SessionIDs()); err != nil {
+	if err := o.checkSelectors(sum.Input, sum.Counts, sum.SessionIDs(), o.Redact); err != nil {
 		return err
 	}
 	if o.Turn != "" && !turns.has(o.Turn) {

@@ -116,7 +116,7 @@ func reportRun(o *reportOptions) error {
 	}
 	// A page of nothing is no report: a flag that selected nothing is
 	// bad usage here too, and no file is written.
-	if err := o.checkSelectors(got.sum.Input, got.sum.Counts, got.sum.SessionIDs()); err != nil {
+	if err := o.checkSelectors(got.sum.Input, got.sum.Counts, got.sum.SessionIDs(), o.Redact); err != nil {
 		return err
 	}
 	files := report.FilesOf(rd.Stored())

@@ -8,16 +8,23 @@ import (
 	"testing"
 )
 
-func TestDistinctFiles(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
-	// Same size, different files: told apart.
+// twoFiles makes two files of the same size in a new directory.
+func twoFiles(t *testing.T) (dir, a, b string) {
+	t.Helper()
+	dir = t.TempDir()
+	a, b = filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
 	for _, n := range []string{a, b} {
 		if err := os.WriteFile(n, []byte("{}\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := DistinctFiles([]string{a, b, StdinName}); err != nil {
+	return dir, a, b
+}
+
+func TestDistinctFiles(t *testing.T) {
+	dir, a, b := twoFiles(t)
+	// Same size, different files: told apart.
+	if err := DistinctFiles([]string{a, b, StdinName}, strings.NewReader("")); err != nil {
 		t.Fatalf("two files of one size: %v", err)
 	}
 	link := filepath.Join(dir, "link.jsonl")
@@ -32,10 +39,34 @@ func TestDistinctFiles(t *testing.T) {
 		{[]string{a, dir + "/./a.jsonl"}, "are the same file"},
 		{[]string{b, link, a}, link + " and " + a + " are the same file"},
 	} {
-		err := DistinctFiles(c.names)
+		err := DistinctFiles(c.names, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want %q", c.names, err, c.want)
 		}
+	}
+}
+
+// TestDistinctFilesStdin checks that standard input redirected from a
+// capture that is named too is that capture named twice, and that a
+// stdin that is no file (a test's reader) is no name.
+func TestDistinctFilesStdin(t *testing.T) {
+	_, a, b := twoFiles(t)
+	f, err := os.Open(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, names := range [][]string{{StdinName, a}, {a, StdinName}} {
+		err := DistinctFiles(names, f)
+		if err == nil || !strings.Contains(err.Error(), "are the same file") || !strings.Contains(err.Error(), "standard input") {
+			t.Errorf("%v, stdin %s: %v, want the same file", names, a, err)
+		}
+	}
+	if err := DistinctFiles([]string{StdinName, b}, f); err != nil {
+		t.Errorf("stdin %s and %s: %v", a, b, err)
+	}
+	if err := DistinctFiles([]string{StdinName, a}, strings.NewReader("{}\n")); err != nil {
+		t.Errorf("a reader and %s: %v", a, err)
 	}
 }
 

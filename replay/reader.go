@@ -228,13 +228,26 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 // standard input named twice: read as one stream, its lines would come
 // again as more of it, every snapshot a duplicate, and two lines would
 // print at one position. A fifo or device can be read only once. Names
-// that cannot be looked up are left to Open. The CLI calls it before
-// reading; Open itself reads a file twice when asked to.
-func DistinctFiles(names []string) error {
+// that cannot be looked up are left to Open. StdinName is stdin, the
+// reader Open is given, when that is a file (os.Stdin): standard input
+// redirected from a capture that is named too (- capture.jsonl
+// <capture.jsonl, - /dev/stdin) is that capture named twice. The CLI
+// calls it before reading; Open itself reads a file twice when asked to.
+func DistinctFiles(names []string, stdin io.Reader) error {
 	var seen namedFiles
 	for _, name := range names {
-		fi, err := os.Stat(name)
-		if name == StdinName || err != nil || fi.IsDir() {
+		var fi os.FileInfo
+		var err error
+		switch f, ok := stdin.(interface{ Stat() (os.FileInfo, error) }); {
+		case name != StdinName:
+			fi, err = os.Stat(name)
+		case ok:
+			fi, err = f.Stat()
+			name = `standard input ("-")`
+		default:
+			continue
+		}
+		if err != nil || fi.IsDir() {
 			continue
 		}
 		if err := seen.add(name, fi); err != nil {

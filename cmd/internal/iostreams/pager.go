@@ -117,11 +117,11 @@ func (s *IOStreams) runPager(cmdline string, out io.Writer) (io.Writer, error) {
 // only "not found" when it cannot run it: the output would be lost. A
 // line the shell must read first is left to it.
 func findPager(cmdline string) error {
-	if strings.ContainsAny(cmdline, shellSpecial) {
+	if strings.ContainsAny(cmdline, shellOperators) {
 		return nil
 	}
 	words := strings.Fields(cmdline)
-	if len(words) == 0 {
+	if len(words) == 0 || strings.ContainsAny(words[0], shellSpecial) {
 		return nil
 	}
 	name := words[0]
@@ -137,9 +137,16 @@ func findPager(cmdline string) error {
 	return fmt.Errorf("%q: %w", name, startReason(err))
 }
 
-// shellSpecial are the characters that make the shell read a command line
-// as more than words separated by blanks.
-const shellSpecial = "|&;<>()$`\\\"'*?[]#~=%{}!^\n"
+// shellOperators are the characters that, anywhere in a command line,
+// can make the shell run another command than its first word: operators,
+// and the quotes and expansions that could hide one.
+const shellOperators = "|&;<>()$`\\\"'\n"
+
+// shellSpecial are the characters that make the shell read a first word
+// as another command (a glob, a tilde, an assignment VAR=value before
+// the command, a reserved word); in a later word they change only the
+// pager's arguments (less --wheel-lines=3 ~/x), not what runs.
+const shellSpecial = shellOperators + "*?[]#~=%{}!^"
 
 // startReason is why a command could not start, without the name the
 // message already gives.

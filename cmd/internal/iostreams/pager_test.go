@@ -56,6 +56,14 @@ func TestFindPager(t *testing.T) {
 		{"/no/such/pager", true},
 		{"no-such-pager-here; cat", false},
 		{"LESS=R no-such-pager-here", false},
+		// Arguments the shell expands, or that hold an "=", do not change
+		// the command: still one that cannot run.
+		{"no-such-pager-here --wheel-lines=3", true},
+		{"no-such-pager-here ~/x *.log [a] #c {} ! %1 ^", true},
+		{"no-such-pager-here 'x'", false},
+		{"no-such-pager-here $X", false},
+		{"~/no-such-pager-here", false},
+		{"no-such-pager-here* -R", false},
 	} {
 		if err := findPager(tc.cmdline); (err != nil) != tc.fails {
 			t.Errorf("findPager(%q) = %v, want an error: %v", tc.cmdline, err, tc.fails)

@@ -34,12 +34,17 @@ func UnknownName(flag, value, kind string, names []string) string {
 	return fmt.Sprintf("%s %s matches nothing: the capture has %s: %s%s", flag, value, text.Plural(len(names), kind), strings.Join(list, ", "), more)
 }
 
+// URLCells is the most cells an error gives a capture's URL: the ends
+// of it around "…".
+const URLCells = 120
+
 // URLMatchesNothing is the error, "" when there is none, of a --url
 // (filter) that kept no HAR entry with turn events, in the words of a
-// flag that names nothing: it lists the URLs there are (as ShownURL
-// shows them under redact, each cut to maxURLShown runes), or says that
-// no capture read was a HAR, where --url applies to nothing. A capture
-// of no byte is left to EmptyHint.
+// flag that names nothing: it lists the URLs there are, or says that no
+// capture read was a HAR, where --url applies to nothing. A capture of
+// no byte is left to EmptyHint. The URLs are as ShownURL shows them
+// (with redact, no token of theirs in the error), each cut to
+// URLCells: a capture's URL can be a megabyte long.
 func URLMatchesNothing(filter string, st replay.Stats, redact bool) string {
 	if filter == "" || st.HARKept > 0 || st.Bytes == 0 {
 		return ""
@@ -57,7 +62,7 @@ func URLMatchesNothing(filter string, st replay.Stats, redact bool) string {
 	}
 	urls := make([]string, len(st.URLs))
 	for i, u := range st.URLs {
-		urls[i] = termsafe.Line(ShownURL(u, redact), maxURLShown)
+		urls[i] = text.Shorten(ShownURL(u, redact), URLCells, text.FitMiddle)
 	}
 	switch st.HAREntries {
 	case 0:
@@ -68,10 +73,6 @@ func URLMatchesNothing(filter string, st replay.Stats, redact bool) string {
 	return fmt.Sprintf("--url %s matches nothing: the capture's %d HAR entries with turn events have URLs like %s",
 		filter, st.HAREntries, strings.Join(urls, ", "))
 }
-
-// maxURLShown is how much of a capture's URL an error quotes: enough to
-// copy a path from, not a line of a megabyte.
-const maxURLShown = 200
 
 // TargetMatchesNothing is the error of an inspect close-up target that
 // matched nothing (x.Matches is 0): the --event-id ID, else the line of

@@ -9,11 +9,17 @@ import (
 
 // ShownURL is a request URL of a capture (a HAR entry's, an exchange's)
 // as a view shows it: as it is, or with redact only where it went, its
-// scheme, host and path (ids in a path stay, as ids do everywhere), with
-// a query, fragment or userinfo, where tokens travel
+// scheme, host and path as written (ids in a path stay, as ids do
+// everywhere), with a query, fragment or userinfo, where tokens travel
 // (?access_token=…, https://user:pass@host/), each replaced by its size
-// as every hidden value is. A URL that does not parse, or whose parts
-// cannot be told apart (an opaque one: mailto:…), is hidden whole.
+// as written, as every hidden value is. A URL that does not parse, or
+// whose parts cannot be told apart (an opaque one: mailto:…), is hidden
+// whole.
+//
+// url.Parse only says that the URL parses and where its scheme ends:
+// the parts shown are cut from raw, as url.Parse cuts them, because its
+// fields are unescaped or re-escaped (a host's %25 zone, a userinfo's
+// %65) and would show another URL and other sizes than the capture's.
 func ShownURL(raw string, redact bool) string {
 	if !redact || raw == "" {
 		return raw
@@ -22,31 +28,37 @@ func ShownURL(raw string, redact bool) string {
 	if err != nil || u.Opaque != "" {
 		return hiddenText(len(raw))
 	}
-	var b []byte
+	rest, fragment, _ := strings.Cut(raw, "#")
+	rest, query, _ := strings.Cut(rest, "?")
+	var b strings.Builder
 	if u.Scheme != "" {
-		b = append(b, u.Scheme...)
-		b = append(b, ':')
+		b.WriteString(rest[:len(u.Scheme)+1])
+		rest = rest[len(u.Scheme)+1:]
 	}
-	// file:///x has an authority, empty, that Parse does not keep.
-	authority := u.Host != "" || u.User != nil || u.Scheme != "" && strings.HasPrefix(raw[len(u.Scheme)+1:], "//")
-	if authority {
-		b = append(b, "//"...)
-		if u.User != nil {
-			b = append(b, hiddenText(len(u.User.String()))...)
-			b = append(b, '@')
+	if authority, ok := strings.CutPrefix(rest, "//"); ok {
+		path := ""
+		if i := strings.IndexByte(authority, '/'); i >= 0 {
+			authority, path = authority[:i], authority[i:]
 		}
-		b = append(b, u.Host...)
+		b.WriteString("//")
+		if i := strings.LastIndexByte(authority, '@'); i >= 0 {
+			b.WriteString(hiddenText(i))
+			b.WriteByte('@')
+			authority = authority[i+1:]
+		}
+		b.WriteString(authority)
+		rest = path
 	}
-	b = append(b, u.EscapedPath()...)
-	if u.RawQuery != "" {
-		b = append(b, '?')
-		b = append(b, hiddenText(len(u.RawQuery))...)
+	b.WriteString(rest)
+	if query != "" {
+		b.WriteByte('?')
+		b.WriteString(hiddenText(len(query)))
 	}
-	if f := u.EscapedFragment(); f != "" {
-		b = append(b, '#')
-		b = append(b, hiddenText(len(f))...)
+	if fragment != "" {
+		b.WriteByte('#')
+		b.WriteString(hiddenText(len(fragment)))
 	}
-	return string(b)
+	return b.String()
 }
 
 // hiddenText is the placeholder of a hidden text of n bytes, the one

@@ -23,6 +23,14 @@ func TestShownURL(t *testing.T) {
 		{"opaque", "mailto:someone@example.com", "(hidden: 26 bytes)"},
 		{"does not parse", "https://h/\x01?token=t", "(hidden: 19 bytes)"},
 		{"bad host", "https://[::1/x?token=t", "(hidden: 22 bytes)"},
+		{"escaped userinfo: its size as written", "https://us%65r:p%40ss@h/p", "https://(hidden: 13 bytes)@h/p"},
+		{"@ in the password", "https://u:p@ss@h/p", "https://(hidden: 6 bytes)@h/p"},
+		{"IPv6 zone stays escaped", "http://[fe80::1%25eth0]:8080/a?b", "http://[fe80::1%25eth0]:8080/a?(hidden: 1 byte)"},
+		{"escaped host stays escaped", "http://h%C2%9b/x", "http://h%C2%9b/x"},
+		{"path as written", "http://h/a b?q=1", "http://h/a b?(hidden: 3 bytes)"},
+		{"scheme as written", "HTTPS://H/x?t", "HTTPS://H/x?(hidden: 1 byte)"},
+		{"escaped fragment: its size as written", "http://h/p#a%7Eb", "http://h/p#(hidden: 5 bytes)"},
+		{"no scheme, an authority", "//u@h/p?x", "//(hidden: 1 byte)@h/p?(hidden: 1 byte)"},
 		{"empty", "", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
