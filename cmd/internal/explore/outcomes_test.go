@@ -105,13 +105,7 @@ func TestExploreOutcomesAreInspects(t *testing.T) {
 					nodes[s.SessionID+"\x00"+n.TurnID] = true
 				}
 			}
-			seen := map[string]bool{}
-			for i := range m.x.len() {
-				id := m.x.sessionID(m.x.row(i))
-				if id == "" || seen[id] {
-					continue
-				}
-				seen[id] = true
+			for i, id := range sessionRows(m) {
 				got := exploreOutcomes(m, i)
 				// The later completion is worded by render.LaterAt for
 				// both, and not in inspect's JSON as words.
@@ -209,13 +203,7 @@ func TestExploreHistoryIsInspects(t *testing.T) {
 			}
 		}
 		m := newTestExplorer(t, 200, 40, "", file)
-		seen := map[string]bool{}
-		for i := range m.x.len() {
-			id := m.x.sessionID(m.x.row(i))
-			if id == "" || seen[id] {
-				continue
-			}
-			seen[id] = true
+		for i, id := range sessionRows(m) {
 			m.tab = tabLineage
 			var got string
 			for _, l := range m.detailLines(i, 1000) {
@@ -234,4 +222,19 @@ func TestExploreHistoryIsInspects(t *testing.T) {
 	if shown == 0 {
 		t.Error("no capture has a session with history: the test proves nothing")
 	}
+}
+
+// sessionRows are the first row of each session of the explorer's list,
+// with the session's id.
+func sessionRows(m *exploreModel) map[int]string {
+	rows, seen := map[int]string{}, map[string]bool{}
+	for i := range m.x.len() {
+		id := m.x.sessionID(m.x.row(i))
+		if id == "" || seen[id] {
+			continue
+		}
+		seen[id] = true
+		rows[i] = id
+	}
+	return rows
 }
