@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
@@ -118,7 +119,7 @@ func runEach(ios *iostreams.IOStreams, files []string, headings bool, run func(s
 			matched = true
 		default:
 			failed++
-			fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", strings.ReplaceAll(termsafe.String(r.err.Error()), "\n", " "))
+			fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", strings.ReplaceAll(termsafe.String(render.CaptureError(files[i], r.err)), "\n", " "))
 		}
 		r.out, r.errOut = bytes.Buffer{}, bytes.Buffer{}
 		<-slots

@@ -95,3 +95,15 @@ func TargetMatchesNothing(file string, entry, line int, eventID string, x inspec
 	}
 	return fmt.Sprintf("%s has %d lines, no line %d", file, in.Lines, line)
 }
+
+// CaptureError is the message of a capture's error under --each,
+// beginning with the capture's name, as the error of one that cannot be
+// read does: "the capture has 1 session" says nothing of which capture,
+// among many.
+func CaptureError(file string, err error) string {
+	msg := err.Error()
+	if strings.HasPrefix(msg, file+":") || strings.HasPrefix(msg, file+" ") {
+		return msg
+	}
+	return file + ": " + msg
+}
