@@ -246,7 +246,9 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 	}
 	// A --url that kept nothing says so in its error: the capture is
 	// not empty.
-	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" && c.checkURL(c.rd.Stats(), false) == nil {
+	// Nor is a capture that gave an event: a HAR cut off inside an entry
+	// has no line, but its damage is one.
+	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" && c.sniff.Events() == 0 && c.checkURL(c.rd.Stats(), false) == nil {
 		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
 	}
 	damage := c.rd.Err()

@@ -39,6 +39,10 @@ const (
 )
 
 // Observe takes one result of the run.
+// Events is how many results the sniffer observed: every event, a
+// malformed line or a framing problem of a HAR among them.
+func (s *Sniffer) Events() int { return s.events }
+
 func (s *Sniffer) Observe(res *Result) {
 	s.events++
 	if res.Reason != ReasonMalformed {
