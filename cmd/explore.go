@@ -31,9 +31,6 @@ func newCmdExplore(ios *iostreams.IOStreams, runF func(*exploreOptions) error) *
   curl -N "$URL" | snapctl explore -
   snapctl explore --redact capture.jsonl`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if !ios.OutTTY {
-				return usageErrorf("explore needs a terminal: standard output is not one (use replay, diff or inspect for output to a file or pipe)")
-			}
 			if len(args) == 0 {
 				return usageErrorf("no capture given: name a FILE, or - for standard input")
 			}
@@ -50,6 +47,10 @@ func newCmdExplore(ios *iostreams.IOStreams, runF func(*exploreOptions) error) *
 			}
 			if opts.URL != "" {
 				return usageErrorf("explore reads NDJSON captures: --url is not supported (it applies to HAR captures, which replay, inspect, lineage and diff read)")
+			}
+			// The flags first: a usage error is the same on a terminal or not.
+			if !ios.OutTTY {
+				return usageErrorf("explore needs a terminal: standard output is not one (use replay, diff or inspect for output to a file or pipe)")
 			}
 			if runF != nil {
 				return runF(opts)
