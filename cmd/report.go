@@ -149,6 +149,7 @@ func collectReport(o *reportOptions, rd *replay.Reader, borrow bool) (*reportInp
 	ropts.Messages, ropts.Hash, ropts.BorrowMessages = true, true, borrow
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		in.Observe(res)
+		o.sniff.Observe(res)
 		col.Add(res)
 		// Lineage trees and diffs are drawn only for the sessions the
 		// collector keeps, and the diffs are the costliest part of the
