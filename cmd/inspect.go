@@ -205,7 +205,11 @@ func inspectRun(o *inspectOptions) error {
 			return noMatch(o, x)
 		}
 		rep = x.Report
-		err = render.WriteCloseups(out, render.CloseupOptions{Output: o.Output, Redact: o.Redact, Palette: o.IO.Palette()}, x)
+		if o.Output == "json" || o.Output == "jsonl" {
+			err = render.WriteCloseupsJSON(o.jsonOut(out), o.Output, o.Redact, x)
+		} else {
+			err = render.WriteCloseups(out, render.CloseupOptions{Output: o.Output, Redact: o.Redact, Palette: o.IO.Palette()}, x)
+		}
 		if err != nil {
 			return err
 		}

@@ -26,25 +26,8 @@ type CloseupOptions struct {
 // WriteCloseups writes the close-ups of an examination (inspect --line,
 // --event-id) as JSON, JSON Lines or text, and counts the matches not shown.
 func WriteCloseups(out *bufio.Writer, o CloseupOptions, x inspect.Examination) error {
-	switch o.Output {
-	case "json":
-		e := jsonout.NewEncoder(out, jsonout.Document)
-		if err := e.Value(closeupsJSON(x, o.Redact)); err != nil {
-			return err
-		}
-		return e.End()
-	case "jsonl":
-		// One record per line shown, as in the document's lines.
-		e := jsonout.NewEncoder(out, jsonout.Lines)
-		for _, l := range closeupsJSON(x, o.Redact).Lines {
-			if err := e.Value(l); err != nil {
-				return err
-			}
-			if err := e.End(); err != nil {
-				return err
-			}
-		}
-		return nil
+	if o.Output == "json" || o.Output == "jsonl" {
+		return WriteCloseupsJSON(out, o.Output, o.Redact, x)
 	}
 	pal := o.Palette
 	for i, c := range x.Closeups {
@@ -55,6 +38,30 @@ func WriteCloseups(out *bufio.Writer, o CloseupOptions, x inspect.Examination) e
 	}
 	if more := x.Matches - len(x.Closeups); more > 0 {
 		fmt.Fprintf(out, "\n%d more matching lines not shown\n", more)
+	}
+	return nil
+}
+
+// WriteCloseupsJSON writes the close-ups of an examination as -o json's
+// document or -o jsonl's records, to out: under --each, the capture's
+// writer (jsonout.OfCapture), whose document then names the capture.
+func WriteCloseupsJSON(out io.Writer, format string, redact bool, x inspect.Examination) error {
+	if format == "json" {
+		e := jsonout.NewEncoder(out, jsonout.Document)
+		if err := e.Value(closeupsJSON(x, redact)); err != nil {
+			return err
+		}
+		return e.End()
+	}
+	// One record per line shown, as in the document's lines.
+	e := jsonout.NewEncoder(out, jsonout.Lines)
+	for _, l := range closeupsJSON(x, redact).Lines {
+		if err := e.Value(l); err != nil {
+			return err
+		}
+		if err := e.End(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
