@@ -134,7 +134,7 @@ func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSe
 	if err := resolveFiles(ios, &c.Files); err != nil || !c.Each {
 		return err
 	}
-	c.Files, c.unreadable = expandEach(c.Files)
+	c.Files, c.unreadable = replay.CapturesUnder(c.Files)
 	return nil
 }
 

@@ -4,46 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/termsafe"
-	"github.com/agentskit/snapctl/replay"
 )
-
-// expandEach turns the FILE arguments of --each into captures: a
-// directory stands for every regular file under it, recursively, in
-// lexical order; anything else is itself. A directory under it that
-// cannot be read is a capture too, in its place, with its error in
-// unreadable: it fails alone, and the others are still read.
-func expandEach(args []string) (files []string, unreadable map[string]error) {
-	for _, a := range args {
-		fi, err := os.Stat(a)
-		if a == replay.StdinName || err != nil || !fi.IsDir() {
-			files = append(files, a) // the reader reports what is wrong with it
-			continue
-		}
-		filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil:
-				if unreadable == nil {
-					unreadable = map[string]error{}
-				}
-				files = append(files, path)
-				unreadable[path] = &replay.InputError{Name: path, Err: err}
-			case d.Type().IsRegular():
-				files = append(files, path)
-			}
-			return nil // go on with the rest
-		})
-	}
-	return files, unreadable
-}
 
 // eachError is the captures that failed under --each, each already
 // reported on standard error: exit status 2.

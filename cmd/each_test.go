@@ -69,30 +69,6 @@ func TestRunEachOrder(t *testing.T) {
 	}
 }
 
-// TestExpandEach: a directory stands for every file under it, in
-// lexical order; other arguments stay as they are.
-func TestExpandEach(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"b/2.jsonl.gz", "b/1.jsonl", "a.jsonl", "c/d/e.har"} {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, unreadable := expandEach([]string{"-", dir, "missing.jsonl"})
-	if unreadable != nil {
-		t.Fatal(unreadable)
-	}
-	want := []string{"-", filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b/1.jsonl"), filepath.Join(dir, "b/2.jsonl.gz"),
-		filepath.Join(dir, "c/d/e.har"), "missing.jsonl"}
-	if !slices.Equal(got, want) {
-		t.Errorf("expandEach = %q, want %q", got, want)
-	}
-}
-
 // TestEachUnreadableEntries: under --each, a directory under the
 // argument that cannot be read, and a file in it that cannot be opened,
 // each fail alone with one line naming it; the other captures are read

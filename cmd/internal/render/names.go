@@ -93,7 +93,7 @@ func TargetMatchesNothing(file string, entry, line int, eventID string, x inspec
 	if line <= in.Lines {
 		return fmt.Sprintf("%s:%d is blank: not an event", file, line)
 	}
-	return fmt.Sprintf("%s has %d lines, no line %d", file, in.Lines, line)
+	return fmt.Sprintf("%s has %s, no line %d", file, text.Plural(in.Lines, "line"), line)
 }
 
 // CaptureError is the message of a capture's error under --each,
