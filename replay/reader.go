@@ -262,7 +262,7 @@ func DistinctFiles(names []string, stdin io.Reader) error {
 // compared with os.SameFile, so that comparing them costs one lookup a
 // file however many are named.
 type namedFiles struct {
-	byID   map[any]namedFile
+	byID   map[any]string // the name each file was first named by
 	bySize map[int64][]namedFile
 }
 
@@ -278,12 +278,12 @@ func (s *namedFiles) add(name string, fi os.FileInfo) error {
 	}
 	if id, ok := fileID(fi); ok {
 		if s.byID == nil {
-			s.byID = map[any]namedFile{}
+			s.byID = map[any]string{}
 		}
-		if f, ok := s.byID[id]; ok {
-			return namedTwice(f.name, name, size)
+		if earlier, ok := s.byID[id]; ok {
+			return namedTwice(earlier, name, size)
 		}
-		s.byID[id] = namedFile{name, fi}
+		s.byID[id] = name
 		return nil
 	}
 	if s.bySize == nil {
