@@ -312,15 +312,22 @@ func checkSVG(t *testing.T, svg []byte) {
 }
 
 // BenchmarkReport measures the whole report, reading included, on a
-// capture of 20 sessions of 50 snapshots.
+// capture of 20 sessions of 50 snapshots, or on the capture
+// SNAPCTL_BENCH_CAPTURE names (to profile it on scripts/gencapture's).
 func BenchmarkReport(b *testing.B) {
-	name := filepath.Join(b.TempDir(), "bench.jsonl")
-	data := hostile.Sessions(20, 50, 2000)
-	if err := os.WriteFile(name, data, 0o644); err != nil {
+	name := os.Getenv("SNAPCTL_BENCH_CAPTURE")
+	if name == "" {
+		name = filepath.Join(b.TempDir(), "bench.jsonl")
+		if err := os.WriteFile(name, hostile.Sessions(20, 50, 2000), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st, err := os.Stat(name)
+	if err != nil {
 		b.Fatal(err)
 	}
 	out := filepath.Join(b.TempDir(), "report.html")
-	b.SetBytes(int64(len(data)))
+	b.SetBytes(st.Size())
 	for b.Loop() {
 		ios, _, _ := iostreams.Test("")
 		o := &reportOptions{IO: ios, Output: "html", Out: out, Force: true, Now: time.Now}
