@@ -114,7 +114,6 @@ func lineageRun(o *lineageOptions) error {
 	}
 	rep := in.Finish(sum)
 	sessions := b.Finish()
-	verdicts := rep.Verdicts()
 	if o.Turn != "" {
 		all := sessions
 		if sessions = selectTurn(sessions, o.Turn); len(sessions) == 0 {
@@ -125,7 +124,7 @@ func lineageRun(o *lineageOptions) error {
 		render.RedactSessions(sessions)
 	}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-	if err := writeLineage(out, o, sessions, verdicts); err != nil {
+	if err := writeLineage(out, o, sessions, &rep); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {
@@ -157,7 +156,8 @@ func turnIDs(sessions []*lineage.Session) []string {
 	return ids.order
 }
 
-func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, verdicts map[string]inspect.Verdict) error {
+func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, rep *inspect.Report) error {
+	verdicts := rep.Verdicts()
 	switch o.Output {
 	case "json":
 		return render.WriteLineageJSON(o.jsonOut(w), sessions, verdicts, o.Redact)
@@ -170,5 +170,9 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, v
 	case "svg":
 		return report.WriteLineageSVG(w, sessions, verdicts)
 	}
-	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts).Write(sessions)
+	tree := render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts)
+	if o.Turn == "" {
+		tree.Overviews(rep.Overview.Sessions) // a turn's family leaves the others out
+	}
+	return tree.Write(sessions)
 }

@@ -43,6 +43,8 @@ type Tree struct {
 	open []bool
 	// verdicts are inspect's, by session id (see Verdicts).
 	verdicts map[string]inspect.Verdict
+	// overviews are inspect's sessions, in its order (see Overviews).
+	overviews []inspect.SessionOverview
 }
 
 // Verdicts gives the tree inspect's verdict on each session, by id, for
@@ -50,6 +52,20 @@ type Tree struct {
 // problems: no view may say "no problems" without a verdict.
 func (t *Tree) Verdicts(v map[string]inspect.Verdict) *Tree {
 	t.verdicts = v
+	return t
+}
+
+// Overviews gives the tree inspect's overview of every session, for what
+// the tree itself cannot say: the history a session's first accepted
+// snapshot holds, and the turns it has no node of (no accepted snapshot:
+// a diagnostic alone, a submit unanswered or refused, snapshots all kept
+// inert), listed after the tree with how each ended, as inspect's
+// outcomes, the report's turn list and explore's outcomes have them, so
+// that no turn the verdict counts is left out. A session with no tree at
+// all gets its verdict and its turns too. Not for a tree cut to one
+// turn's family (--turn), which the others are not part of.
+func (t *Tree) Overviews(ov []inspect.SessionOverview) *Tree {
+	t.overviews = ov
 	return t
 }
 
@@ -82,7 +98,21 @@ func NewTree(w io.Writer, pal iostreams.Palette, width int, ascii bool) *Tree {
 }
 
 func (t *Tree) Write(sessions []*lineage.Session) error {
-	if len(sessions) == 0 {
+	byID := make(map[string]*inspect.SessionOverview, len(t.overviews))
+	for i := range t.overviews {
+		byID[t.overviews[i].SessionID] = &t.overviews[i]
+	}
+	drawn := make(map[string]bool, len(sessions))
+	for _, s := range sessions {
+		drawn[s.SessionID] = true
+	}
+	var treeless []*inspect.SessionOverview
+	for i := range t.overviews {
+		if ov := &t.overviews[i]; !drawn[ov.SessionID] && len(ov.Endings()) > 0 {
+			treeless = append(treeless, ov)
+		}
+	}
+	if len(sessions) == 0 && len(treeless) == 0 {
 		fmt.Fprintln(t.w, "no accepted snapshots: no turns to draw")
 		return nil
 	}
@@ -90,20 +120,81 @@ func (t *Tree) Write(sessions []*lineage.Session) error {
 		if i > 0 {
 			fmt.Fprintln(t.w)
 		}
-		id := termsafe.String(s.SessionID)
-		rest := ": " + headline(s, t.verdicts)
-		if t.width > 0 {
-			id = text.Shorten(id, max(text.MinMiddle, t.width-len("session ")-text.Width(rest)), text.FitMiddle)
-			rest = text.Shorten(rest, max(text.MinLast, t.width-len("session ")-text.Width(id)), text.FitTail)
+		t.sessionLine(s.SessionID, headline(s, t.verdicts))
+		ov := byID[s.SessionID]
+		if ov != nil {
+			if h := HistoryWords(ov.Earlier); h != "" {
+				fmt.Fprintln(t.w, t.fit("history: "+h))
+			}
 		}
-		fmt.Fprintf(t.w, "%s %s%s\n", t.pal.Bold("session"), t.pal.Bold(id), rest)
 		t.open = t.open[:0]
 		s.Walk(t.node)
+		t.undrawn(s, ov)
 		if err := t.problems(s); err != nil {
 			return err
 		}
 	}
+	for i, ov := range treeless {
+		if i > 0 || len(sessions) > 0 {
+			fmt.Fprintln(t.w)
+		}
+		t.sessionLine(ov.SessionID, VerdictWords(ov.Verdict())+"; no accepted snapshot, no tree")
+		t.undrawn(nil, ov)
+	}
 	return nil
+}
+
+// sessionLine writes a session's headline: its id, then what follows it,
+// each cut to fit.
+func (t *Tree) sessionLine(sessionID, headline string) {
+	id := termsafe.String(sessionID)
+	rest := ": " + headline
+	if t.width > 0 {
+		id = text.Shorten(id, max(text.MinMiddle, t.width-len("session ")-text.Width(rest)), text.FitMiddle)
+		rest = text.Shorten(rest, max(text.MinLast, t.width-len("session ")-text.Width(id)), text.FitTail)
+	}
+	fmt.Fprintf(t.w, "%s %s%s\n", t.pal.Bold("session"), t.pal.Bold(id), rest)
+}
+
+// fit cuts a line to the tree's width, if it has one.
+func (t *Tree) fit(line string) string {
+	if t.width > 0 {
+		return text.Shorten(line, t.width, text.FitTail)
+	}
+	return line
+}
+
+// undrawn lists the turns of session ov that the tree s (nil for none)
+// has no node of, with how each ended and where (see Overviews).
+func (t *Tree) undrawn(s *lineage.Session, ov *inspect.SessionOverview) {
+	if ov == nil {
+		return
+	}
+	nodes := map[string]bool{}
+	if s != nil {
+		for _, n := range s.Turns {
+			nodes[n.TurnID] = true
+		}
+	}
+	var rows []inspect.TurnEnding
+	for _, e := range ov.Endings() {
+		if !nodes[e.TurnID] {
+			rows = append(rows, e)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintln(t.w, t.fit(text.Plural(len(rows), "turn")+" with no accepted snapshot, not in the tree:"))
+	for _, e := range rows {
+		id, outcome, at := termsafe.String(e.TurnID), OutcomeOf(e.Ending, e.Code, e.Later != nil), EndedAt(e, modelPosition)
+		line := "  " + id + "  " + outcome + at
+		if t.width > 0 && text.Width(line) > t.width {
+			fmt.Fprintln(t.w, text.Shorten(line, t.width, text.FitTail))
+			continue
+		}
+		fmt.Fprintln(t.w, "  "+t.pal.Bold(id)+"  "+t.pal.Red(outcome)+at)
+	}
 }
 
 // node draws one turn: its line, then its input and reply previews.
