@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -85,7 +86,11 @@ var (
 		"turns.[].firstEmittedAt": "string", "turns.[].lastEmittedAt": "string", "turns.[].usage": "object",
 		"turns.[].preview": "string", "turns.[].input": "string", "turns.[].children": "array",
 		"turns.[].children.[]": "string", "turns.[].problems": "array", "turns.[].problems.[]": "object",
-		"turns.[].problems.[].kind": "string", "turns.[].problems.[].detail": "string"},
+		"turns.[].problems.[].kind": "string", "turns.[].problems.[].detail": "string",
+		"earlierMessages": "number", "otherTurns": "array", "otherTurns.[]": "object", "otherTurns.[].turnId": "string",
+		// A turn with no accepted snapshot has no reply a later one completed.
+		"otherTurns.[].outcome": "string", "otherTurns.[].outcomeCode": "string null", "otherTurns.[].outcomeFile": "string null",
+		"otherTurns.[].outcomeLine": "number null", "otherTurns.[].outcomeEntry": "number", "otherTurns.[].completedLater": "null"},
 		verdictShape.under("verdict"), usageShape.under("turns.[].usage"), outcomeShape.under("turns.[]"))
 	outcomeShape = with(shape{"outcome": "string", "outcomeCode": "string null", "outcomeFile": "string null",
 		"outcomeLine": "number null", "outcomeEntry": "number", "completedLater": "object null"},
@@ -284,7 +289,14 @@ func contractCaptures(t *testing.T) []string {
 		write("rec.jsonl", []byte(record)),
 		write("cut.jsonl.gz", gz.Bytes()[:gz.Len()/2]),
 		write("mixed.log", []byte("2026-07-11T03:00:00.123456789Z "+snap("e1", 1)+"\n"+snap("e2", 2)+"\n")),
-		write("broken.har", []byte(`{"log": {"entries": [}`+"\n")))
+		write("broken.har", []byte(`{"log": {"entries": [}`+"\n")),
+		// A turn answered by a diagnostic alone, in a HAR: lineage's
+		// otherTurns has its entry.
+		write("diagnostic.har", []byte(`{"log": {"entries": [{"request": {"method": "POST", "url": "http://chat/turns"}, `+
+			`"response": {"status": 200, "content": {"mimeType": "application/x-ndjson", "text": `+
+			strconv.Quote(snap("e1", 1)+"\n"+strings.Replace(strings.Replace(snap("e2", 2), `"t1"`, `"t2"`, 1),
+				`"event":"server.turn.snapshot","payload":{"status":"streaming","usage":{"promptTokens":1,"completionTokens":0,"totalTokens":1},"messages":[]}`,
+				`"event":"server.turn.diagnostic","payload":{"version":1,"code":"X","message":"m","retryable":false}`, 1)+"\n")+`}}}]}}`+"\n")))
 }
 
 // TestJSONContract: every key every command writes in -o json and -o

@@ -157,12 +157,15 @@ func turnIDs(sessions []*lineage.Session) []string {
 }
 
 func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, rep *inspect.Report) error {
-	verdicts := rep.Verdicts()
+	verdicts, overviews := rep.Verdicts(), rep.Overview.Sessions
+	if o.Turn != "" {
+		overviews = nil // a turn's family leaves the others out
+	}
 	switch o.Output {
 	case "json":
-		return render.WriteLineageJSON(o.jsonOut(w), sessions, verdicts, o.Redact)
+		return render.WriteLineageJSON(o.jsonOut(w), sessions, verdicts, overviews, o.Redact)
 	case "jsonl":
-		return render.WriteLineageJSONL(w, sessions, verdicts, o.Redact)
+		return render.WriteLineageJSONL(w, sessions, verdicts, overviews, o.Redact)
 	case "mermaid":
 		return render.WriteLineageMermaid(w, sessions)
 	case "dot":
@@ -170,9 +173,5 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, r
 	case "svg":
 		return report.WriteLineageSVG(w, sessions, verdicts)
 	}
-	tree := render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts)
-	if o.Turn == "" {
-		tree.Overviews(rep.Overview.Sessions) // a turn's family leaves the others out
-	}
-	return tree.Write(sessions)
+	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts).Overviews(overviews).Write(sessions)
 }

@@ -98,20 +98,7 @@ func NewTree(w io.Writer, pal iostreams.Palette, width int, ascii bool) *Tree {
 }
 
 func (t *Tree) Write(sessions []*lineage.Session) error {
-	byID := make(map[string]*inspect.SessionOverview, len(t.overviews))
-	for i := range t.overviews {
-		byID[t.overviews[i].SessionID] = &t.overviews[i]
-	}
-	drawn := make(map[string]bool, len(sessions))
-	for _, s := range sessions {
-		drawn[s.SessionID] = true
-	}
-	var treeless []*inspect.SessionOverview
-	for i := range t.overviews {
-		if ov := &t.overviews[i]; !drawn[ov.SessionID] && len(ov.Endings()) > 0 {
-			treeless = append(treeless, ov)
-		}
-	}
+	byID, treeless := pairOverviews(sessions, t.overviews)
 	if len(sessions) == 0 && len(treeless) == 0 {
 		fmt.Fprintln(t.w, "no accepted snapshots: no turns to draw")
 		return nil
@@ -144,6 +131,45 @@ func (t *Tree) Write(sessions []*lineage.Session) error {
 	return nil
 }
 
+// pairOverviews finds the overview of each session drawn, by id, and
+// lists in the overview's order those of the sessions with no tree whose
+// turns ended even so (see Tree.Overviews).
+func pairOverviews(sessions []*lineage.Session, overviews []inspect.SessionOverview) (map[string]*inspect.SessionOverview, []*inspect.SessionOverview) {
+	byID := make(map[string]*inspect.SessionOverview, len(overviews))
+	for i := range overviews {
+		byID[overviews[i].SessionID] = &overviews[i]
+	}
+	drawn := make(map[string]bool, len(sessions))
+	for _, s := range sessions {
+		drawn[s.SessionID] = true
+	}
+	var treeless []*inspect.SessionOverview
+	for i := range overviews {
+		if ov := &overviews[i]; !drawn[ov.SessionID] && len(ov.Endings()) > 0 {
+			treeless = append(treeless, ov)
+		}
+	}
+	return byID, treeless
+}
+
+// undrawnTurns are the endings of session ov's turns that the tree s
+// (nil for none) has no node of: the model's, in its order.
+func undrawnTurns(s *lineage.Session, ov *inspect.SessionOverview) []inspect.TurnEnding {
+	nodes := map[string]bool{}
+	if s != nil {
+		for _, n := range s.Turns {
+			nodes[n.TurnID] = true
+		}
+	}
+	var rows []inspect.TurnEnding
+	for _, e := range ov.Endings() {
+		if !nodes[e.TurnID] {
+			rows = append(rows, e)
+		}
+	}
+	return rows
+}
+
 // sessionLine writes a session's headline: its id, then what follows it,
 // each cut to fit.
 func (t *Tree) sessionLine(sessionID, headline string) {
@@ -170,18 +196,7 @@ func (t *Tree) undrawn(s *lineage.Session, ov *inspect.SessionOverview) {
 	if ov == nil {
 		return
 	}
-	nodes := map[string]bool{}
-	if s != nil {
-		for _, n := range s.Turns {
-			nodes[n.TurnID] = true
-		}
-	}
-	var rows []inspect.TurnEnding
-	for _, e := range ov.Endings() {
-		if !nodes[e.TurnID] {
-			rows = append(rows, e)
-		}
-	}
+	rows := undrawnTurns(s, ov)
 	if len(rows) == 0 {
 		return
 	}
@@ -569,25 +584,52 @@ func optString(s string) *string {
 // one session at a time: encoding the whole document at once held it
 // twice more (encoding/json's buffer and its indented copy), over 1 GB for
 // 200,000 sessions.
-func WriteLineageJSON(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, redact bool) error {
+//
+// With overviews (inspect's sessions, nil for none, as for --turn), each
+// session also has the history its first accepted snapshot holds and
+// the turns it has no node of, with how they ended (otherTurns), and a
+// session with no accepted snapshot whose turns ended comes after the
+// others with those alone, as the tree lists them (Tree.Overviews).
+func WriteLineageJSON(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, overviews []inspect.SessionOverview, redact bool) error {
 	e := jsonout.NewEncoder(w, jsonout.Document)
 	e.BeginObject()
 	e.Key("sessions")
 	e.BeginArray()
-	for _, s := range sessions {
-		if err := writeLineageSession(e, s, verdicts, redact); err != nil {
-			return err
-		}
+	err := eachLineageSession(sessions, overviews, func(s *lineage.Session, ov *inspect.SessionOverview) error {
+		return writeLineageSession(e, s, ov, overviews != nil, verdicts, redact)
+	})
+	if err != nil {
+		return err
 	}
 	e.EndArray()
 	e.EndObject()
 	return e.End()
 }
 
+// eachLineageSession calls fn with each session drawn and its overview
+// (nil when there are none), then with each session of overviews that has
+// no tree but turns that ended (s is then an empty session of its id).
+func eachLineageSession(sessions []*lineage.Session, overviews []inspect.SessionOverview, fn func(*lineage.Session, *inspect.SessionOverview) error) error {
+	byID, treeless := pairOverviews(sessions, overviews)
+	for _, s := range sessions {
+		if err := fn(s, byID[s.SessionID]); err != nil {
+			return err
+		}
+	}
+	for _, ov := range treeless {
+		if err := fn(&lineage.Session{SessionID: ov.SessionID}, ov); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // writeLineageSession writes one session turn by turn, flushing as it
 // goes: a session of a hundred thousand chained turns is never encoded
 // whole.
-func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, verdicts map[string]inspect.Verdict, redact bool) error {
+// With others, it writes earlierMessages and otherTurns from ov (nil:
+// none known).
+func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, ov *inspect.SessionOverview, others bool, verdicts map[string]inspect.Verdict, redact bool) error {
 	e.BeginObject()
 	e.Key("sessionId")
 	e.Str(s.SessionID)
@@ -615,23 +657,46 @@ func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, verdicts map[st
 		}
 	}
 	e.EndArray()
+	if others {
+		earlier, undrawn := 0, []inspect.TurnEnding(nil)
+		if ov != nil {
+			earlier, undrawn = ov.Earlier, undrawnTurns(s, ov)
+		}
+		e.Key("earlierMessages")
+		e.Int(int64(earlier))
+		e.Key("otherTurns")
+		e.BeginArray()
+		for _, te := range undrawn {
+			writeOtherTurn(e, te)
+		}
+		e.EndArray()
+	}
 	e.EndObject()
 	return e.Flush()
 }
 
+// writeOtherTurn writes a turn lineage has no node of: its id and how it
+// ended, as inspect's turnOutcomes has it.
+func writeOtherTurn(e *jsonout.Encoder, te inspect.TurnEnding) {
+	jt := lineageTurnJSON{TurnID: te.TurnID}
+	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.OutcomeEntry, jt.CompletedLater = outcomeToJSON(te.Ending, te.Code, te.At, te.Later)
+	e.BeginObject()
+	e.Key("turnId")
+	e.Str(jt.TurnID)
+	jt.writeOutcome(e)
+	e.EndObject()
+}
+
 // WriteLineageJSONL writes one session per line, as in the document's
 // sessions.
-func WriteLineageJSONL(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, redact bool) error {
+func WriteLineageJSONL(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, overviews []inspect.SessionOverview, redact bool) error {
 	e := jsonout.NewEncoder(w, jsonout.Lines)
-	for _, s := range sessions {
-		if err := writeLineageSession(e, s, verdicts, redact); err != nil {
+	return eachLineageSession(sessions, overviews, func(s *lineage.Session, ov *inspect.SessionOverview) error {
+		if err := writeLineageSession(e, s, ov, overviews != nil, verdicts, redact); err != nil {
 			return err
 		}
-		if err := e.End(); err != nil {
-			return err
-		}
-	}
-	return nil
+		return e.End()
+	})
 }
 
 func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
@@ -689,32 +754,7 @@ func (jt lineageTurnJSON) write(e *jsonout.Encoder) {
 	e.Key("status")
 	e.Str(jt.Status)
 	optStr("errorCode", jt.ErrorCode)
-	e.Key("outcome")
-	e.Str(jt.Outcome)
-	optStr("outcomeCode", jt.OutcomeCode)
-	optStr("outcomeFile", jt.OutcomeFile)
-	e.Key("outcomeLine")
-	if jt.OutcomeLine == nil {
-		e.Null()
-	} else {
-		e.Int(int64(*jt.OutcomeLine))
-	}
-	if jt.OutcomeEntry != 0 {
-		e.Key("outcomeEntry")
-		e.Int(int64(jt.OutcomeEntry))
-	}
-	e.Key("completedLater")
-	if l := jt.CompletedLater; l == nil {
-		e.Null()
-	} else {
-		e.BeginObject()
-		writePlace(e, l.File, l.Entry, l.Line)
-		e.Key("characters")
-		e.Int(int64(l.Characters))
-		e.Key("prefix")
-		e.Bool(l.Prefix)
-		e.EndObject()
-	}
+	jt.writeOutcome(e)
 	e.Key("firstEmittedAt")
 	e.Str(jt.FirstEmittedAt)
 	e.Key("lastEmittedAt")
@@ -749,6 +789,48 @@ func (jt lineageTurnJSON) write(e *jsonout.Encoder) {
 		e.EndArray()
 	}
 	e.EndObject()
+}
+
+// writeOutcome writes the turn's outcome keys, from outcome to
+// completedLater.
+func (jt lineageTurnJSON) writeOutcome(e *jsonout.Encoder) {
+	e.Key("outcome")
+	e.Str(jt.Outcome)
+	e.Key("outcomeCode")
+	writeOptString(e, jt.OutcomeCode)
+	e.Key("outcomeFile")
+	writeOptString(e, jt.OutcomeFile)
+	e.Key("outcomeLine")
+	if jt.OutcomeLine == nil {
+		e.Null()
+	} else {
+		e.Int(int64(*jt.OutcomeLine))
+	}
+	if jt.OutcomeEntry != 0 {
+		e.Key("outcomeEntry")
+		e.Int(int64(jt.OutcomeEntry))
+	}
+	e.Key("completedLater")
+	if l := jt.CompletedLater; l == nil {
+		e.Null()
+	} else {
+		e.BeginObject()
+		writePlace(e, l.File, l.Entry, l.Line)
+		e.Key("characters")
+		e.Int(int64(l.Characters))
+		e.Key("prefix")
+		e.Bool(l.Prefix)
+		e.EndObject()
+	}
+}
+
+// writeOptString writes s, or null for nil.
+func writeOptString(e *jsonout.Encoder, s *string) {
+	if s == nil {
+		e.Null()
+	} else {
+		e.Str(*s)
+	}
 }
 
 // outcomeToJSON is a turn's outcome as inspect's and lineage's JSON give
