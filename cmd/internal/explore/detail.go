@@ -344,6 +344,14 @@ func (m *exploreModel) lineageTab(out *bufio.Writer, i, w int) {
 			sel = append(sel, s)
 		}
 	}
+	if id == "" {
+		// A line that does not decode to an event of a session: a
+		// server error body names none, even when the model knows
+		// which submit it refused (the Event tab says so).
+		fmt.Fprintln(out, "this line names no session: no tree")
+		m.whatIfNote(out, "tree")
+		return
+	}
 	if len(sel) == 0 {
 		// Its turns ended even so: a diagnostic alone, a submit no
 		// snapshot answered, snapshots all inert.

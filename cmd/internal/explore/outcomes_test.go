@@ -238,3 +238,18 @@ func sessionRows(m *exploreModel) map[int]string {
 	}
 	return rows
 }
+
+// TestExploreTreeOfLineWithoutSession: a line that names no session (a
+// server error body, malformed) has no tree, and the lineage tab says so
+// rather than speak of "this line's session".
+func TestExploreTreeOfLineWithoutSession(t *testing.T) {
+	m := newTestExplorer(t, 120, 40, "", filepath.Join(samples.Dir(), "inspect", "request-refused.jsonl"))
+	m.tab = tabLineage
+	var got []string
+	for _, l := range m.detailLines(1, 1000) {
+		got = append(got, strings.TrimSpace(ansi.Strip(l)))
+	}
+	if !slices.Contains(got, "this line names no session: no tree") || slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, "this line's session") }) {
+		t.Errorf("the lineage tab of line 2, an error body, reads %q", got)
+	}
+}
