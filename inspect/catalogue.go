@@ -76,9 +76,11 @@ var Checks = []Check{
 		Do:      "Check the pinned id; if the stream really carries other sessions, the server is leaking events across sessions."},
 	{ID: OrphanSubmit, Severity: SeverityWarning,
 		Summary: "a submit whose turn never received a snapshot",
-		Means:   "A submit whose turn never receives a snapshot.",
-		Arises: "The server dropped the turn or refused the request (the AgentsKit Chat server answers a submit on a busy " +
-			"session with an HTTP 409 error body, see request-refused), or the capture ends too early.",
+		Means: "A submit whose turn never receives a snapshot. When a diagnostic of the turn came instead, the message " +
+			"names its code (the turn's outcome is that diagnostic's: timed-out, cancelled or diagnostic).",
+		Arises: "The server dropped the turn, failed it before its first snapshot (a diagnostic alone), or refused the " +
+			"request (the AgentsKit Chat server answers a submit on a busy session with an HTTP 409 error body, see " +
+			"request-refused), or the capture ends too early.",
 		Do: "Look for a diagnostic or an error body after the submit; retry a refused submit with a new event id."},
 	{ID: OutOfOrder, Severity: SeverityWarning,
 		Summary: "snapshots never delivered before arrived behind the cursor: delivered out of order",

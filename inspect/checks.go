@@ -248,11 +248,17 @@ func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 // inert.
 func (in *Inspector) orphans(s *session) (orphans tally, turns []string, lost tally, lostTurns []string) {
 	for tu := s.m.FirstTurn(); tu != nil; tu = tu.Next() {
-		switch o, _, at := tu.Ending(); {
+		switch o, code, at := tu.Ending(); {
 		case orphaned(tu, o):
 			orphans.hit("")
 			orphans.at(in.limit, in.pos(tu.SubmitAt()))
-			turns = append(turns, tu.ID)
+			if o == model.EndUnanswered {
+				turns = append(turns, tu.ID)
+			} else {
+				// The server answered with a diagnostic and no snapshot:
+				// the finding says which, as the turn's outcome does.
+				turns = append(turns, tu.ID+" answered by diagnostic "+code+" alone")
+			}
 		case o == model.EndNeverAccepted:
 			lost.hit("")
 			lost.at(in.limit, in.pos(at))

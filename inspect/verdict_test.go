@@ -74,14 +74,14 @@ func TestVerdictAgreesWithFindings(t *testing.T) {
 
 // names says whether a finding id of session lists turn in its message's
 // closing parentheses, as orphan-submit and turn-never-accepted list
-// theirs ("(t1, t2)").
+// theirs ("(t1, t2)", or "(t1 answered by diagnostic X alone)").
 func names(rep Report, id, session, turn string) bool {
 	for _, f := range rep.Findings {
 		if f.ID != id || f.SessionID != session || !strings.HasSuffix(f.Message, ")") {
 			continue
 		}
 		list := f.Message[strings.LastIndex(f.Message, "(")+1 : len(f.Message)-1]
-		if slices.Contains(strings.Split(list, ", "), turn) {
+		if slices.ContainsFunc(strings.Split(list, ", "), func(item string) bool { return strings.Fields(item)[0] == turn }) {
 			return true
 		}
 	}
@@ -181,6 +181,23 @@ func TestVerdictOrphanCountsOnce(t *testing.T) {
 		}
 		if !diag {
 			t.Errorf("session %s: t2 did not end on its diagnostic: %+v", s.SessionID, s.Endings())
+		}
+	}
+}
+
+// TestOrphanSubmitNamesItsDiagnostic: the orphan-submit finding on a turn
+// that a diagnostic answered with no snapshot says which diagnostic came,
+// as the turn's outcome does (diagnostic ADAPTER_FAILED), rather than
+// leave the reader to look for one; a turn nothing answered is named
+// alone.
+func TestOrphanSubmitNamesItsDiagnostic(t *testing.T) {
+	for _, tt := range []struct{ file, want string }{
+		{filepath.Join("..", "testdata", "inspect", "orphan-submit.jsonl"), "(t2 answered by diagnostic ADAPTER_FAILED alone)"},
+		{filepath.Join("..", "testdata", "inspect", "foreign-session.jsonl"), "(t10)"},
+	} {
+		fs := findingsOf(run(t, Options{}, tt.file), OrphanSubmit)
+		if len(fs) != 1 || !strings.HasSuffix(fs[0].Message, tt.want) {
+			t.Errorf("%s: orphan-submit %+v; want a message ending %q", filepath.Base(tt.file), fs, tt.want)
 		}
 	}
 }
