@@ -127,7 +127,8 @@ var Checks = []Check{
 		Summary: "accepted sequences skip values that no snapshot took",
 		Means: "An accepted snapshot's sequence skips values past the previous accepted one (the gap `replay` reports), and " +
 			"the session's submits and diagnostics in between did not take them all. The message says how many gaps are at a " +
-			"turn boundary and how many values submits or diagnostics took.",
+			"turn boundary and how many values submits or diagnostics took; values that events glued to an error body took " +
+			"(glued-lines) are no gap, and the message counts them apart.",
 		Arises: "The AgentsKit Chat server advances its stored cursor when it claims and when it releases a turn, without a " +
 			"snapshot: every turn boundary has a gap of exactly 2, and a turn after a timeout or cancel diagnostic starts 2 past " +
 			"it. Its coalescing never leaves a gap. Any other gap is snapshots the capture lacks: lines lost, a window " +

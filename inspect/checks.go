@@ -109,16 +109,30 @@ func (in *Inspector) checkGap(s *session, st *model.Step, res *replay.Result, p 
 		}
 	}
 	slices.Sort(used)
-	taken := int64(len(slices.Compact(used)))
-	if taken >= res.Gap {
+	used = slices.Compact(used)
+	taken := int64(len(used))
+	// Events glued to an error body took their sequences too, though a
+	// client dropped them (glued-lines): those values are no gap.
+	var lost []int64
+	for _, q := range in.refused.lost[s.m.ID] {
+		if q > res.Prev && q < res.Event.Sequence {
+			if _, found := slices.BinarySearch(used, q); !found {
+				lost = append(lost, q)
+			}
+		}
+	}
+	slices.Sort(lost)
+	glued := int64(len(slices.Compact(lost)))
+	if taken+glued >= res.Gap {
 		return
 	}
 	t := s.tally()
 	t.gap.hit("")
 	t.gap.at(in.limit, p)
-	t.gapMissing += res.Gap
+	t.gapMissing += res.Gap - glued
 	t.gapUsed += taken
-	t.gapLargest = max(t.gapLargest, res.Gap)
+	t.gapGlued += glued
+	t.gapLargest = max(t.gapLargest, res.Gap-glued)
 	if st.PrevTurn != nil && st.PrevTurn != st.Turn {
 		t.gapBoundary++
 	}

@@ -54,9 +54,20 @@ type refusals struct {
 	order  []*refusal
 	glued  tally
 	first  []glued
-	dec    replay.Decoder
-	ev     replay.Event
+	// lost holds, by session, the sequences of the events glued to an
+	// error body (at most maxLostSequences in all): a client dropped
+	// them with the body, yet they took their sequences, which are then
+	// no gap of the server's (checkGap).
+	lost  map[string][]int64
+	nLost int
+	evOK  bool
+	dec   replay.Decoder
+	ev    replay.Event
 }
+
+// maxLostSequences bounds the sequences of glued events kept for
+// sequence-gap, whatever a hostile capture holds.
+const maxLostSequences = 64
 
 // errorBody is the JSON of a server error body.
 type errorBody struct {
@@ -131,14 +142,24 @@ func (in *Inspector) observeRefusal(res *replay.Result, exchange *pendingSubmit)
 	}
 	r.glued.hit("")
 	r.glued.at(in.limit, p)
+	lost := r.describe(rest)
 	if len(r.first) < 5 {
-		r.first = append(r.first, glued{code: code, lost: r.describe(rest)})
+		r.first = append(r.first, glued{code: code, lost: lost})
+	}
+	if id := r.ev.SessionID; r.evOK && r.nLost < maxLostSequences && (in.opts.Session == "" || id == in.opts.Session) {
+		if r.lost == nil {
+			r.lost = map[string][]int64{}
+		}
+		r.lost[id] = append(r.lost[id], r.ev.Sequence)
+		r.nLost++
 	}
 }
 
-// describe says which event the bytes after an error body were.
+// describe says which event the bytes after an error body were; evOK
+// is then set when they decode to a valid event, r.ev.
 func (r *refusals) describe(rest []byte) string {
 	err := r.dec.Decode(rest, &r.ev)
+	r.evOK = err == nil
 	var id, session, turn string
 	var seq int64
 	var kind replay.Kind

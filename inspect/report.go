@@ -350,6 +350,10 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 		if len(known) > 0 {
 			msg += " (" + strings.Join(known, ", ") + ")"
 		}
+		if t.gapGlued > 0 {
+			msg += fmt.Sprintf("; %s besides %s taken by %s glued to an error body, which a client drops (glued-lines)",
+				count(int(t.gapGlued), "value", "values"), pick(int(t.gapGlued), "was", "were"), pick(int(t.gapGlued), "an event", "events"))
+		}
 		return msg
 	})
 	return out

@@ -61,11 +61,12 @@ type tallies struct {
 	// session: only a session with findings has any. gapMissing sums the
 	// gaps (replay.SequenceGap) of the sequence-gap instances, gapUsed the
 	// values of them that submits or diagnostics took, gapBoundary counts
-	// those where a new turn starts.
+	// those where a new turn starts. gapGlued counts the values, left out
+	// of gapMissing, that events glued to an error body took.
 	tsExample              string
 	gapMissing, gapLargest int64
 	redeliveries           int
-	gapUsed                int64
+	gapUsed, gapGlued      int64
 	gapBoundary            int
 	// lateCount counts the snapshots delivered out of order, lateTurn is
 	// the first one's turn and lateAfter the turn accepted before it;

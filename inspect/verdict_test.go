@@ -201,3 +201,21 @@ func TestOrphanSubmitNamesItsDiagnostic(t *testing.T) {
 		}
 	}
 }
+
+// TestSequenceGapLeavesOutGluedEvents: glued-lines.jsonl's line 2 holds
+// an error body with the snapshot of sequence 47 glued to it, which a
+// client drops. sequence-gap must not say that no snapshot took 47, as
+// glued-lines says one did: the gap from 44 to 48 is the turn boundary's
+// 2 (45, 46), and 47 is counted apart.
+func TestSequenceGapLeavesOutGluedEvents(t *testing.T) {
+	rep := run(t, Options{}, filepath.Join("..", "testdata", "inspect", "glued-lines.jsonl"))
+	if len(findingsOf(rep, GluedLines)) != 1 {
+		t.Fatalf("findings %+v: want glued-lines", rep.Findings)
+	}
+	gaps := findingsOf(rep, SequenceGap)
+	want := "1 accepted snapshot skipped 2 sequence values that no snapshot took, at most 2 at once (1 at a turn boundary); " +
+		"1 value besides was taken by an event glued to an error body, which a client drops (glued-lines)"
+	if len(gaps) != 1 || gaps[0].Message != want {
+		t.Errorf("sequence-gap %+v\nwant the message %q", gaps, want)
+	}
+}
