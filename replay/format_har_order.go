@@ -146,6 +146,7 @@ func (h *harReader) index(in io.Reader) (io.ReaderAt, func(), error) {
 		done, flush = sp.close, sp.flush
 	}
 	s := newJSONScan(in, 0)
+	s.skipBOM()
 	ix := harIndexer{h: h, s: s}
 	err := ix.document()
 	if ferr := flush(); err == nil {

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -316,5 +317,32 @@ func TestHARTrailingBytesReported(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestHARByteOrderMark: a HAR saved with a UTF-8 byte order mark (as
+// some editors and Windows tools write it) is read as the same HAR, as
+// auto-detection, which skips the mark, has already said it is; also
+// through a pipe (spooled) and when compressed.
+func TestHARByteOrderMark(t *testing.T) {
+	body := snapshotLine("s", 1) + "\n" + snapshotLine("s", 2) + "\n" + snapshotLine("s", 1) + "\n"
+	doc := harDoc(harEntryJSON("https://x/a", "2026-07-11T03:00:00Z", body, ""))
+	want, _ := runCapture(t, "c.har", []byte(doc), FormatHAR, 1)
+	if len(want) != 3 {
+		t.Fatalf("without the mark: %d results, want 3: %+v", len(want), want)
+	}
+	for _, f := range []Format{FormatAuto, FormatHAR} {
+		got, _ := runCapture(t, "c.har", []byte("\xef\xbb\xbf"+doc), f, 1)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("--format %s, with a byte order mark:\n got %+v\nwant %+v", f, got, want)
+		}
+	}
+	var gz strings.Builder
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("\xef\xbb\xbf" + doc))
+	zw.Close()
+	got, _ := runCapture(t, "c.har.gz", []byte(gz.String()), FormatAuto, 1)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("gzipped, with a byte order mark:\n got %+v\nwant %+v", got, want)
 	}
 }
