@@ -120,6 +120,10 @@ func TestHARDamage(t *testing.T) {
 		{"not a har", `{"log": {"version": "1.2"}}`, []string{`malformed har: not a HAR document: no "entries"`}},
 		{"cut", whole[:len(whole)*3/4], []string{"initial", "malformed har: the document ends at byte"}},
 		{"bad base64", harDoc(harEntryJSON("https://x/a", "t", "!!", "base64")), []string{"malformed har: entry 1: the response body is not base64"}},
+		// Cut where there is no entry to be inside of.
+		{"empty", "", []string{"malformed har: the document ends at byte 0, before its entries"}},
+		{"cut before the entries", `{"log": {"version": "1.2", "creator": {"na`, []string{"malformed har: the document ends at byte 42, before its entries"}},
+		{"cut after the entries", whole[:strings.LastIndex(whole, "]")+1] + `, "pages": [`, []string{"initial", "duplicate", "malformed har: the document ends at byte"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "c.har", []byte(tc.in))
@@ -141,6 +145,9 @@ func TestHARDamage(t *testing.T) {
 				if !strings.HasPrefix(got[i], tc.want[i]) {
 					t.Errorf("event %d: %q, want %q", i, got[i], tc.want[i])
 				}
+			}
+			if last := got[len(got)-1]; strings.Contains(tc.name, "cut") && strings.HasSuffix(tc.name, "entries") && strings.Contains(last, "inside entry") {
+				t.Errorf("%q: a document cut outside its entries said to end inside one", last)
 			}
 		})
 	}
