@@ -85,7 +85,7 @@ func (h *harReader) next() (Line, bool) {
 		doc, done, err := h.index(h.in)
 		h.doc, h.close = doc, done
 		if err != nil {
-			h.fail = h.bad(err, 1, 0)
+			h.fail = h.bad(err, 0, beforeEntries, 0)
 		}
 	}
 	for {
@@ -377,13 +377,19 @@ func (h *harReader) unreadable(err error) *Line {
 // bad is the malformed event of a document that is not JSON, not a HAR,
 // or breaks off, inside entry (1-based) at byte off: after every event of
 // the entries before it.
-func (h *harReader) bad(err error, entry int, off int64) *Line {
+func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 	l := Line{File: h.name, Num: 0, Origin: &Origin{Entry: entry}}
 	var msg string
 	var se *jsonSyntaxError
 	switch {
+	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == beforeEntries:
+		msg = fmt.Sprintf("the document ends at byte %d, before its entries", off)
+	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == afterEntries:
+		msg = fmt.Sprintf("the document ends at byte %d, after its entries", off)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		msg = fmt.Sprintf("the document ends at byte %d, inside entry %d", off, entry)
+	case entry == 0 && !errors.As(err, &se) && !errors.Is(err, errNotHAR) && !errors.Is(err, errSpoolFull):
+		msg = fmt.Sprintf("the document cannot be read at byte %d: %v", off, err)
 	case errors.As(err, &se):
 		msg = fmt.Sprintf("the document is not JSON at byte %d", se.off)
 	case errors.Is(err, errNotHAR), errors.Is(err, errSpoolFull):

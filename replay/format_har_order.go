@@ -146,13 +146,14 @@ func (h *harReader) index(in io.Reader) (io.ReaderAt, func(), error) {
 		done, flush = sp.close, sp.flush
 	}
 	s := newJSONScan(in, 0)
+	s.skipBOM()
 	ix := harIndexer{h: h, s: s}
 	err := ix.document()
 	if ferr := flush(); err == nil {
 		err = ferr
 	}
 	if err != nil {
-		h.fail = h.bad(err, ix.entries+1, s.off)
+		h.fail = h.bad(err, ix.at(), ix.place, s.off)
 	} else if _, perr := s.peek(); perr == nil {
 		// A HAR is one document: bytes after it (a capture appended to
 		// it, say) are not read as events, and so are reported.
@@ -162,7 +163,7 @@ func (h *harReader) index(in io.Reader) (io.ReaderAt, func(), error) {
 	}
 	io.Copy(io.Discard, h.in) // the rest counts as read, damage and all
 	if err := h.slots.done(); err != nil && h.fail == nil {
-		h.fail = h.bad(err, ix.entries+1, s.off)
+		h.fail = h.bad(err, ix.at(), ix.place, s.off)
 	}
 	return doc, done, nil
 }
@@ -172,6 +173,7 @@ type harIndexer struct {
 	h       *harReader
 	s       *jsonScan
 	entries int       // entries read whole
+	place   harPlace  // where in the document the pass is
 	last    time.Time // the time of the entry before
 	buf     []byte
 	// The finders of the text being read, kept for their buffers.
@@ -180,6 +182,25 @@ type harIndexer struct {
 }
 
 var errNotHAR = errors.New("not a HAR document")
+
+// harPlace is where in the document the index pass is: before the
+// entries array, inside it, or past its end.
+type harPlace uint8
+
+const (
+	beforeEntries harPlace = iota
+	inEntries
+	afterEntries
+)
+
+// at is the entry the pass is in, for a message about where the document
+// stops: 0 outside the entries array (before or after it, as place says).
+func (ix *harIndexer) at() int {
+	if ix.place == inEntries {
+		return ix.entries + 1
+	}
+	return 0
+}
 
 // document reads the document's object down to log.entries.
 func (ix *harIndexer) document() error {
@@ -197,7 +218,14 @@ func (ix *harIndexer) document() error {
 						return s.skip()
 					}
 					entries = true
-					return ix.want('[', func() error { return s.elements(ix.entry) })
+					return ix.want('[', func() error {
+						ix.place = inEntries
+						err := s.elements(ix.entry)
+						if err == nil {
+							ix.place = afterEntries
+						}
+						return err
+					})
 				})
 			})
 		})

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -119,6 +120,10 @@ func TestHARDamage(t *testing.T) {
 		{"not a har", `{"log": {"version": "1.2"}}`, []string{`malformed har: not a HAR document: no "entries"`}},
 		{"cut", whole[:len(whole)*3/4], []string{"initial", "malformed har: the document ends at byte"}},
 		{"bad base64", harDoc(harEntryJSON("https://x/a", "t", "!!", "base64")), []string{"malformed har: entry 1: the response body is not base64"}},
+		// Cut where there is no entry to be inside of.
+		{"empty", "", []string{"malformed har: the document ends at byte 0, before its entries"}},
+		{"cut before the entries", `{"log": {"version": "1.2", "creator": {"na`, []string{"malformed har: the document ends at byte 42, before its entries"}},
+		{"cut after the entries", whole[:strings.LastIndex(whole, "]")+1] + `, "pages": [`, []string{"initial", "duplicate", "malformed har: the document ends at byte"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "c.har", []byte(tc.in))
@@ -140,6 +145,9 @@ func TestHARDamage(t *testing.T) {
 				if !strings.HasPrefix(got[i], tc.want[i]) {
 					t.Errorf("event %d: %q, want %q", i, got[i], tc.want[i])
 				}
+			}
+			if last := got[len(got)-1]; strings.Contains(tc.name, "cut") && strings.HasSuffix(tc.name, "entries") && strings.Contains(last, "inside entry") {
+				t.Errorf("%q: a document cut outside its entries said to end inside one", last)
 			}
 		})
 	}
@@ -316,5 +324,32 @@ func TestHARTrailingBytesReported(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestHARByteOrderMark: a HAR saved with a UTF-8 byte order mark (as
+// some editors and Windows tools write it) is read as the same HAR, as
+// auto-detection, which skips the mark, has already said it is; also
+// through a pipe (spooled) and when compressed.
+func TestHARByteOrderMark(t *testing.T) {
+	body := snapshotLine("s", 1) + "\n" + snapshotLine("s", 2) + "\n" + snapshotLine("s", 1) + "\n"
+	doc := harDoc(harEntryJSON("https://x/a", "2026-07-11T03:00:00Z", body, ""))
+	want, _ := runCapture(t, "c.har", []byte(doc), FormatHAR, 1)
+	if len(want) != 3 {
+		t.Fatalf("without the mark: %d results, want 3: %+v", len(want), want)
+	}
+	for _, f := range []Format{FormatAuto, FormatHAR} {
+		got, _ := runCapture(t, "c.har", []byte("\xef\xbb\xbf"+doc), f, 1)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("--format %s, with a byte order mark:\n got %+v\nwant %+v", f, got, want)
+		}
+	}
+	var gz strings.Builder
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("\xef\xbb\xbf" + doc))
+	zw.Close()
+	got, _ := runCapture(t, "c.har.gz", []byte(gz.String()), FormatAuto, 1)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("gzipped, with a byte order mark:\n got %+v\nwant %+v", got, want)
 	}
 }

@@ -3,6 +3,8 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/agentskit/snapctl/replay/internal/wire"
 )
 
 // recordKey opens every context record of a capture `snapctl record`
@@ -65,8 +67,10 @@ func (f *recordFramer) line(l Line) (Line, bool) {
 	f.context(&f.rec)
 	if f.rec.Kind == "cut" {
 		// A line the proxy did not hold: one event too long to decode,
-		// as a line over --max-line is, with its real length.
+		// as a line over --max-line is, with its real length, and a
+		// detail that names the proxy's limit rather than the reader's.
 		l.Data, l.TooLong, l.Len, l.Origin = nil, true, max(f.rec.Bytes, 0), f.origin(&f.rec, "received")
+		l.bad = wire.LineCut(l.Len)
 		return l, true
 	}
 	f.stats.Context++

@@ -81,3 +81,33 @@ func TestRecordFormat(t *testing.T) {
 		t.Errorf("as NDJSON: %d malformed, events %+v; want 10 (8 records, the fake, the cut) and non-snapshot, initial, advanced", malformed, events)
 	}
 }
+
+// TestRecordCutDetail: a line snapctl record did not keep (over its own
+// --max-line, or its bound on unfinished lines) is one event too long to
+// decode whose detail says so, with its length; it does not claim to be
+// longer than the reading command's --max-line, which it may well not be.
+func TestRecordCutDetail(t *testing.T) {
+	capture := `{"snapctl":"capture","at":"2026-12-01T12:00:00Z","version":1,"upstream":"http://127.0.0.1:3000"}` + "\n" +
+		`{"snapctl":"request","req":1,"at":"2026-12-01T12:00:01Z","method":"GET","url":"/chat"}` + "\n" +
+		`{"snapctl":"cut","req":1,"at":"2026-12-01T12:00:04Z","bytes":1777}` + "\n"
+	path := writeFile(t, t.TempDir(), "rec.jsonl", []byte(capture))
+	rd, err := Open([]string{path}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var details []string
+	if _, err := Run(rd, Options{}, func(res *Result) error {
+		if res.Err == nil || res.Err.Code != CodeLineTooLong {
+			t.Errorf("line %d: %+v, want a line too long", res.Line, res)
+		} else {
+			details = append(details, res.Err.Detail())
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(details) != 1 || !strings.Contains(details[0], "1777 bytes") || !strings.Contains(details[0], "snapctl record") ||
+		strings.Contains(details[0], "67108864") {
+		t.Errorf("details %q: want one naming its 1777 bytes and snapctl record's cut, not the reader's limit", details)
+	}
+}

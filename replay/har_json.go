@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -53,6 +54,15 @@ func (s *jsonScan) fill() bool {
 		}
 	}
 	return true
+}
+
+// skipBOM steps over a UTF-8 byte order mark at the start of the
+// document, as auto-detection does: some tools save a HAR with one, and
+// offsets stay those of the document as stored.
+func (s *jsonScan) skipBOM() {
+	if s.ensure(len(utf8BOM)) && bytes.HasPrefix(s.buf[s.r:s.w], utf8BOM) {
+		s.discard(len(utf8BOM))
+	}
 }
 
 // ensure tells whether n bytes (at most the buffer) are there unread.

@@ -136,12 +136,18 @@ func (r *Reducer) Whole() (inspect.Report, error) {
 	sessions := make([]string, len(r.lines))
 	rep, err := r.run(all, func(res *replay.Result) {
 		switch {
+		case res.Line < 1 || res.Line > len(sessions):
+			// Not one of the lines: they were not read as they are
+			// (errNotLines, which run returns).
 		case res.Event != nil:
 			sessions[res.Line-1] = res.Event.SessionID
 		case res.Err != nil && res.Err.Envelope != nil:
 			sessions[res.Line-1] = res.Err.Envelope.SessionID
 		}
 	})
+	if errors.Is(err, errNotLines) {
+		return inspect.Report{}, fmt.Errorf("its first line opens a gzip or zstd stream (a capture compressed twice?), which would be read decompressed: reduce keeps lines as they are, so decompress the capture once more first")
+	}
 	if err != nil {
 		return inspect.Report{}, err
 	}
@@ -149,11 +155,21 @@ func (r *Reducer) Whole() (inspect.Report, error) {
 	return rep, nil
 }
 
+// errNotLines is a subset that is not read as its lines: its first line
+// opens a gzip or zstd stream, which the reader decompresses, as it would
+// the file the subset is written to.
+var errNotLines = errors.New("the lines are not read back as they are")
+
 // run runs the model on the lines idx (indexes into the capture's lines,
 // in order), read as one capture on standard input. each, when set, sees
-// every result; a result's Line is its 1-based place in idx.
+// every result; a result's Line is its 1-based place in idx, unless the
+// error is errNotLines.
 func (r *Reducer) run(idx []int, each func(*replay.Result)) (inspect.Report, error) {
 	r.tests++
+	var size int64
+	for _, i := range idx {
+		size += int64(len(r.lines[i])) + 1
+	}
 	rd, err := replay.Open([]string{replay.StdinName}, &subset{lines: r.lines, idx: idx}, r.opts.MaxLine)
 	if err != nil {
 		return inspect.Report{}, err
@@ -164,6 +180,9 @@ func (r *Reducer) run(idx []int, each func(*replay.Result)) (inspect.Report, err
 	}
 	rep, err := inspect.Run(rd, inspect.Options{Session: r.opts.Session, MaxLine: r.opts.MaxLine,
 		EventPath: r.opts.EventPath, Workers: 1, Each: each})
+	if rd.Stats().Bytes != size {
+		return inspect.Report{}, errNotLines
+	}
 	if err == nil {
 		err = rd.Err()
 	}
@@ -173,6 +192,9 @@ func (r *Reducer) run(idx []int, each func(*replay.Result)) (inspect.Report, err
 // shows reports whether the lines idx still produce every target.
 func (r *Reducer) shows(idx []int, targets []Target) (bool, error) {
 	rep, err := r.run(idx, nil)
+	if errors.Is(err, errNotLines) {
+		return false, nil // written out, these lines would not be read as they are
+	}
 	return err == nil && Shows(rep, targets), err
 }
 

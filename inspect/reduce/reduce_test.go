@@ -2,9 +2,11 @@ package reduce
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agentskit/snapctl/inspect"
@@ -192,6 +194,57 @@ func TestArchiveQuotesFileMarkers(t *testing.T) {
 			if a := txtar.Parse(data); len(a.Files) != 2 {
 				t.Errorf("a capture ending %q splits the archive:\n%s", last, data)
 			}
+		}
+	}
+}
+
+// gzipLines is data gzip-compressed, cut at its newline bytes as a
+// reader cuts a capture into lines: joined again with newlines, as a
+// subset is read, they are the gzip stream.
+func gzipLines(t *testing.T, data []byte) [][]byte {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(data)
+	zw.Close()
+	return bytes.Split(b.Bytes(), []byte("\n"))
+}
+
+// TestReduceCompressedLine: a capture whose lines, after decompression,
+// open another gzip stream (a capture compressed twice) would be read
+// back decompressed once more, so that the lines of a subset are not the
+// lines the model sees. Whole refuses it with an error (it indexed the
+// lines by the results' positions and panicked), and a subset that
+// starts with such a line in the middle of a capture does not count as
+// showing the finding: written out, it would not be read as its lines.
+func TestReduceCompressedLine(t *testing.T) {
+	capture, err := os.ReadFile("../../testdata/reconnect.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(gzipLines(t, capture), opts()).Whole()
+	if err == nil || !strings.Contains(err.Error(), "compressed") {
+		t.Fatalf("Whole of a capture compressed twice: %v, want an error saying its first line is compressed", err)
+	}
+
+	base := readLines(t, "../../testdata/inspect/sequence-collision.jsonl")
+	lines := append(slices.Clone(base), gzipLines(t, capture)...)
+	r := New(lines, opts())
+	rep, err := r.Whole()
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets, err := Targets(rep, "sequence-collision", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep, err := r.Reduce(targets)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keep {
+		if k >= len(base) {
+			t.Errorf("kept line %d, of the compressed part", k+1)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
@@ -435,6 +436,30 @@ func TestExploreHostileText(t *testing.T) {
 		if !redact && !strings.Contains(strings.Join(m.lines, "\n"), `\x1b]0;pwned\x07\u202eSummarise`) {
 			t.Errorf("projection does not show the escaped text:\n%s", strings.Join(m.lines, "\n"))
 		}
+	}
+}
+
+// TestExploreWritePromptHostileName: the write prompt offers a name made
+// from the capture's file name, which may hold control characters, bidi
+// overrides and escape sequences: they reach the screen escaped, and the
+// name offered is the one shown.
+func TestExploreWritePromptHostileName(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "reconnect.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "c\x1b]0;pwned\x07\u202e\u200b\xff.jsonl")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newTestExplorer(t, 120, 40, "", file)
+	press(m, "w")
+	screen := ansi.Strip(m.render()) // the prompt's own colours
+	if strings.ContainsAny(screen, "\x1b\x07\u202e\u200b\xff") || !utf8.ValidString(screen) {
+		t.Errorf("raw control characters on screen:\n%q", screen)
+	}
+	if want := `c\x1b]0;pwned\x07\u202e\u200b\xff.what-if.jsonl`; m.input.Value() != want || !strings.Contains(screen, want) {
+		t.Errorf("the prompt offers %q, want %q", m.input.Value(), want)
 	}
 }
 

@@ -9,8 +9,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -36,7 +38,11 @@ type exploreFeed struct {
 	err  error
 	// lost is err when replay.Run ended with it (a capture's bytes gone
 	// while a line of it was indexed), which the reader does not report.
-	lost     error
+	lost error
+	// damage says, once done, that the input was read only up to its
+	// damage (replay.DamageError), as the other commands' summaries say
+	// "incomplete input"; "" when every capture was read whole.
+	damage   string
 	findings []inspect.Finding
 	sessions []*lineage.Session
 	verdicts map[string]inspect.Verdict
@@ -160,9 +166,25 @@ func (f *exploreFeed) finish(ix *exploreIndexer, sum replay.Summary) {
 	f.finishing = true
 	f.mu.Unlock()
 	o := ix.finish(sum)
+	damage := ""
+	if d := sum.Input.Damage; d != nil {
+		damage = "incomplete input: " + termsafe.String(d.Error())
+		if more := sum.Input.Damaged - 1; more > 0 {
+			damage += fmt.Sprintf(" (and %s)", text.Plural(more, "more damaged capture"))
+		}
+	}
 	f.mu.Lock()
+	f.damage = damage
 	f.done, f.findings, f.sessions, f.verdicts, f.ended, f.endings = true, o.findings, o.sessions, o.verdicts, o.ended, o.endings
 	f.mu.Unlock()
+}
+
+// incomplete is the damage the input was read up to, once done: "" for
+// none.
+func (f *exploreFeed) incomplete() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.damage
 }
 
 // take moves the rows that arrived into x and judges them;

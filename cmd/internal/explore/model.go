@@ -190,6 +190,7 @@ func (m *exploreModel) Init() tea.Cmd {
 func (m *exploreModel) takeFeed() tea.Cmd {
 	had := m.x.len()
 	changed, done, err := m.feed.take(m.x)
+	damage := m.feed.incomplete()
 	if changed {
 		m.listFrom(had)
 		if m.follow {
@@ -206,6 +207,9 @@ func (m *exploreModel) takeFeed() tea.Cmd {
 		return cmd
 	}
 	m.status = fmt.Sprintf("read %s", text.Plural(m.x.len(), "event"))
+	if damage != "" {
+		m.status += "; " + damage
+	}
 	if err != nil {
 		m.status = "stopped reading: " + termsafe.String(err.Error())
 	}

@@ -135,7 +135,10 @@ func (m *exploreModel) defaultWritePath() string {
 		base = "stdin.jsonl"
 	}
 	base = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, ".gz"), ".zst"), ".jsonl")
-	return base + ".what-if.jsonl"
+	// The name is offered in the prompt, as it is shown everywhere: a
+	// control character, bidi override or escape in the capture's name
+	// would reach the terminal (the prompt drops only some of them).
+	return termsafe.String(base) + ".what-if.jsonl"
 }
 
 // write saves the capture minus the toggled lines.

@@ -1,12 +1,20 @@
 package explore
 
 import (
+	"bytes"
+	"compress/gzip"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/replay"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -147,5 +155,49 @@ func TestExploreTimelineRises(t *testing.T) {
 	strip := []rune(screenRow(m, 0))
 	if first, last := strip[len(strip)/10], strip[len(strip)-1]; first != '▁' || last != '█' {
 		t.Errorf("strip %q: want ▁ early and █ at the end", string(strip))
+	}
+}
+
+// TestExploreSaysInputIncomplete: a capture read only up to its damage
+// (a gzip file cut short) says so in the status line once read, as every
+// other command's summary does, and not only on standard error after
+// the view has closed.
+func TestExploreSaysInputIncomplete(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "testdata", "reconnect.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Close()
+	file := filepath.Join(t.TempDir(), "cut.jsonl.gz")
+	if err := os.WriteFile(file, gz.Bytes()[:gz.Len()-30], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	feed, err := startExploreFeed(rd, replay.Options{}, nil, spoolsNone([]string{file}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := &exploreIndex{open: map[int]*os.File{}}
+	t.Cleanup(x.close)
+	ios, _, _ := iostreams.Test("")
+	m := newExploreModel(x, ios.Palette(), false)
+	m.feed = feed
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 24})
+	for deadline := time.Now().Add(5 * time.Second); m.feed != nil && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		m.Update(exploreTickMsg{})
+	}
+	if m.feed != nil {
+		t.Fatal("the feed did not end")
+	}
+	if got := screenRow(m, -1); !strings.Contains(got, "incomplete input: ") || !strings.Contains(got, "damaged gzip data") {
+		t.Errorf("status line %q: want it to say the input is incomplete, and why", got)
 	}
 }

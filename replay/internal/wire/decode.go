@@ -64,6 +64,15 @@ func LineTooLong(n int64, limit int) *DecodeError {
 	return &DecodeError{Code: CodeLineTooLong, Offset: -1, Problems: []Problem{{Message: msg, RedactedMessage: msg}}}
 }
 
+// LineCut is the error for a line of n bytes that snapctl record did not
+// keep (longer than its --max-line, or than its bound on unfinished
+// lines), so that there is nothing to decode. Like LineTooLong it holds
+// no capture text.
+func LineCut(n int64) *DecodeError {
+	msg := fmt.Sprintf("line is %d bytes, not kept by snapctl record (over its --max-line or its bound on unfinished lines): not decoded", n)
+	return &DecodeError{Code: CodeLineTooLong, Offset: -1, Problems: []Problem{{Message: msg, RedactedMessage: msg}}}
+}
+
 // Decode decodes one line (without its line ending). It returns the event,
 // or a DecodeError whose code is the one the reference would give.
 func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
