@@ -97,6 +97,15 @@ var Checks = []Check{
 		Arises: "The AgentsKit Chat server's HTTP error bodies end without a newline: responses appended to one file " +
 			"(`curl >> capture.jsonl`) glue the next response's first line to them.",
 		Do: "Write a newline after each saved response; the lost event was real, so the gap after it is not the server's."},
+	{ID: CaptureCut, Severity: SeverityWarning,
+		Summary: "the capture ends inside an event: it was cut short",
+		Means: "The capture breaks off in the middle of an event: its last line has no newline and its JSON stops before " +
+			"its end, or a HAR document, an SSE stream or a container log ends inside an event. That event is malformed, and " +
+			"whatever the server sent after it is not in the capture, so a turn the capture leaves unfinished may have ended " +
+			"after the cut. One position per capture cut; the message names the first.",
+		Arises: "A copy or download stopped early, `head -c` or a size limit, a log rotated or still being written, a " +
+			"recording stopped mid-response, a HAR exported before its last response had arrived.",
+		Do: "Save the transport again to its end (or wait for the writer to finish) before reading an unfinished turn at the end as the server's."},
 	{ID: RequestRefused, Severity: SeverityInfo,
 		Summary: "the server answered a request with an error body",
 		Means: "An HTTP error body, `{\"error\": {\"code\", \"message\", \"retryable\"}}`, in the capture: a malformed line, as the " +

@@ -50,6 +50,7 @@ const (
 	TurnNeverAccepted   = "turn-never-accepted"
 	OutOfOrder          = "out-of-order-delivery"
 	GluedLines          = "glued-lines"
+	CaptureCut          = "capture-cut"
 	DeliveryGap         = "delivery-gap"
 )
 

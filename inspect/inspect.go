@@ -92,6 +92,10 @@ type Inspector struct {
 	// refused collects the server's error bodies, for request-refused
 	// and glued-lines.
 	refused refusals
+	// cut counts the events that break off where their capture ends
+	// (capture-cut).
+	cut     tally
+	cutFile string
 	// pending is the submit on the line just before, whose turn an error
 	// body on the next line of the same file refuses; nil after any other
 	// line.
@@ -205,6 +209,9 @@ func (in *Inspector) observe(res *replay.Result) model.Step {
 	if res.Err != nil {
 		in.observeInvalid(res)
 		in.observeRefusal(res, answers)
+		if res.Cut {
+			in.observeCut(res)
+		}
 	}
 	st := in.model.Observe(res)
 	in.pending = nil
@@ -265,6 +272,21 @@ func (in *Inspector) exchangeSubmit(res *replay.Result) *pendingSubmit {
 // with its first broken rule. A session first met here costs one entry
 // of the budget, so that a capture of broken lines with ever new session
 // ids cannot grow the map without bound.
+// observeCut counts an event that breaks off where its capture ends,
+// with what shows it: the format's own detail (which quotes nothing), or
+// the last line's missing newline.
+func (in *Inspector) observeCut(res *replay.Result) {
+	detail := res.Err.RedactedDetail()
+	if !res.Framed {
+		detail = fmt.Sprintf("its last line, of %d bytes, has no newline and its JSON stops at the line's end", res.Size)
+	}
+	if in.cut.n == 0 {
+		in.cutFile = res.File
+	}
+	in.cut.hit(detail)
+	in.cut.at(in.limit, in.pos(model.PositionOf(res)))
+}
+
 func (in *Inspector) observeInvalid(res *replay.Result) {
 	e := res.Err.Envelope
 	if e == nil || !replay.IsSafeIdentifier(e.SessionID) || res.Err.Code != replay.CodeInvalidPayload ||

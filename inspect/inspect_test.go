@@ -114,6 +114,9 @@ func TestCaptures(t *testing.T) {
 		{"unusable-input.jsonl", "", []string{
 			"info unusable-input  [unusable-input.jsonl:1]",
 		}},
+		{"capture-cut.jsonl", "", []string{
+			"warning capture-cut  [capture-cut.jsonl:12]",
+		}},
 		{"invalid-event.jsonl", "s-other", []string{
 			"warning foreign-session s-invalid [invalid-event.jsonl:1 invalid-event.jsonl:2 invalid-event.jsonl:5]",
 		}},

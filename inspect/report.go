@@ -239,6 +239,14 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	}
 	r.Findings = in.refusalFindings(r.Findings)
 	r.Findings = in.deliveryFindings(r.Findings)
+	if t := &in.cut; t.n > 0 {
+		what, it := "the capture ends inside an event", "it was"
+		if t.n > 1 {
+			what, it = fmt.Sprintf("%d captures end inside an event, first %s", t.n, in.cutFile), "each was"
+		}
+		r.Findings = append(r.Findings, in.finding(CaptureCut, "", t, fmt.Sprintf(
+			"%s (%s): %s cut short, so what came after is not in it, and a turn it leaves unfinished may have ended after the cut", what, t.first, it)))
+	}
 	if h := in.sniff.Hint(in.opts.EventPath); h != nil {
 		f := Finding{ID: UnusableInput, Severity: SeverityInfo, PositionCount: 1,
 			Message:   fmt.Sprintf("%d of %d lines are malformed and look like %s: %s", h.Malformed, h.Events, h.Format, h.Advice),

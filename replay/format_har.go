@@ -398,6 +398,7 @@ func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 		msg = fmt.Sprintf("entry %d cannot be read at byte %d: %v", entry, off, err)
 	}
 	l.bad = formatProblem(FormatHAR, msg)
+	l.cut = (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && off > 0
 	return &l
 }
 

@@ -140,7 +140,7 @@ func flushPartial(parts []partial, format Format, why string) (Line, bool) {
 			n := p.entries
 			l := p.take(0, math.MaxInt)
 			l.TooLong = false
-			l.bad = formatProblem(format, fmt.Sprintf(why, n))
+			l.bad, l.cut = formatProblem(format, fmt.Sprintf(why, n)), true
 			return l, true
 		}
 	}

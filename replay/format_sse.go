@@ -143,5 +143,6 @@ func (s *sseFramer) flush() (Line, bool) {
 	l := s.event()
 	l.TooLong = false
 	l.bad = formatProblem(FormatSSE, "the stream ended in the middle of an event (no blank line after its data), which a browser never dispatches")
+	l.cut = true
 	return l, true
 }

@@ -90,6 +90,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err err
 				res.Raw = l.Data // the batch holds it until release
 			}
 			r.apply(&res, &b.events[i], b.errs[i])
+			res.Cut = cutShort(l, b.errs[i])
 			if err := fn(&res); err != nil {
 				// The reader may be blocked on a quiet live stream: tell
 				// it to stop, but do not wait for it.

@@ -49,6 +49,10 @@ type Line struct {
 	Origin *Origin
 	blank  bool         // a too-long line of whitespace only
 	bad    *DecodeError // the format did not carry the event whole
+	// cut is set with bad when the format's event breaks off where the
+	// capture ends (Result.Cut); unterminated on a capture's last line
+	// when no newline ends it.
+	cut, unterminated bool
 	// framed is set on every line of a capture of another format than
 	// NDJSON, Origin or not (Options.RawFramed); see isFramed.
 	framed bool
@@ -613,7 +617,9 @@ func (r *Reader) line() (Line, bool) {
 		}
 		if r.eof {
 			if r.w > r.r && !r.cut {
-				return r.emit(r.buf[r.r:r.w], r.w-r.r), true
+				l := r.emit(r.buf[r.r:r.w], r.w-r.r)
+				l.unterminated = true
+				return l, true
 			}
 			return Line{}, false
 		}

@@ -97,6 +97,11 @@ type Result struct {
 	// NDJSON (HAR, SSE, container logs), Origin or not: Off is then the
 	// transport's, not the event's.
 	Framed bool
+	// Cut is set on a malformed event that breaks off where its capture
+	// ends, so that the capture shows it was cut short: a last line with
+	// no newline whose JSON stops before its end, or a HAR document, an
+	// SSE stream or a container log that ends inside an event.
+	Cut bool
 }
 
 // lineResult is the result of line l before the cursor: its position.
@@ -106,6 +111,18 @@ func lineResult(l *Line) Result {
 		size = l.Len
 	}
 	return Result{File: l.File, Line: l.Num, Origin: l.Origin, Off: l.Off, Size: size, TooLong: l.TooLong, Framed: l.isFramed()}
+}
+
+// cutShort says whether line l, decoded with err, breaks off where its
+// capture ends (Result.Cut): its format says so, or it is the last line,
+// with no newline, and its JSON is good as far as it goes but stops
+// before its end.
+func cutShort(l *Line, err *DecodeError) bool {
+	if err == nil {
+		return false
+	}
+	return l.cut || (l.unterminated && l.bad == nil && !l.TooLong && err.Envelope == nil &&
+		err.Code == CodeInvalidPayload && err.Offset >= len(l.Data) && len(l.Data) > 0)
 }
 
 // wantsRaw says whether the result of line l, malformed with err or not,
@@ -307,6 +324,7 @@ func (r *Runner) step(l Line) (Result, bool) {
 		res.Raw = l.Data
 	}
 	r.apply(&res, &r.ev, err)
+	res.Cut = cutShort(&l, err)
 	return res, true
 }
 

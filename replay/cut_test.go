@@ -1,0 +1,88 @@
+package replay
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestCutShort checks Result.Cut: set on the one malformed event that
+// breaks off where its capture ends, and on nothing else.
+func TestCutShort(t *testing.T) {
+	ev := snapshotLine("s", 1)
+	whole := harDoc(harEntryJSON("https://x/a", "2026-07-11T03:00:00Z", ev+"\n", ""), harEntryJSON("https://x/b", "2026-07-11T03:00:01Z", snapshotLine("s", 2)+"\n", ""))
+	sse, err := os.ReadFile("../testdata/formats/reconnect.sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cri, err := os.ReadFile("../testdata/formats/reconnect.cri.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	criCut := strings.Replace(string(cri), " F ", " P ", 1)
+	criCut = criCut[:strings.Index(criCut, " P ")+strings.Index(criCut[strings.Index(criCut, " P "):], "\n")+1]
+	for _, tc := range []struct {
+		name, in string
+		format   Format
+		cut      int // the 1-based result that is cut, 0 for none
+	}{
+		{"ndjson cut in its last line", ev + "\n" + ev[:len(ev)/2], FormatNDJSON, 2},
+		{"gzip too", ev + "\n" + ev[:len(ev)/2], "gzip", 2},
+		{"the same line with its newline", ev + "\n" + ev[:len(ev)/2] + "\n", FormatNDJSON, 0},
+		{"a whole last line without newline", ev + "\n" + ev, FormatNDJSON, 0},
+		{"broken JSON before its end", ev + "\n" + `{"a":}`, FormatNDJSON, 0},
+		{"text", ev + "\n" + "hello", FormatNDJSON, 0},
+		{"JSON that is no event", ev + "\n" + `{"a":1}`, FormatNDJSON, 0},
+		{"a cut line before the last", ev[:len(ev)/2] + "\n" + ev, FormatNDJSON, 0},
+		{"har cut inside an entry", whole[:len(whole)*3/4], FormatHAR, 2},
+		{"har whole", whole, FormatHAR, 0},
+		{"har empty", "", FormatHAR, 0},
+		{"sse cut", string(sse[:bytes.LastIndex(sse[:len(sse)-2], []byte("\n\n"))+2]) + "data: {\"a\"\n", FormatSSE, -1},
+		{"sse whole", string(sse), FormatSSE, 0},
+		{"cri partial never finished", criCut, FormatCRI, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := []byte(tc.in)
+			name := "c"
+			if tc.format == "gzip" {
+				var b bytes.Buffer
+				z := gzip.NewWriter(&b)
+				z.Write(data)
+				z.Close()
+				data, name = b.Bytes(), "c.gz"
+			}
+			path := writeFile(t, t.TempDir(), name, data)
+			rd, err := Open([]string{path}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.format != "gzip" {
+				rd.SetFormat(tc.format)
+			}
+			var cut []int
+			n := 0
+			Run(rd, Options{}, func(res *Result) error {
+				n++
+				if res.Cut {
+					cut = append(cut, n)
+					if res.Err == nil {
+						t.Errorf("result %d is cut but not malformed", n)
+					}
+				}
+				return nil
+			})
+			want := tc.cut
+			if want < 0 {
+				want = n // the last
+			}
+			switch {
+			case want == 0 && len(cut) > 0:
+				t.Errorf("results %v are cut, want none", cut)
+			case want > 0 && (len(cut) != 1 || cut[0] != want):
+				t.Errorf("cut results %v of %d, want only %d", cut, n, want)
+			}
+		})
+	}
+}
