@@ -67,6 +67,7 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 			if runF != nil {
 				return runF(opts)
 			}
+			opts.rawLines = true
 			return opts.finish(ios, reduceRun(opts))
 		},
 	}
