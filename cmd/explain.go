@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/help"
@@ -46,6 +47,8 @@ func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *
 			for _, e := range model.Endings {
 				ids = append(ids, e.String())
 			}
+			// The reasons replay prints, but foreign-session once.
+			ids = append(ids, slices.DeleteFunc(reasonNames(), func(r string) bool { return slices.Contains(ids, r) })...)
 			for _, r := range replay.ProtocolRules() {
 				ids = append(ids, r.ID)
 			}
@@ -90,6 +93,8 @@ func explainRun(opts *explainOptions) error {
 	case len(found) == 0:
 		if close := append(render.CloseFindings(opts.Query), render.CloseRules(opts.Rules, opts.Query)...); len(close) > 0 {
 			return usageErrorf("no rule matches %q; close matches: %s (snapctl explain lists every rule)", opts.Query, strings.Join(close, ", "))
+		} else if s := render.ServerCode(opts.Query); s != "" {
+			return usageErrorf("%s", s)
 		}
 		return usageErrorf("no rule matches %q (snapctl explain lists every rule)", opts.Query)
 	case len(found) > maxShown:

@@ -181,6 +181,22 @@ func CloseRules(rules []replay.Rule, q string) []string {
 	return out
 }
 
+var codeLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`) })
+
+// ServerCode says, of a query that matched nothing and looks like an
+// error code (SESSION_BUSY, CHAT_TURN_FAILED, SERVER_TIMEOUT), that the
+// server chose it and where such a code arrives, each place with its
+// explain; "" for any other query. The contract names no code of the
+// server's: inspect and lineage print them as they came.
+func ServerCode(q string) string {
+	if !codeLike().MatchString(q) {
+		return ""
+	}
+	return fmt.Sprintf("no rule matches %q: a code like it is the server's own, not the wire contract's; "+
+		"it arrives in an HTTP error body (snapctl explain request-refused), a diagnostic (snapctl explain diagnostic) "+
+		"or an error snapshot (snapctl explain error)", q)
+}
+
 // CloseFindings names the finding ids nearest a query that matched
 // nothing, as closeRules does for rules.
 func CloseFindings(q string) []string {
