@@ -44,24 +44,10 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 }
 
 // listCompletion completes a flag that takes a comma-separated list of
-// values: the word after the last comma, each candidate written after
-// the values already given (--fail-on stale,du completes to
-// stale,duplicate), leaving out those already given.
+// values: the word after the last comma (text.ListCandidates).
 func listCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-		i := strings.LastIndexByte(toComplete, ',')
-		if i < 0 {
-			return values, cobra.ShellCompDirectiveNoFileComp
-		}
-		head := toComplete[:i+1]
-		given := strings.Split(toComplete[:i], ",")
-		out := make([]string, 0, len(values))
-		for _, v := range values {
-			if !slices.Contains(given, v) {
-				out = append(out, head+v)
-			}
-		}
-		return out, cobra.ShellCompDirectiveNoFileComp
+		return text.ListCandidates(values, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
 }
 

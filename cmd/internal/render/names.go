@@ -107,3 +107,26 @@ func CaptureError(file string, err error) string {
 	}
 	return file + ": " + msg
 }
+
+// UnknownFlag puts pflag's error for a flag the command does not have
+// ("unknown flag: --sesion", "unknown shorthand flag: 'x' in -x") with
+// what to type instead: of the command's flags (their names), those of the
+// nearest names, else where its flags are listed. Any other error message
+// is returned as it is.
+func UnknownFlag(msg, cmdPath string, flags []string) string {
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok && !strings.HasPrefix(msg, "unknown shorthand flag: ") {
+		return msg
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var near []string
+	for _, f := range flags {
+		if name != "" && (editDistance(name, f) <= max(1, len(name)/3) || (len(name) >= 3 && strings.HasPrefix(f, name))) {
+			near = append(near, "--"+f)
+		}
+	}
+	if len(near) > 0 {
+		return fmt.Sprintf("%s; did you mean %s? (%s --help lists its flags)", msg, text.OrList(near), cmdPath)
+	}
+	return fmt.Sprintf("%s (%s --help lists its flags)", msg, cmdPath)
+}
