@@ -72,6 +72,10 @@ func MatchRules(rules []replay.Rule, q string) []replay.Rule {
 			_, last, _ := strings.Cut(r.ID, ".")
 			return FoldName(last) == FoldName(q) || slices.Contains(titleTokens(r.Title), q)
 		},
+		// Whole words before parts of words: retry is a lineage
+		// operation before it is part of retryable.
+		func(r replay.Rule) bool { return containsWord(strings.ToLower(r.Title), lq) },
+		func(r replay.Rule) bool { return containsWord(strings.ToLower(r.Text), lq) },
 		func(r replay.Rule) bool { return strings.Contains(strings.ToLower(r.Title), lq) },
 		func(r replay.Rule) bool { return strings.Contains(strings.ToLower(r.Text), lq) },
 	}
@@ -87,6 +91,26 @@ func MatchRules(rules []replay.Rule, q string) []replay.Rule {
 		}
 	}
 	return matchDetail(rules, q)
+}
+
+// containsWord says whether s holds q with no letter, digit or '_'
+// right before or after it.
+func containsWord(s, q string) bool {
+	word := func(b byte) bool {
+		return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+	}
+	for i := 0; q != "" && i+len(q) <= len(s); {
+		j := strings.Index(s[i:], q)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if (at == 0 || !word(s[at-1])) && (at+len(q) == len(s) || !word(s[at+len(q)])) {
+			return true
+		}
+		i = at + 1
+	}
+	return false
 }
 
 // FoldName makes "createdAt", "created-at" and "created_at" one name.
