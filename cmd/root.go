@@ -72,7 +72,7 @@ what the cursor did with every line and why.`,
 		var fe *flagError
 		if errors.As(err, &fe) {
 			err = fe // its message names the flag already
-		} else if strings.HasPrefix(err.Error(), "unknown ") {
+		} else {
 			var names []string
 			c.Flags().VisitAll(func(f *pflag.Flag) {
 				if !f.Hidden {
