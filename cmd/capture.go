@@ -117,6 +117,9 @@ func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSe
 		if err := checkIdent("--session", c.Session); err != nil {
 			return err
 		}
+		if fi, err := os.Stat(c.Session); len(args) == 0 && err == nil && fi.Mode().IsRegular() {
+			return usageErrorf("--session took the file %s for its ID, leaving no FILE: give the session ID, then the capture (or - for standard input)", c.Session)
+		}
 	}
 	if f.Changed("url") {
 		if c.URL == "" {
