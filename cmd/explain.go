@@ -9,7 +9,6 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
-	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -44,9 +43,7 @@ func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *
 				return nil, cobra.ShellCompDirectiveNoFileComp // the words of a detail
 			}
 			ids := checkIDs()
-			for _, e := range model.Endings {
-				ids = append(ids, e.String())
-			}
+			ids = append(ids, render.TermNames()...)
 			// The reasons replay prints, but foreign-session once.
 			ids = append(ids, slices.DeleteFunc(reasonNames(), func(r string) bool { return slices.Contains(ids, r) })...)
 			for _, r := range replay.ProtocolRules() {
@@ -81,10 +78,9 @@ func explainRun(opts *explainOptions) error {
 		printNamedRules(opts)
 		return nil
 	}
-	if e, ok := model.EndingNamed(opts.Query); ok {
-		// The outcome of a turn, as lineage and inspect word it, and the
-		// rule of the same name (snapshot.error, event.diagnostic).
-		render.PrintOutcome(out, opts.IO.Palette(), e)
+	if render.PrintTerm(out, opts.IO.Palette(), opts.Query) {
+		// The outcome of a turn or a lineage problem, as lineage and
+		// inspect word it, and the rule of the same name (snapshot.error).
 		printNamedRules(opts)
 		return nil
 	}

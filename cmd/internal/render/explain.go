@@ -11,6 +11,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -45,6 +46,38 @@ func PrintOutcome(out io.Writer, pal iostreams.Palette, e model.Ending) {
 	var b strings.Builder
 	wrapWords(&b, pal.Bold("outcome "+e.String()+":")+" "+e.Meaning(), "", helpWidth)
 	io.WriteString(out, b.String())
+}
+
+// PrintTerm prints what a word lineage and inspect print about a turn
+// means, when q is one, whatever its case: a turn's outcome (cut-off) or
+// a lineage problem (orphan); false when q is neither.
+func PrintTerm(out io.Writer, pal iostreams.Palette, q string) bool {
+	if e, ok := model.EndingNamed(q); ok {
+		PrintOutcome(out, pal, e)
+		return true
+	}
+	for _, k := range lineage.ProblemKinds {
+		if strings.EqualFold(string(k), q) {
+			var b strings.Builder
+			wrapWords(&b, pal.Bold("lineage problem "+string(k)+":")+" "+k.Meaning(), "", helpWidth)
+			io.WriteString(out, b.String())
+			return true
+		}
+	}
+	return false
+}
+
+// TermNames are the words PrintTerm explains: the outcomes, then the
+// lineage problems.
+func TermNames() []string {
+	var names []string
+	for _, e := range model.Endings {
+		names = append(names, e.String())
+	}
+	for _, k := range lineage.ProblemKinds {
+		names = append(names, string(k))
+	}
+	return names
 }
 
 // ListRules writes rules as a table of ids and titles.
