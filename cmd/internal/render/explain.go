@@ -98,6 +98,16 @@ var ruleColumns = []text.Column{{Name: "RULE"}, {Name: "TITLE", Fit: text.FitTai
 // `token` of the title, such as a field or a code), a phrase of a title,
 // a phrase of the text, and last the words of a pasted detail.
 func MatchRules(rules []replay.Rule, q string) []replay.Rule {
+	// A detail of replay's table names its reason's rule (ResultDetail).
+	for _, d := range cursorDetails() {
+		if d.re.MatchString(strings.TrimSpace(q)) {
+			for _, r := range rules {
+				if r.ID == "cursor."+string(d.reason) {
+					return []replay.Rule{r}
+				}
+			}
+		}
+	}
 	lq := strings.ToLower(q)
 	steps := []func(r replay.Rule) bool{
 		func(r replay.Rule) bool { return strings.ToLower(r.ID) == lq },
@@ -145,6 +155,22 @@ func containsWord(s, q string) bool {
 	}
 	return false
 }
+
+// cursorDetails are the details ResultDetail writes of a verdict, with
+// the reason each stands for.
+var cursorDetails = sync.OnceValue(func() []struct {
+	re     *regexp.Regexp
+	reason replay.Reason
+} {
+	return []struct {
+		re     *regexp.Regexp
+		reason replay.Reason
+	}{
+		{regexp.MustCompile(`^from \d+(, gap \d+)?$`), replay.ReasonAdvanced},
+		{regexp.MustCompile(`^sequence \d+ already accepted$`), replay.ReasonDuplicate},
+		{regexp.MustCompile(`^sequence \d+ < accepted \d+$`), replay.ReasonStale},
+	}
+})
 
 // FoldName makes "createdAt", "created-at" and "created_at" one name.
 func FoldName(s string) string {
