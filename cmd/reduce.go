@@ -61,7 +61,7 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 			}
 			if opts.Finding != "" {
 				if _, ok := inspect.CheckByID(opts.Finding); !ok {
-					return unknownName("--finding", opts.Finding, "finding", checkIDs())
+					return usageErrorf("%s", render.UnknownFinding("--finding", opts.Finding))
 				}
 			}
 			if runF != nil {

@@ -280,6 +280,16 @@ func ServerCode(q string) string {
 		"or an error snapshot (snapctl explain error)", q)
 }
 
+// UnknownFinding is the error for a flag's value that is no finding id:
+// the ids nearest it, else where the ids are listed. (Which findings a
+// capture has is a later error: this one is of the name alone.)
+func UnknownFinding(flag, value string) string {
+	if close := CloseFindings(value); len(close) > 0 {
+		return fmt.Sprintf("%s %q is not a finding id; did you mean %s? (snapctl help findings lists them)", flag, value, text.OrList(close))
+	}
+	return fmt.Sprintf("%s %q is not a finding id (snapctl help findings lists them)", flag, value)
+}
+
 // CloseFindings names the finding ids nearest a query that matched
 // nothing, as closeRules does for rules.
 func CloseFindings(q string) []string {
