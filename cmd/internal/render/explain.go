@@ -280,6 +280,18 @@ func ServerCode(q string) string {
 		"or an error snapshot (snapctl explain error)", q)
 }
 
+// UnknownReason is the error for a name in replay's --only or --fail-on
+// list that is no reason, verdict or problems (words): for --fail-on, a
+// severity or a finding id is inspect's, and the error says how to ask it.
+func UnknownReason(flag, name string, words []string) string {
+	msg := fmt.Sprintf("%s: unknown reason %q (want %s)", flag, name, text.OrList(words))
+	_, finding := inspect.CheckByID(name)
+	if flag == "--fail-on" && (finding || slices.Contains(inspect.Severities, inspect.Severity(name))) {
+		msg += fmt.Sprintf("; severities and findings are inspect's: snapctl inspect --fail-on %s", name)
+	}
+	return msg
+}
+
 // UnknownFinding is the error for a flag's value that is no finding id:
 // the ids nearest it, else where the ids are listed. (Which findings a
 // capture has is a later error: this one is of the name alone.)
