@@ -40,6 +40,9 @@ type captureFlags struct {
 	// registerOneStream), so its help (the flag is hidden) and the
 	// directory hint do not offer it.
 	oneStream bool
+	// rawLines: the command reads the capture's lines, not its events
+	// (reduce), so sniff sees none and finish gives no hint of them.
+	rawLines bool
 
 	rd inputReport // set by read, for finish
 	// sniff looks at malformed lines, for finish's hint; every command's
@@ -113,6 +116,9 @@ func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSe
 	if f.Changed("session") {
 		if err := checkIdent("--session", c.Session); err != nil {
 			return err
+		}
+		if fi, err := os.Stat(c.Session); len(args) == 0 && err == nil && fi.Mode().IsRegular() {
+			return usageErrorf("--session took the file %s for its ID, leaving no FILE: give the session ID, then the capture (or - for standard input)", c.Session)
 		}
 	}
 	if f.Changed("url") {
@@ -249,6 +255,9 @@ func (c *captureFlags) finish(ios *iostreams.IOStreams, err error) error {
 	// Nor is a capture that gave an event: a HAR cut off inside an entry
 	// has no line, but its damage is one.
 	if h := render.EmptyHint(c.Files, c.rd.Stats()); h != "" && c.sniff.Events() == 0 && c.checkURL(c.rd.Stats(), false) == nil {
+		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
+	}
+	if h := render.NoEventHint(c.Files, c.rd.Stats()); h != "" && !c.rawLines && err == nil && c.sniff.Events() == 0 {
 		fmt.Fprintf(ios.ErrOut, "snapctl: hint: %s\n", termsafe.String(h))
 	}
 	damage := c.rd.Err()

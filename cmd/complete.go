@@ -43,6 +43,14 @@ func fixedCompletion(values ...string) func(*cobra.Command, []string, string) ([
 	}
 }
 
+// listCompletion completes a flag that takes a comma-separated list of
+// values: the word after the last comma (text.ListCandidates).
+func listCompletion(values ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		return text.ListCandidates(values, toComplete), cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // formatNames are the values --format takes, in replay's order.
 func formatNames() []string {
 	names := make([]string, len(replay.Formats))

@@ -83,7 +83,7 @@ func newCmdDiff(ios *iostreams.IOStreams, runF func(*diffOptions) error) *cobra.
 	f.StringVarP(&opts.Output, "output", "o", "text", "output format: text, json or jsonl")
 	f.BoolVar(&opts.Stat, "stat", false, "one line per pair with counts (text output)")
 	f.StringVar(&only, "only", "", "show only pairs with these `CHANGES`, comma-separated: "+text.OrList(pairFilterNames())+" (the summary counts the pairs shown)")
-	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(pairFilterNames()...))
+	_ = c.RegisterFlagCompletionFunc("only", listCompletion(pairFilterNames()...))
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("text", "json", "jsonl"))
 	registerIDCompletion(c)

@@ -2,13 +2,13 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentskit/snapctl/cmd/internal/help"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/inspect"
-	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
@@ -43,9 +43,9 @@ func newCmdExplain(ios *iostreams.IOStreams, runF func(*explainOptions) error) *
 				return nil, cobra.ShellCompDirectiveNoFileComp // the words of a detail
 			}
 			ids := checkIDs()
-			for _, e := range model.Endings {
-				ids = append(ids, e.String())
-			}
+			ids = append(ids, render.TermNames()...)
+			// The reasons replay prints, but foreign-session once.
+			ids = append(ids, slices.DeleteFunc(reasonNames(), func(r string) bool { return slices.Contains(ids, r) })...)
 			for _, r := range replay.ProtocolRules() {
 				ids = append(ids, r.ID)
 			}
@@ -78,10 +78,9 @@ func explainRun(opts *explainOptions) error {
 		printNamedRules(opts)
 		return nil
 	}
-	if e, ok := model.EndingNamed(opts.Query); ok {
-		// The outcome of a turn, as lineage and inspect word it, and the
-		// rule of the same name (snapshot.error, event.diagnostic).
-		render.PrintOutcome(out, opts.IO.Palette(), e)
+	if render.PrintTerm(out, opts.IO.Palette(), opts.Query) {
+		// The outcome of a turn or a lineage problem, as lineage and
+		// inspect word it, and the rule of the same name (snapshot.error).
 		printNamedRules(opts)
 		return nil
 	}
@@ -90,6 +89,8 @@ func explainRun(opts *explainOptions) error {
 	case len(found) == 0:
 		if close := append(render.CloseFindings(opts.Query), render.CloseRules(opts.Rules, opts.Query)...); len(close) > 0 {
 			return usageErrorf("no rule matches %q; close matches: %s (snapctl explain lists every rule)", opts.Query, strings.Join(close, ", "))
+		} else if s := render.ServerCode(opts.Query); s != "" {
+			return usageErrorf("%s", s)
 		}
 		return usageErrorf("no rule matches %q (snapctl explain lists every rule)", opts.Query)
 	case len(found) > maxShown:

@@ -105,3 +105,42 @@ func TestEnvironmentTopicNamesEveryVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestFlagsTopicNamesEveryOutput fails when `snapctl help flags` leaves
+// out of its -o entry a command that has -o, or a value some command's
+// -o takes (lineage -o svg).
+func TestFlagsTopicNamesEveryOutput(t *testing.T) {
+	var text string
+	for _, tp := range help.Topics() {
+		if tp.Name == "flags" {
+			text = tp.Text
+		}
+	}
+	_, entry, ok := strings.Cut(text, "\n  `-o`\n")
+	if !ok {
+		t.Fatal("help flags has no -o entry")
+	}
+	if i := strings.Index(entry, "\n  `"); i >= 0 {
+		entry = entry[:i]
+	}
+	entry = strings.Join(strings.Fields(entry), " ")
+	for _, c := range newRootCmd(iostreams.System()).Commands() {
+		if c.Flags().Lookup("output") == nil {
+			continue
+		}
+		if !strings.Contains(entry, "`"+c.Name()+"`") {
+			t.Errorf("help flags: the -o entry does not name %s", c.Name())
+		}
+		complete, ok := c.GetFlagCompletionFunc("output")
+		if !ok {
+			t.Errorf("%s -o completes no values", c.Name())
+			continue
+		}
+		values, _ := complete(c, nil, "")
+		for _, v := range values {
+			if !strings.Contains(entry, "`"+v+"`") {
+				t.Errorf("help flags: the -o entry does not name %s -o %s", c.Name(), v)
+			}
+		}
+	}
+}

@@ -82,7 +82,7 @@ func newCmdInspect(ios *iostreams.IOStreams, runF func(*inspectOptions) error) *
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
-	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(append(append(severityNames(), checkIDs()...), reasonWords()...)...))
+	_ = c.RegisterFlagCompletionFunc("fail-on", listCompletion(append(append(severityNames(), checkIDs()...), reasonWords()...)...))
 	registerIDCompletion(c)
 	return c
 }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -43,7 +43,7 @@ func parseReasonList(flag, list string) ([]replay.Reason, error) {
 		name = strings.TrimSpace(name)
 		rs, ok := reasonsNamed(name)
 		if !ok {
-			return nil, usageErrorf("%s: unknown reason %q (want %s)", flag, name, text.OrList(reasonWords()))
+			return nil, usageErrorf("%s", render.UnknownReason(flag, name, reasonWords()))
 		}
 		want = append(want, rs...)
 	}

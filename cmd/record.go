@@ -106,6 +106,9 @@ func recordRun(o *recordOptions) error {
 		cfg.Live = o.showLive
 	}
 	if err := record.Run(ctx, cfg); err != nil {
+		if op := (*net.OpError)(nil); errors.As(err, &op) && op.Op == "listen" {
+			err = fmt.Errorf("%w: name another --listen HOST:PORT (port 0 picks a free one)", err)
+		}
 		return &usageError{err}
 	}
 	return nil

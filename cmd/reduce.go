@@ -61,12 +61,13 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 			}
 			if opts.Finding != "" {
 				if _, ok := inspect.CheckByID(opts.Finding); !ok {
-					return unknownName("--finding", opts.Finding, "finding", checkIDs())
+					return usageErrorf("%s", render.UnknownFinding("--finding", opts.Finding))
 				}
 			}
 			if runF != nil {
 				return runF(opts)
 			}
+			opts.rawLines = true
 			return opts.finish(ios, reduceRun(opts))
 		},
 	}

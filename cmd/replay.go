@@ -74,8 +74,8 @@ func newCmdReplay(ios *iostreams.IOStreams, runF func(*replayOptions) error) *co
 	registerRedact(f, &opts.Redact)
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
-	_ = c.RegisterFlagCompletionFunc("only", fixedCompletion(reasonWords()...))
-	_ = c.RegisterFlagCompletionFunc("fail-on", fixedCompletion(reasonWords()...))
+	_ = c.RegisterFlagCompletionFunc("only", listCompletion(reasonWords()...))
+	_ = c.RegisterFlagCompletionFunc("fail-on", listCompletion(reasonWords()...))
 	registerIDCompletion(c)
 	return c
 }

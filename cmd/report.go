@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -88,9 +87,9 @@ func (o *reportOptions) validate() error {
 	if o.Out == "" {
 		return usageErrorf("--out needs a file name, or - for standard output")
 	}
-	if o.Out != "-" && !o.Force {
-		if _, err := os.Lstat(o.Out); err == nil {
-			return usageErrorf("%s exists: pass --force to replace it, or --out another file", o.Out)
+	if o.Out != "-" {
+		if err := iostreams.CheckOutFile(o.Out, o.Force); err != nil {
+			return &usageError{err}
 		}
 	}
 	return nil

@@ -13,9 +13,11 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/buildinfo"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Version is set at build time with -ldflags "-X .../cmd.Version=v1.2.3";
@@ -70,6 +72,14 @@ what the cursor did with every line and why.`,
 		var fe *flagError
 		if errors.As(err, &fe) {
 			err = fe // its message names the flag already
+		} else {
+			var names []string
+			c.Flags().VisitAll(func(f *pflag.Flag) {
+				if !f.Hidden {
+					names = append(names, f.Name)
+				}
+			})
+			return usageErrorf("%s", render.UnknownFlag(err.Error(), c.CommandPath(), names))
 		}
 		return &usageError{err}
 	})

@@ -143,6 +143,25 @@ const (
 	ProblemCycle ProblemKind = "cycle"
 )
 
+// ProblemKinds are the lineage problems, in the order above.
+var ProblemKinds = []ProblemKind{ProblemOrphan, ProblemSourceMissing, ProblemConflict, ProblemCycle}
+
+var problemMeanings = map[ProblemKind]string{
+	ProblemOrphan: "the turn's lineage names a parent turn that is not in the capture " +
+		"(an earlier part of the session was not captured, or the parent id is wrong); " +
+		"the tree places the turn under the session root and names the parent beside it.",
+	ProblemSourceMissing: "the turn's lineage names a source message that is not in the parent turn's " +
+		"last accepted projection: the retry, edit or regenerate points at a message the client never held.",
+	ProblemConflict: "accepted snapshots of the turn carry different lineage (operation, parent or source): " +
+		"the server changed its mind about where the turn came from; the tree uses the first.",
+	ProblemCycle: "following the parent turns from the turn comes back to it: the lineage ids loop; " +
+		"the tree breaks the cycle at its earliest turn and places that one under the session root.",
+}
+
+// Meaning says what the problem is and how the tree shows it, for
+// explain.
+func (k ProblemKind) Meaning() string { return problemMeanings[k] }
+
 // Problem is one thing wrong with a turn's lineage. Detail names only
 // ids, operations and sequences, never message text.
 type Problem struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // OpenError is WriteOutFile's error when the file could not be made: it
@@ -15,6 +16,21 @@ type OpenError struct{ Err error }
 
 func (e *OpenError) Error() string { return e.Err.Error() }
 func (e *OpenError) Unwrap() error { return e.Err }
+
+// CheckOutFile says, before anything is read, why a command's --out
+// name (not "-") could not be written: a directory, with force or
+// without; an existing file, without force. Nil otherwise; WriteOutFile
+// checks again when it writes.
+func CheckOutFile(name string, force bool) error {
+	fi, err := os.Stat(name)
+	if err == nil && fi.IsDir() {
+		return fmt.Errorf("%s is a directory: --out names the file to write, like --out %s", name, filepath.Join(name, "FILE"))
+	}
+	if _, lerr := os.Lstat(name); lerr == nil && !force {
+		return fmt.Errorf("%s exists: pass --force to replace it, or --out another file", name)
+	}
+	return nil
+}
 
 // WriteOutFile writes what write writes to the file name (a command's
 // --out), "-" for standard output. Without force the file is created only
@@ -31,6 +47,9 @@ func (s *IOStreams) WriteOutFile(name string, force bool, write func(io.Writer) 
 			return fmt.Errorf("writing output: %w", err)
 		}
 		return nil
+	}
+	if err := CheckOutFile(name, true); err != nil {
+		return &OpenError{err}
 	}
 	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	if !force {

@@ -11,6 +11,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
@@ -47,6 +48,38 @@ func PrintOutcome(out io.Writer, pal iostreams.Palette, e model.Ending) {
 	io.WriteString(out, b.String())
 }
 
+// PrintTerm prints what a word lineage and inspect print about a turn
+// means, when q is one, whatever its case: a turn's outcome (cut-off) or
+// a lineage problem (orphan); false when q is neither.
+func PrintTerm(out io.Writer, pal iostreams.Palette, q string) bool {
+	if e, ok := model.EndingNamed(q); ok {
+		PrintOutcome(out, pal, e)
+		return true
+	}
+	for _, k := range lineage.ProblemKinds {
+		if strings.EqualFold(string(k), q) {
+			var b strings.Builder
+			wrapWords(&b, pal.Bold("lineage problem "+string(k)+":")+" "+k.Meaning(), "", helpWidth)
+			io.WriteString(out, b.String())
+			return true
+		}
+	}
+	return false
+}
+
+// TermNames are the words PrintTerm explains: the outcomes, then the
+// lineage problems.
+func TermNames() []string {
+	var names []string
+	for _, e := range model.Endings {
+		names = append(names, e.String())
+	}
+	for _, k := range lineage.ProblemKinds {
+		names = append(names, string(k))
+	}
+	return names
+}
+
 // ListRules writes rules as a table of ids and titles.
 func ListRules(out io.Writer, rules []replay.Rule) {
 	rows := make([][]string, len(rules))
@@ -65,6 +98,16 @@ var ruleColumns = []text.Column{{Name: "RULE"}, {Name: "TITLE", Fit: text.FitTai
 // `token` of the title, such as a field or a code), a phrase of a title,
 // a phrase of the text, and last the words of a pasted detail.
 func MatchRules(rules []replay.Rule, q string) []replay.Rule {
+	// A detail of replay's table names its reason's rule (ResultDetail).
+	for _, d := range cursorDetails() {
+		if d.re.MatchString(strings.TrimSpace(q)) {
+			for _, r := range rules {
+				if r.ID == "cursor."+string(d.reason) {
+					return []replay.Rule{r}
+				}
+			}
+		}
+	}
 	lq := strings.ToLower(q)
 	steps := []func(r replay.Rule) bool{
 		func(r replay.Rule) bool { return strings.ToLower(r.ID) == lq },
@@ -72,6 +115,10 @@ func MatchRules(rules []replay.Rule, q string) []replay.Rule {
 			_, last, _ := strings.Cut(r.ID, ".")
 			return FoldName(last) == FoldName(q) || slices.Contains(titleTokens(r.Title), q)
 		},
+		// Whole words before parts of words: retry is a lineage
+		// operation before it is part of retryable.
+		func(r replay.Rule) bool { return containsWord(strings.ToLower(r.Title), lq) },
+		func(r replay.Rule) bool { return containsWord(strings.ToLower(r.Text), lq) },
 		func(r replay.Rule) bool { return strings.Contains(strings.ToLower(r.Title), lq) },
 		func(r replay.Rule) bool { return strings.Contains(strings.ToLower(r.Text), lq) },
 	}
@@ -88,6 +135,42 @@ func MatchRules(rules []replay.Rule, q string) []replay.Rule {
 	}
 	return matchDetail(rules, q)
 }
+
+// containsWord says whether s holds q with no letter, digit or '_'
+// right before or after it.
+func containsWord(s, q string) bool {
+	word := func(b byte) bool {
+		return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+	}
+	for i := 0; q != "" && i+len(q) <= len(s); {
+		j := strings.Index(s[i:], q)
+		if j < 0 {
+			return false
+		}
+		at := i + j
+		if (at == 0 || !word(s[at-1])) && (at+len(q) == len(s) || !word(s[at+len(q)])) {
+			return true
+		}
+		i = at + 1
+	}
+	return false
+}
+
+// cursorDetails are the details ResultDetail writes of a verdict, with
+// the reason each stands for.
+var cursorDetails = sync.OnceValue(func() []struct {
+	re     *regexp.Regexp
+	reason replay.Reason
+} {
+	return []struct {
+		re     *regexp.Regexp
+		reason replay.Reason
+	}{
+		{regexp.MustCompile(`^from \d+(, gap \d+)?$`), replay.ReasonAdvanced},
+		{regexp.MustCompile(`^sequence \d+ already accepted$`), replay.ReasonDuplicate},
+		{regexp.MustCompile(`^sequence \d+ < accepted \d+$`), replay.ReasonStale},
+	}
+})
 
 // FoldName makes "createdAt", "created-at" and "created_at" one name.
 func FoldName(s string) string {
@@ -179,6 +262,44 @@ func CloseRules(rules []replay.Rule, q string) []string {
 		out = append(out, n.id)
 	}
 	return out
+}
+
+var codeLike = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`) })
+
+// ServerCode says, of a query that matched nothing and looks like an
+// error code (SESSION_BUSY, CHAT_TURN_FAILED, SERVER_TIMEOUT), that the
+// server chose it and where such a code arrives, each place with its
+// explain; "" for any other query. The contract names no code of the
+// server's: inspect and lineage print them as they came.
+func ServerCode(q string) string {
+	if !codeLike().MatchString(q) {
+		return ""
+	}
+	return fmt.Sprintf("no rule matches %q: a code like it is the server's own, not the wire contract's; "+
+		"it arrives in an HTTP error body (snapctl explain request-refused), a diagnostic (snapctl explain diagnostic) "+
+		"or an error snapshot (snapctl explain error)", q)
+}
+
+// UnknownReason is the error for a name in replay's --only or --fail-on
+// list that is no reason, verdict or problems (words): for --fail-on, a
+// severity or a finding id is inspect's, and the error says how to ask it.
+func UnknownReason(flag, name string, words []string) string {
+	msg := fmt.Sprintf("%s: unknown reason %q (want %s)", flag, name, text.OrList(words))
+	_, finding := inspect.CheckByID(name)
+	if flag == "--fail-on" && (finding || slices.Contains(inspect.Severities, inspect.Severity(name))) {
+		msg += fmt.Sprintf("; severities and findings are inspect's: snapctl inspect --fail-on %s", name)
+	}
+	return msg
+}
+
+// UnknownFinding is the error for a flag's value that is no finding id:
+// the ids nearest it, else where the ids are listed. (Which findings a
+// capture has is a later error: this one is of the name alone.)
+func UnknownFinding(flag, value string) string {
+	if close := CloseFindings(value); len(close) > 0 {
+		return fmt.Sprintf("%s %q is not a finding id; did you mean %s? (snapctl help findings lists them)", flag, value, text.OrList(close))
+	}
+	return fmt.Sprintf("%s %q is not a finding id (snapctl help findings lists them)", flag, value)
 }
 
 // CloseFindings names the finding ids nearest a query that matched

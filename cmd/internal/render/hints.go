@@ -29,19 +29,50 @@ func EmptyHint(files []string, st replay.Stats) string {
 		// A HAR is read for the entries that carry turn events: one
 		// with none has bytes but no line. (A --url that keeps none is
 		// an error of its own, and no hint is given then.)
-		holds, its := " holds", "its"
-		subject, plural := strings.CutSuffix(what, " are")
-		if plural {
-			holds, its = " hold", "their"
-		} else {
-			subject = strings.TrimSuffix(what, " is")
-		}
+		subject, holds, its := holdsWords(what)
 		return fmt.Sprintf("%s%s no event: %s %d bytes carry no line of turn events (no HAR entry carries them)", subject, holds, its, st.Bytes)
 	}
 	if st.Lines == 0 {
 		return what + " empty (0 bytes): it holds no event"
 	}
 	return fmt.Sprintf("%s empty but for %s: it holds no event", what, text.Plural(st.Blank, "blank line"))
+}
+
+// NoEventHint says, when the whole input had lines that are not blank
+// but gave no event, that they carried none in the format they were read
+// in (an NDJSON capture read with --format sse, a stream of SSE comments
+// only), so that "0 events" is not read as a clean capture; "" otherwise.
+// The caller knows that no event came of them.
+func NoEventHint(files []string, st replay.Stats) string {
+	if !st.Complete() || st.Stopped || st.Lines <= st.Blank || len(st.Formats) == 0 {
+		return ""
+	}
+	what := "the capture is"
+	if len(files) == 1 {
+		what = files[0] + " is"
+		if files[0] == replay.StdinName {
+			what = "standard input is"
+		}
+	} else if len(files) > 1 {
+		what = fmt.Sprintf("the %d captures are", len(files))
+	}
+	subject, holds, its := holdsWords(what)
+	formats := make([]string, len(st.Formats))
+	for i, f := range st.Formats {
+		formats[i] = string(f)
+	}
+	return fmt.Sprintf("%s%s no event: %s %s carry none as %s (snapctl help formats)", subject, holds, its,
+		text.Plural(st.Lines-st.Blank, "non-blank line"), strings.Join(formats, ", "))
+}
+
+// holdsWords turns "X is" or "the N captures are" into the subject of
+// "holds", with its verb and possessive.
+func holdsWords(what string) (subject, holds, its string) {
+	subject, plural := strings.CutSuffix(what, " are")
+	if plural {
+		return subject, " hold", "their"
+	}
+	return strings.TrimSuffix(what, " is"), " holds", "its"
 }
 
 // HintText puts a hint in one sentence: how much was malformed, what it

@@ -2,9 +2,11 @@ package render
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
@@ -106,4 +108,35 @@ func CaptureError(file string, err error) string {
 		return msg
 	}
 	return file + ": " + msg
+}
+
+var boolValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^invalid argument "(.*)" for "(?:-., )?(--[a-z-]+)" flag: strconv.ParseBool`)
+})
+
+// UnknownFlag puts pflag's error for a flag the command does not have
+// ("unknown flag: --sesion", "unknown shorthand flag: 'x' in -x") with
+// what to type instead: of the command's flags (their names), those of the
+// nearest names, else where its flags are listed. Any other error message
+// is returned as it is, but a value a switch (--redact=maybe) does not
+// take, which is worded as the switch it is.
+func UnknownFlag(msg, cmdPath string, flags []string) string {
+	if m := boolValue().FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%s is on or off: give it alone (or as %s=false), not with %q", m[2], m[2], m[1])
+	}
+	name, ok := strings.CutPrefix(msg, "unknown flag: --")
+	if !ok && !strings.HasPrefix(msg, "unknown shorthand flag: ") {
+		return msg
+	}
+	name, _, _ = strings.Cut(name, "=")
+	var near []string
+	for _, f := range flags {
+		if name != "" && (editDistance(name, f) <= max(1, len(name)/3) || (len(name) >= 3 && strings.HasPrefix(f, name))) {
+			near = append(near, "--"+f)
+		}
+	}
+	if len(near) > 0 {
+		return fmt.Sprintf("%s; did you mean %s? (%s --help lists its flags)", msg, text.OrList(near), cmdPath)
+	}
+	return fmt.Sprintf("%s (%s --help lists its flags)", msg, cmdPath)
 }

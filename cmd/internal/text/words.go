@@ -2,6 +2,7 @@ package text
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -33,4 +34,23 @@ func ByteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return Plural(int(n), "byte")
+}
+
+// ListCandidates completes the word after the last comma of toComplete,
+// a comma-separated list of values: each value not given yet, written
+// after those given (stale,du completes to stale,duplicate).
+func ListCandidates(values []string, toComplete string) []string {
+	i := strings.LastIndexByte(toComplete, ',')
+	if i < 0 {
+		return values
+	}
+	head := toComplete[:i+1]
+	given := strings.Split(toComplete[:i], ",")
+	out := make([]string, 0, len(values))
+	for _, v := range values {
+		if !slices.Contains(given, v) {
+			out = append(out, head+v)
+		}
+	}
+	return out
 }
