@@ -89,7 +89,7 @@ func reduceRun(o *reduceOptions) error {
 		return err
 	}
 	defer done()
-	lines, err := reduce.ReadLines(rd)
+	lines, open, err := reduce.ReadLines(rd)
 	if err != nil {
 		return &usageError{err}
 	}
@@ -99,7 +99,7 @@ func reduceRun(o *reduceOptions) error {
 			fmt.Fprintf(o.IO.ErrOut, "\rsnapctl: reduce: %s, %s left ", text.Plural(tests, "test"), text.Plural(n, "line"))
 		}
 	}
-	r := reduce.New(lines, reduce.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Progress: progress})
+	r := reduce.New(lines, reduce.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Progress: progress, Unterminated: open})
 	rep, err := r.Whole()
 	if err != nil {
 		return &usageError{err}
@@ -135,19 +135,15 @@ func reduceRun(o *reduceOptions) error {
 			targets[i].SessionID = rw.ID("s", targets[i].SessionID)
 		}
 	}
-	got, err := reduce.New(kept, reduce.Options{Session: session, MaxLine: o.MaxLine, EventPath: o.EventPath}).Whole()
+	open = open && len(keep) > 0 && keep[len(keep)-1] == len(lines)-1 // the last line kept is the cut one
+	got, err := reduce.New(kept, reduce.Options{Session: session, MaxLine: o.MaxLine, EventPath: o.EventPath, Unterminated: open}).Whole()
 	if err != nil {
 		return &usageError{err}
 	}
 	if !reduce.Shows(got, targets) {
 		return usageErrorf("rewriting the lines loses %s: the neutral values or new ids change what the cursor sees; reduce without --redact or --rename-ids and edit by hand", joinTargets(targets))
 	}
-	var capture bytes.Buffer
-	for _, l := range kept {
-		capture.Write(l)
-		capture.WriteByte('\n')
-	}
-	data := capture.Bytes()
+	data := reduce.Join(kept, open)
 	if strings.HasSuffix(o.Out, ".txtar") {
 		var want bytes.Buffer
 		w := bufio.NewWriter(&want)
@@ -155,7 +151,7 @@ func reduceRun(o *reduceOptions) error {
 			return err
 		}
 		w.Flush()
-		if data, err = reduce.Archive(data, want.Bytes(), targets, session); err != nil {
+		if data, err = reduce.Archive(data, want.Bytes(), targets, session, open); err != nil {
 			return &usageError{err}
 		}
 	}

@@ -46,6 +46,9 @@ func TestReduceArchiveRoundTrip(t *testing.T) {
 			if strings.Contains(errOut.String(), "has no finding") || strings.Contains(errOut.String(), "is not NDJSON") {
 				continue // a record capture's lines are framed: reduce refuses it (TestReduceUsage)
 			}
+			if strings.Contains(errOut.String(), "archive cannot keep") || strings.Contains(errOut.String(), "rewriting the lines loses capture-cut") {
+				continue // a capture cut inside its last line (capture_cut.txtar)
+			}
 			if code != 0 {
 				t.Fatalf("snapctl %v: exit %d: %s", args, code, errOut)
 			}

@@ -47,12 +47,14 @@ type Line struct {
 	// For a format that joins several lines into one event, Num and Off
 	// are those of its first line.
 	Origin *Origin
-	blank  bool         // a too-long line of whitespace only
-	bad    *DecodeError // the format did not carry the event whole
+	// Unterminated is set on a capture's last line when no newline ends
+	// it.
+	Unterminated bool
+	blank        bool         // a too-long line of whitespace only
+	bad          *DecodeError // the format did not carry the event whole
 	// cut is set with bad when the format's event breaks off where the
-	// capture ends (Result.Cut); unterminated on a capture's last line
-	// when no newline ends it.
-	cut, unterminated bool
+	// capture ends (Result.Cut).
+	cut bool
 	// framed is set on every line of a capture of another format than
 	// NDJSON, Origin or not (Options.RawFramed); see isFramed.
 	framed bool
@@ -618,7 +620,7 @@ func (r *Reader) line() (Line, bool) {
 		if r.eof {
 			if r.w > r.r && !r.cut {
 				l := r.emit(r.buf[r.r:r.w], r.w-r.r)
-				l.unterminated = true
+				l.Unterminated = true
 				return l, true
 			}
 			return Line{}, false

@@ -121,7 +121,7 @@ func cutShort(l *Line, err *DecodeError) bool {
 	if err == nil {
 		return false
 	}
-	return l.cut || (l.unterminated && l.bad == nil && !l.TooLong && err.Envelope == nil &&
+	return l.cut || (l.Unterminated && l.bad == nil && !l.TooLong && err.Envelope == nil &&
 		err.Code == CodeInvalidPayload && err.Offset >= len(l.Data) && len(l.Data) > 0)
 }
 

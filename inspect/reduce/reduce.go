@@ -46,6 +46,9 @@ type Options struct {
 	// Progress, when set, is called after every test with the number of
 	// tests run and the lines of the smallest subset found so far.
 	Progress func(tests, lines int)
+	// Unterminated says that no newline ends the capture's last line
+	// (ReadLines): a subset that keeps that line ends without one too.
+	Unterminated bool
 }
 
 // ErrNoFinding is returned by Targets when the capture has no finding
@@ -169,8 +172,11 @@ func (r *Reducer) run(idx []int, each func(*replay.Result)) (inspect.Report, err
 	var size int64
 	for _, i := range idx {
 		size += int64(len(r.lines[i])) + 1
+		if r.opts.Unterminated && i == len(r.lines)-1 {
+			size-- // no newline after it (subset)
+		}
 	}
-	rd, err := replay.Open([]string{replay.StdinName}, &subset{lines: r.lines, idx: idx}, r.opts.MaxLine)
+	rd, err := replay.Open([]string{replay.StdinName}, &subset{lines: r.lines, idx: idx, open: r.opts.Unterminated}, r.opts.MaxLine)
 	if err != nil {
 		return inspect.Report{}, err
 	}
@@ -338,13 +344,14 @@ func complement(parts [][]int, skip int) []int {
 	return out
 }
 
-// subset reads the lines idx of lines, each followed by a newline,
-// without copying them.
+// subset reads the lines idx of lines, each followed by a newline (but
+// for the last of lines, when open), without copying them.
 type subset struct {
 	lines [][]byte
 	idx   []int
 	i     int // next entry of idx
 	off   int // bytes of lines[idx[i]] already read, the newline at len
+	open  bool
 }
 
 func (s *subset) Read(p []byte) (int, error) {
@@ -357,8 +364,10 @@ func (s *subset) Read(p []byte) (int, error) {
 			s.off += c
 			continue
 		}
-		p[n] = '\n'
-		n++
+		if !s.open || s.idx[s.i] != len(s.lines)-1 {
+			p[n] = '\n'
+			n++
+		}
 		s.i, s.off = s.i+1, 0
 	}
 	if n == 0 && s.i == len(s.idx) {

@@ -39,9 +39,15 @@ func TestReduceEveryFinding(t *testing.T) {
 	files, _ := filepath.Glob("../../testdata/inspect/*.jsonl")
 	more, _ := filepath.Glob("../../testdata/*.jsonl")
 	files = append(files, more...)
-	reduced := 0
+	reduced, cut := 0, 0
 	for _, file := range files {
 		lines := readLines(t, file)
+		o := opts()
+		// A capture cut inside its last line (capture-cut) keeps it so.
+		if data, _ := os.ReadFile(file); len(data) > 0 && data[len(data)-1] != '\n' {
+			o.Unterminated = true
+		}
+		opts := func() Options { return o }
 		r := New(lines, opts())
 		rep, err := r.Whole()
 		if err != nil {
@@ -76,11 +82,20 @@ func TestReduceEveryFinding(t *testing.T) {
 				if len(keep) < len(lines) {
 					reduced++
 				}
+				if target.ID == inspect.CaptureCut {
+					cut++
+					if keep[len(keep)-1] != len(lines)-1 {
+						t.Errorf("capture-cut kept %v, not the cut line %d", keep, len(lines))
+					}
+				}
 			})
 		}
 	}
 	if reduced == 0 {
 		t.Error("no capture was reduced at all: the test proves nothing")
+	}
+	if cut == 0 {
+		t.Error("no capture-cut was reduced: the cut sample lost its finding")
 	}
 }
 
@@ -156,7 +171,7 @@ func TestTargets(t *testing.T) {
 func TestArchiveQuotesFileMarkers(t *testing.T) {
 	capture := []byte("-- /tmp/snapctl-archive-marker --\n{\"not\":\"json\"\n-- expected.json --\n")
 	want := []byte("{}\n")
-	data, err := Archive(capture, want, nil, "")
+	data, err := Archive(capture, want, nil, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,19 +192,19 @@ func TestArchiveQuotesFileMarkers(t *testing.T) {
 	}
 	// A capture without such a line is stored as it is.
 	plain := []byte("{\"a\":1}\n")
-	data, err = Archive(plain, want, nil, "")
+	data, err = Archive(plain, want, nil, "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if a := txtar.Parse(data); !bytes.Equal(a.Files[0].Data, plain) || bytes.Contains(a.Comment, []byte("unquote")) {
 		t.Errorf("a plain capture was changed:\n%s", data)
 	}
-	if _, err := Archive([]byte("-- x --\n\xff\n"), want, nil, ""); err == nil {
+	if _, err := Archive([]byte("-- x --\n\xff\n"), want, nil, "", false); err == nil {
 		t.Error("a capture with a marker line and bytes that are not UTF-8 was archived")
 	}
 	// A last line with no newline is stored with one, a marker then.
 	for _, last := range []string{"-- /tmp/snapctl-archive-marker --", "-- x --\r"} {
-		data, err := Archive([]byte("{\"a\":1}\n"+last), want, nil, "")
+		data, err := Archive([]byte("{\"a\":1}\n"+last), want, nil, "", false)
 		if err == nil {
 			if a := txtar.Parse(data); len(a.Files) != 2 {
 				t.Errorf("a capture ending %q splits the archive:\n%s", last, data)
@@ -217,6 +232,22 @@ func gzipLines(t *testing.T, data []byte) [][]byte {
 // lines by the results' positions and panicked), and a subset that
 // starts with such a line in the middle of a capture does not count as
 // showing the finding: written out, it would not be read as its lines.
+// TestJoinKeepsTheCut: the capture Join writes ends without a newline
+// only when its last line had none, and Archive refuses such a capture
+// (an archive's file always ends with one).
+func TestJoinKeepsTheCut(t *testing.T) {
+	lines := [][]byte{[]byte(`{"a":1}`), []byte(`{"b":`)}
+	if got := string(Join(lines, true)); got != "{\"a\":1}\n{\"b\":" {
+		t.Errorf("Join(cut) = %q", got)
+	}
+	if got := string(Join(lines, false)); got != "{\"a\":1}\n{\"b\":\n" {
+		t.Errorf("Join = %q", got)
+	}
+	if _, err := Archive(Join(lines, true), nil, nil, "", true); err == nil {
+		t.Error("Archive kept a capture without its last newline")
+	}
+}
+
 func TestReduceCompressedLine(t *testing.T) {
 	capture, err := os.ReadFile("../../testdata/reconnect.jsonl")
 	if err != nil {

@@ -37,6 +37,9 @@ type exploreIndex struct {
 	// entry from the run's first row on (none for other formats, whose
 	// rows have entry 0 and need no run).
 	entries []entryRun
+	// cut are the rows that break off where their capture ends
+	// (replay.Result.Cut), at most one a file.
+	cut []int32
 
 	// accs is, by cursor (see cursorKey), the row it accepted last among
 	// the rows in play, -1 for none, and tails the last row it judged,
@@ -217,6 +220,9 @@ func (x *exploreIndex) add(r exploreRow, news exploreNews) {
 	}
 	if news.turn != "" {
 		x.turns = append(x.turns, news.turn)
+	}
+	if news.cut {
+		x.cut = append(x.cut, int32(x.rows.len()))
 	}
 	x.rows.add(r)
 	x.judgeNew(x.rows.len() - 1)

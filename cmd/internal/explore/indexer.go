@@ -54,6 +54,9 @@ type exploreNews struct {
 	// reqSession and reqTurn what its request's submit names.
 	entry               int
 	reqSession, reqTurn string
+	// cut is set when the line breaks off where its capture ends
+	// (replay.Result.Cut), which reading it again does not tell.
+	cut bool
 }
 
 func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
@@ -129,6 +132,7 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 		row.turn, news.turn = ix.turn(ev.TurnID)
 	} else {
 		row.flags |= rowMalformed
+		news.cut = res.Cut
 	}
 	// The verdict of the line among every line read, and the row its
 	// cursor accepted before it.

@@ -42,7 +42,7 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 	}
 	// The rows are shared: the goroutine reads where each line is, which
 	// never changes, while the model changes verdicts, marks and toggles.
-	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, entries: x.entries, spool: x.spool, opts: x.opts, open: map[int]*os.File{}}
+	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, entries: x.entries, cut: x.cut, spool: x.spool, opts: x.opts, open: map[int]*os.File{}}
 	return func() tea.Msg {
 		defer func() {
 			for _, f := range src.open {
@@ -69,6 +69,7 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) (exploreOu
 	in := inspect.New(inspectOptions(x.opts))
 	lb := lineage.NewBuilderOn(in.Model())
 	blocks := &blockReader{x: x}
+	cut := x.cut // in row order, as rows are
 	for _, i := range rows {
 		r := x.row(int(i))
 		l := replay.Line{File: x.name(r), Num: int(r.line), Off: r.off, Origin: x.origin(int(i))}
@@ -78,6 +79,10 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) (exploreOu
 			return exploreOutcome{}, x.readAgainError(r, err)
 		}
 		res := run.Step(l)
+		for len(cut) > 0 && cut[0] < i {
+			cut = cut[1:]
+		}
+		res.Cut = res.Err != nil && len(cut) > 0 && cut[0] == i
 		lb.AddStep(&res, in.ObserveStep(&res))
 	}
 	return outcomeOf(run.Summary(replay.Stats{Files: len(x.files), Lines: len(rows)}), in, lb), nil

@@ -109,6 +109,13 @@ func TestNeutralizeKeepsFindings(t *testing.T) {
 		if bytes.HasPrefix(data, []byte(`{"snapctl":`)) {
 			continue // a record capture's context records are framing; reduce refuses it
 		}
+		if data[len(data)-1] != '\n' {
+			// Cut inside its last line (capture-cut), which is not JSON:
+			// neutralized as text, its digits become 0s and a number 13
+			// stops being JSON before the cut, so the cut does not show;
+			// reduce --redact says the rewriting loses the finding.
+			continue
+		}
 		var neutral []byte
 		for l := range bytes.Lines(data) {
 			if l = bytes.TrimRight(l, "\n"); len(bytes.TrimSpace(l)) > 0 {
