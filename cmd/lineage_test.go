@@ -226,3 +226,27 @@ func TestNewCmdLineage(t *testing.T) {
 		})
 	}
 }
+
+// TestLineageNoUsage: the real server reports usage only on a turn's
+// final snapshot, so a turn that timed out has none; the tree, the
+// report's turn table and its picture say "no usage", not "0 tokens",
+// and a complete turn keeps its count.
+func TestLineageNoUsage(t *testing.T) {
+	const capture = "../testdata/real-server/real-timeout.jsonl"
+	ios, out, errOut := iostreams.Test("")
+	if code := run(ios, []string{"lineage", capture}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"timed-out SERVER_TIMEOUT (completed later)  seq 2-22", "  no usage\n", "  37 tokens\n"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the tree lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out.String(), "0 tokens") {
+		t.Errorf("the tree says 0 tokens:\n%s", out)
+	}
+	page := runReport(t, []string{capture}, nil)
+	if !strings.Contains(page, "no usage") || strings.Contains(page, ">0 tokens<") || strings.Contains(page, "· 0 tokens") {
+		t.Error("the report does not say no usage for the timed-out turn")
+	}
+}

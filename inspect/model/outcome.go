@@ -66,7 +66,7 @@ var endingMeanings = [...]string{
 		"which it names.",
 	EndCutOff: "the last snapshot of the turn that the cursor accepted is not terminal (streaming) and no " +
 		"diagnostic came: the stream stopped under the client, by an abort, a dropped connection or a capture " +
-		"that ends too early; the capture does not say which. A later snapshot may show the reply complete, " +
+		"that ends too early; the capture does not say which (but capture-cut does, when the capture ends inside an event). A later snapshot may show the reply complete, " +
 		"possibly with text the client never received (completed later).",
 	EndNeverAccepted: "the turn had snapshots and the cursor kept every one inert, so the client never saw it " +
 		"(turn-never-accepted names it).",

@@ -64,11 +64,32 @@ func PrintTerm(out io.Writer, pal iostreams.Palette, q string) bool {
 			return true
 		}
 	}
+	for _, t := range turnWords {
+		if strings.EqualFold(t.word, strings.Join(strings.Fields(q), " ")) {
+			var b strings.Builder
+			wrapWords(&b, pal.Bold(t.word+":")+" "+t.meaning, "", helpWidth)
+			io.WriteString(out, b.String())
+			return true
+		}
+	}
 	return false
 }
 
-// TermNames are the words PrintTerm explains: the outcomes, then the
-// lineage problems.
+// turnWords are the other words the views print of a turn, with what
+// each means.
+var turnWords = []struct{ word, meaning string }{
+	{"unfinished", "a turn whose outcome for the client is other than complete (error, timed-out, cancelled, " +
+		"diagnostic, cut-off, refused, never-accepted or unanswered: snapctl explain each). A session's verdict " +
+		"counts every unfinished turn as a problem, whether or not a finding names it."},
+	{"completed later", "a later accepted snapshot of the session (on the AgentsKit server, the next turn's first) " +
+		"shows the reply a turn left unfinished as complete: the server finished it, and the client saw it end only " +
+		"then. The characters counted are those the later text has beyond what the turn delivered."},
+	{"no usage", "the turn's last accepted snapshot is not complete and reports no token usage: the AgentsKit " +
+		"server reports usage only on a turn's final snapshot, so it is not a turn that used no token."},
+}
+
+// TermNames are the words PrintTerm explains: the outcomes, the lineage
+// problems, then the other words of a turn.
 func TermNames() []string {
 	var names []string
 	for _, e := range model.Endings {
@@ -76,6 +97,9 @@ func TermNames() []string {
 	}
 	for _, k := range lineage.ProblemKinds {
 		names = append(names, string(k))
+	}
+	for _, t := range turnWords {
+		names = append(names, t.word)
 	}
 	return names
 }

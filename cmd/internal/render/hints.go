@@ -16,15 +16,7 @@ func EmptyHint(files []string, st replay.Stats) string {
 	if !st.Complete() || st.Stopped || st.Lines > st.Blank {
 		return ""
 	}
-	what := "the capture is"
-	if len(files) == 1 {
-		what = files[0] + " is"
-		if files[0] == replay.StdinName {
-			what = "standard input is"
-		}
-	} else if len(files) > 1 {
-		what = fmt.Sprintf("the %d captures are", len(files))
-	}
+	what := capturesAre(files)
 	if st.Lines == 0 && st.Bytes > 0 {
 		// A HAR is read for the entries that carry turn events: one
 		// with none has bytes but no line. (A --url that keeps none is
@@ -38,6 +30,20 @@ func EmptyHint(files []string, st replay.Stats) string {
 	return fmt.Sprintf("%s empty but for %s: it holds no event", what, text.Plural(st.Blank, "blank line"))
 }
 
+// capturesAre is the subject of a hint on files, with its verb: "the
+// capture is", "NAME is", "standard input is", "the N captures are".
+func capturesAre(files []string) string {
+	switch {
+	case len(files) == 1 && files[0] == replay.StdinName:
+		return "standard input is"
+	case len(files) == 1:
+		return files[0] + " is"
+	case len(files) > 1:
+		return fmt.Sprintf("the %d captures are", len(files))
+	}
+	return "the capture is"
+}
+
 // NoEventHint says, when the whole input had lines that are not blank
 // but gave no event, that they carried none in the format they were read
 // in (an NDJSON capture read with --format sse, a stream of SSE comments
@@ -47,15 +53,7 @@ func NoEventHint(files []string, st replay.Stats) string {
 	if !st.Complete() || st.Stopped || st.Lines <= st.Blank || len(st.Formats) == 0 {
 		return ""
 	}
-	what := "the capture is"
-	if len(files) == 1 {
-		what = files[0] + " is"
-		if files[0] == replay.StdinName {
-			what = "standard input is"
-		}
-	} else if len(files) > 1 {
-		what = fmt.Sprintf("the %d captures are", len(files))
-	}
+	what := capturesAre(files)
 	subject, holds, its := holdsWords(what)
 	formats := make([]string, len(st.Formats))
 	for i, f := range st.Formats {

@@ -279,7 +279,7 @@ func (t *Tree) label(n *lineage.Node, depth int, room int) string {
 			parts = append(parts, part{timing(n), nil})
 		}
 		if tokens {
-			parts = append(parts, part{text.Plural(int(n.Usage.TotalTokens), "token"), nil})
+			parts = append(parts, part{Tokens(n), nil})
 		}
 		if depth > t.maxIndent() {
 			parts = append(parts, part{fmt.Sprintf("(depth %d)", depth+1), nil})

@@ -10,6 +10,7 @@ import (
 	"github.com/agentskit/snapctl/inspect/lineage"
 	"github.com/agentskit/snapctl/inspect/model"
 	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
 )
 
 // RedactSessions drops every text that came from a message or a submit, so that
@@ -159,7 +160,7 @@ func ProblemKinds(n *lineage.Node) string {
 // entry, every entry terminal-safe.
 func GraphLabel(n *lineage.Node) []string {
 	lines := []string{termsafe.String(n.TurnID), Origin(n) + " · " + Outcome(n),
-		SeqRange(n) + " · " + text.Plural(int(n.Usage.TotalTokens), "token")}
+		SeqRange(n) + " · " + Tokens(n)}
 	if len(n.Problems) > 0 {
 		lines = append(lines, "! "+ProblemKinds(n))
 	}
@@ -179,4 +180,15 @@ func previewLine(head string, cut bool) string {
 		head += "…"
 	}
 	return termsafe.Line(head, lineage.PreviewRunes)
+}
+
+// Tokens is the turn's final token usage, "37 tokens"; "no usage" for a
+// turn whose last accepted snapshot is not complete and reports none,
+// as a real server's are until a turn's final snapshot: not a turn that
+// used no token.
+func Tokens(n *lineage.Node) string {
+	if n.Usage.TotalTokens == 0 && n.Status != replay.StatusComplete {
+		return "no usage"
+	}
+	return text.Plural(int(n.Usage.TotalTokens), "token")
 }

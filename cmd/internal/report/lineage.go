@@ -90,7 +90,7 @@ func layoutLineage(s *lineage.Session, anchor func(*lineage.Node) string, clean 
 		lines := []svgLine{
 			{Text: termsafe.Line(n.TurnID, svgMaxRunes), Class: "t-id"},
 			{Text: termsafe.Line(render.Origin(n), svgMaxRunes), Class: "t-op"},
-			{Text: termsafe.Line(render.Outcome(n)+" · "+render.SeqRange(n)+" · "+text.Plural(int(n.Usage.TotalTokens), "token"), svgMaxRunes), Class: statusClass(n)},
+			{Text: termsafe.Line(render.Outcome(n)+" · "+render.SeqRange(n)+" · "+render.Tokens(n), svgMaxRunes), Class: statusClass(n)},
 		}
 		if len(n.Problems) > 0 {
 			lines = append(lines, svgLine{Text: termsafe.Line("! "+render.ProblemKinds(n), svgMaxRunes), Class: "t-problem"})

@@ -83,7 +83,7 @@ func (b *pageBuilder) turnRows(g *lineage.Session, endings []inspect.TurnEnding,
 		r := turnRow{ID: termsafe.Line(te.TurnID, reportCellRunes), Operation: "-", Outcome: render.OutcomeOf(te.Ending, te.Code, te.Later != nil),
 			Sequences: "-", Tokens: "-", Complete: te.Ending == model.EndComplete}
 		if n := nodes[te.TurnID]; n != nil {
-			r.Operation, r.Sequences, r.Tokens, r.Link = render.Origin(n), render.SeqRange(n), text.Plural(int(n.Usage.TotalTokens), "token"), box[n.TurnID]
+			r.Operation, r.Sequences, r.Tokens, r.Link = render.Origin(n), render.SeqRange(n), render.Tokens(n), box[n.TurnID]
 		}
 		if te.At.Line > 0 {
 			r.Ended = b.position(te.At)
