@@ -102,7 +102,7 @@ var Checks = []Check{
 		Means: "The capture breaks off in the middle of an event: its last line has no newline and its JSON stops before " +
 			"its end, or a HAR document, an SSE stream or a container log ends inside an event. That event is malformed, and " +
 			"whatever the server sent after it is not in the capture, so a turn the capture leaves unfinished may have ended " +
-			"after the cut. One position per capture cut; the message names the first.",
+			"after the cut. One position per event cut (a container log may end inside one of each stream); the message names the first capture cut.",
 		Arises: "A copy or download stopped early, `head -c` or a size limit, a log rotated or still being written, a " +
 			"recording stopped mid-response, a HAR exported before its last response had arrived.",
 		Do: "Save the transport again to its end (or wait for the writer to finish) before reading an unfinished turn at the end as the server's."},

@@ -93,9 +93,11 @@ type Inspector struct {
 	// and glued-lines.
 	refused refusals
 	// cut counts the events that break off where their capture ends
-	// (capture-cut).
-	cut     tally
-	cutFile string
+	// (capture-cut), cutFiles the captures they are in, cutFirst the
+	// first of those and cutFile the last.
+	cut               tally
+	cutFiles          int
+	cutFirst, cutFile string
 	// pending is the submit on the line just before, whose turn an error
 	// body on the next line of the same file refuses; nil after any other
 	// line.
@@ -268,10 +270,6 @@ func (in *Inspector) exchangeSubmit(res *replay.Result) *pendingSubmit {
 	return s
 }
 
-// observeInvalid tallies a malformed line whose envelope names a session,
-// with its first broken rule. A session first met here costs one entry
-// of the budget, so that a capture of broken lines with ever new session
-// ids cannot grow the map without bound.
 // observeCut counts an event that breaks off where its capture ends,
 // with what shows it: the format's own detail (which quotes nothing), or
 // the last line's missing newline.
@@ -280,13 +278,24 @@ func (in *Inspector) observeCut(res *replay.Result) {
 	if !res.Framed {
 		detail = fmt.Sprintf("its last line, of %d bytes, has no newline and its JSON stops at the line's end", res.Size)
 	}
-	if in.cut.n == 0 {
+	if in.cut.n == 0 || res.File != in.cutFile {
+		// Captures are read one after another: a new file is a new
+		// capture cut (a container log may end inside an event of each
+		// of its streams).
+		if in.cut.n == 0 {
+			in.cutFirst = res.File
+		}
 		in.cutFile = res.File
+		in.cutFiles++
 	}
 	in.cut.hit(detail)
 	in.cut.at(in.limit, in.pos(model.PositionOf(res)))
 }
 
+// observeInvalid tallies a malformed line whose envelope names a session,
+// with its first broken rule. A session first met here costs one entry
+// of the budget, so that a capture of broken lines with ever new session
+// ids cannot grow the map without bound.
 func (in *Inspector) observeInvalid(res *replay.Result) {
 	e := res.Err.Envelope
 	if e == nil || !replay.IsSafeIdentifier(e.SessionID) || res.Err.Code != replay.CodeInvalidPayload ||

@@ -241,8 +241,11 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	r.Findings = in.deliveryFindings(r.Findings)
 	if t := &in.cut; t.n > 0 {
 		what, it := "the capture ends inside an event", "it was"
-		if t.n > 1 {
-			what, it = fmt.Sprintf("%d captures end inside an event, first %s", t.n, in.cutFile), "each was"
+		switch {
+		case in.cutFiles > 1:
+			what, it = fmt.Sprintf("%d captures end inside an event, first %s", in.cutFiles, in.cutFirst), "each was"
+		case t.n > 1:
+			what = fmt.Sprintf("the capture ends inside %d events", t.n) // one of each stream of a log
 		}
 		r.Findings = append(r.Findings, in.finding(CaptureCut, "", t, fmt.Sprintf(
 			"%s (%s): %s cut short, so what came after is not in it, and a turn it leaves unfinished may have ended after the cut", what, t.first, it)))
