@@ -225,13 +225,6 @@ func gzipLines(t *testing.T, data []byte) [][]byte {
 	return bytes.Split(b.Bytes(), []byte("\n"))
 }
 
-// TestReduceCompressedLine: a capture whose lines, after decompression,
-// open another gzip stream (a capture compressed twice) would be read
-// back decompressed once more, so that the lines of a subset are not the
-// lines the model sees. Whole refuses it with an error (it indexed the
-// lines by the results' positions and panicked), and a subset that
-// starts with such a line in the middle of a capture does not count as
-// showing the finding: written out, it would not be read as its lines.
 // TestJoinKeepsTheCut: the capture Join writes ends without a newline
 // only when its last line had none, and Archive refuses such a capture
 // (an archive's file always ends with one).
@@ -248,6 +241,13 @@ func TestJoinKeepsTheCut(t *testing.T) {
 	}
 }
 
+// TestReduceCompressedLine: a capture whose lines, after decompression,
+// open another gzip stream (a capture compressed twice) would be read
+// back decompressed once more, so that the lines of a subset are not the
+// lines the model sees. Whole refuses it with an error (it indexed the
+// lines by the results' positions and panicked), and a subset that
+// starts with such a line in the middle of a capture does not count as
+// showing the finding: written out, it would not be read as its lines.
 func TestReduceCompressedLine(t *testing.T) {
 	capture, err := os.ReadFile("../../testdata/reconnect.jsonl")
 	if err != nil {
