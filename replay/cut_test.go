@@ -39,6 +39,10 @@ func TestCutShort(t *testing.T) {
 		{"har cut inside an entry", whole[:len(whole)*3/4], FormatHAR, 2},
 		{"har whole", whole, FormatHAR, 0},
 		{"har empty", "", FormatHAR, 0},
+		// Cut where no event is: no event breaks off (the document is
+		// malformed all the same).
+		{"har cut before its entries", whole[:strings.Index(whole, `"entries"`)], FormatHAR, 0},
+		{"har cut after its entries", whole[:strings.LastIndex(whole, "]")+1] + `, "pages": [`, FormatHAR, 0},
 		{"sse cut", string(sse[:bytes.LastIndex(sse[:len(sse)-2], []byte("\n\n"))+2]) + "data: {\"a\"\n", FormatSSE, -1},
 		{"sse whole", string(sse), FormatSSE, 0},
 		{"cri partial never finished", criCut, FormatCRI, -1},

@@ -375,8 +375,9 @@ func (h *harReader) unreadable(err error) *Line {
 }
 
 // bad is the malformed event of a document that is not JSON, not a HAR,
-// or breaks off, inside entry (1-based) at byte off: after every event of
-// the entries before it.
+// or breaks off, at byte off: inside entry (1-based), after every event
+// of the entries before it, or (entry 0) before or after the entries
+// array, as place says.
 func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 	l := Line{File: h.name, Num: 0, Origin: &Origin{Entry: entry}}
 	var msg string
@@ -398,7 +399,9 @@ func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 		msg = fmt.Sprintf("entry %d cannot be read at byte %d: %v", entry, off, err)
 	}
 	l.bad = formatProblem(FormatHAR, msg)
-	l.cut = (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && off > 0
+	// Only a document that stops inside its entries breaks off an
+	// event: cut before them it holds none, after them every one whole.
+	l.cut = (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == inEntries
 	return &l
 }
 
