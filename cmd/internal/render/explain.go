@@ -299,6 +299,14 @@ func ServerCode(q string) string {
 	if !codeLike().MatchString(q) {
 		return ""
 	}
+	// PROTOCOL_ and SNAPCTL_ are the contract's and snapctl's own: a code
+	// of theirs misspelt, not one a server chose.
+	prefix, _, _ := strings.Cut(q, "_")
+	for _, c := range []replay.Code{replay.CodeInvalidPayload, replay.CodeLineTooLong} {
+		if own, _, _ := strings.Cut(string(c), "_"); prefix == own {
+			return ""
+		}
+	}
 	return fmt.Sprintf("no rule matches %q: a code like it is the server's own, not the wire contract's; "+
 		"it arrives in an HTTP error body (snapctl explain request-refused), a diagnostic (snapctl explain diagnostic) "+
 		"or an error snapshot (snapctl explain error)", q)

@@ -41,3 +41,25 @@ func ids(rules []replay.Rule) []string {
 	}
 	return out
 }
+
+// TestServerCode: a code-like query that matched nothing is said to be
+// the server's own only outside the contract's and snapctl's prefixes: an
+// unknown PROTOCOL_ or SNAPCTL_ code is a misspelt or missing code of
+// theirs, which no server chose.
+func TestServerCode(t *testing.T) {
+	for _, tt := range []struct {
+		q      string
+		server bool
+	}{
+		{"SESSION_BUSY", true},
+		{"CHAT_TURN_FAILED", true},
+		{"PROTOCOL_NOPE_XYZ", false},
+		{"SNAPCTL_WHATEVER_THING", false},
+		{"zzzz", false},
+		{"BUSY", false},
+	} {
+		if got := ServerCode(tt.q) != ""; got != tt.server {
+			t.Errorf("ServerCode(%q) says the server's: %v, want %v", tt.q, got, tt.server)
+		}
+	}
+}
