@@ -17,6 +17,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/samples"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -717,5 +719,34 @@ func TestWriteFailedLeavesNoFile(t *testing.T) {
 	}
 	if _, err := os.Lstat(path); !os.IsNotExist(err) {
 		t.Errorf("%s is left behind: %v", path, err)
+	}
+}
+
+// TestExploreWriteKeepsTheCut: the capture written from the explorer is
+// the one its what-if judged, a capture cut inside its last line
+// (capture-cut) included: that line is written without a newline, so
+// that inspect of the file written still finds the cut; a line toggled
+// off before it changes nothing of that.
+func TestExploreWriteKeepsTheCut(t *testing.T) {
+	m := newTestExplorer(t, 120, 40, "", filepath.Join(samples.Dir(), "inspect", "capture-cut.jsonl"))
+	for _, off := range []int{-1, 3} {
+		if off >= 0 {
+			m.x.toggle(off)
+		}
+		var kept bytes.Buffer
+		if _, err := m.x.writeKept(&kept); err != nil {
+			t.Fatal(err)
+		}
+		rd, err := replay.Open([]string{replay.StdinName}, bytes.NewReader(kept.Bytes()), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := inspect.Run(rd, inspect.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(rep.Findings, func(f inspect.Finding) bool { return f.ID == inspect.CaptureCut }) {
+			t.Errorf("toggled %d: the capture written (%d bytes, ends %q) has no capture-cut: %+v", off, kept.Len(), kept.Bytes()[max(0, kept.Len()-10):], rep.Findings)
+		}
 	}
 }

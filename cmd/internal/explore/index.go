@@ -328,10 +328,12 @@ func (x *exploreIndex) decode(i int) (*replay.Event, []byte, error) {
 	return &ev, raw, nil
 }
 
-// writeKept writes the capture minus the rows toggled off, one line each.
+// writeKept writes the capture minus the rows toggled off, one line each:
+// the last without its newline when it breaks off where its capture
+// ended (x.cut), as the what-if judged it (capture-cut).
 func (x *exploreIndex) writeKept(w io.Writer) (int, error) {
 	bw := bufio.NewWriter(w)
-	n := 0
+	n, last := 0, -1
 	for i := range x.len() {
 		r := x.rows.at(i)
 		if r.flags&rowOff != 0 || r.tooLong() {
@@ -341,9 +343,14 @@ func (x *exploreIndex) writeKept(w io.Writer) (int, error) {
 		if err != nil {
 			return n, err
 		}
+		if last >= 0 {
+			bw.WriteByte('\n')
+		}
 		bw.Write(raw)
+		n, last = n+1, i
+	}
+	if _, cut := slices.BinarySearch(x.cut, int32(last)); last >= 0 && !cut {
 		bw.WriteByte('\n')
-		n++
 	}
 	return n, bw.Flush()
 }
