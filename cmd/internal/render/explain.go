@@ -78,9 +78,11 @@ func PrintTerm(out io.Writer, pal iostreams.Palette, q string) bool {
 // turnWords are the other words the views print of a turn, with what
 // each means.
 var turnWords = []struct{ word, meaning string }{
-	{"unfinished", "a turn whose outcome for the client is other than complete (error, timed-out, cancelled, " +
-		"diagnostic, cut-off, refused, never-accepted or unanswered: snapctl explain each). A session's verdict " +
-		"counts every unfinished turn as a problem, whether or not a finding names it."},
+	{"unfinished", "a turn whose outcome for the client is other than complete and that no finding names: " +
+		"error, timed-out, cancelled, diagnostic, cut-off or refused (snapctl explain each). A session's verdict " +
+		"counts each as a problem. A never-accepted turn is its turn-never-accepted finding instead, and an " +
+		"unanswered turn, or one a diagnostic alone answered, its orphan-submit finding: one problem, not two " +
+		"(snapctl help findings)."},
 	{"completed later", "a later accepted snapshot of the session (on the AgentsKit server, the next turn's first) " +
 		"shows the reply a turn left unfinished as complete: the server finished it, and the client saw it end only " +
 		"then. The characters counted are those the later text has beyond what the turn delivered."},
