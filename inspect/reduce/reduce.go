@@ -186,13 +186,15 @@ func (r *Reducer) run(idx []int, each func(*replay.Result)) (inspect.Report, err
 	}
 	rep, err := inspect.Run(rd, inspect.Options{Session: r.opts.Session, MaxLine: r.opts.MaxLine,
 		EventPath: r.opts.EventPath, Workers: 1, Each: each})
+	if err != nil {
+		return inspect.Report{}, err // the run's own error, whatever was read
+	}
 	if rd.Stats().Bytes != size {
+		// Read as something else than the lines: a damaged stream's
+		// error (rd.Err) would not say why.
 		return inspect.Report{}, errNotLines
 	}
-	if err == nil {
-		err = rd.Err()
-	}
-	return rep, err
+	return rep, rd.Err()
 }
 
 // shows reports whether the lines idx still produce every target.

@@ -43,14 +43,20 @@ func PrintFinding(out io.Writer, pal iostreams.Palette, c inspect.Check) {
 // PrintOutcome writes what a turn's outcome means (model.Ending.Meaning),
 // the word every view prints of how a turn ended for the client.
 func PrintOutcome(out io.Writer, pal iostreams.Palette, e model.Ending) {
+	printMeaning(out, pal, "outcome "+e.String(), e.Meaning())
+}
+
+// printMeaning writes a term in bold, then what it means, wrapped.
+func printMeaning(out io.Writer, pal iostreams.Palette, term, meaning string) {
 	var b strings.Builder
-	wrapWords(&b, pal.Bold("outcome "+e.String()+":")+" "+e.Meaning(), "", helpWidth)
+	wrapWords(&b, pal.Bold(term+":")+" "+meaning, "", helpWidth)
 	io.WriteString(out, b.String())
 }
 
 // PrintTerm prints what a word lineage and inspect print about a turn
-// means, when q is one, whatever its case: a turn's outcome (cut-off) or
-// a lineage problem (orphan); false when q is neither.
+// means, when q is one, whatever its case: a turn's outcome (cut-off), a
+// lineage problem (orphan) or another word of a turn (unfinished); false
+// when q is none of them.
 func PrintTerm(out io.Writer, pal iostreams.Palette, q string) bool {
 	if e, ok := model.EndingNamed(q); ok {
 		PrintOutcome(out, pal, e)
@@ -58,17 +64,13 @@ func PrintTerm(out io.Writer, pal iostreams.Palette, q string) bool {
 	}
 	for _, k := range lineage.ProblemKinds {
 		if strings.EqualFold(string(k), q) {
-			var b strings.Builder
-			wrapWords(&b, pal.Bold("lineage problem "+string(k)+":")+" "+k.Meaning(), "", helpWidth)
-			io.WriteString(out, b.String())
+			printMeaning(out, pal, "lineage problem "+string(k), k.Meaning())
 			return true
 		}
 	}
 	for _, t := range turnWords {
 		if strings.EqualFold(t.word, strings.Join(strings.Fields(q), " ")) {
-			var b strings.Builder
-			wrapWords(&b, pal.Bold(t.word+":")+" "+t.meaning, "", helpWidth)
-			io.WriteString(out, b.String())
+			printMeaning(out, pal, t.word, t.meaning)
 			return true
 		}
 	}
