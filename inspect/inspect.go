@@ -96,6 +96,9 @@ type Inspector struct {
 	// (capture-cut).
 	cut     tally
 	cutFile string
+	// cutLast is the file of the last event counted in cut: a container
+	// log's two streams may both end inside an event, one capture cut.
+	cutLast string
 	// pending is the submit on the line just before, whose turn an error
 	// body on the next line of the same file refuses; nil after any other
 	// line.
@@ -276,6 +279,10 @@ func (in *Inspector) exchangeSubmit(res *replay.Result) *pendingSubmit {
 // with what shows it: the format's own detail (which quotes nothing), or
 // the last line's missing newline.
 func (in *Inspector) observeCut(res *replay.Result) {
+	if in.cut.n > 0 && res.File == in.cutLast {
+		return // the same capture, cut once
+	}
+	in.cutLast = res.File
 	detail := res.Err.RedactedDetail()
 	if !res.Framed {
 		detail = fmt.Sprintf("its last line, of %d bytes, has no newline and its JSON stops at the line's end", res.Size)

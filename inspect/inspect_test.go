@@ -348,3 +348,26 @@ func BenchmarkRun(b *testing.B) {
 		rd.Close()
 	}
 }
+
+// TestCaptureCutOnePerCapture: a container log whose two streams both
+// end inside a partial line is one capture cut, not two.
+func TestCaptureCutOnePerCapture(t *testing.T) {
+	const ev = `{"protocol":"agentskit.chat.turn","version":1,"eventId":"e1","sessionId":"s","turnId":"t","sequence":1,"emittedAt":"2026-07-11T03:00:00.000Z","event":"client.turn.submit","payload":{"input":"hi"}}`
+	log := "2026-07-11T03:00:00.000000001Z stdout F " + ev + "\n" +
+		"2026-07-11T03:00:01.000000001Z stdout P {\"protocol\":\n" +
+		"2026-07-11T03:00:01.000000002Z stderr P {\"protocol\":\n"
+	p := filepath.Join(t.TempDir(), "c.log")
+	if err := os.WriteFile(p, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range run(t, Options{}, p).Findings {
+		if f.ID != CaptureCut {
+			continue
+		}
+		if len(f.Positions) != 1 || strings.Contains(f.Message, "captures end") {
+			t.Errorf("one log cut: %d positions, %q", len(f.Positions), f.Message)
+		}
+		return
+	}
+	t.Error("no capture-cut")
+}
