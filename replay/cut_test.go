@@ -46,6 +46,8 @@ func TestCutShort(t *testing.T) {
 		{"an escape that is wrong before the end", ev + "\n" + `{"a":"\u0g`, FormatNDJSON, 0},
 		{"har cut inside an entry", whole[:len(whole)*3/4], FormatHAR, 2},
 		{"har whole", whole, FormatHAR, 0},
+		{"har cut after its entries: every event is in it", whole[:strings.LastIndex(whole, "]")+1], FormatHAR, 0},
+		{"har cut between entries", whole[:strings.LastIndex(whole, "}\n]")+1], FormatHAR, -1},
 		{"har empty", "", FormatHAR, 0},
 		{"sse cut", string(sse[:bytes.LastIndex(sse[:len(sse)-2], []byte("\n\n"))+2]) + "data: {\"a\"\n", FormatSSE, -1},
 		{"sse whole", string(sse), FormatSSE, 0},

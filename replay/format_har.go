@@ -386,6 +386,8 @@ func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 		msg = fmt.Sprintf("the document ends at byte %d, before its entries", off)
 	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == afterEntries:
 		msg = fmt.Sprintf("the document ends at byte %d, after its entries", off)
+	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == betweenEntries:
+		msg = fmt.Sprintf("the document ends at byte %d, after entry %d", off, entry)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		msg = fmt.Sprintf("the document ends at byte %d, inside entry %d", off, entry)
 	case entry == 0 && !errors.As(err, &se) && !errors.Is(err, errNotHAR) && !errors.Is(err, errSpoolFull):
@@ -398,7 +400,9 @@ func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 		msg = fmt.Sprintf("entry %d cannot be read at byte %d: %v", entry, off, err)
 	}
 	l.bad = formatProblem(FormatHAR, msg)
-	l.cut = (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && off > 0
+	// Cut short, unless every entry is whole and only the document's
+	// closing brackets are missing: then every event is in it.
+	l.cut = (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && off > 0 && place != afterEntries
 	return &l
 }
 
