@@ -80,7 +80,8 @@ func PrintTerm(out io.Writer, pal iostreams.Palette, q string) bool {
 var turnWords = []struct{ word, meaning string }{
 	{"unfinished", "a turn whose outcome for the client is other than complete (error, timed-out, cancelled, " +
 		"diagnostic, cut-off, refused, never-accepted or unanswered: snapctl explain each). A session's verdict " +
-		"counts every unfinished turn as a problem, whether or not a finding names it."},
+		"counts each unfinished turn as one problem: in the finding that names it when one does (orphan-submit for a " +
+		"submit no snapshot answered, turn-never-accepted), else as an unfinished turn."},
 	{"completed later", "a later accepted snapshot of the session (on the AgentsKit server, the next turn's first) " +
 		"shows the reply a turn left unfinished as complete: the server finished it, and the client saw it end only " +
 		"then. The characters counted are those the later text has beyond what the turn delivered."},
