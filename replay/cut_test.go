@@ -36,8 +36,18 @@ func TestCutShort(t *testing.T) {
 		{"text", ev + "\n" + "hello", FormatNDJSON, 0},
 		{"JSON that is no event", ev + "\n" + `{"a":1}`, FormatNDJSON, 0},
 		{"a cut line before the last", ev[:len(ev)/2] + "\n" + ev, FormatNDJSON, 0},
+		{"cut inside true", ev + "\n" + `{"a":tr`, FormatNDJSON, 2},
+		{"cut inside false", ev + "\n" + `{"a":[fals`, FormatNDJSON, 2},
+		{"cut inside null", ev + "\n" + `{"a":n`, FormatNDJSON, 2},
+		{"cut inside a \\u escape", ev + "\n" + `{"a":"\u00`, FormatNDJSON, 2},
+		{"cut after \\u", ev + "\n" + `{"a":"\u`, FormatNDJSON, 2},
+		{"cut inside a surrogate pair's second half", ev + "\n" + `{"a":"\ud83d\ude`, FormatNDJSON, 2},
+		{"a literal that is wrong before the end", ev + "\n" + `{"a":tx`, FormatNDJSON, 0},
+		{"an escape that is wrong before the end", ev + "\n" + `{"a":"\u0g`, FormatNDJSON, 0},
 		{"har cut inside an entry", whole[:len(whole)*3/4], FormatHAR, 2},
 		{"har whole", whole, FormatHAR, 0},
+		{"har cut after its entries: every event is in it", whole[:strings.LastIndex(whole, "]")+1], FormatHAR, 0},
+		{"har cut between entries", whole[:strings.LastIndex(whole, "}\n]")+1], FormatHAR, -1},
 		{"har empty", "", FormatHAR, 0},
 		// Cut where no event is: no event breaks off (the document is
 		// malformed all the same).

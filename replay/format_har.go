@@ -387,6 +387,8 @@ func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 		msg = fmt.Sprintf("the document ends at byte %d, before its entries", off)
 	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == afterEntries:
 		msg = fmt.Sprintf("the document ends at byte %d, after its entries", off)
+	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == betweenEntries:
+		msg = fmt.Sprintf("the document ends at byte %d, after entry %d", off, entry)
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		msg = fmt.Sprintf("the document ends at byte %d, inside entry %d", off, entry)
 	case entry == 0 && !errors.As(err, &se) && !errors.Is(err, errNotHAR) && !errors.Is(err, errSpoolFull):
@@ -399,9 +401,10 @@ func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 		msg = fmt.Sprintf("entry %d cannot be read at byte %d: %v", entry, off, err)
 	}
 	l.bad = formatProblem(FormatHAR, msg)
-	// Only a document that stops inside its entries breaks off an
-	// event: cut before them it holds none, after them every one whole.
-	l.cut = (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == inEntries
+	// A document that stops inside its entries, or between two of them
+	// (more may have followed), breaks off; cut before them it holds
+	// none, and with only its closing brackets missing every event.
+	l.cut = (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && (place == inEntries || place == betweenEntries)
 	return &l
 }
 

@@ -184,20 +184,27 @@ type harIndexer struct {
 var errNotHAR = errors.New("not a HAR document")
 
 // harPlace is where in the document the index pass is: before the
-// entries array, inside it, or past its end.
+// entries array, inside an entry, between two, or past the array's end.
 type harPlace uint8
 
 const (
 	beforeEntries harPlace = iota
 	inEntries
+	// betweenEntries is past the end of an entry, before the comma or
+	// bracket after it.
+	betweenEntries
 	afterEntries
 )
 
 // at is the entry the pass is in, for a message about where the document
-// stops: 0 outside the entries array (before or after it, as place says).
+// stops: between entries the one before, 0 outside the entries array
+// (before or after it, as place says).
 func (ix *harIndexer) at() int {
-	if ix.place == inEntries {
+	switch ix.place {
+	case inEntries:
 		return ix.entries + 1
+	case betweenEntries:
+		return ix.entries
 	}
 	return 0
 }
@@ -279,6 +286,7 @@ type entryScan struct {
 func (ix *harIndexer) entry() error {
 	s := ix.s
 	e := entryScan{slot: harSlot{url: -1, text: -1, ws: -1, post: -1, entry: int32(ix.entries + 1)}, b64: true}
+	ix.place = inEntries
 	err := s.ifNext('{', func() error {
 		return s.members(func(key string) error {
 			switch key {
@@ -299,6 +307,7 @@ func (ix *harIndexer) entry() error {
 	}
 	e.slot.end = s.off
 	ix.entries++
+	ix.place = betweenEntries
 	ix.keep(&e)
 	return nil
 }

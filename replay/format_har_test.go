@@ -124,6 +124,9 @@ func TestHARDamage(t *testing.T) {
 		{"empty", "", []string{"malformed har: the document ends at byte 0, before its entries"}},
 		{"cut before the entries", `{"log": {"version": "1.2", "creator": {"na`, []string{"malformed har: the document ends at byte 42, before its entries"}},
 		{"cut after the entries", whole[:strings.LastIndex(whole, "]")+1] + `, "pages": [`, []string{"initial", "duplicate", "malformed har: the document ends at byte"}},
+		// Cut after an entry's end, before the comma or bracket after it:
+		// no entry 3 to be inside of.
+		{"cut between entries", whole[:strings.LastIndex(whole, "}\n]")+1], []string{"initial", "duplicate", "malformed har: the document ends at byte"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, t.TempDir(), "c.har", []byte(tc.in))
@@ -145,6 +148,9 @@ func TestHARDamage(t *testing.T) {
 				if !strings.HasPrefix(got[i], tc.want[i]) {
 					t.Errorf("event %d: %q, want %q", i, got[i], tc.want[i])
 				}
+			}
+			if last := got[len(got)-1]; tc.name == "cut between entries" && !strings.HasSuffix(last, ", after entry 2") {
+				t.Errorf("%q: want the document to end after entry 2", last)
 			}
 			if last := got[len(got)-1]; strings.Contains(tc.name, "cut") && strings.HasSuffix(tc.name, "entries") && strings.Contains(last, "inside entry") {
 				t.Errorf("%q: a document cut outside its entries said to end inside one", last)

@@ -203,6 +203,10 @@ func (t *Tree) undrawn(s *lineage.Session, ov *inspect.SessionOverview) {
 	fmt.Fprintln(t.w, t.fit(text.Plural(len(rows), "turn")+" with no accepted snapshot, not in the tree:"))
 	for _, e := range rows {
 		id, outcome, at := termsafe.String(e.TurnID), OutcomeOf(e.Ending, e.Code, e.Later != nil), EndedAt(e, modelPosition)
+		if t.width > 0 {
+			// A long id gives way first, so that how the turn ended stays.
+			id = text.Shorten(id, max(text.MinMiddle, t.width-len("    ")-text.Width(outcome+at)), text.FitMiddle)
+		}
 		line := "  " + id + "  " + outcome + at
 		if t.width > 0 && text.Width(line) > t.width {
 			fmt.Fprintln(t.w, text.Shorten(line, t.width, text.FitTail))

@@ -33,8 +33,16 @@ func (p *parser) scalar(i int) (kind, int, *syntaxError) {
 		}
 		return 0, 0, p.unexpected(i, "a value")
 	}
+	if lit := literals[d[i]]; len(d)-i < len(lit) && string(d[i:]) == lit[:len(d)-i] {
+		// "tru" at the end: the line stops inside the literal (cut
+		// short, Result.Cut), which is the error's place.
+		return 0, 0, p.fail(len(d), "unexpected end of input")
+	}
 	return 0, 0, p.fail(i, "invalid literal")
 }
+
+// literals are JSON's literals, by their first byte.
+var literals = [256]string{'t': "true", 'f': "false", 'n': "null"}
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
@@ -124,6 +132,11 @@ func (p *parser) scanString(i int) (int, bool, *syntaxError) {
 				i += 2
 			case 'u':
 				if len(d)-i < 6 || !isHex4(d[i+2:i+6]) {
+					if len(d)-i < 6 && isHexRun(d[i+2:]) {
+						// "\u00" at the end: the line stops inside
+						// the escape (cut short, Result.Cut).
+						return 0, false, p.fail(len(d), "unexpected end of input in a string")
+					}
 					return 0, false, p.fail(i, "invalid \\u escape")
 				}
 				i += 6
@@ -207,8 +220,11 @@ func hasZero(x uint64) uint64 { return (x - lsb) &^ x & msb }
 // hasLess is non-zero when some byte of x is below n (n <= 128).
 func hasLess(x uint64, n uint64) uint64 { return (x - n*lsb) &^ x & msb }
 
-func isHex4(b []byte) bool {
-	for _, c := range b[:4] {
+func isHex4(b []byte) bool { return isHexRun(b[:4]) }
+
+// isHexRun says whether every byte of b is a hex digit.
+func isHexRun(b []byte) bool {
+	for _, c := range b {
 		if !(isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')) {
 			return false
 		}
