@@ -382,14 +382,15 @@ func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 	l := Line{File: h.name, Num: 0, Origin: &Origin{Entry: entry}}
 	var msg string
 	var se *jsonSyntaxError
+	eof := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
 	switch {
-	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == beforeEntries:
+	case eof && place == beforeEntries:
 		msg = fmt.Sprintf("the document ends at byte %d, before its entries", off)
-	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == afterEntries:
+	case eof && place == afterEntries:
 		msg = fmt.Sprintf("the document ends at byte %d, after its entries", off)
-	case (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && place == betweenEntries:
+	case eof && place == betweenEntries:
 		msg = fmt.Sprintf("the document ends at byte %d, after entry %d", off, entry)
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case eof:
 		msg = fmt.Sprintf("the document ends at byte %d, inside entry %d", off, entry)
 	case entry == 0 && !errors.As(err, &se) && !errors.Is(err, errNotHAR) && !errors.Is(err, errSpoolFull):
 		msg = fmt.Sprintf("the document cannot be read at byte %d: %v", off, err)
@@ -404,7 +405,7 @@ func (h *harReader) bad(err error, entry int, place harPlace, off int64) *Line {
 	// A document that stops inside its entries, or between two of them
 	// (more may have followed), breaks off; cut before them it holds
 	// none, and with only its closing brackets missing every event.
-	l.cut = (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)) && (place == inEntries || place == betweenEntries)
+	l.cut = eof && (place == inEntries || place == betweenEntries)
 	return &l
 }
 

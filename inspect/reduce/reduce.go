@@ -169,14 +169,9 @@ var errNotLines = errors.New("the lines are not read back as they are")
 // error is errNotLines.
 func (r *Reducer) run(idx []int, each func(*replay.Result)) (inspect.Report, error) {
 	r.tests++
-	var size int64
-	for _, i := range idx {
-		size += int64(len(r.lines[i])) + 1
-		if r.opts.Unterminated && i == len(r.lines)-1 {
-			size-- // no newline after it (subset)
-		}
-	}
-	rd, err := replay.Open([]string{replay.StdinName}, &subset{lines: r.lines, idx: idx, open: r.opts.Unterminated}, r.opts.MaxLine)
+	sub := &subset{lines: r.lines, idx: idx, open: r.opts.Unterminated}
+	size := sub.size()
+	rd, err := replay.Open([]string{replay.StdinName}, sub, r.opts.MaxLine)
 	if err != nil {
 		return inspect.Report{}, err
 	}
@@ -356,6 +351,22 @@ type subset struct {
 	open  bool
 }
 
+// newlineAfter says whether a newline follows lines[i]: every line but
+// the capture's last, when that one had none (open).
+func (s *subset) newlineAfter(i int) bool { return !s.open || i != len(s.lines)-1 }
+
+// size is how many bytes the subset reads.
+func (s *subset) size() int64 {
+	var n int64
+	for _, i := range s.idx {
+		n += int64(len(s.lines[i]))
+		if s.newlineAfter(i) {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *subset) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) && s.i < len(s.idx) {
@@ -366,7 +377,7 @@ func (s *subset) Read(p []byte) (int, error) {
 			s.off += c
 			continue
 		}
-		if !s.open || s.idx[s.i] != len(s.lines)-1 {
+		if s.newlineAfter(s.idx[s.i]) {
 			p[n] = '\n'
 			n++
 		}

@@ -63,3 +63,23 @@ func TestServerCode(t *testing.T) {
 		}
 	}
 }
+
+// TestResultDetailsNameTheirRule: each detail replay's table writes of a
+// verdict (ResultDetail), pasted into explain, names its reason's rule
+// alone, so that cursorDetails cannot fall behind a change of wording.
+func TestResultDetailsNameTheirRule(t *testing.T) {
+	rules := replay.ProtocolRules()
+	ev := &replay.Event{Sequence: 3}
+	for _, res := range []replay.Result{
+		{Reason: replay.ReasonAdvanced, Prev: 2},
+		{Reason: replay.ReasonAdvanced, Prev: 2, Gap: 4},
+		{Reason: replay.ReasonDuplicate, Event: ev},
+		{Reason: replay.ReasonStale, Event: ev, Prev: 6},
+	} {
+		detail := ResultDetail(&res, false)
+		got := MatchRules(rules, detail)
+		if want := "cursor." + string(res.Reason); len(got) != 1 || got[0].ID != want {
+			t.Errorf("MatchRules(%q) = %v, want only %s", detail, ids(got), want)
+		}
+	}
+}

@@ -738,11 +738,7 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 func (jt lineageTurnJSON) write(e *jsonout.Encoder) {
 	optStr := func(key string, s *string) {
 		e.Key(key)
-		if s == nil {
-			e.Null()
-		} else {
-			e.Str(*s)
-		}
+		writeOptString(e, s)
 	}
 	e.BeginObject()
 	e.Key("turnId")

@@ -117,7 +117,7 @@ var boolValue = sync.OnceValue(func() *regexp.Regexp {
 // UnknownFlag puts pflag's error for a flag the command does not have
 // ("unknown flag: --sesion", "unknown shorthand flag: 'x' in -x") with
 // what to type instead: of the command's flags (their names), those of the
-// nearest names, else where its flags are listed. Any other error message
+// nearest names to a long flag, else where its flags are listed. Any other error message
 // is returned as it is, but a value a switch (--redact=maybe) does not
 // take, which is worded as the switch it is.
 func UnknownFlag(msg, cmdPath string, flags []string) string {
@@ -125,8 +125,11 @@ func UnknownFlag(msg, cmdPath string, flags []string) string {
 		return fmt.Sprintf("%s is on or off: give it alone (or as %s=false), not with %q", m[2], m[2], m[1])
 	}
 	name, ok := strings.CutPrefix(msg, "unknown flag: --")
-	if !ok && !strings.HasPrefix(msg, "unknown shorthand flag: ") {
-		return msg
+	if !ok {
+		if !strings.HasPrefix(msg, "unknown shorthand flag: ") {
+			return msg
+		}
+		name = "" // one letter: no name is near it
 	}
 	name, _, _ = strings.Cut(name, "=")
 	var near []string
