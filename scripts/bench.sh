@@ -42,33 +42,45 @@ if [ "${TABLE:-1}" != 0 ]; then
   [ -f "$cap" ] || go run ./scripts/gencapture -size "$size" -o "$cap"
   bytes=$(wc -c <"$cap")
   echo
-  echo "== every command on $cap: $bytes bytes, $(wc -l <"$cap") lines, $RUNS runs each (medians)"
-  row() { # name wall rss cpu
-    awk -v n="$1" -v t="$2" -v m="$3" -v c="$4" -v r="${rt:-$2}" -v j="${jt:-0}" -v b="$bytes" 'BEGIN {
-      jq = (j > 0 && n !~ /^jq/) ? sprintf("%5.1fx", j / t) : "     -"
-      printf "%-40s %7.3f %7.3f %7.0f %7.0f %7.2fx %s\n", n, t, c, m / 1024, b / t / 1e6, t / r, jq }'
+  echo "== every command on $cap: $bytes bytes, $(wc -l <"$cap") lines, $RUNS rounds, one run of each command a round (medians)"
+  # One run of every command a round, in turn (bench/measure -rounds):
+  # the ratios are medians over the rounds of each command's time over
+  # replay's in the same round, so a machine that drifts (other tenants,
+  # clocks) slows both sides of a ratio alike.
+  cmds=("replay -o jsonl" "GOMAXPROCS=1 replay -o jsonl" "inspect -o json" "lineage -o json" "diff -o jsonl" "inspect" "lineage" "diff" "replay" "report --out -")
+  lines=()
+  for c in "${cmds[@]}"; do
+    case $c in
+      *=*) lines+=("${c%% *} bench/snapctl ${c#* } $cap") ;;
+      *) lines+=("bench/snapctl $c $cap") ;;
+    esac
+  done
+  [ $have_jq = 1 ] && lines+=("jq -R -c 'fromjson? | .sequence' $cap")
+  mapfile -t got < <(bench/measure -runs "$RUNS" -rounds "${lines[@]}")
+  jr=0
+  [ $have_jq = 1 ] && read -r _ _ _ jr _ <<<"${got[${#cmds[@]}]}"
+  row() { # name wall rss cpu ratio
+    awk -v n="$1" -v t="$2" -v m="$3" -v c="$4" -v r="$5" -v j="$jr" -v b="$bytes" 'BEGIN {
+      jq = (j > 0 && n !~ /^jq/) ? sprintf("%5.1fx", j / r) : "     -"
+      printf "%-40s %7.3f %7.3f %7.0f %7.0f %7.2fx %s\n", n, t, c, m / 1024, b / t / 1e6, r, jq }'
   }
   printf "%-40s %7s %7s %7s %7s %8s %s\n" "command" "wall s" "cpu s" "RSS MiB" "MB/s" "x replay" "jq/this"
-  read -r rt rm rc < <(bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap")
   if [ $have_jq = 1 ]; then
-    read -r jt jm jc < <(bench/measure -runs "$RUNS" -- jq -R -c 'fromjson? | .sequence' "$cap")
-    row "jq -R -c 'fromjson? | .sequence'" "$jt" "$jm" "$jc"
+    read -r t m c r _ <<<"${got[${#cmds[@]}]}"
+    row "jq -R -c 'fromjson? | .sequence'" "$t" "$m" "$c" "$r"
   fi
-  row "replay -o jsonl" "$rt" "$rm" "$rc"
-  read -r t m c < <(GOMAXPROCS=1 bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap")
-  row "replay -o jsonl (GOMAXPROCS=1)" "$t" "$m" "$c"
-  echo "replay on $(nproc) cores: $(awk -v a="$t" -v b="$rt" 'BEGIN { printf "%.2f", a / b }')x its one-core throughput"
-  for c in "inspect -o json" "lineage -o json" "diff -o jsonl" "inspect" "lineage" "diff" "replay" "report --out -"; do
-    # shellcheck disable=SC2086
-    read -r t m cpu < <(bench/measure -runs "$RUNS" -- bench/snapctl $c "$cap")
-    row "$c" "$t" "$m" "$cpu"
+  for i in "${!cmds[@]}"; do
+    read -r t m c r _ <<<"${got[$i]}"
+    name=${cmds[$i]}
+    case $name in GOMAXPROCS=1*) name="${name#* } (GOMAXPROCS=1)" ;; esac
+    row "$name" "$t" "$m" "$c" "$r"
+    [ "$i" = 1 ] && echo "replay on $(nproc) cores: $(awk -v r="$r" 'BEGIN { printf "%.2f", r }')x its one-core throughput"
   done
   sessions=bench/sessions-200000-1-16B.jsonl
   [ -f "$sessions" ] || go run ./scripts/gensessions -sessions 200000 -snapshots 1 -size 16B -o "$sessions"
   echo "explore on $sessions (Go benchmarks: the read as the command does it, and a what-if toggle off and on):"
   SNAPCTL_BENCH_CAPTURE=$PWD/$sessions go test ./cmd/internal/explore -run '^$' -bench 'ExploreOpen|ExploreToggle' -benchtime 3x |
     awk '/^Benchmark/ { printf "  %s:", $1; for (i = 5; i < NF; i += 2) printf " %s %s", $i, $(i + 1); printf "\n" }'
-  unset rt jt
 fi
 if [ "${HOSTILE:-1}" = 1 ]; then
   go run ./scripts/genhostile -dir bench/hostile
