@@ -114,17 +114,18 @@ func lineageRun(o *lineageOptions) error {
 	}
 	rep := in.Finish(sum)
 	sessions := b.Finish()
+	overviews := rep.Overview.Sessions
 	if o.Turn != "" {
-		all := sessions
-		if sessions = selectTurn(sessions, o.Turn); len(sessions) == 0 {
-			return unknownName("--turn", o.Turn, "turn", turnIDs(all))
+		all, allOverviews := sessions, overviews
+		if sessions, overviews = render.SelectTurn(all, allOverviews, o.Turn); len(sessions)+len(overviews) == 0 {
+			return unknownName("--turn", o.Turn, "turn", render.TurnIDs(all, allOverviews))
 		}
 	}
 	if o.Redact {
 		render.RedactSessions(sessions)
 	}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-	if err := writeLineage(out, o, sessions, &rep); err != nil {
+	if err := writeLineage(out, o, sessions, rep.Verdicts(), overviews); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {
@@ -133,34 +134,7 @@ func lineageRun(o *lineageOptions) error {
 	return nil
 }
 
-// selectTurn keeps, in each session that has the turn, only the turn, its
-// ancestors and its descendants.
-func selectTurn(sessions []*lineage.Session, turn string) []*lineage.Session {
-	var out []*lineage.Session
-	for _, s := range sessions {
-		if sel := s.Select(turn); sel != nil {
-			out = append(out, sel)
-		}
-	}
-	return out
-}
-
-// turnIDs are the turns of the sessions' trees, for an unknown --turn.
-func turnIDs(sessions []*lineage.Session) []string {
-	var ids nameSet
-	for _, s := range sessions {
-		for _, n := range s.Turns {
-			ids.add(n.TurnID)
-		}
-	}
-	return ids.order
-}
-
-func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, rep *inspect.Report) error {
-	verdicts, overviews := rep.Verdicts(), rep.Overview.Sessions
-	if o.Turn != "" {
-		overviews = nil // a turn's family leaves the others out
-	}
+func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, overviews []inspect.SessionOverview) error {
 	switch o.Output {
 	case "json":
 		return render.WriteLineageJSON(o.jsonOut(w), sessions, verdicts, overviews, o.Redact)

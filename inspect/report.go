@@ -99,6 +99,18 @@ func (s *SessionOverview) Endings() []TurnEnding {
 	return []TurnEnding{{TurnID: s.Final.TurnID, Ending: model.Ending(s.sole - 1), At: finalAt(s.Final)}}
 }
 
+// WithTurn is s with its endings cut to turn's alone, and whether the
+// session has that turn: lineage --turn's view of a turn with no node.
+func (s SessionOverview) WithTurn(turn string) (SessionOverview, bool) {
+	for _, e := range s.Endings() {
+		if e.TurnID == turn {
+			s.endings, s.sole = []TurnEnding{e}, 0
+			return s, true
+		}
+	}
+	return s, false
+}
+
 // finalAt is the position of a session's last accepted snapshot.
 func finalAt(f *replay.Final) model.Position {
 	return model.Position{File: f.File, Line: f.Line, Entry: int(f.Entry)}

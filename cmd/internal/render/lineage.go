@@ -69,6 +69,54 @@ func (t *Tree) Overviews(ov []inspect.SessionOverview) *Tree {
 	return t
 }
 
+// SelectTurn cuts sessions and overviews to turn's family: in each
+// session whose tree has a node of the turn, the node, its ancestors and
+// its descendants (lineage.Session.Select); and the overview of each
+// session that has the turn with no node (no accepted snapshot of it),
+// cut to that turn alone (SessionOverview.WithTurn), for the tree to
+// list as Overviews does. Both are empty when no session has the turn.
+func SelectTurn(sessions []*lineage.Session, overviews []inspect.SessionOverview, turn string) ([]*lineage.Session, []inspect.SessionOverview) {
+	var out []*lineage.Session
+	drawn := map[string]bool{}
+	for _, s := range sessions {
+		if sel := s.Select(turn); sel != nil {
+			out, drawn[s.SessionID] = append(out, sel), true
+		}
+	}
+	var ovs []inspect.SessionOverview
+	for _, ov := range overviews {
+		if cut, ok := ov.WithTurn(turn); ok && !drawn[ov.SessionID] {
+			ovs = append(ovs, cut)
+		}
+	}
+	return out, ovs
+}
+
+// TurnIDs are the turns of the sessions' trees, then those of the
+// overviews with no node, each once: the names an unknown --turn is
+// told.
+func TurnIDs(sessions []*lineage.Session, overviews []inspect.SessionOverview) []string {
+	var ids []string
+	seen := map[string]bool{}
+	add := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	for _, s := range sessions {
+		for _, n := range s.Turns {
+			add(n.TurnID)
+		}
+	}
+	for i := range overviews {
+		for _, e := range overviews[i].Endings() {
+			add(e.TurnID)
+		}
+	}
+	return ids
+}
+
 // headline is what follows a session's id: its verdict and the problems
 // of its graph first, so that a line cut to fit a terminal keeps them,
 // then its turns by operation.
@@ -125,7 +173,13 @@ func (t *Tree) Write(sessions []*lineage.Session) error {
 		if i > 0 || len(sessions) > 0 {
 			fmt.Fprintln(t.w)
 		}
-		t.sessionLine(ov.SessionID, VerdictWords(ov.Verdict())+"; no accepted snapshot, no tree")
+		tree := "; no accepted snapshot, no tree"
+		if ov.Accepted() > 0 {
+			// Only a turn's family (--turn) leaves out a session that
+			// has a tree: that turn is all it shows.
+			tree = "; no accepted snapshot of this turn, no node"
+		}
+		t.sessionLine(ov.SessionID, VerdictWords(ov.Verdict())+tree)
 		t.undrawn(nil, ov)
 	}
 	return nil
