@@ -21,6 +21,11 @@ func TestCutShort(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	docker, err := os.ReadFile("../testdata/formats/reconnect.docker.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dockerCut := string(docker[:len(docker)-200])
 	criCut := strings.Replace(string(cri), " F ", " P ", 1)
 	criCut = criCut[:strings.Index(criCut, " P ")+strings.Index(criCut[strings.Index(criCut, " P "):], "\n")+1]
 	for _, tc := range []struct {
@@ -56,6 +61,13 @@ func TestCutShort(t *testing.T) {
 		{"sse cut", string(sse[:bytes.LastIndex(sse[:len(sse)-2], []byte("\n\n"))+2]) + "data: {\"a\"\n", FormatSSE, -1},
 		{"sse whole", string(sse), FormatSSE, 0},
 		{"cri partial never finished", criCut, FormatCRI, -1},
+		// Docker's last entry cut: a cut entry, not an NDJSON line
+		// amid the log (Stats.Mixed).
+		{"docker cut inside its last entry", dockerCut, FormatDocker, -1},
+		{"docker cut, read as found", dockerCut, FormatAuto, -1},
+		{"docker whole", string(docker), FormatDocker, 0},
+		{"docker last entry whole but wrong, no newline", string(docker) + `{"log":"x\n","stream":"stdout"}`, FormatDocker, 0},
+		{"docker last entry wrong before its end", string(docker) + `{"log":"x\n" bad`, FormatDocker, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := []byte(tc.in)
@@ -87,6 +99,9 @@ func TestCutShort(t *testing.T) {
 				}
 				return nil
 			})
+			if m := rd.Stats().Mixed; len(m) > 0 {
+				t.Errorf("read partly in another way: %+v", m)
+			}
 			want := tc.cut
 			if want < 0 {
 				want = n // the last

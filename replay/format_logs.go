@@ -2,9 +2,19 @@ package replay
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 )
+
+// stopsShort says whether b is JSON that is good as far as it goes but
+// ends before its value does: what a cut leaves.
+func stopsShort(b []byte) bool {
+	var raw json.RawMessage
+	var se *json.SyntaxError
+	return errors.As(json.Unmarshal(b, &raw), &se) && se.Offset >= int64(len(b))
+}
 
 // partial is a container log message being joined from several entries
 // of one stream (stdout or stderr).
@@ -93,6 +103,13 @@ func (d *dockerFramer) line(l Line) (Line, bool) {
 	// to the limit.
 	limit := d.maxLine + len("\r\n")
 	if !d.decode(l.Data, limit) {
+		if l.Unterminated && bytes.HasPrefix(bytes.TrimLeft(l.Data, " \t"), []byte(`{"log":`)) && stopsShort(l.Data) {
+			// The log's last line, with no newline, begins as an entry
+			// does and its JSON stops short: the log was cut inside it,
+			// not mixed with NDJSON.
+			l.bad, l.cut = formatProblem(FormatDocker, "the log ends inside its last json-file entry"), true
+			return l, true
+		}
 		if d.mix.passes(l) {
 			return l, true
 		}
