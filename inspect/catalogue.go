@@ -135,14 +135,15 @@ var Checks = []Check{
 	{ID: SequenceGap, Severity: SeverityInfo,
 		Summary: "accepted sequences skip values that no snapshot took",
 		Means: "An accepted snapshot's sequence skips values past the previous accepted one (the gap `replay` reports), and " +
-			"the session's submits and diagnostics in between did not take them all. The message says how many gaps are at a " +
-			"turn boundary and how many values submits or diagnostics took; values that events glued to an error body took " +
-			"(glued-lines) are no gap, and the message counts them apart.",
+			"neither the session's submits and diagnostics in between nor the server's numbering of turns took them all. A " +
+			"gap of exactly 2 where a new turn starts is the server's numbering and no finding. The message says how many gaps " +
+			"are at a turn boundary and how many values submits or diagnostics took; values that events glued to an error body " +
+			"took (glued-lines) are no gap, and the message counts them apart.",
 		Arises: "The AgentsKit Chat server advances its stored cursor when it claims and when it releases a turn, without a " +
-			"snapshot: every turn boundary has a gap of exactly 2, and a turn after a timeout or cancel diagnostic starts 2 past " +
-			"it. Its coalescing never leaves a gap. Any other gap is snapshots the capture lacks: lines lost, a window " +
-			"(`--lines`, `--since`), or an event glued to an error body (glued-lines).",
-		Do: "Nothing for a gap of 2 at each turn boundary; elsewhere, look for the lines missing between the two positions."},
+			"snapshot: every turn boundary skips exactly 2 values (a timeout or cancel diagnostic shares the release's), which " +
+			"is why those raise nothing. Its coalescing never leaves a gap. Any other gap is snapshots the capture lacks: lines " +
+			"lost, a window (`--lines`, `--since`), or an event glued to an error body (glued-lines).",
+		Do: "Look for the lines missing between the two positions."},
 	{ID: UnusableInput, Severity: SeverityInfo,
 		Summary: "most lines are malformed: what they look like and how to read them",
 		Means: "More than half the lines are malformed; the message says what they look like (wrapped JSON, Server-Sent " +

@@ -156,11 +156,11 @@ func TestExamineHAREntry(t *testing.T) {
 	if all.Matches < 10 {
 		t.Fatalf("line 1 of every entry: %d matches", all.Matches)
 	}
-	x := examine(t, opts, Target{File: path, Entry: 12, Line: 1}, path)
-	if x.Matches != 1 || len(x.Closeups) != 1 || x.Closeups[0].Entry != 12 {
-		t.Fatalf("entry 12 line 1: %d matches, %+v", x.Matches, x.Closeups)
+	x := examine(t, opts, Target{File: path, Entry: 13, Line: 1}, path)
+	if x.Matches != 1 || len(x.Closeups) != 1 || x.Closeups[0].Entry != 13 {
+		t.Fatalf("entry 13 line 1: %d matches, %+v", x.Matches, x.Closeups)
 	}
-	at := Position{File: path, Entry: 12, Line: 1}
+	at := Position{File: path, Entry: 13, Line: 1}
 	var want []string
 	for _, f := range x.Report.Findings {
 		if slices.Contains(f.Positions, at) {
@@ -172,7 +172,7 @@ func TestExamineHAREntry(t *testing.T) {
 		got = append(got, f.ID+" "+f.SessionID)
 	}
 	if len(want) == 0 || !slices.Equal(got, want) {
-		t.Errorf("entry 12 line 1 cited by %v, want %v", got, want)
+		t.Errorf("entry 13 line 1 cited by %v, want %v", got, want)
 	}
 	// Line 1 of entry 3 is p-s-alpha's; no finding of another session
 	// may follow it there.

@@ -94,12 +94,10 @@ func TestCaptures(t *testing.T) {
 		}},
 		{"request-refused.jsonl", "", []string{
 			"info request-refused  [request-refused.jsonl:2]",
-			"info sequence-gap s-busy [request-refused.jsonl:3]",
 		}},
 		{"glued-lines.jsonl", "", []string{
 			"warning glued-lines  [glued-lines.jsonl:2]",
 			"info request-refused  [glued-lines.jsonl:2]",
-			"info sequence-gap s-busy [glued-lines.jsonl:3]",
 		}},
 		{"out-of-order-delivery.jsonl", "", []string{
 			"error turn-never-accepted s-fail [out-of-order-delivery.jsonl:4]",

@@ -17,8 +17,8 @@ import (
 // finding of an error body names no session, so its turn counts here). A
 // turn never accepted or unanswered is named by turn-never-accepted or
 // orphan-submit and counts once, as that finding. Info findings are
-// notes, not problems: a gap of 2 at every turn boundary is how the
-// AgentsKit Chat server numbers turns. Only a session without problems
+// notes, not problems: a sequence gap, a refused request, redeliveries
+// the cursor kept inert. Only a session without problems
 // may read "no problems".
 type Verdict struct {
 	// Findings counts the session's findings by severity, in the order
@@ -72,8 +72,8 @@ func (v *Verdict) add(f *Finding) {
 // N), whatever the findings: a malformed line, or a snapshot the cursor
 // kept inert as stale, duplicate or foreign-session. A submit or a
 // diagnostic is none in itself, nor an accepted snapshot that skipped
-// sequences: sequence-gap is a note, and a gap of 2 at a turn boundary is
-// how the AgentsKit Chat server numbers turns. Besides these, the lines
+// sequences: sequence-gap is a note (and a gap of 2 at a turn boundary,
+// how the AgentsKit Chat server numbers turns, is none). Besides these, the lines
 // that error and warning findings cite are problems, and so is the line
 // where a turn the verdict counts unfinished ended (Unfinished): the
 // diagnostic that timed it out, its error snapshot, the last snapshot of

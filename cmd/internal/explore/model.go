@@ -143,8 +143,8 @@ func (m *exploreModel) refilter() {
 
 // ownPositions says whether a finding's positions are where its problem
 // is, the places n and N stop at: those of an error or a warning. An info
-// finding is a note (a gap of 2 at every turn boundary is how the
-// AgentsKit Chat server numbers turns), and timestamp-sequence cites
+// finding is a note (a sequence gap, a refused request), and
+// timestamp-sequence cites
 // every accepted line of its session, the evidence that the sequences
 // are clocks: its problem is where the cursor dropped a snapshot, which
 // sequence-collision and the inert lines name.

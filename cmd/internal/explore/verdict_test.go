@@ -108,7 +108,7 @@ func TestExploreLineageOutcome(t *testing.T) {
 	m := newTestExplorer(t, 120, 40, "", "real-server/real-timeout.jsonl")
 	press(m, "4")
 	screen := strings.Join(m.lines, "\n")
-	for _, want := range []string{"timed-out SERVER_TIMEOUT (completed later)", "verdict: 1 problem (1 unfinished turn), 1 info",
+	for _, want := range []string{"timed-out SERVER_TIMEOUT (completed later)", "verdict: 1 problem (1 unfinished turn)\n",
 		"turn-1  timed-out SERVER_TIMEOUT at line 22 (completed later at line 23", "turn-2  complete at line 35"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the Lineage tab lacks %q:\n%s", want, screen)
