@@ -177,7 +177,7 @@ func (t *Tree) Write(sessions []*lineage.Session) error {
 		if ov.Accepted() > 0 {
 			// Only a turn's family (--turn) leaves out a session that
 			// has a tree: that turn is all it shows.
-			tree = "; no accepted snapshot of this turn, no node"
+			tree = "; no node for this turn"
 		}
 		t.sessionLine(ov.SessionID, VerdictWords(ov.Verdict())+tree)
 		t.undrawn(nil, ov)
