@@ -103,10 +103,24 @@ func (in *Inspector) checkGap(s *session, st *model.Step, res *replay.Result, p 
 	// between is in arrival order; sorting a copy of the values in range
 	// counts the distinct ones in O(n log n) without a map per snapshot.
 	var used []int64
-	for _, q := range s.between {
-		if q > res.Prev && q < res.Event.Sequence {
+	// starts counts the turns that start after the previous accepted
+	// snapshot's, up to this one's: those of the events in between (a
+	// turn a timeout or cancel diagnostic ended before any snapshot),
+	// then this one's.
+	starts, last := int64(0), st.PrevTurn
+	for _, k := range s.between {
+		if q := k.seq; q > res.Prev && q < res.Event.Sequence {
 			used = append(used, q)
 		}
+		if last != nil && k.turn != nil && k.turn != last {
+			starts++
+		}
+		if k.turn != nil {
+			last = k.turn
+		}
+	}
+	if last != nil && last != st.Turn {
+		starts++
 	}
 	slices.Sort(used)
 	used = slices.Compact(used)
@@ -127,11 +141,12 @@ func (in *Inspector) checkGap(s *session, st *model.Step, res *replay.Result, p 
 		return
 	}
 	boundary := st.PrevTurn != nil && st.PrevTurn != st.Turn
-	if boundary && res.Gap-glued == 2 {
+	if boundary && res.Gap-glued == 2*starts {
 		// The AgentsKit Chat server's own numbering: claiming a turn and
 		// releasing the last each advance its cursor without a snapshot
 		// (a timeout or cancel diagnostic shares the release's value), so
-		// every turn boundary skips exactly 2 values. No snapshot is
+		// every turn boundary skips exactly 2 values, and so does each
+		// turn in between that ended with no snapshot. No snapshot is
 		// missing there.
 		return
 	}

@@ -53,10 +53,10 @@ type Options struct {
 const maxTracked = 4 << 20
 
 // Costs against maxTracked of what is not in the tables: a sequence kept
-// between snapshots, and a session met in malformed lines (its map entry
+// between snapshots with its turn, and a session met in malformed lines (its map entry
 // and tally, about).
 const (
-	betweenSize = 8
+	betweenSize = 16
 	invalidSize = 256
 )
 
@@ -243,7 +243,7 @@ func (in *Inspector) observe(res *replay.Result) model.Step {
 	if ev.Kind != replay.KindSnapshot {
 		if in.used+betweenSize <= in.budget {
 			in.used += betweenSize
-			s.between = append(s.between, ev.Sequence)
+			s.between = append(s.between, kept{ev.Sequence, st.Turn})
 		} else {
 			s.betweenLost = true
 		}

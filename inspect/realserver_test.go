@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -206,6 +207,29 @@ func TestRealServerGaps(t *testing.T) {
 				t.Errorf("%s: %s guesses a mechanism: %s", tc.name, f.ID, f.Message)
 			}
 		}
+	}
+	// A turn that a timeout ended before its first snapshot is one more
+	// boundary of 2: turn-x between real-timeout's turns, its diagnostic
+	// at 25 (its claim took 24, its release 25) and turn-2 moved 2 on.
+	tl := realLines(t, "real-timeout.jsonl")
+	seq := regexp.MustCompile(`"sequence":(\d+)`)
+	moved := func(line []byte, by int) []byte {
+		return seq.ReplaceAllFunc(line, func(m []byte) []byte {
+			n, _ := strconv.Atoi(string(seq.FindSubmatch(m)[1]))
+			return []byte(`"sequence":` + strconv.Itoa(n+by))
+		})
+	}
+	diagX := bytes.Replace(bytes.Replace(moved(tl[21], 2), []byte(`"turn-1"`), []byte(`"turn-x"`), 1), []byte(`"eventId":"`), []byte(`"eventId":"x-`), 1)
+	lines := append(append([][]byte{}, tl[:22]...), diagX)
+	for _, l := range tl[22:] {
+		lines = append(lines, moved(l, 2))
+	}
+	if fs := findingsOf(run(t, Options{}, writeLines(t, lines)), SequenceGap); len(fs) > 0 {
+		t.Errorf("a turn timed out before its first snapshot: %+v, want no sequence-gap", fs)
+	}
+	lost := append(append([][]byte{}, lines[:23]...), lines[24:]...)
+	if fs := findingsOf(run(t, Options{}, writeLines(t, lost)), SequenceGap); len(fs) != 1 || !strings.Contains(fs[0].Message, "skipped 5 sequence values") {
+		t.Errorf("and the next turn's first snapshot lost: %+v, want a gap of 5", fs)
 	}
 	// replay reports the same gap for real-timeout.jsonl's line 23.
 	rd, err := replay.Open([]string{realCapture("real-timeout.jsonl")}, nil, 0)

@@ -99,8 +99,9 @@ func (s *SessionOverview) Endings() []TurnEnding {
 	return []TurnEnding{{TurnID: s.Final.TurnID, Ending: model.Ending(s.sole - 1), At: finalAt(s.Final)}}
 }
 
-// WithTurn is s with its endings cut to turn's alone, and whether the
-// session has that turn: lineage --turn's view of a turn with no node.
+// WithTurn is s with its endings cut to turn's alone (none when it has
+// no ending of turn), and whether the session has that turn: lineage
+// --turn's view of a session.
 func (s SessionOverview) WithTurn(turn string) (SessionOverview, bool) {
 	for _, e := range s.Endings() {
 		if e.TurnID == turn {
@@ -108,6 +109,7 @@ func (s SessionOverview) WithTurn(turn string) (SessionOverview, bool) {
 			return s, true
 		}
 	}
+	s.endings, s.sole = nil, 0
 	return s, false
 }
 

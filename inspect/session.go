@@ -27,11 +27,12 @@ type session struct {
 
 	// acc fingerprints the last accepted snapshot.
 	acc print
-	// between holds the sequences of non-snapshot events since the last
-	// accepted snapshot: values they use are not gaps. betweenLost is set
-	// when one could not be kept within the budget: the next gap is then
-	// not judged, since any skipped value may have been used.
-	between []int64
+	// between holds the sequences and turns of non-snapshot events since
+	// the last accepted snapshot: values they use are not gaps, and a
+	// turn they start is one more turn boundary. betweenLost is set when
+	// one could not be kept within the budget: the next gap is then not
+	// judged, since any skipped value may have been used.
+	between []kept
 
 	// t holds the tallies, allocated at the session's first finding.
 	t *tallies
@@ -45,6 +46,13 @@ type session struct {
 	// inReconnect is set by a redelivery and cleared by an acceptance: the
 	// first redelivery of each run is where a reconnect began.
 	inReconnect bool
+}
+
+// kept is a non-snapshot event of session.between: its sequence and its
+// turn.
+type kept struct {
+	seq  int64
+	turn *model.Turn
 }
 
 // lineageOps are the lineage operations counted per session, in the

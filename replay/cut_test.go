@@ -68,6 +68,10 @@ func TestCutShort(t *testing.T) {
 		{"docker whole", string(docker), FormatDocker, 0},
 		{"docker last entry whole but wrong, no newline", string(docker) + `{"log":"x\n","stream":"stdout"}`, FormatDocker, 0},
 		{"docker last entry wrong before its end", string(docker) + `{"log":"x\n" bad`, FormatDocker, 0},
+		// A cut in the last entry of a message split over several: one
+		// event is cut, not two.
+		{"docker split message, its last entry cut", string(docker) + `{"log":"{\"a\":","stream":"stdout","time":"2026-07-11T03:00:02Z"}` + "\n" + `{"log":"1}`, FormatDocker, -1},
+		{"docker split message, its last entry cut after its stream", string(docker) + `{"log":"{\"a\":","stream":"stderr","time":"2026-07-11T03:00:02Z"}` + "\n" + `{"log":"1}\n","stream":"stderr","ti`, FormatAuto, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			data := []byte(tc.in)
@@ -113,5 +117,36 @@ func TestCutShort(t *testing.T) {
 				t.Errorf("cut results %v of %d, want only %d", cut, n, want)
 			}
 		})
+	}
+}
+
+// TestCutShortDockerEveryByte cuts a Docker json-file log at every byte
+// of its last entry: each cut is one cut event, the last, and none is
+// read as NDJSON amid the log.
+func TestCutShortDockerEveryByte(t *testing.T) {
+	docker, err := os.ReadFile("../testdata/formats/reconnect.docker.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := bytes.LastIndexByte(docker[:len(docker)-1], '\n') + 1
+	dir := t.TempDir()
+	for _, f := range []Format{FormatDocker, FormatAuto} {
+		for end := last + 1; end < len(docker)-1; end++ {
+			rd, err := Open([]string{writeFile(t, dir, "c", docker[:end])}, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rd.SetFormat(f)
+			n, cut := 0, 0
+			Run(rd, Options{}, func(res *Result) error {
+				if n++; res.Cut {
+					cut++
+				}
+				return nil
+			})
+			if m := rd.Stats().Mixed; cut != 1 || len(m) > 0 {
+				t.Fatalf("%s cut after %q: %d cut events of %d, mixed %+v", f, docker[max(last, end-12):end], cut, n, m)
+			}
+		}
 	}
 }

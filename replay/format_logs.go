@@ -16,6 +16,13 @@ func stopsShort(b []byte) bool {
 	return errors.As(json.Unmarshal(b, &raw), &se) && se.Offset >= int64(len(b))
 }
 
+// beginsAsEntry says whether b begins as a json-file entry does, or is
+// cut before its first key is whole ({"lo).
+func beginsAsEntry(b []byte) bool {
+	b, head := bytes.TrimLeft(b, " \t"), []byte(`{"log":`)
+	return bytes.HasPrefix(b, head) || len(b) > 0 && bytes.HasPrefix(head, b)
+}
+
 // partial is a container log message being joined from several entries
 // of one stream (stdout or stderr).
 type partial struct {
@@ -23,6 +30,9 @@ type partial struct {
 	first    Line // the first entry's line
 	loggedAt string
 	entries  int
+	// cutLast is set when the log ends inside the message's last entry
+	// (Docker's), which has no piece in msg.
+	cutLast bool
 }
 
 // add appends one entry's piece of the message.
@@ -103,10 +113,17 @@ func (d *dockerFramer) line(l Line) (Line, bool) {
 	// to the limit.
 	limit := d.maxLine + len("\r\n")
 	if !d.decode(l.Data, limit) {
-		if l.Unterminated && bytes.HasPrefix(bytes.TrimLeft(l.Data, " \t"), []byte(`{"log":`)) && stopsShort(l.Data) {
+		if l.Unterminated && beginsAsEntry(l.Data) && stopsShort(l.Data) {
 			// The log's last line, with no newline, begins as an entry
 			// does and its JSON stops short: the log was cut inside it,
 			// not mixed with NDJSON.
+			if p := d.cutPart(l.Data); p != nil {
+				// It goes on a message split over the entries before
+				// it: one message is cut, told when the log ends.
+				p.entries++
+				p.cutLast = true
+				return Line{}, false
+			}
 			l.bad, l.cut = formatProblem(FormatDocker, "the log ends inside its last json-file entry"), true
 			return l, true
 		}
@@ -144,7 +161,42 @@ func (d *dockerFramer) line(l Line) (Line, bool) {
 
 func (d *dockerFramer) pending() (Line, bool) { return Line{}, false }
 
+// cutPart is the message a cut last entry goes on: that of its stream
+// when the entry got as far as to name it, else the only one waiting
+// for its end; nil for none.
+func (d *dockerFramer) cutPart(data []byte) *partial {
+	switch {
+	case bytes.Contains(data, []byte(`"stream":"stdout"`)):
+		return d.waiting(0)
+	case bytes.Contains(data, []byte(`"stream":"stderr"`)):
+		return d.waiting(1)
+	case d.parts[0].entries > 0 && d.parts[1].entries == 0:
+		return &d.parts[0]
+	case d.parts[1].entries > 0 && d.parts[0].entries == 0:
+		return &d.parts[1]
+	}
+	return nil
+}
+
+// waiting is stream i's partial if a message of it waits for its end.
+func (d *dockerFramer) waiting(i int) *partial {
+	if d.parts[i].entries > 0 {
+		return &d.parts[i]
+	}
+	return nil
+}
+
 func (d *dockerFramer) flush() (Line, bool) {
+	for i := range d.parts {
+		if p := &d.parts[i]; p.entries > 0 && p.cutLast {
+			p.cutLast = false
+			n := p.entries
+			l := p.take(0, math.MaxInt)
+			l.TooLong = false
+			l.bad, l.cut = formatProblem(FormatDocker, fmt.Sprintf("the log ends inside the last of the %d json-file entries a message was split over", n)), true
+			return l, true
+		}
+	}
 	return flushPartial(d.parts[:], FormatDocker, "the log ended inside a message split over %d entries (the last entry's log does not end in a newline)")
 }
 

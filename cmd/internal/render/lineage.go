@@ -71,10 +71,12 @@ func (t *Tree) Overviews(ov []inspect.SessionOverview) *Tree {
 
 // SelectTurn cuts sessions and overviews to turn's family: in each
 // session whose tree has a node of the turn, the node, its ancestors and
-// its descendants (lineage.Session.Select); and the overview of each
-// session that has the turn with no node (no accepted snapshot of it),
-// cut to that turn alone (SessionOverview.WithTurn), for the tree to
-// list as Overviews does. Both are empty when no session has the turn.
+// its descendants (lineage.Session.Select), with its overview cut to that
+// turn (SessionOverview.WithTurn: its history, and no other turn left
+// out of the tree); and the overview of each session that has the turn
+// with no node (no accepted snapshot of it), cut to that turn alone, for
+// the tree to list as Overviews does. Both are empty when no session has
+// the turn.
 func SelectTurn(sessions []*lineage.Session, overviews []inspect.SessionOverview, turn string) ([]*lineage.Session, []inspect.SessionOverview) {
 	var out []*lineage.Session
 	drawn := map[string]bool{}
@@ -85,7 +87,7 @@ func SelectTurn(sessions []*lineage.Session, overviews []inspect.SessionOverview
 	}
 	var ovs []inspect.SessionOverview
 	for _, ov := range overviews {
-		if cut, ok := ov.WithTurn(turn); ok && !drawn[ov.SessionID] {
+		if cut, ok := ov.WithTurn(turn); ok || drawn[ov.SessionID] {
 			ovs = append(ovs, cut)
 		}
 	}
