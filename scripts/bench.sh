@@ -57,6 +57,7 @@ if [ "${TABLE:-1}" != 0 ]; then
   done
   [ $have_jq = 1 ] && lines+=("jq -R -c 'fromjson? | .sequence' $cap")
   mapfile -t got < <(bench/measure -runs "$RUNS" -rounds "${lines[@]}")
+  [ "${#got[@]}" = "${#lines[@]}" ] || { echo "bench: measure failed (above)" >&2; exit 1; }
   jr=0
   [ $have_jq = 1 ] && read -r _ _ _ jr _ <<<"${got[${#cmds[@]}]}"
   row() { # name wall rss cpu ratio
