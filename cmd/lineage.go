@@ -11,6 +11,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
+	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -119,6 +120,9 @@ func lineageRun(o *lineageOptions) error {
 		all, allOverviews := sessions, overviews
 		if sessions, overviews = render.SelectTurn(all, allOverviews, o.Turn); len(sessions)+len(overviews) == 0 {
 			return unknownName("--turn", o.Turn, "turn", render.TurnIDs(all, allOverviews))
+		}
+		if g := o.Output; len(sessions) == 0 && (g == "mermaid" || g == "dot" || g == "svg") {
+			return usageErrorf("--turn %s has no accepted snapshot, so no node to draw in -o %s; the tree and -o json list it", termsafe.String(o.Turn), g)
 		}
 	}
 	if o.Redact {
