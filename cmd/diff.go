@@ -157,10 +157,10 @@ func diffRun(o *diffOptions) error {
 	// as soon as it is known.
 	ropts.Idle = func() { out.Flush() }
 	// The turns of accepted snapshots, to name them when --turn matches none.
-	var turns nameSet
+	var turns render.Names
 	add := func(res *replay.Result) error {
 		if o.Turn != "" && res.Verdict() == replay.Accepted {
-			turns.add(res.Event.TurnID)
+			turns.Add(res.Event.TurnID)
 		}
 		o.sniff.Observe(res)
 		return d.Add(res)
@@ -174,9 +174,9 @@ func diffRun(o *diffOptions) error {
 		out.Flush()
 		return err
 	}
-	if o.Turn != "" && !turns.has(o.Turn) {
+	if o.Turn != "" && !turns.Has(o.Turn) {
 		out.Flush()
-		return unknownName("--turn", o.Turn, "turn", turns.order)
+		return unknownName("--turn", o.Turn, "turn", turns.Order)
 	}
 	if err := d.Finish(); err != nil {
 		var re *diff.RangeError

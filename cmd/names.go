@@ -7,25 +7,6 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
-// nameSet collects names in order of first appearance, to say what exists
-// when a flag names nothing.
-type nameSet struct {
-	seen  map[string]bool
-	order []string
-}
-
-func (s *nameSet) add(name string) {
-	if s.seen == nil {
-		s.seen = map[string]bool{}
-	}
-	if !s.seen[name] {
-		s.seen[name] = true
-		s.order = append(s.order, name)
-	}
-}
-
-func (s *nameSet) has(name string) bool { return s.seen[name] }
-
 // unknownName is the error for a flag value that names nothing in the
 // capture (render.UnknownName).
 func unknownName(flag, value, kind string, names []string) error {

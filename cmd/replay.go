@@ -164,7 +164,7 @@ func replayRun(o *replayOptions) error {
 		w = render.NewTable(out, o.IO.Palette(), render.TableOptions{WithFile: len(o.Files) > 1, Redact: o.Redact, Width: width, Sized: o.IO.OutTTY, Live: liveInput(o.Files), Size: size})
 	}
 	matches := newReasonMatches(o.FailOn)
-	var turns nameSet // with --turn, the turns seen, to name them if it is not one
+	var turns render.Names // with --turn, the turns seen, to name them if it is not one
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
 	ropts := o.options()
@@ -179,7 +179,7 @@ func replayRun(o *replayOptions) error {
 		o.sniff.Observe(res)
 		if o.Turn != "" {
 			turn := resultTurn(res)
-			turns.add(turn)
+			turns.Add(turn)
 			if turn != o.Turn {
 				return nil
 			}
@@ -202,8 +202,8 @@ func replayRun(o *replayOptions) error {
 	if err := o.checkSelectors(sum.Input, sum.Counts, sum.SessionIDs(), o.Redact); err != nil {
 		return err
 	}
-	if o.Turn != "" && !turns.has(o.Turn) {
-		return unknownName("--turn", o.Turn, "turn", slices.DeleteFunc(turns.order, func(t string) bool { return t == "" }))
+	if o.Turn != "" && !turns.Has(o.Turn) {
+		return unknownName("--turn", o.Turn, "turn", slices.DeleteFunc(turns.Order, func(t string) bool { return t == "" }))
 	}
 	return matches.err()
 }

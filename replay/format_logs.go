@@ -190,14 +190,19 @@ func (d *dockerFramer) flush() (Line, bool) {
 	for i := range d.parts {
 		if p := &d.parts[i]; p.entries > 0 && p.cutLast {
 			p.cutLast = false
-			n := p.entries
-			l := p.take(0, math.MaxInt)
-			l.TooLong = false
-			l.bad, l.cut = formatProblem(FormatDocker, fmt.Sprintf("the log ends inside the last of the %d json-file entries a message was split over", n)), true
-			return l, true
+			return p.cutShort(FormatDocker, fmt.Sprintf("the log ends inside the last of the %d json-file entries a message was split over", p.entries)), true
 		}
 	}
 	return flushPartial(d.parts[:], FormatDocker, "the log ended inside a message split over %d entries (the last entry's log does not end in a newline)")
+}
+
+// cutShort takes the message of p, which the log ended inside, as a
+// malformed event cut short (Result.Cut) that why tells of.
+func (p *partial) cutShort(format Format, why string) Line {
+	l := p.take(0, math.MaxInt)
+	l.TooLong = false
+	l.bad, l.cut = formatProblem(format, why), true
+	return l
 }
 
 // flushPartial returns, as a malformed event, the first message of parts
@@ -206,11 +211,7 @@ func (d *dockerFramer) flush() (Line, bool) {
 func flushPartial(parts []partial, format Format, why string) (Line, bool) {
 	for i := range parts {
 		if p := &parts[i]; p.entries > 0 {
-			n := p.entries
-			l := p.take(0, math.MaxInt)
-			l.TooLong = false
-			l.bad, l.cut = formatProblem(format, fmt.Sprintf(why, n)), true
-			return l, true
+			return p.cutShort(format, fmt.Sprintf(why, p.entries)), true
 		}
 	}
 	return Line{}, false

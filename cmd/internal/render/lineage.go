@@ -98,25 +98,18 @@ func SelectTurn(sessions []*lineage.Session, overviews []inspect.SessionOverview
 // overviews with no node, each once: the names an unknown --turn is
 // told.
 func TurnIDs(sessions []*lineage.Session, overviews []inspect.SessionOverview) []string {
-	var ids []string
-	seen := map[string]bool{}
-	add := func(id string) {
-		if !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-	}
+	var ids Names
 	for _, s := range sessions {
 		for _, n := range s.Turns {
-			add(n.TurnID)
+			ids.Add(n.TurnID)
 		}
 	}
 	for i := range overviews {
 		for _, e := range overviews[i].Endings() {
-			add(e.TurnID)
+			ids.Add(e.TurnID)
 		}
 	}
-	return ids
+	return ids.Order
 }
 
 // headline is what follows a session's id: its verdict and the problems

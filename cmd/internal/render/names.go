@@ -14,6 +14,28 @@ import (
 	"github.com/agentskit/snapctl/replay"
 )
 
+// Names collects names in order of first appearance, each once, to say
+// what exists when a flag names nothing (UnknownName).
+type Names struct {
+	seen map[string]bool
+	// Order is the names, in order of first appearance.
+	Order []string
+}
+
+// Add adds name, unless it is there.
+func (s *Names) Add(name string) {
+	if s.seen == nil {
+		s.seen = map[string]bool{}
+	}
+	if !s.seen[name] {
+		s.seen[name] = true
+		s.Order = append(s.Order, name)
+	}
+}
+
+// Has says whether name was added.
+func (s *Names) Has(name string) bool { return s.seen[name] }
+
 // NamesListed is how many existing names an unknown-name error lists: a
 // handful to copy from, and a count for the rest.
 const NamesListed = 5
