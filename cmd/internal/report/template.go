@@ -29,7 +29,7 @@ h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:32px 0 8px;border-bott
 code,.mono,td,.lineage text,.chart text{font-family:ui-monospace,Menlo,Consolas,monospace}
 table{border-collapse:collapse;font-size:12px;margin:6px 0}th,td{border-bottom:1px solid var(--line);padding:2px 8px;text-align:left;vertical-align:top;white-space:nowrap}td.detail{white-space:normal;min-width:14em}
 th{background:#f8f9fa}td.n{text-align:right}
-.meta td{border:0;padding:1px 8px 1px 0}.files td{white-space:normal;overflow-wrap:anywhere}.files td:first-child{min-width:10em}
+.meta td{border:0;padding:1px 8px 1px 0}.files td{white-space:normal;overflow-wrap:anywhere}.files td.n{white-space:nowrap;overflow-wrap:normal}.files td:first-child{min-width:10em}
 .banner{padding:6px 10px;border-radius:4px;margin:8px 0;font-weight:600}
 .banner.redacted{background:#fce8e6;color:#a50e0e}.banner.plain{background:#f1f3f4;color:var(--dim)}
 .sev{display:inline-block;min-width:54px;text-align:center;border-radius:3px;color:#fff;font-size:11px;padding:0 4px;margin-right:6px}
