@@ -138,7 +138,8 @@ var Checks = []Check{
 			"neither the session's submits and diagnostics in between nor the server's numbering of turns took them all. A " +
 			"gap of exactly 2 where a new turn starts (2 more for each turn in between that a timeout or cancel diagnostic ended " +
 			"before its first snapshot) is the server's numbering and no finding. The message says how many gaps " +
-			"are at a turn boundary and how many values submits or diagnostics took; values that events glued to an error body " +
+			"are at a turn boundary, how many values submits or diagnostics took and, where a turn boundary's gap is larger " +
+			"than the numbering's, how many values are left unaccounted for; values that events glued to an error body " +
 			"took (glued-lines) are no gap, and the message counts them apart.",
 		Arises: "The AgentsKit Chat server advances its stored cursor when it claims and when it releases a turn, without a " +
 			"snapshot: every turn boundary skips exactly 2 values (a timeout or cancel diagnostic shares the release's), which " +

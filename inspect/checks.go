@@ -157,9 +157,18 @@ func (in *Inspector) checkGap(s *session, st *model.Step, res *replay.Result, p 
 	t.gapUsed += taken
 	t.gapGlued += glued
 	t.gapLargest = max(t.gapLargest, res.Gap-glued)
+	// What no event in between nor, at a turn boundary whose gap is
+	// larger than it, the server's numbering of turns accounts for (a
+	// diagnostic in between shares a value of the numbering's).
+	covered := taken
 	if boundary {
 		t.gapBoundary++
+		if n := 2 * starts; res.Gap-glued > n {
+			covered = max(covered, n)
+			t.gapNumbered++
+		}
 	}
+	t.gapLeft += max(res.Gap-glued-covered, 0)
 }
 
 // checkVanished reports the messages of the previous accepted projection

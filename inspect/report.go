@@ -375,6 +375,10 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 		if len(known) > 0 {
 			msg += " (" + strings.Join(known, ", ") + ")"
 		}
+		if t.gapNumbered > 0 && t.gapLeft > 0 {
+			msg += fmt.Sprintf("; with the server's numbering of turns taken out (2 values for each turn that starts), %s unaccounted for",
+				count(int(t.gapLeft), "value is", "values are"))
+		}
 		if t.gapGlued > 0 {
 			msg += fmt.Sprintf("; %s besides %s taken by %s glued to an error body, which a client drops (glued-lines)",
 				count(int(t.gapGlued), "value", "values"), pick(int(t.gapGlued), "was", "were"), pick(int(t.gapGlued), "an event", "events"))

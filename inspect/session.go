@@ -71,10 +71,16 @@ type tallies struct {
 	// values of them that submits or diagnostics took, gapBoundary counts
 	// those where a new turn starts. gapGlued counts the values, left out
 	// of gapMissing, that events glued to an error body took.
+	// gapNumbered counts the instances at a turn boundary whose gap is
+	// larger than the server's numbering of turns takes there, gapLeft
+	// the values of gapMissing that neither that numbering nor the events
+	// in between account for.
 	tsExample              string
 	gapMissing, gapLargest int64
 	redeliveries           int
 	gapUsed, gapGlued      int64
+	gapNumbered            int
+	gapLeft                int64
 	gapBoundary            int
 	// lateCount counts the snapshots delivered out of order, lateTurn is
 	// the first one's turn and lateAfter the turn accepted before it;
