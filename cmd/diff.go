@@ -156,11 +156,11 @@ func diffRun(o *diffOptions) error {
 	// Flush while waiting for input, so a live stream shows each pair
 	// as soon as it is known.
 	ropts.Idle = func() { out.Flush() }
-	// The turns of accepted snapshots, to name them when --turn matches none.
-	var turns render.Names
+	// Where --turn is, to say so when it has no accepted snapshot.
+	turns := render.NewTurnFinder(o.Turn, o.Session)
 	add := func(res *replay.Result) error {
-		if o.Turn != "" && res.Verdict() == replay.Accepted {
-			turns.Add(res.Event.TurnID)
+		if o.Turn != "" {
+			turns.Observe(res)
 		}
 		o.sniff.Observe(res)
 		return d.Add(res)
@@ -174,9 +174,9 @@ func diffRun(o *diffOptions) error {
 		out.Flush()
 		return err
 	}
-	if o.Turn != "" && !turns.Has(o.Turn) {
+	if o.Turn != "" && !turns.Accepted() {
 		out.Flush()
-		return unknownName("--turn", o.Turn, "turn", turns.Order)
+		return usageErrorf("%s", turns.NotCompared())
 	}
 	if err := d.Finish(); err != nil {
 		var re *diff.RangeError

@@ -102,8 +102,12 @@ func lineageRun(o *lineageOptions) error {
 	// and hashes its ids): the messages need not be copied out of the line.
 	ropts := inspect.ReplayOptions(o.options())
 	ropts.BorrowMessages = true
+	turns := render.NewTurnFinder(o.Turn, o.Session) // where --turn is, to say so if not drawn
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
 		b.AddStep(res, in.ObserveStep(res))
+		if o.Turn != "" {
+			turns.Observe(res)
+		}
 		o.sniff.Observe(res)
 		return nil
 	})
@@ -119,7 +123,7 @@ func lineageRun(o *lineageOptions) error {
 	if o.Turn != "" {
 		all, allOverviews := sessions, overviews
 		if sessions, overviews = render.SelectTurn(all, allOverviews, o.Turn); len(sessions)+len(overviews) == 0 {
-			return unknownName("--turn", o.Turn, "turn", render.TurnIDs(all, allOverviews))
+			return usageErrorf("%s", turns.NotDrawn())
 		}
 		if g := o.Output; len(sessions) == 0 && (g == "mermaid" || g == "dot" || g == "svg") {
 			return usageErrorf("--turn %s has no accepted snapshot, so no node to draw in -o %s; the tree and -o json list it", termsafe.String(o.Turn), g)

@@ -164,7 +164,7 @@ func replayRun(o *replayOptions) error {
 		w = render.NewTable(out, o.IO.Palette(), render.TableOptions{WithFile: len(o.Files) > 1, Redact: o.Redact, Width: width, Sized: o.IO.OutTTY, Live: liveInput(o.Files), Size: size})
 	}
 	matches := newReasonMatches(o.FailOn)
-	var turns render.Names // with --turn, the turns seen, to name them if it is not one
+	turns := render.NewTurnFinder(o.Turn, o.Session) // with --turn, where it is, to say so if nowhere
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
 	ropts := o.options()
@@ -178,9 +178,8 @@ func replayRun(o *replayOptions) error {
 		matches.observe(res)
 		o.sniff.Observe(res)
 		if o.Turn != "" {
-			turn := resultTurn(res)
-			turns.Add(turn)
-			if turn != o.Turn {
+			turns.Observe(res)
+			if resultTurn(res) != o.Turn {
 				return nil
 			}
 		}
@@ -202,8 +201,8 @@ func replayRun(o *replayOptions) error {
 	if err := o.checkSelectors(sum.Input, sum.Counts, sum.SessionIDs(), o.Redact); err != nil {
 		return err
 	}
-	if o.Turn != "" && !turns.Has(o.Turn) {
-		return unknownName("--turn", o.Turn, "turn", slices.DeleteFunc(turns.Order, func(t string) bool { return t == "" }))
+	if o.Turn != "" && !turns.Found() {
+		return usageErrorf("%s", turns.NotFound())
 	}
 	return matches.err()
 }

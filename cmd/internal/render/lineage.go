@@ -94,24 +94,6 @@ func SelectTurn(sessions []*lineage.Session, overviews []inspect.SessionOverview
 	return out, ovs
 }
 
-// TurnIDs are the turns of the sessions' trees, then those of the
-// overviews with no node, each once: the names an unknown --turn is
-// told.
-func TurnIDs(sessions []*lineage.Session, overviews []inspect.SessionOverview) []string {
-	var ids Names
-	for _, s := range sessions {
-		for _, n := range s.Turns {
-			ids.Add(n.TurnID)
-		}
-	}
-	for i := range overviews {
-		for _, e := range overviews[i].Endings() {
-			ids.Add(e.TurnID)
-		}
-	}
-	return ids.Order
-}
-
 // headline is what follows a session's id: its verdict and the problems
 // of its graph first, so that a line cut to fit a terminal keeps them,
 // then its turns by operation.

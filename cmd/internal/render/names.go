@@ -47,15 +47,7 @@ func UnknownName(flag, value, kind string, names []string) string {
 	if len(names) == 0 {
 		return fmt.Sprintf("%s %s matches nothing: the capture has no %ss", flag, value, kind)
 	}
-	list := make([]string, 0, NamesListed)
-	for _, n := range names[:min(len(names), NamesListed)] {
-		list = append(list, termsafe.String(n))
-	}
-	more := ""
-	if n := len(names) - len(list); n > 0 {
-		more = " (+" + strconv.Itoa(n) + ")"
-	}
-	return fmt.Sprintf("%s %s matches nothing: the capture has %s: %s%s", flag, value, text.Plural(len(names), kind), strings.Join(list, ", "), more)
+	return fmt.Sprintf("%s %s matches nothing: the capture has %s", flag, value, cappedList(names, kind))
 }
 
 // URLCells is the most cells an error gives a capture's URL: the ends
@@ -164,4 +156,150 @@ func UnknownFlag(msg, cmdPath string, flags []string) string {
 		return fmt.Sprintf("%s; did you mean %s? (%s --help lists its flags)", msg, text.OrList(near), cmdPath)
 	}
 	return fmt.Sprintf("%s (%s --help lists its flags)", msg, cmdPath)
+}
+
+// TurnFinder watches a run's results for the turn a --turn names, to say
+// truthfully what there is when a view has nothing of it: the turns of
+// the pinned session (of the capture, when none is pinned), the other
+// sessions that have the turn, whether it has a valid event and an
+// accepted snapshot. Its facts are the results' own: the session and turn
+// each event (or a malformed line's envelope) names, and its verdict.
+type TurnFinder struct {
+	turn, session string
+	// turns are those of the pinned session, or of the capture.
+	turns Names
+	// others are the turns of the other sessions (pinned), elsewhere the
+	// other sessions that have the turn.
+	others, elsewhere Names
+	// found, valid and accepted say whether the turn has a result, an
+	// event and an accepted snapshot in the pinned session (the capture).
+	found, valid, accepted bool
+}
+
+// NewTurnFinder watches for turn, session being the pinned session or "".
+func NewTurnFinder(turn, session string) *TurnFinder {
+	return &TurnFinder{turn: turn, session: session}
+}
+
+// Observe notes one result of the run.
+func (f *TurnFinder) Observe(res *replay.Result) {
+	var session, turn string
+	switch {
+	case res.Event != nil:
+		session, turn = res.Event.SessionID, res.Event.TurnID
+	case res.Err != nil && res.Err.Envelope != nil:
+		session, turn = res.Err.Envelope.SessionID, res.Err.Envelope.TurnID
+	}
+	if turn == "" {
+		return
+	}
+	if f.session != "" && session != f.session {
+		f.others.Add(turn)
+		if turn == f.turn {
+			f.elsewhere.Add(session)
+		}
+		return
+	}
+	f.turns.Add(turn)
+	if turn == f.turn {
+		f.found = true
+		f.valid = f.valid || res.Event != nil
+		f.accepted = f.accepted || res.Verdict() == replay.Accepted
+	}
+}
+
+// Found says whether the turn has a result of the pinned session (of the
+// capture): replay shows it.
+func (f *TurnFinder) Found() bool { return f.found || (f.session != "" && len(f.elsewhere.Order) > 0) }
+
+// Accepted says whether an accepted snapshot is of the turn: diff has
+// pairs to look at.
+func (f *TurnFinder) Accepted() bool { return f.accepted }
+
+// NotDrawn is the error of a lineage --turn that no session has a node
+// or an ending of.
+func (f *TurnFinder) NotDrawn() string {
+	switch {
+	case f.found && !f.valid:
+		return fmt.Sprintf("--turn %s has only malformed lines %s: nothing to draw", termsafe.String(f.turn), f.where())
+	case f.found:
+		return fmt.Sprintf("--turn %s has nothing to draw %s", termsafe.String(f.turn), f.where())
+	}
+	return f.absent()
+}
+
+// NotCompared is the error of a diff --turn with no accepted snapshot.
+func (f *TurnFinder) NotCompared() string {
+	if f.found {
+		return fmt.Sprintf("--turn %s has no accepted snapshot %s: nothing to compare", termsafe.String(f.turn), f.where())
+	}
+	return f.absent()
+}
+
+// NotFound is the error of a replay --turn that no result names.
+func (f *TurnFinder) NotFound() string {
+	return f.absent()
+}
+
+// where is where the turn was looked for, after a verb.
+func (f *TurnFinder) where() string {
+	if f.session == "" {
+		return "in the capture"
+	}
+	return "in session " + termsafe.String(f.session)
+}
+
+// absent says that the pinned session (the capture) has no result of
+// the turn, what it has, and which other sessions have the turn.
+func (f *TurnFinder) absent() string {
+	if f.session == "" {
+		return UnknownName("--turn", f.turn, "turn", f.turns.Order)
+	}
+	turn := termsafe.String(f.turn)
+	if len(f.elsewhere.Order) > 0 {
+		in := "session " + termsafe.String(f.elsewhere.Order[0])
+		if len(f.elsewhere.Order) > 1 {
+			in = text.Plural(len(f.elsewhere.Order), "session") + " (" + listed(f.elsewhere.Order) + ")"
+		}
+		return fmt.Sprintf("--turn %s is in %s, not the pinned session %s, which has %s",
+			turn, in, termsafe.String(f.session), f.sessionTurns())
+	}
+	more := 0
+	for _, t := range f.others.Order {
+		if !f.turns.Has(t) {
+			more++
+		}
+	}
+	msg := fmt.Sprintf("--turn %s matches nothing: session %s has %s", turn, termsafe.String(f.session), f.sessionTurns())
+	if more > 0 {
+		msg += "; other sessions have " + text.Plural(more, "more turn")
+	}
+	return msg
+}
+
+// sessionTurns lists the turns of the pinned session.
+func (f *TurnFinder) sessionTurns() string {
+	if len(f.turns.Order) == 0 {
+		return "no turns"
+	}
+	return cappedList(f.turns.Order, "turn")
+}
+
+// cappedList is "N kinds: a, b (+n)" (listed).
+func cappedList(names []string, kind string) string {
+	return text.Plural(len(names), kind) + ": " + listed(names)
+}
+
+// listed is "a, b (+n)": the first NamesListed of names, terminal-safe,
+// and a count for the rest.
+func listed(names []string) string {
+	list := make([]string, 0, NamesListed)
+	for _, n := range names[:min(len(names), NamesListed)] {
+		list = append(list, termsafe.String(n))
+	}
+	more := ""
+	if n := len(names) - len(list); n > 0 {
+		more = " (+" + strconv.Itoa(n) + ")"
+	}
+	return strings.Join(list, ", ") + more
 }
