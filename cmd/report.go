@@ -72,7 +72,7 @@ func newCmdReport(ios *iostreams.IOStreams, runF func(*reportOptions) error) *co
 }
 
 // validate checks -o and --out before any capture is read: a report is
-// HTML, and an existing file is kept unless --force.
+// HTML, and an existing regular file is kept unless --force.
 func (o *reportOptions) validate() error {
 	switch {
 	case o.Each:

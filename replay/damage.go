@@ -87,7 +87,7 @@ type moreDamage struct {
 }
 
 func (e *moreDamage) Error() string {
-	return fmt.Sprintf("%v (and %d more damaged captures)", e.first, e.more)
+	return fmt.Sprintf("%v (and %s)", e.first, plural(e.more, "more damaged capture", "more damaged captures"))
 }
 
 func (e *moreDamage) Unwrap() error { return e.first }

@@ -261,7 +261,7 @@ func TestReaderSeveralDamaged(t *testing.T) {
 	readAll(t, rd)
 	err := rd.Err()
 	var d *DamageError
-	if !errors.As(err, &d) || d.Name != a || !strings.Contains(err.Error(), "and 1 more damaged capture") {
+	if !errors.As(err, &d) || d.Name != a || !strings.Contains(err.Error(), "(and 1 more damaged capture)") {
 		t.Fatalf("Err() = %v", err)
 	}
 }

@@ -190,10 +190,17 @@ func (d *dockerFramer) flush() (Line, bool) {
 	for i := range d.parts {
 		if p := &d.parts[i]; p.entries > 0 && p.cutLast {
 			p.cutLast = false
+			// entries counts the cut one and at least one before it.
 			return p.cutShort(FormatDocker, fmt.Sprintf("the log ends inside the last of the %d json-file entries a message was split over", p.entries)), true
 		}
 	}
-	return flushPartial(d.parts[:], FormatDocker, "the log ended inside a message split over %d entries (the last entry's log does not end in a newline)")
+	return flushPartial(d.parts[:], FormatDocker, func(n int) string {
+		if n == 1 {
+			// Not split: the message's one entry ended without its end.
+			return "the log ended inside a message whose only entry's log does not end in a newline"
+		}
+		return fmt.Sprintf("the log ended inside a message split over %d entries (the last entry's log does not end in a newline)", n)
+	})
 }
 
 // cutShort takes the message of p, which the log ended inside, as a
@@ -208,10 +215,10 @@ func (p *partial) cutShort(format Format, why string) Line {
 // flushPartial returns, as a malformed event, the first message of parts
 // still waiting for its end when the log ended; why says so, given the
 // number of entries it had.
-func flushPartial(parts []partial, format Format, why string) (Line, bool) {
+func flushPartial(parts []partial, format Format, why func(entries int) string) (Line, bool) {
 	for i := range parts {
 		if p := &parts[i]; p.entries > 0 {
-			return p.cutShort(format, fmt.Sprintf(why, p.entries)), true
+			return p.cutShort(format, why(p.entries)), true
 		}
 	}
 	return Line{}, false
@@ -294,7 +301,9 @@ func (c *criFramer) line(l Line) (Line, bool) {
 func (c *criFramer) pending() (Line, bool) { return Line{}, false }
 
 func (c *criFramer) flush() (Line, bool) {
-	return flushPartial(c.parts[:], FormatCRI, "the log ended inside a partial line: %d P entries never finished by an F entry")
+	return flushPartial(c.parts[:], FormatCRI, func(n int) string {
+		return "the log ended inside a partial line: " + plural(n, "P entry", "P entries") + " never finished by an F entry"
+	})
 }
 
 // kubectlFramer reads `kubectl logs --timestamps`: every line starts

@@ -48,7 +48,7 @@ func (m *Mixed) Error() string {
 		b.WriteString(s.String())
 	}
 	if m.More > 0 {
-		fmt.Fprintf(&b, "; %d more lines so", m.More)
+		fmt.Fprintf(&b, "; %s so", plural(m.More, "more line", "more lines"))
 	}
 	return b.String()
 }

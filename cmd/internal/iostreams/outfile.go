@@ -19,23 +19,38 @@ func (e *OpenError) Unwrap() error { return e.Err }
 
 // CheckOutFile says, before anything is read, why a command's --out
 // name (not "-") could not be written: a directory, with force or
-// without; an existing file, without force. Nil otherwise; WriteOutFile
-// checks again when it writes.
+// without; an existing regular file (or a name that would make one, a
+// symlink to nothing), without force. A device or a fifo (/dev/null,
+// /dev/stdout, a named pipe) is written to, not replaced, and needs no
+// force. Nil otherwise; WriteOutFile checks again when it writes.
 func CheckOutFile(name string, force bool) error {
 	fi, err := os.Stat(name)
 	if err == nil && fi.IsDir() {
 		return fmt.Errorf("%s is a directory: --out names the file to write, like --out %s", name, filepath.Join(name, "FILE"))
 	}
-	if _, lerr := os.Lstat(name); lerr == nil && !force {
-		return fmt.Errorf("%s exists: pass --force to replace it, or --out another file", name)
+	if force {
+		return nil
+	}
+	if err == nil && fi.Mode().IsRegular() {
+		return existsError(name)
+	}
+	if _, lerr := os.Lstat(name); err != nil && lerr == nil {
+		// A symlink to nothing: writing would make the file it names.
+		return existsError(name)
 	}
 	return nil
 }
 
+func existsError(name string) error {
+	return fmt.Errorf("%s exists: pass --force to replace it, or --out another file", name)
+}
+
 // WriteOutFile writes what write writes to the file name (a command's
-// --out), "-" for standard output. Without force the file is created only
-// if it does not exist, so that a file made while the capture was read is
-// not replaced either; a failed write leaves no regular file.
+// --out), "-" for standard output. Without force a regular file is
+// created only if it does not exist, so that a file made while the
+// capture was read is not replaced either, and a device or a fifo is
+// written to as it is, neither truncated nor replaced; a failed write
+// leaves no regular file.
 func (s *IOStreams) WriteOutFile(name string, force bool, write func(io.Writer) error) error {
 	if name == "-" {
 		out := bufio.NewWriterSize(s.Out, 64<<10)
@@ -51,14 +66,7 @@ func (s *IOStreams) WriteOutFile(name string, force bool, write func(io.Writer) 
 	if err := CheckOutFile(name, true); err != nil {
 		return &OpenError{err}
 	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	if !force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	}
-	f, err := os.OpenFile(name, flags, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return &OpenError{fmt.Errorf("%s exists: pass --force to replace it, or --out another file", name)}
-	}
+	f, regular, err := openOutFile(name, force)
 	if err != nil {
 		return &OpenError{err}
 	}
@@ -71,13 +79,52 @@ func (s *IOStreams) WriteOutFile(name string, force bool, write func(io.Writer) 
 		err = cerr
 	}
 	if err != nil {
-		// Only a regular file is removed: with force the name may be a
-		// device, a fifo or a symlink (/dev/full, /dev/stdout), which
-		// removing would destroy rather than clean up.
-		if fi, lerr := os.Lstat(name); lerr == nil && fi.Mode().IsRegular() {
+		// Only a regular file is removed: the name may be a device, a
+		// fifo or a symlink (/dev/full, /dev/stdout), which removing
+		// would destroy rather than clean up.
+		if fi, lerr := os.Lstat(name); regular && lerr == nil && fi.Mode().IsRegular() {
 			os.Remove(name)
 		}
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	return nil
+}
+
+// openOutFile opens name for WriteOutFile and says whether what it opened
+// is a regular file. With force it is created or truncated. Without, as
+// a shell's noclobber does: a name that is not there is created with
+// O_EXCL, so that one made meanwhile is refused; one that is there and
+// not a regular file (a device, a fifo, or a symlink to one) is opened
+// as it is, without O_TRUNC, and refused if what was opened is a regular
+// file after all, put there since it was looked at.
+func openOutFile(name string, force bool) (*os.File, bool, error) {
+	var f *os.File
+	var err error
+	before, serr := os.Stat(name)
+	switch {
+	case force:
+		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	case serr != nil:
+		f, err = os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	case before.Mode().IsRegular():
+		return nil, false, existsError(name)
+	default:
+		f, err = os.OpenFile(name, os.O_WRONLY, 0)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return nil, false, existsError(name)
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	after, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, false, err
+	}
+	if !force && serr == nil && after.Mode().IsRegular() {
+		f.Close()
+		return nil, false, existsError(name)
+	}
+	return f, after.Mode().IsRegular(), nil
 }

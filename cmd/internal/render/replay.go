@@ -706,7 +706,7 @@ func writeInputWarnings(out *bufio.Writer, pal iostreams.Palette, in replay.Stat
 	if d := in.Damage; d != nil {
 		more := ""
 		if in.Damaged > 1 {
-			more = fmt.Sprintf(" (and %d more damaged captures)", in.Damaged-1)
+			more = fmt.Sprintf(" (and %s)", text.Plural(in.Damaged-1, "more damaged capture"))
 		}
 		fmt.Fprintf(out, "%s %s%s; every line before it is above\n", pal.Red("incomplete input:"), termsafe.String(d.Error()), more)
 	}
