@@ -165,13 +165,16 @@ func (s *IOStreams) Filter(f io.WriteCloser) {
 
 // Close ends the output once the command is done: it closes the filter,
 // which may write what it held, and then the pager's input, waiting for
-// the user to quit the pager. It returns the filter's error.
+// the user to quit the pager. It returns the filter's error, else the
+// pager's failure (*PagerError).
 func (s *IOStreams) Close() error {
 	var err error
 	if s.filter != nil {
 		err = s.filter.Close()
 		s.filter = nil
 	}
-	s.stopPager()
+	if perr := s.stopPager(); err == nil {
+		err = perr
+	}
 	return err
 }

@@ -43,8 +43,9 @@ func PagerCommand(getenv func(string) string) string {
 
 // pager is a running pager: standard output goes to its input.
 type pager struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	cmdline string
 }
 
 // StartPager sends Out to the pager command line, run with the shell as
@@ -106,7 +107,7 @@ func (s *IOStreams) runPager(cmdline string, out io.Writer) (io.Writer, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%q: sh: %w", cmdline, startReason(err))
 	}
-	s.pager = &pager{cmd: cmd, in: in}
+	s.pager = &pager{cmd: cmd, in: in, cmdline: cmdline}
 	return &pagerWriter{w: in, quit: s.Stop}, nil
 }
 
@@ -163,14 +164,36 @@ func startReason(err error) error {
 }
 
 // stopPager closes the pager's input and waits for the user to quit it.
-func (s *IOStreams) stopPager() {
+// A pager that failed (a status other than 0: less quit by the user
+// exits 0) may not have shown the output, or not all of it: that is a
+// *PagerError, not the quit of a user who had seen enough.
+func (s *IOStreams) stopPager() error {
 	if s.pager == nil {
-		return
+		return nil
 	}
 	_ = s.pager.in.Close()
-	_ = s.pager.cmd.Wait()
+	err := s.pager.cmd.Wait()
+	cmdline := s.pager.cmdline
 	s.pager = nil
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return &PagerError{Cmdline: cmdline, Err: err}
+	}
+	return nil
 }
+
+// PagerError is a pager that ran and failed: the output written to it
+// may not have been shown.
+type PagerError struct {
+	Cmdline string
+	Err     error
+}
+
+func (e *PagerError) Error() string {
+	return fmt.Sprintf("the pager %q failed (%v), so the output may not have been shown in full: --no-pager, or SNAPCTL_PAGER=cat, shows it without one", e.Cmdline, e.Err)
+}
+
+func (e *PagerError) Unwrap() error { return e.Err }
 
 // pagerWriter writes to a pager; once the pager is gone, a write fails
 // with ErrPagerQuit, and quit, when set, stops the run: nobody reads on.
