@@ -71,7 +71,8 @@ var (
 		"lastEventId": "string", "entry": "number", "url": "string", "request": "number", "receivedAt": "string",
 		"sent": "boolean", "httpStatus": "number", "envelope": "object", "envelope.event": "string",
 		"envelope.eventId": "string", "envelope.sessionId": "string", "envelope.turnId": "string",
-		"envelope.sequence": "number"}
+		"envelope.sequence": "number", "errorBody": "object", "errorBody.code": "string",
+		"errorBody.message": "string", "errorBody.retryable": "boolean", "errorBody.glued": "boolean"}
 	replaySummary = with(readShape, shape{"reasons": "map", "reasons.*": "number", "codes": "map",
 		"codes.*": "number", "pinnedSession": "string null", "perSession": "boolean", "sessions": "array",
 		"sessions.[]": "object", "sessions.[].sessionId": "string", "sessions.[].events": "number",
@@ -139,6 +140,8 @@ var (
 	closeup = with(shape{"file": "string", "entry": "number", "line": "number", "verdict": "string",
 		"reason": "string", "event": "any", "raw": "string", "code": "string null", "problems": "array",
 		"problems.[]": "object", "problems.[].path": "string", "problems.[].message": "string",
+		"errorBody": "object", "errorBody.code": "string", "errorBody.message": "string",
+		"errorBody.retryable": "boolean", "errorBody.glued": "boolean",
 		"acceptedSequence": "number", "gap": "number", "dropped": "array", "dropped.[]": "object",
 		"dropped.[].messageId": "string", "dropped.[].explained": "boolean", "dropped.[].lineage": "object null",
 		"droppedFrom": "number", "findings": "array", "findings.[]": "object", "ended": "array",
@@ -290,6 +293,9 @@ func contractCaptures(t *testing.T) []string {
 		write("cut.jsonl.gz", gz.Bytes()[:gz.Len()/2]),
 		write("mixed.log", []byte("2026-07-11T03:00:00.123456789Z "+snap("e1", 1)+"\n"+snap("e2", 2)+"\n")),
 		write("broken.har", []byte(`{"log": {"entries": [}`+"\n")),
+		// A server's HTTP error body, whole and with an event glued after
+		// it: replay's errorBody.
+		write("refused.jsonl", []byte(snap("e1", 1)+"\n"+refusedBody+"\n"+refusedBody+snap("e2", 2)+"\n")),
 		// A turn answered by a diagnostic alone, in a HAR: lineage's
 		// otherTurns has its entry.
 		write("diagnostic.har", []byte(`{"log": {"entries": [{"request": {"method": "POST", "url": "http://chat/turns"}, `+
@@ -298,6 +304,9 @@ func contractCaptures(t *testing.T) []string {
 				`"event":"server.turn.snapshot","payload":{"status":"streaming","usage":{"promptTokens":1,"completionTokens":0,"totalTokens":1},"messages":[]}`,
 				`"event":"server.turn.diagnostic","payload":{"version":1,"code":"X","message":"m","retryable":false}`, 1)+"\n")+`}}}]}}`+"\n")))
 }
+
+// refusedBody is an HTTP error body of the AgentsKit Chat server.
+const refusedBody = `{"error":{"version":1,"code":"SESSION_BUSY","message":"Another turn is active for this session.","retryable":true}}`
 
 // TestJSONContract: every key every command writes in -o json and -o
 // jsonl, on every capture, with and without --redact, is in the

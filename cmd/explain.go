@@ -84,6 +84,17 @@ func explainRun(opts *explainOptions) error {
 		printNamedRules(opts)
 		return nil
 	}
+	// A server error body's detail, as replay's table words it.
+	if ids := render.ErrorBodyChecks(opts.Query); ids != nil {
+		for i, id := range ids {
+			c, _ := inspect.CheckByID(id)
+			if i > 0 {
+				fmt.Fprintln(out)
+			}
+			render.PrintFinding(out, opts.IO.Palette(), c)
+		}
+		return nil
+	}
 	found := render.MatchRules(opts.Rules, opts.Query)
 	switch {
 	case len(found) == 0:

@@ -156,12 +156,12 @@ func replayRun(o *replayOptions) error {
 	switch o.Output {
 	case "json", "jsonl":
 		out = bufio.NewWriterSize(o.IO.Out, 64<<10)
-		w = render.NewJSONEvents(o.jsonOut(out), o.Output, o.Redact)
+		w = render.NewJSONEvents(o.jsonOut(out), o.Output, o.Redact, o.EventPath)
 	default:
 		width := o.IO.FitWidth(o.Output == "wide")
 		out = bufio.NewWriterSize(text.FitLines(o.IO.Out, width), 64<<10)
 		_, size := rd.Progress()
-		w = render.NewTable(out, o.IO.Palette(), render.TableOptions{WithFile: len(o.Files) > 1, Redact: o.Redact, Width: width, Sized: o.IO.OutTTY, Live: liveInput(o.Files), Size: size})
+		w = render.NewTable(out, o.IO.Palette(), render.TableOptions{WithFile: len(o.Files) > 1, Redact: o.Redact, EventPath: o.EventPath, Width: width, Sized: o.IO.OutTTY, Live: liveInput(o.Files), Size: size})
 	}
 	matches := newReasonMatches(o.FailOn)
 	turns := render.NewTurnFinder(o.Turn, o.Session) // with --turn, where it is, to say so if nowhere

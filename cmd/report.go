@@ -139,7 +139,7 @@ type reportInputs struct {
 // them but a copy of its own (the collector's cells, the differ's kept
 // projection: diff.Options.Borrowed), and no line is copied whole.
 func collectReport(o *reportOptions, rd *replay.Reader, borrow bool) (*reportInputs, error) {
-	col := report.NewCollector(o.Redact, o.AllEvents)
+	col := report.NewCollector(o.Redact, o.AllEvents, o.EventPath)
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window,
 		MaxPositions: report.MaxPositions})
 	lb := lineage.NewBuilder(o.Session)

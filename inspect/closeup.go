@@ -77,6 +77,9 @@ type Closeup struct {
 	Event *replay.Event
 	// Err lists every problem of a malformed line.
 	Err *replay.DecodeError
+	// ErrorBody is what a malformed line that is a server error body
+	// says (ErrorBodyOf); nil for any other line.
+	ErrorBody *ErrorBody
 	// Reason is the cursor's reason; Prev and Gap are as in replay.Result.
 	Reason replay.Reason
 	Prev   int64
@@ -147,7 +150,7 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 			x.Matches++
 			if len(x.Closeups) < MaxCloseups && (len(x.Closeups) == 0 || kept+len(res.Raw) <= maxCloseupBytes) {
 				kept += len(res.Raw)
-				x.Closeups = append(x.Closeups, closeup(res, &all))
+				x.Closeups = append(x.Closeups, closeup(res, &all, opts.EventPath))
 				c = &x.Closeups[len(x.Closeups)-1]
 			}
 		}
@@ -194,8 +197,9 @@ func Examine(rd *replay.Reader, opts Options, target Target) (Examination, error
 // closeup keeps what must outlive the callback: the line's bytes, which
 // the result only borrows, and the event without its messages, which
 // share the decoder's copy of the line and which no close-up shows. A
-// malformed line is decoded again with every problem.
-func closeup(res *replay.Result, all *replay.Decoder) Closeup {
+// malformed line is decoded again with every problem. eventPath is the
+// run's (ErrorBodyOf).
+func closeup(res *replay.Result, all *replay.Decoder, eventPath string) Closeup {
 	c := Closeup{File: res.File, Entry: model.EntryOf(res), Line: res.Line, Raw: bytes.Clone(res.Raw), Err: res.Err,
 		Reason: res.Reason, Prev: res.Prev, Gap: res.Gap}
 	if res.Event != nil {
@@ -208,6 +212,9 @@ func closeup(res *replay.Result, all *replay.Decoder) Closeup {
 		if err := all.Decode(res.Raw, &ev); err != nil {
 			c.Err = err
 		}
+	}
+	if b, ok := ErrorBodyOf(res, eventPath); ok {
+		c.ErrorBody = &b
 	}
 	return c
 }

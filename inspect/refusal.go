@@ -78,26 +78,66 @@ type errorBody struct {
 	} `json:"error"`
 }
 
+// ErrorBody is what a malformed line holds when it is a server error body,
+// {"error": TurnDiagnostic}: the server's answer to a request it refused,
+// not an event. Its verdict stays malformed, as the reference decides.
+type ErrorBody struct {
+	// Code is the diagnostic's code, a valid one of the protocol.
+	Code string
+	// Message is the diagnostic's message, capture content (untrusted),
+	// cut to maxRefusalMessage bytes.
+	Message   string
+	Retryable bool
+	// Glued says bytes follow the body on its line: the next response's
+	// first event, written after it with no newline, which a client
+	// drops with it.
+	Glued bool
+}
+
+// ErrorBodyOf says whether a malformed result is a server error body,
+// and what it says: res.Raw must be set (replay.Options.RawMalformed).
+// eventPath is the run's --event-path: a capture of wrappers holds no
+// bare body. It costs nothing on a line that decoded.
+func ErrorBodyOf(res *replay.Result, eventPath string) (ErrorBody, bool) {
+	b, _, ok := errorBodyOf(res, eventPath)
+	return b, ok
+}
+
+// errorBodyOf is ErrorBodyOf with the bytes after the body, trimmed of
+// blanks: what is glued to it.
+func errorBodyOf(res *replay.Result, eventPath string) (ErrorBody, []byte, bool) {
+	if res.Err == nil || eventPath != "" {
+		return ErrorBody{}, nil, false
+	}
+	raw := bytes.TrimLeft(res.Raw, " \t")
+	if !bytes.HasPrefix(raw, replay.ErrorBodyPrefix) {
+		return ErrorBody{}, nil, false
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	var body errorBody
+	if d.Decode(&body) != nil || body.Error == nil || !codePattern().MatchString(body.Error.Code) {
+		return ErrorBody{}, nil, false
+	}
+	rest := bytes.TrimLeft(raw[d.InputOffset():], " \t\r")
+	e := body.Error
+	return ErrorBody{Code: e.Code, Message: clip(e.Message, maxRefusalMessage), Retryable: e.Retryable, Glued: len(rest) > 0}, rest, true
+}
+
 // observeRefusal looks at a malformed line for a server error body, and
 // for the event glued after one. Its verdict stays malformed, as the
 // reference decides: a client drops the whole line, glued event too.
 // exchange, when not nil, is the submit of the body's own HTTP exchange
 // (a capture snapctl record wrote says which).
 func (in *Inspector) observeRefusal(res *replay.Result, exchange *pendingSubmit) {
-	raw := bytes.TrimLeft(res.Raw, " \t")
-	if in.opts.EventPath != "" || !bytes.HasPrefix(raw, replay.ErrorBodyPrefix) {
-		return
-	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	var body errorBody
-	if d.Decode(&body) != nil || body.Error == nil || !codePattern().MatchString(body.Error.Code) {
+	body, rest, ok := errorBodyOf(res, in.opts.EventPath)
+	if !ok {
 		return
 	}
 	r := &in.refused
 	if r.byCode == nil {
 		r.byCode = map[string]*refusal{}
 	}
-	code := body.Error.Code
+	code := body.Code
 	if _, ok := r.byCode[code]; !ok && len(r.order) >= maxRefusalCodes {
 		code = otherRefusalCode
 	}
@@ -108,7 +148,7 @@ func (in *Inspector) observeRefusal(res *replay.Result, exchange *pendingSubmit)
 		r.order = append(r.order, ref)
 	}
 	if ref == nil {
-		ref = &refusal{code: code, message: clip(body.Error.Message, maxRefusalMessage), retryable: body.Error.Retryable}
+		ref = &refusal{code: code, message: body.Message, retryable: body.Retryable}
 		r.byCode[code] = ref
 		r.order = append(r.order, ref)
 	}
@@ -136,8 +176,7 @@ func (in *Inspector) observeRefusal(res *replay.Result, exchange *pendingSubmit)
 			ref.first = "turn " + o.RequestTurn + " of session " + o.RequestSession + " in its HTTP request"
 		}
 	}
-	rest := bytes.TrimLeft(raw[d.InputOffset():], " \t\r")
-	if len(rest) == 0 {
+	if !body.Glued {
 		return
 	}
 	r.glued.hit("")

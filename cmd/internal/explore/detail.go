@@ -75,7 +75,7 @@ func (m *exploreModel) verdictLine(i int) string {
 	}
 	res := m.x.result(i)
 	s := m.reasonColour(res.Reason)(fmt.Sprintf("%s (%s)", res.Verdict(), res.Reason))
-	if d := render.Detail(res, m.redact); d != "" {
+	if d := render.Detail(res, m.redact, m.x.opts.EventPath); d != "" {
 		s += ": " + d
 	}
 	return s

@@ -198,7 +198,7 @@ func (x *exploreIndex) result(i int) *replay.Result {
 	r := x.rows.at(i)
 	res := &replay.Result{File: x.name(r), Line: int(r.line), Reason: x.reason(i), Origin: x.origin(i)}
 	if r.malformed() {
-		res.Err = x.decodeError(i)
+		res.Err, res.Raw = x.decodeError(i)
 		return res
 	}
 	res.Event = &replay.Event{Kind: r.kind(), SessionID: x.sessionID(r), TurnID: x.turnID(i), Sequence: r.seq}
@@ -215,23 +215,24 @@ func (x *exploreIndex) result(i int) *replay.Result {
 }
 
 // decodeError is the first problem of malformed row i, found again as
-// the indexer found it: from the line read again, or its length.
-func (x *exploreIndex) decodeError(i int) *replay.DecodeError {
+// the indexer found it: from the line read again, or its length. raw is
+// the line read again, nil for one over --max-line or not read.
+func (x *exploreIndex) decodeError(i int) (_ *replay.DecodeError, raw []byte) {
 	r := x.rows.at(i)
 	l := replay.Line{File: x.name(r), Num: int(r.line), Off: r.off, TooLong: r.tooLong(), Len: int64(r.size)}
 	if !l.TooLong {
-		raw, err := x.raw(r)
-		if err != nil {
-			return &replay.DecodeError{}
+		var err error
+		if raw, err = x.raw(r); err != nil {
+			return &replay.DecodeError{}, nil
 		}
 		l.Data = raw
 	}
 	run, err := replay.NewRunner(replay.Options{MaxLine: x.opts.MaxLine, EventPath: x.opts.EventPath, Messages: true, Hash: true})
 	if err != nil {
-		return &replay.DecodeError{}
+		return &replay.DecodeError{}, raw
 	}
 	if e := run.Step(l).Err; e != nil {
-		return firstProblem(e)
+		return firstProblem(e), raw
 	}
-	return &replay.DecodeError{}
+	return &replay.DecodeError{}, raw
 }

@@ -105,7 +105,7 @@ func writeCloseup(out *bufio.Writer, pal iostreams.Palette, c inspect.Closeup, r
 		colour = pal.Green
 	}
 	verdict := colour(fmt.Sprintf("%s (%s)", c.Reason.Verdict(), c.Reason))
-	if d := closeupDetail(c); d != "" {
+	if d := closeupDetail(c, redact); d != "" {
 		verdict += ": " + d
 	}
 	fmt.Fprintf(out, "verdict: %s\n", verdict)
@@ -186,32 +186,37 @@ func ShowJSON(out io.Writer, pal iostreams.Palette, raw []byte) {
 	e.End()
 }
 
-// closeupDetail explains the verdict, as the replay table does.
-func closeupDetail(c inspect.Closeup) string {
-	switch c.Reason {
-	case replay.ReasonMalformed:
+// closeupDetail explains the verdict, as the replay table does; with
+// redact, a server error body's message is hidden.
+func closeupDetail(c inspect.Closeup, redact bool) string {
+	switch {
+	case c.Reason == replay.ReasonMalformed && c.ErrorBody != nil:
+		return "the line does not decode: " + ErrorBodyWords(*c.ErrorBody, redact)
+	case c.Reason == replay.ReasonMalformed:
 		return "the line does not decode"
-	case replay.ReasonNonSnapshot:
+	case c.Reason == replay.ReasonNonSnapshot:
 		return "submits and diagnostics never move the cursor"
-	case replay.ReasonForeignSession:
+	case c.Reason == replay.ReasonForeignSession:
 		return "another session than the pinned one"
 	}
 	res := replay.Result{Event: c.Event, Err: c.Err, Reason: c.Reason, Prev: c.Prev, Gap: c.Gap}
-	return ResultDetail(&res, false) // not malformed: no value to hide
+	return ResultDetail(&res, false, "") // not malformed: no value to hide, no error body
 }
 
 type closeupJSON struct {
-	File             string          `json:"file"`
-	Entry            int             `json:"entry,omitempty"`
-	Line             int             `json:"line"`
-	Verdict          string          `json:"verdict"`
-	Reason           string          `json:"reason"`
-	Event            json.RawMessage `json:"event"`
-	Raw              *string         `json:"raw,omitempty"`
-	Code             *string         `json:"code"`
-	Problems         []problemJSON   `json:"problems"`
-	AcceptedSequence *int64          `json:"acceptedSequence,omitempty"`
-	Gap              *int64          `json:"gap,omitempty"`
+	File     string          `json:"file"`
+	Entry    int             `json:"entry,omitempty"`
+	Line     int             `json:"line"`
+	Verdict  string          `json:"verdict"`
+	Reason   string          `json:"reason"`
+	Event    json.RawMessage `json:"event"`
+	Raw      *string         `json:"raw,omitempty"`
+	Code     *string         `json:"code"`
+	Problems []problemJSON   `json:"problems"`
+	// ErrorBody is what a server error body says (inspect.ErrorBody).
+	ErrorBody        *errorBodyJSON `json:"errorBody,omitempty"`
+	AcceptedSequence *int64         `json:"acceptedSequence,omitempty"`
+	Gap              *int64         `json:"gap,omitempty"`
 	// Dropped and DroppedFrom are what an advanced line dropped itself
 	// (inspect.Closeup.Dropped); absent for other lines.
 	Dropped     *[]dropJSON   `json:"dropped,omitempty"`
@@ -308,6 +313,7 @@ func closeupsJSON(x inspect.Examination, redact bool) closeupsBody {
 				}
 				j.Problems = append(j.Problems, problemJSON{p.Path, p.Message})
 			}
+			j.ErrorBody = newErrorBodyJSON(c.ErrorBody, redact)
 		}
 		switch c.Reason {
 		case replay.ReasonAdvanced, replay.ReasonDuplicate, replay.ReasonStale:

@@ -76,7 +76,7 @@ func TestResultDetailsNameTheirRule(t *testing.T) {
 		{Reason: replay.ReasonDuplicate, Event: ev},
 		{Reason: replay.ReasonStale, Event: ev, Prev: 6},
 	} {
-		detail := ResultDetail(&res, false)
+		detail := ResultDetail(&res, false, "")
 		got := MatchRules(rules, detail)
 		if want := "cursor." + string(res.Reason); len(got) != 1 || got[0].ID != want {
 			t.Errorf("MatchRules(%q) = %v, want only %s", detail, ids(got), want)

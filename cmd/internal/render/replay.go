@@ -10,15 +10,18 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/text"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 )
 
 // writeResult writes the machine record of one result: the stable
 // contract documented in the README. With redact, a malformed line's
-// detail is its redacted form. carry holds the origin fields written
-// before, so that each is written only when it changes.
-func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool, carry *originCarry) {
+// detail is its redacted form, and a server error body's message is
+// hidden. eventPath is the run's --event-path (inspect.ErrorBodyOf).
+// carry holds the origin fields written before, so that each is written
+// only when it changes.
+func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool, eventPath string, carry *originCarry) {
 	e.BeginObject()
 	e.Key("file")
 	e.Str(res.File)
@@ -48,6 +51,10 @@ func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool, carry *ori
 		if env := shownEnvelope(res.Err.Envelope, redact); env != nil {
 			e.Key("envelope")
 			writeEnvelope(e, env)
+		}
+		if b, ok := inspect.ErrorBodyOf(res, eventPath); ok {
+			e.Key("errorBody")
+			writeErrorBody(e, b, redact)
 		}
 	}
 	switch res.Reason {
@@ -147,18 +154,19 @@ func writeEnvelope(e *jsonout.Encoder, env *replay.Envelope) {
 // come.
 type JSONEvents struct {
 	jsonout.RecordStream
-	redact bool
-	carry  originCarry
+	redact    bool
+	eventPath string
+	carry     originCarry
 }
 
 // NewJSONEvents writes replay results to out as JSON Lines (format
-// "jsonl") or as one document.
-func NewJSONEvents(out io.Writer, format string, redact bool) *JSONEvents {
-	return &JSONEvents{RecordStream: jsonout.NewRecordStream(out, format, "events"), redact: redact}
+// "jsonl") or as one document; eventPath is the run's --event-path.
+func NewJSONEvents(out io.Writer, format string, redact bool, eventPath string) *JSONEvents {
+	return &JSONEvents{RecordStream: jsonout.NewRecordStream(out, format, "events"), redact: redact, eventPath: eventPath}
 }
 
 func (w *JSONEvents) Event(res *replay.Result) error {
-	writeResult(w.Enc, res, w.redact, &w.carry)
+	writeResult(w.Enc, res, w.redact, w.eventPath, &w.carry)
 	return w.Done()
 }
 
@@ -337,10 +345,11 @@ func summaryJSON(sum replay.Summary) summaryBody {
 // shortened, and its column is wide enough for the largest the input can
 // have when its size is known.
 type Table struct {
-	out      *bufio.Writer
-	pal      iostreams.Palette
-	withFile bool
-	redact   bool
+	out       *bufio.Writer
+	pal       iostreams.Palette
+	withFile  bool
+	redact    bool
+	eventPath string
 	// width is the terminal's width, 0 for whole values (-o wide, or
 	// not a terminal); sized is set on a terminal.
 	width int
@@ -369,7 +378,7 @@ const maxHeldRows = 200
 // numbers. (A compressed capture may have more lines than its size says;
 // a longer number then pushes the next columns, whole.)
 func NewTable(out *bufio.Writer, pal iostreams.Palette, o TableOptions) *Table {
-	w := &Table{out: out, pal: pal, withFile: o.WithFile, redact: o.Redact, width: o.Width, sized: o.Sized, live: o.Live}
+	w := &Table{out: out, pal: pal, withFile: o.WithFile, redact: o.Redact, eventPath: o.EventPath, width: o.Width, sized: o.Sized, live: o.Live}
 	if o.Size >= 0 {
 		w.lineDigits = len(strconv.FormatInt(max(o.Size, 1), 10))
 	}
@@ -383,6 +392,8 @@ type TableOptions struct {
 	// Redact hides every text that came from a message, tool call,
 	// metadata or submit input.
 	Redact bool
+	// EventPath is the run's --event-path (inspect.ErrorBodyOf).
+	EventPath string
 	// Width is the terminal's width, 0 for whole values (-o wide, or not
 	// a terminal); Sized is set on a terminal.
 	Width int
@@ -484,7 +495,7 @@ func (w *Table) Event(res *replay.Result) error {
 	if w.withFile {
 		pos = termsafe.String(res.File) + ":" + pos
 	}
-	detail := Detail(res, w.redact)
+	detail := Detail(res, w.redact, w.eventPath)
 	cells := []string{pos, "-", "-", "-", "-", "-", string(res.Verdict()), string(res.Reason), detail}
 	if ev := res.Event; ev != nil {
 		cells[1], cells[2], cells[3], cells[4] = ev.EventID, ShortKind(ev.Kind), ev.SessionID, ev.TurnID
@@ -586,8 +597,8 @@ func reasonColour(pal iostreams.Palette, r replay.Reason) func(string) string {
 // Detail is ResultDetail followed by what the capture's format said of
 // the event (an SSE id, a HAR entry, when a record capture received it),
 // as every view's row gives it.
-func Detail(res *replay.Result, redact bool) string {
-	return JoinDetail(ResultDetail(res, redact), OriginDetail(res.Origin))
+func Detail(res *replay.Result, redact bool, eventPath string) string {
+	return JoinDetail(ResultDetail(res, redact, eventPath), OriginDetail(res.Origin))
 }
 
 // JoinDetail joins a verdict's detail and an origin's with " · ", either
@@ -602,10 +613,16 @@ func JoinDetail(detail, origin string) string {
 	return detail + " · " + origin
 }
 
-// ResultDetail explains a verdict in a few words for the table.
-func ResultDetail(res *replay.Result, redact bool) string {
+// ResultDetail explains a verdict in a few words for the table: of a
+// malformed line, its code and first problem, or what the server's error
+// body it is says (ErrorBodyWords). eventPath is the run's --event-path
+// (inspect.ErrorBodyOf).
+func ResultDetail(res *replay.Result, redact bool, eventPath string) string {
 	switch res.Reason {
 	case replay.ReasonMalformed:
+		if b, ok := inspect.ErrorBodyOf(res, eventPath); ok {
+			return string(res.Err.Code) + ": " + ErrorBodyWords(b, redact)
+		}
 		return string(res.Err.Code) + ": " + termsafe.String(decodeDetail(res.Err, redact))
 	case replay.ReasonInitial:
 		return "reconnect state"

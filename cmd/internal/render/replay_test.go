@@ -195,7 +195,7 @@ func TestJSONEventsCarryOrigin(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	out := bufio.NewWriter(&buf)
-	w := NewJSONEvents(out, "jsonl", false)
+	w := NewJSONEvents(out, "jsonl", false, "")
 	for i, o := range origins {
 		res := snapshotResult(i+1, "e", int64(i+1))
 		res.File, res.Origin = o.file, o.o
@@ -227,10 +227,10 @@ var afterSequence = regexp.MustCompile(`"sequence":\d+,?(.*)\}$`)
 // output of its hot path.
 func BenchmarkReplayJSONL(b *testing.B) {
 	var one bytes.Buffer
-	NewJSONEvents(&one, "jsonl", false).Event(benchResult)
+	NewJSONEvents(&one, "jsonl", false, "").Event(benchResult)
 	b.SetBytes(int64(one.Len()))
 	b.ReportAllocs()
-	w := NewJSONEvents(bufio.NewWriterSize(io.Discard, 64<<10), "jsonl", false)
+	w := NewJSONEvents(bufio.NewWriterSize(io.Discard, 64<<10), "jsonl", false, "")
 	for b.Loop() {
 		w.Event(benchResult)
 	}

@@ -211,8 +211,10 @@ type reportSession struct {
 // report shows, within the caps above.
 type Collector struct {
 	redact, all bool
-	files       []string
-	fileIdx     map[string]int
+	// eventPath is the run's --event-path (inspect.ErrorBodyOf).
+	eventPath string
+	files     []string
+	fileIdx   map[string]int
 	// entryRank ranks each HAR entry (file, entry) in reading order.
 	entryRank map[[2]int]int
 	x         int64
@@ -228,8 +230,9 @@ type Collector struct {
 
 // NewCollector keeps what the report shows of a run; redact hides the
 // texts, all keeps every event in the tables, not only problems.
-func NewCollector(redact, all bool) *Collector {
-	return &Collector{redact: redact, all: all, fileIdx: map[string]int{}, entryRank: map[[2]int]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
+// eventPath is the run's --event-path.
+func NewCollector(redact, all bool, eventPath string) *Collector {
+	return &Collector{redact: redact, all: all, eventPath: eventPath, fileIdx: map[string]int{}, entryRank: map[[2]int]int{}, byID: map[string]*reportSession{}, heldCap: reportHeld}
 }
 
 // Keeps reports whether the collector keeps the session of an id: the
@@ -266,7 +269,7 @@ func (c *Collector) Add(res *replay.Result) {
 		c.malN++
 		if len(c.malformed) < reportMalformed {
 			row := eventRow{X: x, At: at, Verdict: string(res.Verdict()), Reason: string(res.Reason),
-				Detail: cell(render.Detail(res, c.redact), reportCellRunes), Problem: true}
+				Detail: cell(render.Detail(res, c.redact, c.eventPath), reportCellRunes), Problem: true}
 			if res.Err != nil {
 				// What the envelope says, unvalidated, as replay's table
 				// shows it; the table has no session column.
@@ -403,7 +406,7 @@ func (p pendingRow) candidate() bool { return p.problem() || p.gap > 0 }
 func (c *Collector) row(p pendingRow) eventRow {
 	res := replay.Result{Reason: p.reason, Gap: p.gap, Prev: p.prev, Event: &replay.Event{Sequence: p.seq}}
 	return eventRow{X: p.x, At: p.at, Verdict: string(p.reason.Verdict()), Reason: string(p.reason),
-		Detail: termsafe.Line(render.JoinDetail(render.ResultDetail(&res, c.redact), p.origin), reportCellRunes), Problem: p.problem(),
+		Detail: termsafe.Line(render.JoinDetail(render.ResultDetail(&res, c.redact, ""), p.origin), reportCellRunes), Problem: p.problem(),
 		EventID: termsafe.Line(p.eventID, reportCellRunes), Kind: render.ShortKind(p.kind), Turn: termsafe.Line(p.turnID, reportCellRunes),
 		Seq: strconv.FormatInt(p.seq, 10), Emitted: termsafe.Line(p.emittedAt, 40)}
 }

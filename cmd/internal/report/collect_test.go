@@ -12,7 +12,7 @@ import (
 // collected is what the collector keeps of a run over capture, with the
 // differ the report gives it; held caps the events it holds.
 func collected(t *testing.T, capture []byte, held int) *Collector {
-	col := NewCollector(false, false)
+	col := NewCollector(false, false, "")
 	col.heldCap = held
 	d := diff.NewDiffer(diff.Options{NoWords: true}, col.AddPair)
 	hostile.Replay(t, capture, replay.Options{Messages: true, Hash: true}, func(res *replay.Result) error {

@@ -45,7 +45,7 @@ func TestCollectorPastHeld(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer rd.Close()
-		c := NewCollector(false, false)
+		c := NewCollector(false, false, "")
 		c.heldCap = heldCap
 		if _, err := replay.Run(rd, replay.Options{}, func(res *replay.Result) error {
 			c.Add(res)

@@ -1,0 +1,88 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/agentskit/snapctl/cmd/internal/jsonout"
+	"github.com/agentskit/snapctl/inspect"
+	"github.com/agentskit/snapctl/internal/termsafe"
+)
+
+// ErrorBodyWords says what a malformed line that is a server error body
+// (inspect.ErrorBody) is, the same in every view: `an HTTP error body,
+// not an event: SESSION_BUSY (retryable) "Another turn is active."`,
+// and of one with the next response's first event glued after it, `…;
+// an event glued after it is dropped with it`. The message, which the
+// capture wrote, is quoted and made safe for a terminal; with redact it
+// is hidden and the code kept.
+func ErrorBodyWords(b inspect.ErrorBody, redact bool) string {
+	retry := "not retryable"
+	if b.Retryable {
+		retry = "retryable"
+	}
+	s := errorBodyLead + b.Code + " (" + retry + ")"
+	if !redact {
+		s += " " + termsafe.String(strconv.Quote(b.Message))
+	}
+	if b.Glued {
+		s += errorBodyGlued
+	}
+	return s
+}
+
+// The words of ErrorBodyWords that ErrorBodyChecks knows again.
+const (
+	errorBodyLead  = "an HTTP error body, not an event: "
+	errorBodyGlued = "; an event glued after it is dropped with it"
+)
+
+// ErrorBodyChecks are the findings that explain a detail of
+// ErrorBodyWords pasted into explain: request-refused, and glued-lines
+// for a body with an event glued after it; nil for any other query.
+func ErrorBodyChecks(q string) []string {
+	if !strings.Contains(q, strings.TrimSuffix(errorBodyLead, ": ")) {
+		return nil
+	}
+	if strings.Contains(q, strings.TrimPrefix(errorBodyGlued, "; ")) {
+		return []string{"request-refused", "glued-lines"}
+	}
+	return []string{"request-refused"}
+}
+
+// writeErrorBody writes what a server error body says, in -o json: the
+// message only without redact.
+func writeErrorBody(e *jsonout.Encoder, b inspect.ErrorBody, redact bool) {
+	e.BeginObject()
+	e.Key("code")
+	e.Str(b.Code)
+	if !redact {
+		e.Key("message")
+		e.Str(b.Message)
+	}
+	e.Key("retryable")
+	e.Bool(b.Retryable)
+	e.Key("glued")
+	e.Bool(b.Glued)
+	e.EndObject()
+}
+
+// errorBodyJSON is writeErrorBody's object, for a close-up's -o json.
+type errorBodyJSON struct {
+	Code      string  `json:"code"`
+	Message   *string `json:"message,omitempty"`
+	Retryable bool    `json:"retryable"`
+	Glued     bool    `json:"glued"`
+}
+
+// newErrorBodyJSON is b in -o json, nil for no body.
+func newErrorBodyJSON(b *inspect.ErrorBody, redact bool) *errorBodyJSON {
+	if b == nil {
+		return nil
+	}
+	j := &errorBodyJSON{Code: b.Code, Retryable: b.Retryable, Glued: b.Glued}
+	if !redact {
+		j.Message = &b.Message
+	}
+	return j
+}
