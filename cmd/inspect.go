@@ -181,7 +181,7 @@ func inspectRun(o *inspectOptions) error {
 	}
 	defer done()
 	reasons := newReasonMatches(o.FailOnReasons)
-	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window,
+	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window, Redact: o.Redact,
 		Each: func(res *replay.Result) {
 			reasons.observe(res)
 			o.sniff.Observe(res)

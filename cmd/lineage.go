@@ -96,7 +96,7 @@ func lineageRun(o *lineageOptions) error {
 	// The inspector, in the same pass, gives each session's verdict for
 	// its headline: the view takes it and re-derives no rule. The builder
 	// shares its model, which observes each result once.
-	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window, Outcomes: true})
+	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window, Outcomes: true, Redact: o.Redact})
 	b := lineage.NewBuilderOn(in.Model())
 	// Neither keeps anything of a message (the builder clones its heads
 	// and hashes its ids): the messages need not be copied out of the line.

@@ -141,7 +141,7 @@ type reportInputs struct {
 func collectReport(o *reportOptions, rd *replay.Reader, borrow bool) (*reportInputs, error) {
 	col := report.NewCollector(o.Redact, o.AllEvents, o.EventPath)
 	in := inspect.New(inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window,
-		MaxPositions: report.MaxPositions})
+		MaxPositions: report.MaxPositions, Redact: o.Redact})
 	lb := lineage.NewBuilder(o.Session)
 	d := diff.NewDiffer(diff.Options{Session: o.Session, NoWords: true, Borrowed: borrow}, col.AddPair)
 	ropts := o.options()

@@ -40,6 +40,10 @@ type Options struct {
 	// Outcomes makes the model keep each turn's outcome, for a lineage
 	// builder that shares it (Model, ObserveStep).
 	Outcomes bool
+	// Redact leaves out of the findings the free text a capture wrote
+	// that is no id, status, code or count (an error body's message), as
+	// the CLI's --redact.
+	Redact bool
 }
 
 // maxTracked caps, in bytes over all sessions together, the fingerprints

@@ -243,8 +243,12 @@ func (in *Inspector) refusalFindings(out []Finding) []Finding {
 		case ref.answered > 0:
 			known = fmt.Sprintf("%d answered a submit, first of %s; an error body names no session or turn", ref.answered, ref.first)
 		}
-		msg := fmt.Sprintf("the server refused %s with %s: %s (%s; %s)",
-			count(ref.t.n, "request", "requests"), ref.code, strconv.Quote(ref.message), retry, known)
+		said := ": " + strconv.Quote(ref.message)
+		if in.opts.Redact {
+			said = "" // the server's words, capture content
+		}
+		msg := fmt.Sprintf("the server refused %s with %s%s (%s; %s)",
+			count(ref.t.n, "request", "requests"), ref.code, said, retry, known)
 		if ref.code == otherRefusalCode {
 			msg = fmt.Sprintf("the server refused %s with codes past the first %d, not told apart (%s)",
 				count(ref.t.n, "more request", "more requests"), maxRefusalCodes, known)

@@ -154,7 +154,7 @@ func TestExploreWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := buildExploreIndex(rd, replay.Options{Window: win})
+	x, err := buildExploreIndex(rd, replay.Options{Window: win}, false)
 	rd.Close()
 	if err != nil {
 		t.Fatal(err)
@@ -290,7 +290,7 @@ func pipeFeed(t *testing.T, opts replay.Options) (*io.PipeWriter, *replay.Reader
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed, err := startExploreFeed(rd, opts, nil, false)
+	feed, err := startExploreFeed(rd, opts, nil, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}

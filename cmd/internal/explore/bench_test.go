@@ -44,7 +44,7 @@ func BenchmarkExploreIndex(b *testing.B) {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		x, err := buildExploreIndex(rd, replay.Options{})
+		x, err := buildExploreIndex(rd, replay.Options{}, false)
 		rd.Close()
 		if err != nil {
 			b.Fatal(err)
@@ -78,7 +78,7 @@ func BenchmarkExploreOpen(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		feed, err := startExploreFeed(rd, replay.Options{}, nil, spoolsNone([]string{file}))
+		feed, err := startExploreFeed(rd, replay.Options{}, nil, spoolsNone([]string{file}), false)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func openIndex(tb testing.TB, file string, opts replay.Options) *exploreIndex {
 		tb.Fatal(err)
 	}
 	defer rd.Close()
-	x, err := buildExploreIndex(rd, opts)
+	x, err := buildExploreIndex(rd, opts, false)
 	if err != nil {
 		tb.Fatal(err)
 	}

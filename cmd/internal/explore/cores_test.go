@@ -59,7 +59,7 @@ func indexOf(t *testing.T, files []string, opts replay.Options, onEveryCore bool
 	}
 	defer rd.Close()
 	if !onEveryCore {
-		x, err := buildExploreIndex(rd, opts)
+		x, err := buildExploreIndex(rd, opts, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func indexOf(t *testing.T, files []string, opts replay.Options, onEveryCore bool
 	}
 	poison.Released = true
 	defer func() { poison.Released = false }()
-	feed, err := startExploreFeed(rd, opts, nil, true)
+	feed, err := startExploreFeed(rd, opts, nil, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}

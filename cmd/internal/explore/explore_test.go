@@ -28,6 +28,12 @@ import (
 // given size, without colour.
 func newTestExplorer(t *testing.T, w, h int, session string, files ...string) *exploreModel {
 	t.Helper()
+	return newTestExplorerRedact(t, w, h, session, false, files...)
+}
+
+// newTestExplorerRedact is newTestExplorer with --redact as redact says.
+func newTestExplorerRedact(t *testing.T, w, h int, session string, redact bool, files ...string) *exploreModel {
+	t.Helper()
 	for i, f := range files {
 		if !filepath.IsAbs(f) {
 			files[i] = filepath.Join("..", "..", "..", "testdata", f)
@@ -37,14 +43,14 @@ func newTestExplorer(t *testing.T, w, h int, session string, files ...string) *e
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := buildExploreIndex(rd, replay.Options{Session: session})
+	x, err := buildExploreIndex(rd, replay.Options{Session: session}, redact)
 	rd.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(x.close)
 	ios, _, _ := iostreams.Test("")
-	m := newExploreModel(x, ios.Palette(), false)
+	m := newExploreModel(x, ios.Palette(), redact)
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
@@ -672,7 +678,7 @@ func testIndexer(t *testing.T, file string) (*replay.Reader, *exploreIndexer) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rd.Close() })
-	ix, err := newExploreIndexer(replay.Options{})
+	ix, err := newExploreIndexer(replay.Options{}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,8 +68,10 @@ func tickFeed() tea.Cmd {
 // at a time as they arrive, so that a live stream shows each line at
 // once. A window's run names the files of lines outside it too, and
 // spools those of a framed format: a replay.Run never shows them.
-func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*replay.Result), onEveryCore bool) (*exploreFeed, error) {
-	ix, err := newExploreIndexer(opts)
+// redact leaves the capture's free text out of the findings
+// (inspect.Options.Redact).
+func startExploreFeed(rd *replay.Reader, opts replay.Options, observe func(*replay.Result), onEveryCore, redact bool) (*exploreFeed, error) {
+	ix, err := newExploreIndexer(opts, redact)
 	if err != nil {
 		return nil, err
 	}

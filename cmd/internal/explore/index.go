@@ -31,8 +31,11 @@ type exploreIndex struct {
 	files []exploreFile
 	rows  exploreRows
 	opts  replay.Options
-	ids   []string // sessions in order of first appearance
-	turns []string // the turn ids the rows name, as far as exploreMaxTurns
+	// redact leaves the capture's free text out of what-if findings
+	// (inspect.Options.Redact), as out of the first ones.
+	redact bool
+	ids    []string // sessions in order of first appearance
+	turns  []string // the turn ids the rows name, as far as exploreMaxTurns
 	// entries are the HAR entries of the rows, one run of rows each: the
 	// entry from the run's first row on (none for other formats, whose
 	// rows have entry 0 and need no run).
@@ -228,10 +231,11 @@ func (x *exploreIndex) add(r exploreRow, news exploreNews) {
 	x.judgeNew(x.rows.len() - 1)
 }
 
-// buildExploreIndex reads the captures to their end before returning.
-func buildExploreIndex(rd *replay.Reader, opts replay.Options) (*exploreIndex, error) {
-	x := &exploreIndex{opts: opts, open: map[int]*os.File{}}
-	ix, err := newExploreIndexer(opts)
+// buildExploreIndex reads the captures to their end before returning;
+// redact is inspect.Options.Redact.
+func buildExploreIndex(rd *replay.Reader, opts replay.Options, redact bool) (*exploreIndex, error) {
+	x := &exploreIndex{opts: opts, redact: redact, open: map[int]*os.File{}}
+	ix, err := newExploreIndexer(opts, redact)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ type exploreNews struct {
 	cut bool
 }
 
-func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
+func newExploreIndexer(opts replay.Options, redact bool) (*exploreIndexer, error) {
 	// What the inspector needs of the results: the messages, their hash,
 	// and the text of a malformed line (a server's error body).
 	ropts := inspect.ReplayOptions(opts)
@@ -67,7 +67,7 @@ func newExploreIndexer(opts replay.Options) (*exploreIndexer, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := inspect.New(inspectOptions(opts))
+	in := inspect.New(inspectOptions(opts, redact))
 	return &exploreIndexer{run: run, ropts: ropts,
 		in:      in,
 		lb:      lineage.NewBuilderOn(in.Model()),
@@ -273,7 +273,7 @@ var errOutsideWindow = errors.New("outside the window")
 // position of every finding, so that each line a finding cites is marked
 // (exploreIndex.citedRows keeps them as row indexes).
 // The lineage builder shares the inspector's model (Outcomes), which
-// observes each result once.
-func inspectOptions(opts replay.Options) inspect.Options {
-	return inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath, MaxPositions: math.MaxInt, Outcomes: true}
+// observes each result once. redact is inspect.Options.Redact.
+func inspectOptions(opts replay.Options, redact bool) inspect.Options {
+	return inspect.Options{Session: opts.Session, MaxLine: opts.MaxLine, EventPath: opts.EventPath, MaxPositions: math.MaxInt, Outcomes: true, Redact: redact}
 }

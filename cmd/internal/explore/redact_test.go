@@ -31,8 +31,7 @@ func TestExploreRedactHidesEverySecret(t *testing.T) {
 		redact bool
 	}{{ndjson, false}, {ndjson, true}, {har, false}, {har, true}} {
 		file, redact := run.file, run.redact
-		m := newTestExplorer(t, 160, 50, "", file)
-		m.redact = redact
+		m := newTestExplorerRedact(t, 160, 50, "", redact, file)
 		look := func(what string) {
 			c.Check("explore "+filepath.Base(file)+", "+what+",", m.render()+"\n"+strings.Join(m.detailLines(m.selected(), m.detailWidth()), "\n"), redact)
 		}

@@ -36,11 +36,11 @@ type Options struct {
 // until q. finished says whether the input was read to its end: when it
 // was not (q on a live stream), the reader is still in use.
 func Run(o Options) (finished bool, err error) {
-	feed, err := startExploreFeed(o.Reader, o.Replay, o.Observe, spoolsNone(o.Files))
+	feed, err := startExploreFeed(o.Reader, o.Replay, o.Observe, spoolsNone(o.Files), o.Redact)
 	if err != nil {
 		return true, err
 	}
-	x := &exploreIndex{opts: o.Replay, open: map[int]*os.File{}}
+	x := &exploreIndex{opts: o.Replay, redact: o.Redact, open: map[int]*os.File{}}
 	defer x.close()
 	m := newExploreModel(x, o.Palette, o.Redact)
 	m.feed = feed

@@ -180,7 +180,7 @@ func TestExploreSaysInputIncomplete(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rd.Close()
-	feed, err := startExploreFeed(rd, replay.Options{}, nil, spoolsNone([]string{file}))
+	feed, err := startExploreFeed(rd, replay.Options{}, nil, spoolsNone([]string{file}), false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,7 @@ func TestFeedDamageOutlivesTheView(t *testing.T) {
 			}
 		}
 	}
-	feed, err := startExploreFeed(rd, replay.Options{}, observe, true)
+	feed, err := startExploreFeed(rd, replay.Options{}, observe, true, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -66,7 +66,7 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) (exploreOu
 	if err != nil {
 		return exploreOutcome{}, err
 	}
-	in := inspect.New(inspectOptions(x.opts))
+	in := inspect.New(inspectOptions(x.opts, x.redact))
 	lb := lineage.NewBuilderOn(in.Model())
 	blocks := &blockReader{x: x}
 	cut := x.cut // in row order, as rows are

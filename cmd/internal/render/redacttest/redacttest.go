@@ -46,6 +46,8 @@ func Capture(tag string) string {
 		strings.Replace(snap("e8", 8, 3, ""), `{"type":"text","text":"`,
 			fmt.Sprintf(`{"type":"file","source":"s","mimeType":"%[1]smime"},{"type":"text","text":"`, tag), 1),
 		strings.Replace(snap("e9", 9, 3, ""), `"role":"assistant"`, fmt.Sprintf(`"role":"%srole"`, tag), 1),
+		// A server's HTTP error body: its message is the server's words.
+		fmt.Sprintf(`{"error":{"version":1,"code":"SESSION_BUSY","message":"%serrorbody","retryable":true}}`, tag),
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
@@ -74,7 +76,7 @@ func HAR(tag string) string {
 // in every secret place of HAR's request URL.
 var (
 	EventMarkers = []string{"content", "parts", "argkey", "argvalue", "result", "toolerror", "metakey", "metavalue",
-		"errormessage", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
+		"errormessage", "errorbody", "diagnostic", "input", "badvalue", "badkey", "cutline", "mime", "role", "toolname"}
 	URLMarkers = []string{"user", "pass", "query", "fragment"}
 )
 
