@@ -13,6 +13,7 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/cmd/internal/render"
+	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/pflag"
@@ -137,6 +138,7 @@ func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSe
 		return err
 	}
 	c.window = w
+	c.sniff.Known = inspect.KnownMalformed(c.EventPath)
 	if err := resolveFiles(ios, &c.Files); err != nil || !c.Each {
 		return err
 	}

@@ -149,8 +149,8 @@ var Checks = []Check{
 	{ID: UnusableInput, Severity: SeverityInfo,
 		Summary: "most lines are malformed: what they look like and how to read them",
 		Means: "More than half the lines are malformed; the message says what they look like (wrapped JSON, Server-Sent " +
-			"Events, a HAR file, container log lines, text) and what to do. It has no session; its position is the first " +
-			"malformed line looked at.",
+			"Events, a HAR file, container log lines, text) and what to do. A server's error bodies (request-refused) are read " +
+			"right and do not count. It has no session; its position is the first malformed line looked at.",
 		Arises: "A capture in another format than the one it was read as, or events wrapped in another record.",
 		Do:     "Follow the hint: pass `--event-path` or `--format`, or extract the events into NDJSON."},
 }

@@ -134,7 +134,17 @@ func New(opts Options) *Inspector {
 	if in.limit <= 0 {
 		in.limit = DefaultMaxPositions
 	}
+	in.sniff.Known = KnownMalformed(opts.EventPath)
 	return in
+}
+
+// KnownMalformed is a replay.Sniffer's Known for a run with this
+// --event-path: the server's error bodies, which request-refused tells.
+func KnownMalformed(eventPath string) func(*replay.Result) bool {
+	return func(res *replay.Result) bool {
+		_, ok := ErrorBodyOf(res, eventPath)
+		return ok
+	}
 }
 
 // Run reads every line of rd through the cursor, as replay.Run does, and

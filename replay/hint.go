@@ -18,8 +18,13 @@ import (
 // a few sample lines and two counts, and never changes a verdict. The
 // run must set Options.RawMalformed.
 type Sniffer struct {
-	events, malformed int
-	samples           []sample
+	// Known, when set, tells the malformed lines known for what they are
+	// (a server's error body: inspect.ErrorBodyOf): they are no sign of
+	// unusable input, and no sample; the hint counts them as malformed.
+	Known func(res *Result) bool
+
+	events, malformed, known int
+	samples                  []sample
 }
 
 type sample struct {
@@ -49,6 +54,10 @@ func (s *Sniffer) Observe(res *Result) {
 		return
 	}
 	s.malformed++
+	if s.Known != nil && s.Known(res) {
+		s.known++
+		return
+	}
 	if len(s.samples) < sniffSamples && res.Raw != nil && len(res.Raw) <= sniffBytes {
 		e := res.Err.Envelope
 		s.samples = append(s.samples, sample{res.File, res.Line, bytes.Clone(res.Raw), e != nil && e.Event != ""})
@@ -79,7 +88,7 @@ type Hint struct {
 // is the run's own --event-path: a wrapper that it does not fit is named
 // all the same.
 func (s *Sniffer) Hint(eventPath string) *Hint {
-	if s.malformed == 0 || s.malformed*2 <= s.events || len(s.samples) == 0 {
+	if s.malformed == 0 || (s.malformed-s.known)*2 <= s.events || len(s.samples) == 0 {
 		return nil
 	}
 	h := &Hint{Malformed: s.malformed, Events: s.events, File: s.samples[0].file, Line: s.samples[0].line}
