@@ -165,3 +165,14 @@ func (s *Summary) PastWindow(session, turn string) (WindowCut, bool) {
 
 // WindowCuts is how many turns the window ended (PastWindow).
 func (s *Summary) WindowCuts() int { return len(s.cuts) }
+
+// WindowEnds are the turns a run's window ended (Summary.PastWindow), for
+// a run of the lines the window kept, read again without it (explore's
+// what-if): the capture goes on past the window all the same.
+type WindowEnds struct{ cuts map[windowTurn]WindowCut }
+
+// WindowEnds are the turns the window ended (PastWindow).
+func (s *Summary) WindowEnds() WindowEnds { return WindowEnds{s.cuts} }
+
+// SetWindowEnds makes w the turns the window ended (PastWindow).
+func (s *Summary) SetWindowEnds(w WindowEnds) { s.cuts = w.cuts }
