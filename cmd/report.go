@@ -166,6 +166,7 @@ func collectReport(o *reportOptions, rd *replay.Reader, borrow bool) (*reportInp
 	if err := d.Finish(); err != nil {
 		return nil, err
 	}
+	lb.NoteWindow(sum)
 	return &reportInputs{in: in, lb: lb, col: col, sum: sum}, nil
 }
 

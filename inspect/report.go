@@ -120,7 +120,7 @@ func finalAt(f *replay.Final) model.Position {
 
 // noteEndings keeps how each turn of session m ended; Final must be set.
 func (s *SessionOverview) noteEndings(m *model.Session) {
-	if t := m.FirstTurn(); m.Turns == 1 && s.Final != nil && t.Later() == nil {
+	if t := m.FirstTurn(); m.Turns == 1 && s.Final != nil && t.Later() == nil && t.CutByWindow() == nil {
 		if e, code, at := t.Ending(); code == "" && t.ID == s.Final.TurnID && at == finalAt(s.Final) {
 			s.sole = uint8(e) + 1
 			return
@@ -129,7 +129,8 @@ func (s *SessionOverview) noteEndings(m *model.Session) {
 	s.endings = make([]TurnEnding, 0, m.Turns)
 	for t := m.FirstTurn(); t != nil; t = t.Next() {
 		e, code, at := t.Ending()
-		s.endings = append(s.endings, TurnEnding{TurnID: t.ID, Ending: e, orphan: orphaned(t, e), Code: code, At: at, Later: t.Later()})
+		s.endings = append(s.endings, TurnEnding{TurnID: t.ID, Ending: e, orphan: orphaned(t, e), Code: code, At: at, Later: t.Later(),
+			Window: t.CutByWindow()})
 	}
 }
 
@@ -186,6 +187,10 @@ type TurnEnding struct {
 	Code   string
 	At     model.Position
 	Later  *model.Later
+	// Window is where the capture goes on with the turn past the window
+	// that cut it (model.Turn.CutByWindow), nil when none did: the turn is
+	// then no problem, though its Ending stays cut-off or unanswered.
+	Window *model.Position
 }
 
 // Accepted is the number of the session's events the cursor accepted.
@@ -218,6 +223,8 @@ func (in *Inspector) report(sum replay.Summary, release bool) Report {
 	}
 	r.Overview.Sessions = make([]SessionOverview, 0, len(in.order))
 	for i, s := range in.order {
+		// The turns a window ended are known once the run is over.
+		s.m.NoteWindow(&sum)
 		so := SessionOverview{SessionID: s.m.ID, Turns: s.m.Turns,
 			Snapshots: int(s.snapshots), Earlier: s.m.Earlier()}
 		for i, n := range s.lineage {

@@ -16,7 +16,10 @@ import (
 // diagnostic, a stream cut off, a refused submit (the request-refused
 // finding of an error body names no session, so its turn counts here). A
 // turn never accepted or unanswered is named by turn-never-accepted or
-// orphan-submit and counts once, as that finding. Info findings are
+// orphan-submit and counts once, as that finding. A turn a window
+// (--lines, --since, --until) ended while the capture goes on with it
+// past the window (model.Turn.CutByWindow) is none: the window cut it,
+// not the server nor the transport. Info findings are
 // notes, not problems: a sequence gap, a refused request, redeliveries
 // the cursor kept inert. Only a session without problems
 // may read "no problems".
@@ -91,15 +94,18 @@ func ProblemReason(r replay.Reason) bool {
 // turn-never-accepted, and a turn orphan-submit names (orphan: see
 // orphaned) counts as that finding, whatever answered it: a diagnostic
 // with no snapshot is one problem of its turn, not two.
-func unfinished(e model.Ending, orphan bool) bool {
-	return !orphan && e != model.EndComplete && e != model.EndNeverAccepted && e != model.EndUnanswered
+// A turn the window cut (model.Turn.CutByWindow: window) is no problem:
+// the capture goes on with it past the window.
+func unfinished(e model.Ending, orphan, window bool) bool {
+	return !orphan && !window && e != model.EndComplete && e != model.EndNeverAccepted && e != model.EndUnanswered
 }
 
 // orphaned says whether orphan-submit names turn t, which ended e
-// (Inspector.orphans): it was submitted, no snapshot of it came, and no
-// error body refused it.
+// (Inspector.orphans): it was submitted, no snapshot of it came, no error
+// body refused it, and the capture has none of it past a window that
+// ended it (model.Turn.PastWindow): its snapshots may be there.
 func orphaned(t *model.Turn, e model.Ending) bool {
-	return t.Submitted && t.Snapshots == 0 && e != model.EndRefused
+	return t.Submitted && t.Snapshots == 0 && e != model.EndRefused && t.PastWindow() == nil
 }
 
 // Unfinished are the session's turns that its verdict counts as
@@ -110,7 +116,7 @@ func orphaned(t *model.Turn, e model.Ending) bool {
 func (s *SessionOverview) Unfinished() []TurnEnding {
 	var out []TurnEnding
 	for _, e := range s.Endings() {
-		if unfinished(e.Ending, e.orphan) {
+		if unfinished(e.Ending, e.orphan, e.Window != nil) {
 			out = append(out, e)
 		}
 	}
@@ -129,7 +135,7 @@ func verdictOf(fs []Finding, m *model.Session, ended bool) Verdict {
 		return v
 	}
 	for t := m.FirstTurn(); t != nil; t = t.Next() {
-		if e, _, _ := t.Ending(); unfinished(e, orphaned(t, e)) {
+		if e, _, _ := t.Ending(); unfinished(e, orphaned(t, e), t.CutByWindow() != nil) {
 			v.Unfinished++
 		}
 	}

@@ -82,7 +82,7 @@ func Run(rd *Reader, opts Options, fn func(*Result) error) (sum Summary, err err
 				lost, skip = append(lost, Line{File: l.File, Num: l.Num, Off: l.Off}), true
 				continue
 			}
-			if !r.keep(l.File, l.Num, &b.events[i], b.errs[i]) {
+			if !r.keep(l, &b.events[i], b.errs[i]) {
 				continue
 			}
 			res = lineResult(l)

@@ -146,6 +146,7 @@ type Runner struct {
 	counts   Counts
 	ev       Event
 	win      windowState
+	cuts     windowCuts
 }
 
 // Counts tallies events by reason and malformed lines by code.
@@ -275,6 +276,8 @@ type Summary struct {
 	// PerSession is true when no session was pinned and valid snapshots
 	// named several sessions, each run through its own cursor.
 	PerSession bool
+	// cuts are the turns the window ended (PastWindow).
+	cuts map[windowTurn]WindowCut
 }
 
 // SessionIDs are the ids of the sessions seen, in order of first
@@ -317,7 +320,7 @@ func (r *Runner) Step(l Line) Result {
 func (r *Runner) step(l Line) (Result, bool) {
 	res := lineResult(&l)
 	err := decodeLine(&r.dec, l, &r.ev, r.opts.MaxLine)
-	if !r.keep(l.File, l.Num, &r.ev, err) {
+	if !r.keep(&l, &r.ev, err) {
 		return res, false
 	}
 	if r.opts.wantsRaw(&l, err) {
@@ -421,7 +424,7 @@ func (r *Runner) session(id string) (*SessionStats, int) {
 
 // Summary returns the counts so far.
 func (r *Runner) Summary(in Stats) Summary {
-	sum := Summary{Input: in, Counts: r.counts, Pinned: r.opts.Session, Sessions: r.order}
+	sum := Summary{Input: in, Counts: r.counts, Pinned: r.opts.Session, Sessions: r.order, cuts: r.cuts.cut}
 	if r.pinned == nil {
 		n := 0
 		for _, s := range r.order {

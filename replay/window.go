@@ -49,12 +49,23 @@ type windowState struct {
 	until   time.Time
 }
 
-// keep says whether the line l, decoded as ev or err, is in the window.
-func (r *Runner) keep(file string, line int, ev *Event, err *DecodeError) bool {
-	w := r.opts.Window
-	if w == nil {
+// keep says whether the line l, decoded as ev or err, is in the window,
+// and notes the turns the window ends (Summary.PastWindow).
+func (r *Runner) keep(l *Line, ev *Event, err *DecodeError) bool {
+	if r.opts.Window == nil {
 		return true
 	}
+	in := r.inWindow(l.Num, ev, err)
+	if err == nil {
+		r.noteWindow(l, ev, in)
+	}
+	return in
+}
+
+// inWindow says whether line number line, decoded as ev or err, is in
+// the window.
+func (r *Runner) inWindow(line int, ev *Event, err *DecodeError) bool {
+	w := r.opts.Window
 	if !w.hasLine(line) {
 		return false
 	}
@@ -78,3 +89,90 @@ func (r *Runner) keep(file string, line int, ev *Event, err *DecodeError) bool {
 	s.inside = (s.since.IsZero() || !ev.Emitted.Before(s.since)) && (s.until.IsZero() || !ev.Emitted.After(s.until))
 	return s.inside
 }
+
+// WindowCut is where the capture goes on with a turn past the window: the
+// first line of the turn that the window left out after the last line of
+// its session it kept, when that line was of the same turn.
+type WindowCut struct {
+	File        string
+	Line, Entry int
+}
+
+// windowTurn names a turn of a session.
+type windowTurn struct{ session, turn string }
+
+// windowCuts is what a run notes of the turns its window ends: open maps
+// each session to the turn of the last event of it the window kept, until
+// the window leaves out an event of the session; cut holds the turns the
+// window ended while the capture went on with them (an event of the turn
+// left out right after the session's last kept one), until a later event
+// of the turn is kept. Both hold a few entries a session at most, and
+// nothing without a window.
+type windowCuts struct {
+	open map[string]string
+	cut  map[windowTurn]WindowCut
+}
+
+// noteWindow notes what a decoded event says of the turns the window
+// ends: kept (in), it opens its session's turn and takes back a cut of
+// that turn noted before (the window has more of it); left out, it cuts
+// its session's open turn if it is of that turn, and closes it either
+// way, so that only the session's first event past its last kept one
+// counts.
+func (r *Runner) noteWindow(l *Line, ev *Event, in bool) {
+	c := &r.cuts
+	if ev.TurnID == "" {
+		return
+	}
+	if in {
+		if c.open == nil {
+			c.open = map[string]string{}
+		}
+		c.open[ev.SessionID] = ev.TurnID
+		if len(c.cut) > 0 {
+			delete(c.cut, windowTurn{ev.SessionID, ev.TurnID})
+		}
+		return
+	}
+	t, ok := c.open[ev.SessionID]
+	if !ok {
+		return
+	}
+	delete(c.open, ev.SessionID)
+	if t != ev.TurnID {
+		return
+	}
+	if c.cut == nil {
+		c.cut = map[windowTurn]WindowCut{}
+	}
+	at := WindowCut{File: l.File, Line: l.Num}
+	if l.Origin != nil {
+		at.Entry = l.Origin.Entry
+	}
+	c.cut[windowTurn{ev.SessionID, t}] = at
+}
+
+// PastWindow is where the capture goes on with the turn of session past
+// the window (WindowCut), when the window ended the turn: the session's
+// last event in the window is of the turn and the line the window left
+// out right after it too. A turn the window cut so may have ended
+// otherwise than the window shows; false without a window, and for a
+// turn the capture has no more of.
+func (s *Summary) PastWindow(session, turn string) (WindowCut, bool) {
+	at, ok := s.cuts[windowTurn{session, turn}]
+	return at, ok
+}
+
+// WindowCuts is how many turns the window ended (PastWindow).
+func (s *Summary) WindowCuts() int { return len(s.cuts) }
+
+// WindowEnds are the turns a run's window ended (Summary.PastWindow), for
+// a run of the lines the window kept, read again without it (explore's
+// what-if): the capture goes on past the window all the same.
+type WindowEnds struct{ cuts map[windowTurn]WindowCut }
+
+// WindowEnds are the turns the window ended (PastWindow).
+func (s *Summary) WindowEnds() WindowEnds { return WindowEnds{s.cuts} }
+
+// SetWindowEnds makes w the turns the window ended (PastWindow).
+func (s *Summary) SetWindowEnds(w WindowEnds) { s.cuts = w.cuts }

@@ -53,3 +53,54 @@ func TestWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestWindowPastWindow: the run notes a turn the window ends while the
+// capture goes on with it (Summary.PastWindow): the session's last event
+// in the window is of the turn, and so is the first it leaves out; not a
+// session that goes on with another turn, nor a turn the window keeps
+// more of after a gap.
+func TestWindowPastWindow(t *testing.T) {
+	line := func(session, turn string, seq int64) string {
+		return strings.Replace(snapshotLine(session, seq), `"turnId":"t1"`, `"turnId":"`+turn+`"`, 1)
+	}
+	capture := strings.Join([]string{line("a", "t1", 1), line("b", "t1", 1), line("a", "t1", 2), line("b", "t2", 2), line("a", "t1", 3)}, "\n") + "\n"
+	type cut struct {
+		session, turn string
+		line          int
+	}
+	for _, tc := range []struct {
+		name string
+		w    *Window
+		want []cut
+	}{
+		{"no window", nil, nil},
+		{"window to the end", &Window{Lines: []LineRange{{1, 0}}}, nil},
+		{"window ends inside a's t1", &Window{Lines: []LineRange{{1, 3}}}, []cut{{"a", "t1", 5}}},
+		{"gap inside a's t1, kept after", &Window{Lines: []LineRange{{1, 2}, {5, 5}}}, nil},
+		{"a goes on with t1, b with t2", &Window{Lines: []LineRange{{1, 2}}}, []cut{{"a", "t1", 3}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, workers := range []int{1, 4} {
+				rd, err := Open([]string{StdinName}, strings.NewReader(capture), 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum, err := Run(rd, Options{Window: tc.w, Workers: workers}, func(*Result) error { return nil })
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []cut
+				for _, s := range []string{"a", "b"} {
+					for _, turn := range []string{"t1", "t2"} {
+						if c, ok := sum.PastWindow(s, turn); ok {
+							got = append(got, cut{s, turn, c.Line})
+						}
+					}
+				}
+				if !slices.Equal(got, tc.want) || sum.WindowCuts() != len(tc.want) {
+					t.Errorf("workers %d: cuts %v, want %v", workers, got, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -115,7 +115,7 @@ func newNode(t *model.Turn, nt *notes) *Node {
 	n.duration = o.LastEmitted().Sub(o.FirstEmitted())
 	n.Status, n.ErrorCode, n.Usage = t.Status(), o.ErrorCode, o.Usage
 	e, code, at := t.Ending()
-	n.ending, n.end = e, &nodeEnd{code: code, at: at, later: t.Later()}
+	n.ending, n.end = e, &nodeEnd{code: code, at: at, later: t.Later(), window: t.CutByWindow()}
 	return n
 }
 
@@ -175,6 +175,18 @@ func head(text, prev string) (string, bool) {
 // of each session's first accepted snapshot, and finds their problems.
 // It may be called again after more results were added.
 func (b *Builder) Sessions() []*Session { return b.sessions(false) }
+
+// NoteWindow notes the turns the run's window ended
+// (model.Session.NoteWindow), before Sessions or Finish: a builder on a
+// model of its own needs it; on an inspector's model, the inspector's
+// report has done it.
+func (b *Builder) NoteWindow(sum replay.Summary) {
+	for _, s := range b.order {
+		if s != nil {
+			s.NoteWindow(&sum)
+		}
+	}
+}
 
 // Finish returns the graphs as Sessions does, letting go of each
 // session's turns and notes once its graph is made, so that the graphs

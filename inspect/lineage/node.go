@@ -96,9 +96,10 @@ type Node struct {
 // nodeEnd is the code and line of a turn's ending and the later snapshot
 // that showed its reply complete (model.Turn.Ending, model.Turn.Later).
 type nodeEnd struct {
-	code  string
-	at    model.Position
-	later *model.Later
+	code   string
+	at     model.Position
+	later  *model.Later
+	window *model.Position
 }
 
 // Ending is how the turn ended for the client, with its code and line,
@@ -117,6 +118,16 @@ func (n *Node) Later() *model.Later {
 		return nil
 	}
 	return n.end.later
+}
+
+// CutByWindow is where the capture goes on with the turn past the window
+// that cut it, nil when none did (model.Turn.CutByWindow): its ending is
+// then no problem.
+func (n *Node) CutByWindow() *model.Position {
+	if n.end == nil {
+		return nil
+	}
+	return n.end.window
 }
 
 // Duration is the time from the first to the last accepted snapshot of

@@ -54,7 +54,9 @@ func (e Ending) String() string { return endingNames[e] }
 // only what the capture shows, and where it cannot tell a cause, so.
 var endingMeanings = [...]string{
 	EndUnanswered: "the client submitted the turn and no snapshot, diagnostic or error body of it came " +
-		"(orphan-submit names it).",
+		"(orphan-submit names it). When a window (--lines, --since, --until) ends just after the submit and " +
+		"the capture goes on with the turn past it, the window left the answer out: every view says " +
+		"unanswered in the window, and neither orphan-submit nor the verdict counts it.",
 	EndComplete: "the last snapshot of the turn that the cursor accepted is complete.",
 	EndError:    "the last snapshot of the turn that the cursor accepted is error; the code is its error's.",
 	EndTimedOut: "the turn did not finish, and a server.turn.diagnostic of the turn came whose code says it timed " +
@@ -67,7 +69,9 @@ var endingMeanings = [...]string{
 	EndCutOff: "the last snapshot of the turn that the cursor accepted is not terminal (streaming) and no " +
 		"diagnostic came: the stream stopped under the client, by an abort, a dropped connection or a capture " +
 		"that ends too early; the capture does not say which (but capture-cut does, when the capture ends inside an event). A later snapshot may show the reply complete, " +
-		"possibly with text the client never received (completed later).",
+		"possibly with text the client never received (completed later). When a window (--lines, --since, " +
+		"--until) ends inside the turn and the capture goes on with it past the window, the window cut it, " +
+		"not the server: every view says cut-off by the window, and the verdict counts no problem.",
 	EndNeverAccepted: "the turn had snapshots and the cursor kept every one inert, so the client never saw it " +
 		"(turn-never-accepted names it).",
 	EndRefused: "the server answered the turn's submit with an HTTP error body (request-refused) and no snapshot " +
@@ -131,6 +135,10 @@ type turnEnd struct {
 	diag     Seen
 	later    Later
 	hasLater bool
+	// past is where the capture goes on with the turn past the window
+	// (NoteWindow), set when hasPast.
+	past    Position
+	hasPast bool
 }
 
 func (t *Turn) ending() *turnEnd {
@@ -179,6 +187,51 @@ func (t *Turn) Later() *Later {
 		return nil
 	}
 	return &t.end.later
+}
+
+// NoteWindow notes, on each turn of the session that the run's window
+// ended (replay.Summary.PastWindow), where the capture goes on with it
+// past the window (CutByWindow). It may be called again with the same
+// summary.
+func (s *Session) NoteWindow(sum *replay.Summary) {
+	if sum.WindowCuts() == 0 {
+		return
+	}
+	for t := s.FirstTurn(); t != nil; t = t.Next() {
+		if c, ok := sum.PastWindow(s.ID, t.ID); ok {
+			e := t.ending()
+			e.past, e.hasPast = Position{File: c.File, Line: c.Line, Entry: c.Entry}, true
+		}
+	}
+}
+
+// PastWindow is where the capture goes on with the turn past the window
+// that ended it (NoteWindow), whatever its ending; nil when the window
+// did not end it.
+func (t *Turn) PastWindow() *Position {
+	if t.end == nil || !t.end.hasPast {
+		return nil
+	}
+	return &t.end.past
+}
+
+// CutByWindow is where the capture goes on with the turn past the
+// window, when the window, not the server nor the transport, ended it:
+// it reads cut-off (its last accepted snapshot in the window is not
+// terminal and no diagnostic came) or unanswered (a submit, and its
+// snapshots past the window) only because the window ends there, and is
+// no problem of its session. nil otherwise: a turn that completed, an
+// error, a diagnostic or a refusal is what the window shows of it
+// wherever it ends.
+func (t *Turn) CutByWindow() *Position {
+	p := t.PastWindow()
+	if p == nil {
+		return nil
+	}
+	if e, _, _ := t.Ending(); e != EndCutOff && e != EndUnanswered {
+		return nil
+	}
+	return p
 }
 
 // Refuse records that the server answered the turn's submit with an HTTP

@@ -405,10 +405,13 @@ func (m *exploreModel) outcomes(out *bufio.Writer, session string) {
 	fmt.Fprintln(out, m.pal.Bold("outcomes"))
 	for _, e := range endings {
 		colour := m.pal.Green
-		if e.Ending != model.EndComplete {
+		switch {
+		case e.Window != nil:
+			colour = m.st.dim // the window cut it: no problem
+		case e.Ending != model.EndComplete:
 			colour = m.pal.Red
 		}
-		fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(e.TurnID), colour(render.OutcomeOf(e.Ending, e.Code, false)), render.EndedAt(e, m.atModel))
+		fmt.Fprintf(out, "  %s  %s%s\n", termsafe.String(e.TurnID), colour(render.OutcomeIn(e.Ending, e.Code, false, e.Window != nil)), render.EndedAt(e, m.atModel))
 	}
 }
 

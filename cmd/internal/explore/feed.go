@@ -48,6 +48,7 @@ type exploreFeed struct {
 	verdicts map[string]inspect.Verdict
 	ended    []inspect.TurnEnding
 	endings  map[string]sessionTurns
+	window   replay.WindowEnds
 }
 
 // exploreTickMsg asks the model to take what the feed holds.
@@ -177,7 +178,7 @@ func (f *exploreFeed) finish(ix *exploreIndexer, sum replay.Summary) {
 	}
 	f.mu.Lock()
 	f.damage = damage
-	f.done, f.findings, f.sessions, f.verdicts, f.ended, f.endings = true, o.findings, o.sessions, o.verdicts, o.ended, o.endings
+	f.done, f.findings, f.sessions, f.verdicts, f.ended, f.endings, f.window = true, o.findings, o.sessions, o.verdicts, o.ended, o.endings, o.window
 	f.mu.Unlock()
 }
 
@@ -208,7 +209,7 @@ func (f *exploreFeed) take(x *exploreIndex) (changed, done bool, err error) {
 		if x.origFindings == nil {
 			x.cites, x.ends = x.citedRows(f.findings, f.ended)
 		}
-		x.findings, x.sessions, x.verdicts, x.ended, x.endings = f.findings, f.sessions, f.verdicts, f.ended, f.endings
+		x.findings, x.sessions, x.verdicts, x.ended, x.endings, x.window = f.findings, f.sessions, f.verdicts, f.ended, f.endings, f.window
 		x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds, x.origEnded, x.origEndings = f.findings, f.sessions, f.verdicts, x.cites, x.ends, f.ended, f.endings
 	}
 	return changed, f.done, f.err

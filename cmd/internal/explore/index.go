@@ -69,6 +69,9 @@ type exploreIndex struct {
 	endings, origEndings   map[string]sessionTurns
 	sessions, origSessions []*lineage.Session
 	verdicts, origVerdicts map[string]inspect.Verdict
+	// window are the turns the window ended, which a what-if run of the
+	// lines it kept carries over (exploreOutcome).
+	window replay.WindowEnds
 
 	spool *os.File
 	open  map[int]*os.File
@@ -261,7 +264,7 @@ func buildExploreIndex(rd *replay.Reader, opts replay.Options, redact bool) (*ex
 	}
 	x.files, x.spool = ix.files, ix.spool
 	o := ix.finish(ix.summary(rd.Stats()))
-	x.findings, x.verdicts, x.sessions, x.ended, x.endings = o.findings, o.verdicts, o.sessions, o.ended, o.endings
+	x.findings, x.verdicts, x.sessions, x.ended, x.endings, x.window = o.findings, o.verdicts, o.sessions, o.ended, o.endings, o.window
 	x.cites, x.ends = x.citedRows(x.findings, x.ended)
 	x.origFindings, x.origSessions, x.origVerdicts, x.origCites, x.origEnds, x.origEnded, x.origEndings = x.findings, x.sessions, x.verdicts, x.cites, x.ends, x.ended, x.endings
 	return x, nil

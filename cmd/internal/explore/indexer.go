@@ -163,6 +163,9 @@ type exploreOutcome struct {
 	ended    []inspect.TurnEnding
 	endings  map[string]sessionTurns
 	sessions []*lineage.Session
+	// window are the turns the run's window ended, for the what-if runs
+	// of its lines (replay.Summary.WindowEnds).
+	window replay.WindowEnds
 }
 
 // sessionTurns is what a session's overview says of its turns: how each
@@ -202,7 +205,8 @@ func (ix *exploreIndexer) finish(sum replay.Summary) exploreOutcome {
 // of reading.
 func outcomeOf(sum replay.Summary, in *inspect.Inspector, lb *lineage.Builder) exploreOutcome {
 	rep := in.Finish(sum)
-	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts(), endings: make(map[string]sessionTurns, len(rep.Overview.Sessions))}
+	o := exploreOutcome{findings: rep.Findings, verdicts: rep.Verdicts(), endings: make(map[string]sessionTurns, len(rep.Overview.Sessions)),
+		window: sum.WindowEnds()}
 	for i := range rep.Overview.Sessions {
 		s := &rep.Overview.Sessions[i]
 		o.ended = append(o.ended, s.Unfinished()...)

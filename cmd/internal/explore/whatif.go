@@ -42,7 +42,8 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 	}
 	// The rows are shared: the goroutine reads where each line is, which
 	// never changes, while the model changes verdicts, marks and toggles.
-	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, entries: x.entries, cut: x.cut, spool: x.spool, opts: x.opts, open: map[int]*os.File{}}
+	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, entries: x.entries, cut: x.cut, spool: x.spool, opts: x.opts, open: map[int]*os.File{},
+		window: x.window}
 	return func() tea.Msg {
 		defer func() {
 			for _, f := range src.open {
@@ -85,7 +86,9 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) (exploreOu
 		res.Cut = res.Err != nil && len(cut) > 0 && cut[0] == i
 		lb.AddStep(&res, in.ObserveStep(&res))
 	}
-	return outcomeOf(run.Summary(replay.Stats{Files: len(x.files), Lines: len(rows)}), in, lb), nil
+	sum := run.Summary(replay.Stats{Files: len(x.files), Lines: len(rows)})
+	sum.SetWindowEnds(x.window) // the capture goes on past the window all the same
+	return outcomeOf(sum, in, lb), nil
 }
 
 // blockReader reads rows' lines again, in order, most from a block of

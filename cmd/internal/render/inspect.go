@@ -77,6 +77,8 @@ type turnOutcomeJSON struct {
 	OutcomeLine    *int                `json:"outcomeLine"`
 	OutcomeEntry   int                 `json:"outcomeEntry,omitempty"`
 	CompletedLater *completedLaterJSON `json:"completedLater"`
+	CutByWindow    bool                `json:"cutByWindow,omitempty"`
+	PastWindow     *positionJSON       `json:"pastWindow,omitempty"`
 }
 
 type findingJSON struct {
@@ -172,6 +174,7 @@ func sessionToJSON(s inspect.SessionOverview) sessionOverviewJSON {
 		tj := &sj.TurnOutcomes[i]
 		tj.TurnID = o.TurnID
 		tj.Outcome, tj.OutcomeCode, tj.OutcomeFile, tj.OutcomeLine, tj.OutcomeEntry, tj.CompletedLater = outcomeToJSON(o.Ending, o.Code, o.At, o.Later)
+		tj.CutByWindow, tj.PastWindow = windowToJSON(o.Window)
 	}
 	if r := s.Sequences; r != nil {
 		sj.Sequences = &struct {
@@ -405,7 +408,7 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 		if others++; others > maxOutcomesListed {
 			continue
 		}
-		named = append(named, termsafe.String(o.TurnID)+" "+OutcomeOf(o.Ending, o.Code, false)+EndedAt(o, modelPosition))
+		named = append(named, termsafe.String(o.TurnID)+" "+OutcomeIn(o.Ending, o.Code, false, o.Window != nil)+EndedAt(o, modelPosition))
 	}
 	var parts []string
 	if complete > 0 {
@@ -420,7 +423,8 @@ func outcomeLine(outs []inspect.TurnEnding) string {
 
 // EndedAt is where turn ending e shows and where a later snapshot showed
 // the reply complete, " at cap.jsonl:4 (completed later at cap.jsonl:5,
-// +0 characters)", after the outcome in every list of endings (inspect's
+// +0 characters)", and where the capture goes on with a turn the window
+// cut (PastWindowAt), after the outcome in every list of endings (inspect's
 // outcomes line, explore's outcomes); at names a position as the view
 // names positions.
 func EndedAt(e inspect.TurnEnding, at func(model.Position) string) string {
@@ -428,7 +432,7 @@ func EndedAt(e inspect.TurnEnding, at func(model.Position) string) string {
 	if e.At.Line > 0 {
 		s = " at " + at(e.At)
 	}
-	return s + LaterAt(e.Later, at)
+	return s + PastWindowAt(e.Window, at) + LaterAt(e.Later, at)
 }
 
 // modelPosition is a position of the model in the one form, made safe

@@ -233,7 +233,7 @@ func (t *Tree) undrawn(s *lineage.Session, ov *inspect.SessionOverview) {
 	}
 	fmt.Fprintln(t.w, t.fit(text.Plural(len(rows), "turn")+" with no accepted snapshot, not in the tree:"))
 	for _, e := range rows {
-		id, outcome, at := termsafe.String(e.TurnID), OutcomeOf(e.Ending, e.Code, e.Later != nil), EndedAt(e, modelPosition)
+		id, outcome, at := termsafe.String(e.TurnID), OutcomeIn(e.Ending, e.Code, e.Later != nil, e.Window != nil), EndedAt(e, modelPosition)
 		if t.width > 0 {
 			// A long id gives way first, so that how the turn ended stays.
 			id = text.Shorten(id, max(text.MinMiddle, t.width-len("    ")-text.Width(outcome+at)), text.FitMiddle)
@@ -243,7 +243,11 @@ func (t *Tree) undrawn(s *lineage.Session, ov *inspect.SessionOverview) {
 			fmt.Fprintln(t.w, text.Shorten(line, t.width, text.FitTail))
 			continue
 		}
-		fmt.Fprintln(t.w, "  "+t.pal.Bold(id)+"  "+t.pal.Red(outcome)+at)
+		colour := t.pal.Red
+		if e.Window != nil {
+			colour = t.pal.Dim // the window cut it: no problem
+		}
+		fmt.Fprintln(t.w, "  "+t.pal.Bold(id)+"  "+colour(outcome)+at)
 	}
 }
 
@@ -305,7 +309,7 @@ func (t *Tree) label(n *lineage.Node, depth int, room int) string {
 	}
 	build := func(idLimit int, timed, tokens bool) []part {
 		status := part{Outcome(n), nil}
-		if e, _, _ := n.Ending(); e != model.EndComplete || n.ErrorCode != "" {
+		if e, _, _ := n.Ending(); (e != model.EndComplete && n.CutByWindow() == nil) || n.ErrorCode != "" {
 			status.colour = t.pal.Red
 		}
 		parts := []part{{text.Shorten(termsafe.String(n.TurnID), idLimit, text.FitMiddle), t.pal.Bold},
@@ -580,6 +584,8 @@ type (
 		OutcomeLine     *int                 `json:"outcomeLine"`
 		OutcomeEntry    int                  `json:"outcomeEntry,omitempty"`
 		CompletedLater  *completedLaterJSON  `json:"completedLater"`
+		CutByWindow     bool                 `json:"cutByWindow,omitempty"`
+		PastWindow      *positionJSON        `json:"pastWindow,omitempty"`
 		FirstEmittedAt  string               `json:"firstEmittedAt"`
 		LastEmittedAt   string               `json:"lastEmittedAt"`
 		Usage           lineageUsageJSON     `json:"usage"`
@@ -715,6 +721,7 @@ func writeLineageSession(e *jsonout.Encoder, s *lineage.Session, ov *inspect.Ses
 func writeOtherTurn(e *jsonout.Encoder, te inspect.TurnEnding) {
 	jt := lineageTurnJSON{TurnID: te.TurnID}
 	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.OutcomeEntry, jt.CompletedLater = outcomeToJSON(te.Ending, te.Code, te.At, te.Later)
+	jt.CutByWindow, jt.PastWindow = windowToJSON(te.Window)
 	e.BeginObject()
 	e.Key("turnId")
 	e.Str(jt.TurnID)
@@ -745,6 +752,7 @@ func lineageTurnToJSON(n *lineage.Node, redact bool) lineageTurnJSON {
 	}
 	e, code, at := n.Ending()
 	jt.Outcome, jt.OutcomeCode, jt.OutcomeFile, jt.OutcomeLine, jt.OutcomeEntry, jt.CompletedLater = outcomeToJSON(e, code, at, n.Later())
+	jt.CutByWindow, jt.PastWindow = windowToJSON(n.CutByWindow())
 	if !redact {
 		preview := n.Preview
 		jt.Preview = &preview
@@ -823,7 +831,7 @@ func (jt lineageTurnJSON) write(e *jsonout.Encoder) {
 }
 
 // writeOutcome writes the turn's outcome keys, from outcome to
-// completedLater.
+// completedLater, and cutByWindow and pastWindow when the window cut it.
 func (jt lineageTurnJSON) writeOutcome(e *jsonout.Encoder) {
 	e.Key("outcome")
 	e.Str(jt.Outcome)
@@ -853,6 +861,26 @@ func (jt lineageTurnJSON) writeOutcome(e *jsonout.Encoder) {
 		e.Bool(l.Prefix)
 		e.EndObject()
 	}
+	if jt.CutByWindow {
+		e.Key("cutByWindow")
+		e.Bool(true)
+	}
+	if p := jt.PastWindow; p != nil {
+		e.Key("pastWindow")
+		e.BeginObject()
+		writePlace(e, p.File, p.Entry, p.Line)
+		e.EndObject()
+	}
+}
+
+// windowToJSON is where the capture goes on with a turn past the window
+// that cut it (model.Turn.CutByWindow) as inspect's and lineage's JSON
+// give it: cutByWindow and pastWindow, both left out when no window did.
+func windowToJSON(p *model.Position) (bool, *positionJSON) {
+	if p == nil {
+		return false, nil
+	}
+	return true, &positionJSON{File: p.File, Entry: p.Entry, Line: p.Line}
 }
 
 // writeOptString writes s, or null for nil.

@@ -83,20 +83,49 @@ func originFit(n *lineage.Node, idLimit int) string {
 // with its code, and whether a later snapshot showed the reply complete.
 func Outcome(n *lineage.Node) string {
 	e, code, _ := n.Ending()
-	return OutcomeOf(e, code, n.Later() != nil)
+	return OutcomeIn(e, code, n.Later() != nil, n.CutByWindow() != nil)
 }
 
 // OutcomeOf is an ending in the words of every view, with its code, and
 // "(completed later)" when later: "timed-out SERVER_TIMEOUT".
 func OutcomeOf(e model.Ending, code string, later bool) string {
+	return OutcomeIn(e, code, later, false)
+}
+
+// OutcomeIn is OutcomeOf of a turn that the window cut, when window
+// (model.Turn.CutByWindow): "cut-off by the window", "unanswered in the
+// window", the same in every view, since the window ended it and not the
+// server.
+func OutcomeIn(e model.Ending, code string, later, window bool) string {
 	s := e.String()
 	if code != "" {
 		s += " " + code
+	}
+	if window {
+		s += windowWords(e)
 	}
 	if later {
 		s += " (completed later)"
 	}
 	return termsafe.String(s)
+}
+
+// windowWords say, after ending e, that the window cut the turn.
+func windowWords(e model.Ending) string {
+	if e == model.EndUnanswered {
+		return " in the window"
+	}
+	return " by the window"
+}
+
+// PastWindowAt is where the capture goes on with a turn past the window
+// that cut it, " (the turn goes on past the window, at cap.jsonl:21)", ""
+// for none; at names the position as the view names positions.
+func PastWindowAt(p *model.Position, at func(model.Position) string) string {
+	if p == nil {
+		return ""
+	}
+	return " (the turn goes on past the window, at " + at(*p) + ")"
 }
 
 // LaterAt is where a later snapshot showed the reply complete and how its
@@ -110,11 +139,12 @@ func LaterAt(l *model.Later, at func(model.Position) string) string {
 }
 
 // Unfinished says whether the turn ended other than complete for the
-// client (the model's Ending): a problem of its session's verdict, drawn
-// as one in every picture (UnfinishedFill).
+// client (the model's Ending), and not by the window (CutByWindow): a
+// problem of its session's verdict, drawn as one in every picture
+// (UnfinishedFill).
 func Unfinished(n *lineage.Node) bool {
 	e, _, _ := n.Ending()
-	return e != model.EndComplete
+	return e != model.EndComplete && n.CutByWindow() == nil
 }
 
 // EndedWords says that a turn ended here other than complete, in the

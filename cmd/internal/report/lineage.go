@@ -67,10 +67,14 @@ type svgEdge struct {
 }
 
 // statusClass colours a turn's outcome: green only for a turn that
-// ended complete for the client (the model's Ending), red for any other
-// ending, which the session's verdict counts as a problem.
+// ended complete for the client (the model's Ending), dim for one the
+// window cut, red for any other ending, which the session's verdict
+// counts as a problem.
 func statusClass(n *lineage.Node) string {
-	if !render.Unfinished(n) {
+	switch {
+	case n.CutByWindow() != nil:
+		return "st-other" // the window cut it: no problem, nor complete
+	case !render.Unfinished(n):
 		return "st-complete"
 	}
 	return "st-error"

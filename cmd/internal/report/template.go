@@ -185,7 +185,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Turns}}<h3>Turns: how each ended for the client</h3>
 {{template "names" $.Names}}<div class="scroll"><table class="turns">
 <tr><th>turn</th><th>origin</th><th>outcome</th><th>ended at</th><th>completed later at</th><th>sequences</th><th>tokens</th></tr>
-{{range .Turns}}<tr class="{{if .Complete}}t-complete{{else}}t-unfinished{{end}}"><td>{{if .Link}}<a href="#{{.Link}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Operation}}</td><td class="outcome">{{.Outcome}}</td><td>{{template "pos" .Ended}}</td><td>{{if .Later.Label}}{{template "pos" .Later}} ({{.LaterChars}}){{end}}</td><td>{{.Sequences}}</td><td class="n">{{.Tokens}}</td></tr>
+{{range .Turns}}<tr class="{{if .Complete}}t-complete{{else if .Window}}t-window{{else}}t-unfinished{{end}}"><td>{{if .Link}}<a href="#{{.Link}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Operation}}</td><td class="outcome">{{.Outcome}}</td><td>{{template "pos" .Ended}}</td><td>{{if .Later.Label}}{{template "pos" .Later}} ({{.LaterChars}}){{end}}</td><td>{{.Sequences}}</td><td class="n">{{.Tokens}}</td></tr>
 {{end -}}
 </table></div>
 {{if .TurnsNote}}<p class="note">{{.TurnsNote}}</p>{{end}}{{end}}

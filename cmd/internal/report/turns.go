@@ -25,6 +25,9 @@ type turnRow struct {
 	// Complete is whether the turn ended complete: the only row the list
 	// colours as fine.
 	Complete bool
+	// Window is whether the window cut the turn (inspect.TurnEnding.Window):
+	// no problem, so not coloured as one.
+	Window bool
 	// Link is the id of the turn's box in the lineage picture.
 	Link string
 }
@@ -80,8 +83,8 @@ func (b *pageBuilder) turnRows(g *lineage.Session, endings []inspect.TurnEnding,
 	}
 	var rows []turnRow
 	for _, te := range endings[:min(len(endings), reportLineageTurns)] {
-		r := turnRow{ID: termsafe.Line(te.TurnID, reportCellRunes), Operation: "-", Outcome: render.OutcomeOf(te.Ending, te.Code, te.Later != nil),
-			Sequences: "-", Tokens: "-", Complete: te.Ending == model.EndComplete}
+		r := turnRow{ID: termsafe.Line(te.TurnID, reportCellRunes), Operation: "-", Outcome: render.OutcomeIn(te.Ending, te.Code, te.Later != nil, te.Window != nil),
+			Sequences: "-", Tokens: "-", Complete: te.Ending == model.EndComplete, Window: te.Window != nil}
 		if n := nodes[te.TurnID]; n != nil {
 			r.Operation, r.Sequences, r.Tokens, r.Link = render.Origin(n), render.SeqRange(n), render.Tokens(n), box[n.TurnID]
 		}

@@ -1,0 +1,54 @@
+package explore
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/agentskit/snapctl/cmd/internal/iostreams"
+	"github.com/agentskit/snapctl/replay"
+)
+
+// TestExploreWindowCut: a window that ends on a submit whose snapshots
+// are past it leaves the turn unanswered in the window, no problem, in
+// explore's outcomes and verdict; and still so in a what-if with a line
+// toggled off, whose run reads the window's lines again without it.
+func TestExploreWindowCut(t *testing.T) {
+	file := filepath.Join("..", "..", "..", "testdata", "clean.jsonl")
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := buildExploreIndex(rd, replay.Options{Window: &replay.Window{Lines: []replay.LineRange{{First: 1, Last: 6}}}})
+	rd.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(x.close)
+	ios, _, _ := iostreams.Test("")
+	m := newExploreModel(x, ios.Palette(), false)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	check := func(when string) {
+		t.Helper()
+		want := "turn-2  unanswered in the window at line 6 (the turn goes on past the window, at line 7)"
+		if got := exploreOutcomes(m, 0); !slices.Contains(got, want) {
+			t.Errorf("%s: outcomes\n%s\nwant %q", when, strings.Join(got, "\n"), want)
+		}
+		if v := m.x.verdicts["session-7f3a"]; !v.Clean() {
+			t.Errorf("%s: verdict %+v, want clean", when, v)
+		}
+		for _, f := range m.x.findings {
+			if f.ID == "orphan-submit" {
+				t.Errorf("%s: orphan-submit", when)
+			}
+		}
+	}
+	check("as read")
+	m.selectRow(2)
+	press(m, "x")
+	m.Update(m.x.whatIfCmd(m.gen)())
+	check("line 3 off")
+}
