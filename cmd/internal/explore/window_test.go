@@ -22,7 +22,7 @@ func TestExploreWindowCut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := buildExploreIndex(rd, replay.Options{Window: &replay.Window{Lines: []replay.LineRange{{First: 1, Last: 6}}}})
+	x, err := buildExploreIndex(rd, replay.Options{Window: &replay.Window{Lines: []replay.LineRange{{First: 1, Last: 6}}}}, false)
 	rd.Close()
 	if err != nil {
 		t.Fatal(err)
