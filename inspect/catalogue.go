@@ -143,8 +143,9 @@ var Checks = []Check{
 			"took (glued-lines) are no gap, and the message counts them apart.",
 		Arises: "The AgentsKit Chat server advances its stored cursor when it claims and when it releases a turn, without a " +
 			"snapshot: every turn boundary skips exactly 2 values (a timeout or cancel diagnostic shares the release's), which " +
-			"is why those raise nothing. Its coalescing never leaves a gap. Any other gap is snapshots the capture lacks: lines " +
-			"lost, a window (`--lines`, `--since`), or an event glued to an error body (glued-lines).",
+			"is why those raise nothing. Its coalescing never leaves a gap. A gap across events of the session that a window " +
+			"(`--lines`, `--since`, `--until`) left out is the window's, and raises nothing. Any other gap is snapshots the " +
+			"capture lacks: lines lost, or an event glued to an error body (glued-lines).",
 		Do: "Look for the lines missing between the two positions."},
 	{ID: UnusableInput, Severity: SeverityInfo,
 		Summary: "most lines are malformed: what they look like and how to read them",

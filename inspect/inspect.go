@@ -247,6 +247,11 @@ func (in *Inspector) observe(res *replay.Result) model.Step {
 	p := in.pos(model.PositionOf(res))
 	s := in.session(st.Session)
 	in.count(s, ev)
+	if res.LeftOut > 0 {
+		// The window left events of the session out since its last one
+		// here: the next gap may be theirs, the capture holds them.
+		s.betweenLost = true
+	}
 	if st.Foreign {
 		f := &s.tally().foreign
 		f.hit("")

@@ -209,6 +209,24 @@ func TestRealServerGaps(t *testing.T) {
 			}
 		}
 	}
+	// The same lines left out by a window instead: the capture holds them,
+	// so the gap is the window's and no finding; a window that leaves out
+	// lines elsewhere still judges the gaps where it left none out.
+	lost44 := writeLines(t, append(append([][]byte{}, l[:43]...), l[44:]...))
+	for _, tc := range []struct {
+		name, file string
+		lines      []replay.LineRange
+		want       int
+	}{
+		{"turn-2's first snapshot", realCapture("real-alpha.jsonl"), []replay.LineRange{{First: 1, Last: 43}, {First: 45, Last: len(l)}}, 0},
+		{"a snapshot inside turn-1", realCapture("real-alpha.jsonl"), []replay.LineRange{{First: 1, Last: 20}, {First: 22, Last: len(l)}}, 0},
+		{"a later snapshot, line 44 lost", lost44, []replay.LineRange{{First: 1, Last: 80}, {First: 82, Last: len(l)}}, 1},
+	} {
+		rep := run(t, Options{Window: &replay.Window{Lines: tc.lines}}, tc.file)
+		if fs := findingsOf(rep, SequenceGap); len(fs) != tc.want {
+			t.Errorf("%s left out by --lines: %+v, want %d sequence-gap", tc.name, fs, tc.want)
+		}
+	}
 	// A turn that a timeout ended before its first snapshot is one more
 	// boundary of 2: turn-x between real-timeout's turns, its diagnostic
 	// at 25 (its claim took 24, its release 25) and turn-2 moved 2 on.

@@ -30,8 +30,9 @@ type session struct {
 	// between holds the sequences and turns of non-snapshot events since
 	// the last accepted snapshot: values they use are not gaps, and a
 	// turn they start is one more turn boundary. betweenLost is set when
-	// one could not be kept within the budget: the next gap is then not
-	// judged, since any skipped value may have been used.
+	// one could not be kept within the budget, or when the window left
+	// events of the session out (replay.Result.LeftOut): the next gap is
+	// then not judged, since any skipped value may have been used.
 	between []kept
 
 	// t holds the tallies, allocated at the session's first finding.

@@ -74,6 +74,11 @@ type Result struct {
 	Gap int64
 	// Prev is the sequence accepted before this snapshot, for advanced.
 	Prev int64
+	// LeftOut is how many events of the event's session the window
+	// (Options.Window) left out since the session's previous event it
+	// kept: 0 without a window. A sequence gap across them is the
+	// window's.
+	LeftOut int
 	// Session is the number of the event's session in the run, from 1 in
 	// order of first appearance (Summary.Sessions[Session-1]), so that a
 	// consumer can find its own state of the session without a map of
@@ -365,6 +370,12 @@ func decodeLine(d *Decoder, l Line, ev *Event, maxLine int) *DecodeError {
 // apply runs a decoded line through the right cursor and counts it.
 func (r *Runner) apply(res *Result, ev *Event, err *DecodeError) {
 	r.counts.Events++
+	if len(r.cuts.left) > 0 && err == nil {
+		if n := r.cuts.left[ev.SessionID]; n > 0 {
+			res.LeftOut = n
+			delete(r.cuts.left, ev.SessionID)
+		}
+	}
 	if err != nil {
 		res.Err, res.Reason = err, ReasonMalformed
 		r.counts.Codes[err.Code]++

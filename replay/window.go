@@ -111,6 +111,9 @@ type windowTurn struct{ session, turn string }
 type windowCuts struct {
 	open map[string]string
 	cut  map[windowTurn]WindowCut
+	// left counts, by session, the events the window left out since the
+	// session's last kept one (Result.LeftOut).
+	left map[string]int
 }
 
 // noteWindow notes what a decoded event says of the turns the window
@@ -121,6 +124,12 @@ type windowCuts struct {
 // counts.
 func (r *Runner) noteWindow(l *Line, ev *Event, in bool) {
 	c := &r.cuts
+	if !in {
+		if c.left == nil {
+			c.left = map[string]int{}
+		}
+		c.left[ev.SessionID]++
+	}
 	if ev.TurnID == "" {
 		return
 	}
