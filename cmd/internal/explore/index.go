@@ -41,8 +41,10 @@ type exploreIndex struct {
 	// rows have entry 0 and need no run).
 	entries []entryRun
 	// cut are the rows that break off where their capture ends
-	// (replay.Result.Cut), at most one a file.
-	cut []int32
+	// (replay.Result.Cut), at most one a file; leftOut the rows before
+	// which the window left events of their session out
+	// (replay.Result.LeftOut), in order.
+	cut, leftOut []int32
 
 	// accs is, by cursor (see cursorKey), the row it accepted last among
 	// the rows in play, -1 for none, and tails the last row it judged,
@@ -229,6 +231,9 @@ func (x *exploreIndex) add(r exploreRow, news exploreNews) {
 	}
 	if news.cut {
 		x.cut = append(x.cut, int32(x.rows.len()))
+	}
+	if news.leftOut {
+		x.leftOut = append(x.leftOut, int32(x.rows.len()))
 	}
 	x.rows.add(r)
 	x.judgeNew(x.rows.len() - 1)

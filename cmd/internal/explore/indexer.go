@@ -55,8 +55,11 @@ type exploreNews struct {
 	entry               int
 	reqSession, reqTurn string
 	// cut is set when the line breaks off where its capture ends
-	// (replay.Result.Cut), which reading it again does not tell.
-	cut bool
+	// (replay.Result.Cut), which reading it again does not tell; leftOut
+	// when the window left events of its session out before it
+	// (replay.Result.LeftOut), which a what-if, run without the window,
+	// does not see either.
+	cut, leftOut bool
 }
 
 func newExploreIndexer(opts replay.Options, redact bool) (*exploreIndexer, error) {
@@ -130,6 +133,7 @@ func (ix *exploreIndexer) index(res *replay.Result, data []byte) (row exploreRow
 		row.seq = ev.Sequence
 		row.session, news.session = intern(ix.sessions, ev.SessionID, maxSessionIDs)
 		row.turn, news.turn = ix.turn(ev.TurnID)
+		news.leftOut = res.LeftOut > 0
 	} else {
 		row.flags |= rowMalformed
 		news.cut = res.Cut

@@ -46,6 +46,18 @@ func TestExploreRedactHidesEverySecret(t *testing.T) {
 				press(m, "x")
 			}
 		}
+		// A what-if in play while another line shows its findings.
+		m.selectRow(0)
+		press(m, "x")
+		for i := range m.x.len() {
+			m.selectRow(i)
+			for tab := range tabCount {
+				m.tab = tab
+				m.refresh()
+				look(fmt.Sprintf("line %d tab %s, line 1 toggled off", m.x.line(i), tabNames[tab]))
+			}
+		}
+		press(m, "x")
 		press(m, "?")
 		look("help")
 	}

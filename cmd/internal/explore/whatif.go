@@ -42,8 +42,8 @@ func (x *exploreIndex) whatIfCmd(gen int) tea.Cmd {
 	}
 	// The rows are shared: the goroutine reads where each line is, which
 	// never changes, while the model changes verdicts, marks and toggles.
-	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, entries: x.entries, cut: x.cut, spool: x.spool, opts: x.opts, open: map[int]*os.File{},
-		window: x.window}
+	src := &exploreIndex{files: append([]exploreFile(nil), x.files...), rows: x.rows, entries: x.entries, cut: x.cut, leftOut: x.leftOut, spool: x.spool, opts: x.opts, open: map[int]*os.File{},
+		window: x.window, redact: x.redact}
 	return func() tea.Msg {
 		defer func() {
 			for _, f := range src.open {
@@ -70,7 +70,7 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) (exploreOu
 	in := inspect.New(inspectOptions(x.opts, x.redact))
 	lb := lineage.NewBuilderOn(in.Model())
 	blocks := &blockReader{x: x}
-	cut := x.cut // in row order, as rows are
+	cut, left := x.cut, x.leftOut // in row order, as rows are
 	for _, i := range rows {
 		r := x.row(int(i))
 		l := replay.Line{File: x.name(r), Num: int(r.line), Off: r.off, Origin: x.origin(int(i))}
@@ -84,6 +84,12 @@ func (x *exploreIndex) inspectRows(rows []int32, long map[int32]bool) (exploreOu
 			cut = cut[1:]
 		}
 		res.Cut = res.Err != nil && len(cut) > 0 && cut[0] == i
+		for len(left) > 0 && left[0] < i {
+			left = left[1:]
+		}
+		if len(left) > 0 && left[0] == i {
+			res.LeftOut = 1 // the window left events out before it all the same
+		}
 		lb.AddStep(&res, in.ObserveStep(&res))
 	}
 	sum := run.Summary(replay.Stats{Files: len(x.files), Lines: len(rows)})

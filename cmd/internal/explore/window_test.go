@@ -52,3 +52,49 @@ func TestExploreWindowCut(t *testing.T) {
 	m.Update(m.x.whatIfCmd(m.gen)())
 	check("line 3 off")
 }
+
+// TestExploreWindowGap: a sequence gap across lines the window left out
+// is the window's (replay.Result.LeftOut), no sequence-gap, as read and
+// in a what-if run without the window; the gap a toggled line leaves is
+// one.
+func TestExploreWindowGap(t *testing.T) {
+	file := filepath.Join("..", "..", "..", "testdata", "real-server", "real-alpha.jsonl")
+	rd, err := replay.Open([]string{file}, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := buildExploreIndex(rd, replay.Options{Window: &replay.Window{Lines: []replay.LineRange{{First: 1, Last: 43}, {First: 45}}}}, false)
+	rd.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(x.close)
+	ios, _, _ := iostreams.Test("")
+	m := newExploreModel(x, ios.Palette(), false)
+	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	gaps := func() (lines []int) {
+		for _, f := range m.x.findings {
+			if f.ID == "sequence-gap" {
+				for _, p := range f.Positions {
+					lines = append(lines, p.Line)
+				}
+			}
+		}
+		return lines
+	}
+	if g := gaps(); len(g) > 0 {
+		t.Errorf("as read: sequence-gap at lines %v, want none", g)
+	}
+	row := -1
+	for i := range m.x.len() {
+		if m.x.line(i) == 100 {
+			row = i
+		}
+	}
+	m.selectRow(row)
+	press(m, "x")
+	m.Update(m.x.whatIfCmd(m.gen)())
+	if g := gaps(); !slices.Equal(g, []int{101}) {
+		t.Errorf("line 100 off: sequence-gap at lines %v, want [101] (the window's at 45 is none)", g)
+	}
+}
