@@ -25,10 +25,10 @@ func TestExploreErrorBody(t *testing.T) {
 		want       string
 		not        []string
 	}{
-		{"whole", "2", false, `verdict: inert (malformed): PROTOCOL_INVALID_PAYLOAD: an HTTP error body, not an event: SESSION_BUSY (retryable) "Another turn is active for this session."`, nil},
-		{"glued", "3", false, `SESSION_BUSY (retryable) "Another turn is active for this session."; an event glued after it is dropped with it`, nil},
-		{"hostile", "4", false, `an HTTP error body, not an event: CHAT_TURN_FAILED (not retryable) "\x1b]0;owned\a \u202eevil"`, []string{"\x1b", "\a", "\u202e"}},
-		{"redacted", "3", true, `PROTOCOL_INVALID_PAYLOAD: an HTTP error body, not an event: SESSION_BUSY (retryable); an event glued after it is dropped with it`, []string{"Another turn"}},
+		{"whole", "2", false, `verdict: inert (malformed): HTTP error body SESSION_BUSY (retryable) "Another turn is active for this session.", not an event (PROTOCOL_INVALID_PAYLOAD)`, nil},
+		{"glued", "3", false, `SESSION_BUSY (retryable) "Another turn is active for this session.", not an event; an event glued after it is dropped with it`, nil},
+		{"hostile", "4", false, `HTTP error body CHAT_TURN_FAILED (not retryable) "\x1b]0;owned\a \u202eevil", not an event`, []string{"\x1b", "\a", "\u202e"}},
+		{"redacted", "3", true, `HTTP error body SESSION_BUSY (retryable), not an event; an event glued after it is dropped with it (PROTOCOL_INVALID_PAYLOAD)`, []string{"Another turn"}},
 		{"redacted hostile", "4", true, `CHAT_TURN_FAILED (not retryable)`, []string{"owned", "evil"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

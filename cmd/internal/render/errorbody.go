@@ -10,10 +10,11 @@ import (
 )
 
 // ErrorBodyWords says what a malformed line that is a server error body
-// (inspect.ErrorBody) is, the same in every view: `an HTTP error body,
-// not an event: SESSION_BUSY (retryable) "Another turn is active."`,
-// and of one with the next response's first event glued after it, `…;
-// an event glued after it is dropped with it`. The message, which the
+// (inspect.ErrorBody) is, the same in every view, what matters first (a
+// narrow column shows the start): `HTTP error body SESSION_BUSY
+// (retryable) "Another turn is active.", not an event`, and of one with
+// the next response's first event glued after it, `…; an event glued
+// after it is dropped with it`. The message, which the
 // capture wrote, is quoted and made safe for a terminal; with redact it
 // is hidden and the code kept.
 func ErrorBodyWords(b inspect.ErrorBody, redact bool) string {
@@ -25,6 +26,7 @@ func ErrorBodyWords(b inspect.ErrorBody, redact bool) string {
 	if !redact {
 		s += " " + termsafe.String(strconv.Quote(b.Message))
 	}
+	s += errorBodyNot
 	if b.Glued {
 		s += errorBodyGlued
 	}
@@ -33,7 +35,8 @@ func ErrorBodyWords(b inspect.ErrorBody, redact bool) string {
 
 // The words of ErrorBodyWords that ErrorBodyChecks knows again.
 const (
-	errorBodyLead  = "an HTTP error body, not an event: "
+	errorBodyLead  = "HTTP error body "
+	errorBodyNot   = ", not an event"
 	errorBodyGlued = "; an event glued after it is dropped with it"
 )
 
@@ -41,7 +44,7 @@ const (
 // ErrorBodyWords pasted into explain: request-refused, and glued-lines
 // for a body with an event glued after it; nil for any other query.
 func ErrorBodyChecks(q string) []string {
-	if !strings.Contains(q, strings.TrimSuffix(errorBodyLead, ": ")) {
+	if !strings.Contains(q, strings.TrimSpace(errorBodyLead)) {
 		return nil
 	}
 	if strings.Contains(q, strings.TrimPrefix(errorBodyGlued, "; ")) {

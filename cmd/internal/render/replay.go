@@ -615,13 +615,13 @@ func JoinDetail(detail, origin string) string {
 
 // ResultDetail explains a verdict in a few words for the table: of a
 // malformed line, its code and first problem, or what the server's error
-// body it is says (ErrorBodyWords). eventPath is the run's --event-path
+// body it is says (ErrorBodyWords), then the code. eventPath is the run's --event-path
 // (inspect.ErrorBodyOf).
 func ResultDetail(res *replay.Result, redact bool, eventPath string) string {
 	switch res.Reason {
 	case replay.ReasonMalformed:
 		if b, ok := inspect.ErrorBodyOf(res, eventPath); ok {
-			return string(res.Err.Code) + ": " + ErrorBodyWords(b, redact)
+			return ErrorBodyWords(b, redact) + " (" + string(res.Err.Code) + ")"
 		}
 		return string(res.Err.Code) + ": " + termsafe.String(decodeDetail(res.Err, redact))
 	case replay.ReasonInitial:
