@@ -34,6 +34,13 @@ func newTestExplorer(t *testing.T, w, h int, session string, files ...string) *e
 // newTestExplorerRedact is newTestExplorer with --redact as redact says.
 func newTestExplorerRedact(t *testing.T, w, h int, session string, redact bool, files ...string) *exploreModel {
 	t.Helper()
+	return newTestExplorerWith(t, w, h, replay.Options{Session: session}, redact, files...)
+}
+
+// newTestExplorerWith is newTestExplorer with the run's options (a
+// window) and --redact as given.
+func newTestExplorerWith(t *testing.T, w, h int, opts replay.Options, redact bool, files ...string) *exploreModel {
+	t.Helper()
 	for i, f := range files {
 		if !filepath.IsAbs(f) {
 			files[i] = filepath.Join("..", "..", "..", "testdata", f)
@@ -43,7 +50,7 @@ func newTestExplorerRedact(t *testing.T, w, h int, session string, redact bool, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	x, err := buildExploreIndex(rd, replay.Options{Session: session}, redact)
+	x, err := buildExploreIndex(rd, opts, redact)
 	rd.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
-	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/replay"
 )
 
@@ -17,20 +14,7 @@ import (
 // explore's outcomes and verdict; and still so in a what-if with a line
 // toggled off, whose run reads the window's lines again without it.
 func TestExploreWindowCut(t *testing.T) {
-	file := filepath.Join("..", "..", "..", "testdata", "clean.jsonl")
-	rd, err := replay.Open([]string{file}, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := buildExploreIndex(rd, replay.Options{Window: &replay.Window{Lines: []replay.LineRange{{First: 1, Last: 6}}}}, false)
-	rd.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(x.close)
-	ios, _, _ := iostreams.Test("")
-	m := newExploreModel(x, ios.Palette(), false)
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	m := newTestExplorerWith(t, 200, 40, replay.Options{Window: &replay.Window{Lines: []replay.LineRange{{First: 1, Last: 6}}}}, false, "clean.jsonl")
 	check := func(when string) {
 		t.Helper()
 		want := "turn-2  unanswered in the window at line 6 (the turn goes on past the window, at line 7)"
@@ -58,20 +42,8 @@ func TestExploreWindowCut(t *testing.T) {
 // in a what-if run without the window; the gap a toggled line leaves is
 // one.
 func TestExploreWindowGap(t *testing.T) {
-	file := filepath.Join("..", "..", "..", "testdata", "real-server", "real-alpha.jsonl")
-	rd, err := replay.Open([]string{file}, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x, err := buildExploreIndex(rd, replay.Options{Window: &replay.Window{Lines: []replay.LineRange{{First: 1, Last: 43}, {First: 45}}}}, false)
-	rd.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(x.close)
-	ios, _, _ := iostreams.Test("")
-	m := newExploreModel(x, ios.Palette(), false)
-	m.Update(tea.WindowSizeMsg{Width: 200, Height: 40})
+	win := &replay.Window{Lines: []replay.LineRange{{First: 1, Last: 43}, {First: 45}}}
+	m := newTestExplorerWith(t, 200, 40, replay.Options{Window: win}, false, filepath.Join("real-server", "real-alpha.jsonl"))
 	gaps := func() (lines []int) {
 		for _, f := range m.x.findings {
 			if f.ID == "sequence-gap" {
