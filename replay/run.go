@@ -76,8 +76,8 @@ type Result struct {
 	Prev int64
 	// LeftOut is how many events of the event's session the window
 	// (Options.Window) left out since the session's previous event it
-	// kept: 0 without a window. A sequence gap across them is the
-	// window's.
+	// kept: 0 without a window, and for the session's first event kept. A
+	// sequence gap across them is the window's.
 	LeftOut int
 	// Session is the number of the event's session in the run, from 1 in
 	// order of first appearance (Summary.Sessions[Session-1]), so that a

@@ -112,7 +112,8 @@ type windowCuts struct {
 	open map[string]string
 	cut  map[windowTurn]WindowCut
 	// left counts, by session, the events the window left out since the
-	// session's last kept one (Result.LeftOut).
+	// session's last kept one (Result.LeftOut), of the sessions the run
+	// has kept an event of: at most one entry each.
 	left map[string]int
 }
 
@@ -125,10 +126,14 @@ type windowCuts struct {
 func (r *Runner) noteWindow(l *Line, ev *Event, in bool) {
 	c := &r.cuts
 	if !in {
-		if c.left == nil {
-			c.left = map[string]int{}
+		// Only of a session kept before: a window of a few lines of a
+		// capture of many sessions holds nothing of those it never keeps.
+		if _, kept := r.sessions[ev.SessionID]; kept {
+			if c.left == nil {
+				c.left = map[string]int{}
+			}
+			c.left[ev.SessionID]++
 		}
-		c.left[ev.SessionID]++
 	}
 	if ev.TurnID == "" {
 		return

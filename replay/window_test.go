@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -102,5 +103,38 @@ func TestWindowPastWindow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestWindowLeftOutBounded: Result.LeftOut counts the events of a session
+// the window left out since its last kept one; a run notes them only for
+// a session it has kept an event of, so that a window over a capture of
+// many sessions holds nothing for those it never keeps (a window of a
+// few lines of a huge capture), and a session's first kept event has
+// none (it has no previous one).
+func TestWindowLeftOutBounded(t *testing.T) {
+	lines := []string{snapshotLine("a", 1)}
+	for i := range 1000 {
+		lines = append(lines, snapshotLine(fmt.Sprintf("x%d", i), 1))
+	}
+	lines = append(lines, snapshotLine("a", 2), snapshotLine("a", 3), snapshotLine("x7", 2))
+	w := &Window{Lines: []LineRange{{1, 1}, {1003, 0}}}
+	r, err := NewRunner(Options{Window: w})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []int
+	for i, l := range lines {
+		res := r.Step(Line{File: "c", Num: i + 1, Data: []byte(l)})
+		if i == 1000 && len(r.cuts.left) > 1 {
+			t.Fatalf("after 1000 sessions the window never keeps, it holds %d of them", len(r.cuts.left))
+		}
+		if res.Event != nil {
+			left = append(left, res.LeftOut)
+		}
+	}
+	// a:1 kept; x0..x999 and a:2 left out; a:3 and x7:2 kept.
+	if want := []int{0, 1, 0}; !slices.Equal(left, want) {
+		t.Errorf("LeftOut %v, want %v", left, want)
 	}
 }
