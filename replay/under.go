@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // CapturesUnder turns FILE arguments into captures, each to be read on
@@ -59,26 +60,30 @@ func CapturesUnder(args []string) (files []string, unreadable map[string]error) 
 // not read under --each, "" for a symlink to a regular file, which is.
 func notRead(path string, mode fs.FileMode) string {
 	const name = " (name it to read it)"
+	what := "a special file"
 	if mode&fs.ModeSymlink != 0 {
 		fi, err := os.Stat(path)
+		var pe *fs.PathError
 		switch {
+		case errors.As(err, &pe):
+			return "is a symlink to nothing readable: " + pe.Err.Error()
 		case err != nil:
-			return "is a symlink to nothing readable: " + errors.Unwrap(err).Error()
+			return "is a symlink to nothing readable: " + err.Error()
 		case fi.Mode().IsRegular():
 			return ""
 		case fi.IsDir():
 			return "is a symlink to a directory, which --each does not follow" + name
 		}
-		mode = fi.Mode()
+		mode, what = fi.Mode(), "a symlink to a special file"
 	}
-	what := "a special file"
+	link := strings.TrimSuffix(what, "a special file")
 	switch {
 	case mode&fs.ModeNamedPipe != 0:
-		what = "a fifo"
+		what = link + "a fifo"
 	case mode&fs.ModeSocket != 0:
-		what = "a socket"
+		what = link + "a socket"
 	case mode&fs.ModeDevice != 0:
-		what = "a device"
+		what = link + "a device"
 	}
 	return "is " + what + ", and --each reads only the regular files under a directory" + name
 }

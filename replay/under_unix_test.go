@@ -30,8 +30,11 @@ func TestCapturesUnderSpecialFiles(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(dir, "d-fifo"), 0o600); err != nil {
 		t.Skip("no fifo here:", err)
 	}
+	if err := os.Symlink(filepath.Join(dir, "d-fifo"), filepath.Join(dir, "e-fifo-link")); err != nil {
+		t.Fatal(err)
+	}
 	got, unreadable := CapturesUnder([]string{dir})
-	want := []string{"a-link.jsonl", "b-dir", "c-dangling.jsonl", "d-fifo"}
+	want := []string{"a-link.jsonl", "b-dir", "c-dangling.jsonl", "d-fifo", "e-fifo-link"}
 	for i := range want {
 		want[i] = filepath.Join(dir, want[i])
 	}
@@ -41,7 +44,7 @@ func TestCapturesUnderSpecialFiles(t *testing.T) {
 	if err := unreadable[want[0]]; err != nil {
 		t.Errorf("a symlink to a file: %v, want it read", err)
 	}
-	for path, why := range map[string]string{want[1]: "symlink to a directory", want[2]: "symlink to nothing readable", want[3]: "is a fifo"} {
+	for path, why := range map[string]string{want[1]: "symlink to a directory", want[2]: "symlink to nothing readable", want[3]: "is a fifo", want[4]: "is a symlink to a fifo"} {
 		if err := unreadable[path]; err == nil || !strings.Contains(err.Error(), why) || !strings.Contains(err.Error(), path) {
 			t.Errorf("%s: %v, want an error saying %q", path, err, why)
 		}
