@@ -117,8 +117,14 @@ func run(ios *iostreams.IOStreams, args []string) int {
 	err := unknownCommand(root, args, root.Execute())
 	// -o json's document is filtered by --jq once complete; a failed
 	// expression outweighs what the command made of the failed write.
-	if jerr := ios.Close(); jerr != nil {
-		err = jerr
+	// A pager that failed after the command's own error is said after it.
+	jerr := ios.Close()
+	var pager *iostreams.PagerError
+	if !errors.As(jerr, &pager) || err == nil || errors.Is(err, iostreams.ErrPagerQuit) {
+		pager = nil
+		if jerr != nil {
+			err = jerr
+		}
 	}
 	if errors.Is(err, iostreams.ErrPagerQuit) {
 		err = nil // the user quit the pager before the end
@@ -151,6 +157,10 @@ func run(ios *iostreams.IOStreams, args []string) int {
 	}
 	if sig != nil {
 		return 128 + int(sig.Sig)
+	}
+	if pager != nil {
+		fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", termsafe.String(pager.Error()))
+		return exitUsage
 	}
 	return exitStatus(err)
 }

@@ -92,7 +92,7 @@ func TestWindowCutTurn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(html), `<tr class="t-window">`) || !strings.Contains(string(html), `<td class="outcome">cut-off by the window</td>`) ||
+	if !strings.Contains(string(html), `<tr class="t-window">`) || !strings.Contains(string(html), `<td class="outcome">cut-off by the window (the turn goes on past the window, at real-alpha.jsonl:21)</td>`) ||
 		strings.Contains(string(html), "unfinished turn") {
 		t.Errorf("report --lines 1-20: the turn is not marked cut by the window")
 	}

@@ -37,7 +37,7 @@ th{background:#f8f9fa}td.n{text-align:right}
 .findings li{margin:4px 0}.pos{font-size:12px;color:var(--dim)}.pos a{margin-right:6px}
 .note{color:var(--dim);font-size:12px}
 tr.problem td{background:#fef7e0}tr.cited td{background:#fce8e6}tr:target td{outline:2px solid var(--info)}
-tr.t-unfinished td.outcome{color:var(--err);font-weight:600}tr.t-complete td.outcome{color:var(--ok)}
+tr.t-unfinished td.outcome{color:var(--err);font-weight:600}tr.t-window td.outcome{color:var(--dim)}tr.t-complete td.outcome{color:var(--ok)}
 .verdict.clean{color:var(--ok)}.verdict.problems{color:var(--err);font-weight:600}
 .v-inert{color:var(--warn)}.v-accepted{color:var(--ok)}
 .filters label{margin-right:10px;font-size:12px}
@@ -185,7 +185,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{if .Turns}}<h3>Turns: how each ended for the client</h3>
 {{template "names" $.Names}}<div class="scroll"><table class="turns">
 <tr><th>turn</th><th>origin</th><th>outcome</th><th>ended at</th><th>completed later at</th><th>sequences</th><th>tokens</th></tr>
-{{range .Turns}}<tr class="{{if .Complete}}t-complete{{else if .Window}}t-window{{else}}t-unfinished{{end}}"><td>{{if .Link}}<a href="#{{.Link}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Operation}}</td><td class="outcome">{{.Outcome}}</td><td>{{template "pos" .Ended}}</td><td>{{if .Later.Label}}{{template "pos" .Later}} ({{.LaterChars}}){{end}}</td><td>{{.Sequences}}</td><td class="n">{{.Tokens}}</td></tr>
+{{range .Turns}}<tr class="{{if .Complete}}t-complete{{else if .Window}}t-window{{else}}t-unfinished{{end}}"><td>{{if .Link}}<a href="#{{.Link}}"><code>{{.ID}}</code></a>{{else}}<code>{{.ID}}</code>{{end}}</td><td>{{.Operation}}</td><td class="outcome">{{.Outcome}}{{.Past}}</td><td>{{template "pos" .Ended}}</td><td>{{if .Later.Label}}{{template "pos" .Later}} ({{.LaterChars}}){{end}}</td><td>{{.Sequences}}</td><td class="n">{{.Tokens}}</td></tr>
 {{end -}}
 </table></div>
 {{if .TurnsNote}}<p class="note">{{.TurnsNote}}</p>{{end}}{{end}}

@@ -26,8 +26,10 @@ type turnRow struct {
 	// colours as fine.
 	Complete bool
 	// Window is whether the window cut the turn (inspect.TurnEnding.Window):
-	// no problem, so not coloured as one.
+	// no problem, so not coloured as one; Past says where the capture goes
+	// on with it, in render.PastWindowAt's words.
 	Window bool
+	Past   string
 	// Link is the id of the turn's box in the lineage picture.
 	Link string
 }
@@ -94,6 +96,7 @@ func (b *pageBuilder) turnRows(g *lineage.Session, endings []inspect.TurnEnding,
 		if l := te.Later; l != nil {
 			r.Later, r.LaterChars = b.position(l.At), render.LaterWords(l)
 		}
+		r.Past = render.PastWindowAt(te.Window, func(at model.Position) string { return b.position(at).Label })
 		rows = append(rows, r)
 	}
 	return rows
