@@ -138,3 +138,75 @@ func TestWindowLeftOutBounded(t *testing.T) {
 		t.Errorf("LeftOut %v, want %v", left, want)
 	}
 }
+
+// FuzzWindow runs a capture through a window of line ranges on one
+// worker and on four: the same lines, verdicts, LeftOut and cuts either
+// way; every line kept is in the window; LeftOut counts no more events
+// than the window left out; and every cut names a turn of a kept event,
+// its position a line the window left out.
+func FuzzWindow(f *testing.F) {
+	line := func(session, turn string, seq int64) string {
+		return strings.Replace(snapshotLine(session, seq), `"turnId":"t1"`, `"turnId":"`+turn+`"`, 1)
+	}
+	f.Add(strings.Join([]string{line("a", "t1", 1), line("b", "t1", 1), line("a", "t1", 2), line("b", "t2", 2), line("a", "t1", 3)}, "\n")+"\n", uint8(1), uint8(3), uint8(5), uint8(0))
+	f.Add(strings.Join([]string{line("a", "t1", 1), "not json", line("a", "t2", 4), line("a", "t2", 5)}, "\n"), uint8(2), uint8(2), uint8(4), uint8(4))
+	f.Fuzz(func(t *testing.T, capture string, a, b, c, d uint8) {
+		w := &Window{Lines: []LineRange{{First: int(a%16) + 1, Last: int(a%16) + 1 + int(b%8)}, {First: int(c%32) + 1, Last: int(d % 64)}}}
+		type got struct {
+			line, leftOut int
+			reason        Reason
+			session, turn string
+		}
+		run := func(workers int) ([]got, Summary) {
+			rd, err := Open([]string{StdinName}, strings.NewReader(capture), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []got
+			sum, err := Run(rd, Options{Window: w, Workers: workers}, func(res *Result) error {
+				g := got{line: res.Line, leftOut: res.LeftOut, reason: res.Reason}
+				if res.Event != nil {
+					g.session, g.turn = res.Event.SessionID, res.Event.TurnID
+				}
+				out = append(out, g)
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out, sum
+		}
+		one, sum := run(1)
+		four, sum4 := run(4)
+		if !slices.Equal(one, four) || sum.WindowCuts() != sum4.WindowCuts() {
+			t.Fatalf("one worker %v (%d cuts), four %v (%d cuts)", one, sum.WindowCuts(), four, sum4.WindowCuts())
+		}
+		left := 0
+		kept := map[[2]string]bool{}
+		for _, g := range one {
+			if !w.hasLine(g.line) {
+				t.Errorf("line %d kept, outside the window %v", g.line, w.Lines)
+			}
+			left += g.leftOut
+			kept[[2]string{g.session, g.turn}] = true
+		}
+		if out := sum.Input.Lines - len(one); left > out {
+			t.Errorf("LeftOut sums to %d, more than the %d lines the window left out", left, out)
+		}
+		for k := range kept {
+			if c, ok := sum.PastWindow(k[0], k[1]); ok && w.hasLine(c.Line) {
+				t.Errorf("turn %v goes on past the window at line %d, inside it", k, c.Line)
+			}
+		}
+		if n := 0; sum.WindowCuts() > 0 {
+			for k := range kept {
+				if _, ok := sum.PastWindow(k[0], k[1]); ok {
+					n++
+				}
+			}
+			if n != sum.WindowCuts() {
+				t.Errorf("%d cuts, %d of them turns of kept events", sum.WindowCuts(), n)
+			}
+		}
+	})
+}
