@@ -15,19 +15,28 @@ import (
 )
 
 // Names collects names in order of first appearance, each once, to say
-// what exists when a flag names nothing (UnknownName).
+// what exists when a flag names nothing (UnknownName): at most namesKept
+// of them, whatever a hostile capture holds; Over says that more came.
 type Names struct {
 	seen map[string]bool
 	// Order is the names, in order of first appearance.
 	Order []string
+	Over  bool
 }
 
-// Add adds name, unless it is there.
+// namesKept is the most names a Names keeps.
+const namesKept = 1 << 16
+
+// Add adds name, unless it is there or namesKept are.
 func (s *Names) Add(name string) {
 	if s.seen == nil {
 		s.seen = map[string]bool{}
 	}
-	if !s.seen[name] {
+	switch {
+	case s.seen[name]:
+	case len(s.Order) >= namesKept:
+		s.Over = true
+	default:
 		s.seen[name] = true
 		s.Order = append(s.Order, name)
 	}
@@ -44,7 +53,11 @@ const NamesListed = 5
 // the capture: one line naming the value and listing what exists, so
 // that a typo is seen at once and never read as "nothing happened".
 func UnknownName(flag, value, kind string, names []string) string {
-	if len(names) == 0 {
+	return unknownName(flag, value, kind, &Names{Order: names})
+}
+
+func unknownName(flag, value, kind string, names *Names) string {
+	if len(names.Order) == 0 {
 		return fmt.Sprintf("%s %s matches nothing: the capture has no %ss", flag, value, kind)
 	}
 	return fmt.Sprintf("%s %s matches nothing: the capture has %s", flag, value, cappedList(names, kind))
@@ -253,13 +266,13 @@ func (f *TurnFinder) where() string {
 // the turn, what it has, and which other sessions have the turn.
 func (f *TurnFinder) absent() string {
 	if f.session == "" {
-		return UnknownName("--turn", f.turn, "turn", f.turns.Order)
+		return unknownName("--turn", f.turn, "turn", &f.turns)
 	}
 	turn := termsafe.String(f.turn)
 	if len(f.elsewhere.Order) > 0 {
 		in := "session " + termsafe.String(f.elsewhere.Order[0])
 		if len(f.elsewhere.Order) > 1 {
-			in = text.Plural(len(f.elsewhere.Order), "session") + " (" + listed(f.elsewhere.Order) + ")"
+			in = counted(&f.elsewhere, "session") + " (" + listed(&f.elsewhere) + ")"
 		}
 		return fmt.Sprintf("--turn %s is in %s, not the pinned session %s, which has %s",
 			turn, in, termsafe.String(f.session), f.sessionTurns())
@@ -271,7 +284,10 @@ func (f *TurnFinder) absent() string {
 		}
 	}
 	msg := fmt.Sprintf("--turn %s matches nothing: session %s has %s", turn, termsafe.String(f.session), f.sessionTurns())
-	if more > 0 {
+	switch {
+	case f.others.Over || f.turns.Over:
+		msg += "; other sessions have more turns" // past the names kept: how many is not known
+	case more > 0:
 		msg += "; other sessions have " + text.Plural(more, "more turn")
 	}
 	return msg
@@ -282,24 +298,36 @@ func (f *TurnFinder) sessionTurns() string {
 	if len(f.turns.Order) == 0 {
 		return "no turns"
 	}
-	return cappedList(f.turns.Order, "turn")
+	return cappedList(&f.turns, "turn")
 }
 
 // cappedList is "N kinds: a, b (+n)" (listed).
-func cappedList(names []string, kind string) string {
-	return text.Plural(len(names), kind) + ": " + listed(names)
+func cappedList(names *Names, kind string) string {
+	return counted(names, kind) + ": " + listed(names)
+}
+
+// counted is "N kinds", "at least N kinds" when more came than names
+// kept (Names.Over).
+func counted(names *Names, kind string) string {
+	if names.Over {
+		return "at least " + text.Plural(len(names.Order), kind)
+	}
+	return text.Plural(len(names.Order), kind)
 }
 
 // listed is "a, b (+n)": the first NamesListed of names, terminal-safe,
-// and a count for the rest.
-func listed(names []string) string {
+// and a count for the rest ("+n and more" past the names kept).
+func listed(names *Names) string {
 	list := make([]string, 0, NamesListed)
-	for _, n := range names[:min(len(names), NamesListed)] {
+	for _, n := range names.Order[:min(len(names.Order), NamesListed)] {
 		list = append(list, termsafe.String(n))
 	}
 	more := ""
-	if n := len(names) - len(list); n > 0 {
+	if n := len(names.Order) - len(list); n > 0 || names.Over {
 		more = " (+" + strconv.Itoa(n) + ")"
+		if names.Over {
+			more = " (+" + strconv.Itoa(n) + " and more)"
+		}
 	}
 	return strings.Join(list, ", ") + more
 }

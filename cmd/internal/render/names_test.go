@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -43,5 +44,21 @@ func TestTurnFinderTermsafe(t *testing.T) {
 	f.Observe(event("s1", "t1", replay.ReasonAdvanced))
 	if !f.Accepted() {
 		t.Fatal("Accepted is false after an accepted snapshot of the turn")
+	}
+}
+
+// TestNamesBounded: a capture of more turns than namesKept keeps only
+// namesKept of them, whatever its length, and the error says "at least".
+func TestNamesBounded(t *testing.T) {
+	f := NewTurnFinder("nope", "")
+	for i := range 2 * namesKept {
+		f.Observe(&replay.Result{Event: &replay.Event{SessionID: "s", TurnID: fmt.Sprintf("t%d", i)}, Reason: replay.ReasonInitial})
+	}
+	if n := len(f.turns.Order); n != namesKept || len(f.turns.seen) != namesKept || !f.turns.Over {
+		t.Fatalf("kept %d names (%d seen), Over %v: want %d, Over", n, len(f.turns.seen), f.turns.Over, namesKept)
+	}
+	msg := f.NotFound()
+	if want := fmt.Sprintf("--turn nope matches nothing: the capture has at least %d turns: t0, t1, t2, t3, t4 (+%d and more)", namesKept, namesKept-NamesListed); msg != want {
+		t.Errorf("NotFound = %q\nwant %q", msg, want)
 	}
 }
