@@ -306,7 +306,8 @@ func (in *Inspector) orphans(s *session) (orphans tally, turns []string, lost ta
 				// the finding says which, as the turn's outcome does.
 				turns = append(turns, tu.ID+" answered by diagnostic "+code+" alone")
 			}
-		case o == model.EndNeverAccepted:
+		case o == model.EndNeverAccepted && tu.CutByWindow() == nil:
+			// (One the window cut may be accepted past it.)
 			lost.hit("")
 			lost.at(in.limit, in.pos(at))
 			lostTurns = append(lostTurns, tu.ID)

@@ -73,7 +73,8 @@ var endingMeanings = [...]string{
 		"--until) ends inside the turn and the capture goes on with it past the window, the window cut it, " +
 		"not the server: every view says cut-off by the window, and the verdict counts no problem.",
 	EndNeverAccepted: "the turn had snapshots and the cursor kept every one inert, so the client never saw it " +
-		"(turn-never-accepted names it).",
+		"(turn-never-accepted names it). When a window (--lines, --since, --until) ends while the capture goes on " +
+		"with the turn past it, every view says never-accepted in the window, and turn-never-accepted does not name it.",
 	EndRefused: "the server answered the turn's submit with an HTTP error body (request-refused) and no snapshot " +
 		"of the turn was accepted.",
 }
@@ -218,17 +219,18 @@ func (t *Turn) PastWindow() *Position {
 // CutByWindow is where the capture goes on with the turn past the
 // window, when the window, not the server nor the transport, ended it:
 // it reads cut-off (its last accepted snapshot in the window is not
-// terminal and no diagnostic came) or unanswered (a submit, and its
-// snapshots past the window) only because the window ends there, and is
-// no problem of its session. nil otherwise: a turn that completed, an
-// error, a diagnostic or a refusal is what the window shows of it
-// wherever it ends.
+// terminal and no diagnostic came), unanswered (a submit, and its
+// snapshots past the window) or never-accepted (every snapshot of it in
+// the window kept inert, and more past it) only because the window ends
+// there, and is no problem of its session. nil otherwise: a turn that
+// completed, an error, a diagnostic or a refusal is what the window shows
+// of it wherever it ends.
 func (t *Turn) CutByWindow() *Position {
 	p := t.PastWindow()
 	if p == nil {
 		return nil
 	}
-	if e, _, _ := t.Ending(); e != EndCutOff && e != EndUnanswered {
+	if e, _, _ := t.Ending(); e != EndCutOff && e != EndUnanswered && e != EndNeverAccepted {
 		return nil
 	}
 	return p

@@ -112,7 +112,7 @@ func OutcomeIn(e model.Ending, code string, later, window bool) string {
 
 // windowWords say, after ending e, that the window cut the turn.
 func windowWords(e model.Ending) string {
-	if e == model.EndUnanswered {
+	if e == model.EndUnanswered || e == model.EndNeverAccepted {
 		return " in the window"
 	}
 	return " by the window"
