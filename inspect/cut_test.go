@@ -44,3 +44,28 @@ func TestCaptureCutCountsCaptures(t *testing.T) {
 		})
 	}
 }
+
+// TestCaptureCutLogLine: a CRI or kubectl log whose last line has no
+// newline and whose event stops at its end says so, as an NDJSON line
+// cut short does, not with the bare JSON error; a framer's own word for
+// a cut (Docker's) is kept.
+func TestCaptureCutLogLine(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"reconnect.cri.log", "the capture ends inside an event (its last log line has no newline and the event in it, of "},
+		{"reconnect.kubectl.log", "the capture ends inside an event (its last log line has no newline and the event in it, of "},
+		{"reconnect.docker.log", "the capture ends inside an event (docker: the log ends inside its last json-file entry)"},
+	} {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "formats", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut := filepath.Join(t.TempDir(), tc.file)
+		if err := os.WriteFile(cut, data[:len(data)-40], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fs := findingsOf(run(t, Options{}, cut), CaptureCut)
+		if len(fs) != 1 || !strings.HasPrefix(fs[0].Message, tc.want) {
+			t.Errorf("%s cut: capture-cut %+v; want one whose message starts %q", tc.file, fs, tc.want)
+		}
+	}
+}

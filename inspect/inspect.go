@@ -294,8 +294,13 @@ func (in *Inspector) exchangeSubmit(res *replay.Result) *pendingSubmit {
 // the last line's missing newline.
 func (in *Inspector) observeCut(res *replay.Result) {
 	detail := res.Err.RedactedDetail()
-	if !res.Framed {
+	switch {
+	case !res.Framed:
 		detail = fmt.Sprintf("its last line, of %d bytes, has no newline and its JSON stops at the line's end", res.Size)
+	case res.Err.Offset >= 0:
+		// A log line (CRI, kubectl) cut as an NDJSON line is; a framer's
+		// own word for a cut (Docker, SSE) has no offset.
+		detail = fmt.Sprintf("its last log line has no newline and the event in it, of %d bytes, stops at the line's end", res.Size)
 	}
 	if in.cut.n == 0 || res.File != in.cutFile {
 		// Captures are read one after another: a new file is a new
