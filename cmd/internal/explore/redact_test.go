@@ -35,28 +35,28 @@ func TestExploreRedactHidesEverySecret(t *testing.T) {
 		look := func(what string) {
 			c.Check("explore "+filepath.Base(file)+", "+what+",", m.render()+"\n"+strings.Join(m.detailLines(m.selected(), m.detailWidth()), "\n"), redact)
 		}
-		for i := range m.x.len() {
-			m.selectRow(i)
-			for tab := range tabCount {
-				m.tab = tab
-				m.refresh()
-				look(fmt.Sprintf("line %d tab %s", m.x.line(i), tabNames[tab]))
-				press(m, "x")
-				look(fmt.Sprintf("line %d tab %s toggled off", m.x.line(i), tabNames[tab]))
-				press(m, "x")
+		// Every tab of every line, as read, and (toggle) with the line
+		// itself toggled off and back.
+		every := func(when string, toggle bool) {
+			for i := range m.x.len() {
+				m.selectRow(i)
+				for tab := range tabCount {
+					m.tab = tab
+					m.refresh()
+					look(fmt.Sprintf("line %d tab %s%s", m.x.line(i), tabNames[tab], when))
+					if toggle {
+						press(m, "x")
+						look(fmt.Sprintf("line %d tab %s toggled off", m.x.line(i), tabNames[tab]))
+						press(m, "x")
+					}
+				}
 			}
 		}
+		every("", true)
 		// A what-if in play while another line shows its findings.
 		m.selectRow(0)
 		press(m, "x")
-		for i := range m.x.len() {
-			m.selectRow(i)
-			for tab := range tabCount {
-				m.tab = tab
-				m.refresh()
-				look(fmt.Sprintf("line %d tab %s, line 1 toggled off", m.x.line(i), tabNames[tab]))
-			}
-		}
+		every(", line 1 toggled off", false)
 		press(m, "x")
 		press(m, "?")
 		look("help")
