@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,5 +164,29 @@ func TestReduceToTerminalIsTerminalSafe(t *testing.T) {
 		if got != want {
 			t.Errorf("to a terminal: got %q, want %q", got, want)
 		}
+	}
+}
+
+// TestReduceRedactKeepsCut: a capture cut inside its last line, reduced
+// with --redact, still ends inside an event: the neutral text of the
+// cut line is JSON as far as it goes, so capture-cut is kept, and none of
+// its message text is.
+func TestReduceRedactKeepsCut(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "reduced.jsonl")
+	ios, _, errOut := iostreams.Test("")
+	if code := run(ios, []string{"reduce", "--finding", "capture-cut", "--redact", "--out", out, filepath.Join("..", "testdata", "inspect", "capture-cut.jsonl")}); code != 0 {
+		t.Fatalf("reduce --redact: exit %d: %s", code, errOut)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.HasSuffix(data, []byte("\n")) || bytes.Contains(data, []byte("question")) {
+		t.Errorf("reduced capture %q: want its last line cut, and no message text", data)
+	}
+	ios, stdout, _ := iostreams.Test("")
+	run(ios, []string{"inspect", out})
+	if !strings.Contains(stdout.String(), "capture-cut") {
+		t.Errorf("inspect of the reduced capture:\n%s\nwant capture-cut", stdout)
 	}
 }

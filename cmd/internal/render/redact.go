@@ -408,20 +408,105 @@ func (r *Rewriter) Line(raw []byte) []byte {
 }
 
 // neutralText keeps a text's punctuation and spaces, with letters as "x"
-// and digits as "0".
+// and digits as "0", and keeps JSON that it holds as far as it goes JSON
+// of the same shape, so that an event cut short (capture-cut) is still
+// one: in a string, an escape stays one (\u0078 for a \u escape); out of
+// one, a number is 0 padded with spaces to its length, and true, false
+// and null (or the start of one the text ends in) stay.
 func neutralText(raw []byte) []byte {
 	out := make([]byte, 0, len(raw))
-	for _, r := range string(raw) {
+	text := string(raw)
+	inString := false
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
 		switch {
-		case r >= '0' && r <= '9':
+		case inString && r == '\\':
+			out = append(out, '\\')
+			i++
+			if i == len(text) {
+				continue
+			}
+			if text[i] != 'u' {
+				out = append(out, neutralEscape(text[i]))
+				i++
+				continue
+			}
+			// \uXXXX: as many of its hex digits as the text has, as 0078.
+			n := 1
+			for n < 5 && i+n < len(text) && isHex(text[i+n]) {
+				n++
+			}
+			out = append(out, "u0078"[:n]...)
+			i += n
+		case r == '"':
+			inString = !inString
+			out = append(out, '"')
+			i++
+		case inString:
+			out = append(out, neutralRune(r))
+			i += size
+		case r == '-' || (r >= '0' && r <= '9'):
+			n := 1
+			for i+n < len(text) && strings.IndexByte("0123456789.eE+-", text[i+n]) >= 0 {
+				n++
+			}
 			out = append(out, '0')
-		case r < utf8.RuneSelf && !unicode.IsLetter(r):
-			out = append(out, byte(r))
+			out = append(out, strings.Repeat(" ", n-1)...)
+			i += n
+		case r < utf8.RuneSelf && unicode.IsLetter(r):
+			n := 1
+			for i+n < len(text) && text[i+n] < utf8.RuneSelf && unicode.IsLetter(rune(text[i+n])) {
+				n++
+			}
+			if w := text[i : i+n]; isLiteral(w, i+n == len(text)) {
+				out = append(out, w...)
+			} else {
+				out = append(out, strings.Repeat("x", n)...)
+			}
+			i += n
 		default:
-			out = append(out, 'x')
+			out = append(out, neutralRune(r))
+			i += size
 		}
 	}
 	return out
+}
+
+// neutralRune is a rune of neutral text: a digit as 0, a letter or any
+// rune past ASCII as x, other ASCII as it is.
+func neutralRune(r rune) byte {
+	switch {
+	case r >= '0' && r <= '9':
+		return '0'
+	case r < utf8.RuneSelf && !unicode.IsLetter(r):
+		return byte(r)
+	}
+	return 'x'
+}
+
+// neutralEscape is the character after a backslash in a JSON string: one
+// of JSON's escapes stays, so that the string stays one; anything else is
+// neutral.
+func neutralEscape(c byte) byte {
+	if strings.IndexByte(`"\/bfnrt`, c) >= 0 {
+		return c
+	}
+	return neutralRune(rune(c))
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// isLiteral says whether a word out of a string is JSON's true, false or
+// null, or, at the end of the text, the start of one.
+func isLiteral(w string, atEnd bool) bool {
+	for _, l := range []string{"true", "false", "null"} {
+		if w == l || (atEnd && strings.HasPrefix(l, w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // value writes raw, the value at path; protocol is false inside a
