@@ -431,12 +431,16 @@ func neutralText(raw []byte) []byte {
 				i++
 				continue
 			}
-			// \uXXXX: as many of its hex digits as the text has, as 0078.
+			// \uXXXX as \u0078 (x); cut short, as many 0s as it has digits.
 			n := 1
 			for n < 5 && i+n < len(text) && isHex(text[i+n]) {
 				n++
 			}
-			out = append(out, "u0078"[:n]...)
+			if n == 5 {
+				out = append(out, "u0078"...)
+			} else {
+				out = append(out, "u0000"[:n]...)
+			}
 			i += n
 		case r == '"':
 			inString = !inString

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/agentskit/snapctl/cmd/internal/render/redacttest"
 	"github.com/agentskit/snapctl/inspect"
@@ -152,4 +154,25 @@ func TestRewriterIDs(t *testing.T) {
 	if a != want[0] || b != want[1] {
 		t.Errorf("got\n%s\n%s\nwant\n%s\n%s", a, b, want[0], want[1])
 	}
+}
+
+// FuzzNeutralText: neutral text never panics, keeps no digit but 0 and no
+// letter but x and those of true, false and null, and is JSON of the same
+// shape as far as the text is (a JSON value stays valid JSON).
+func FuzzNeutralText(f *testing.F) {
+	f.Add(`{"a":"b\u00e9\n","n":-12.5e3,"t":true,"f":fals`)
+	f.Add(`plain text 123 with "quotes" and \ backslash`)
+	f.Fuzz(func(t *testing.T, s string) {
+		out := string(neutralText([]byte(s)))
+		// Escapes stay escapes: \u0078, \n and the like say nothing.
+		shown := regexp.MustCompile(`\\(u0078|.)`).ReplaceAllString(out, "")
+		for _, r := range shown {
+			if (r >= '1' && r <= '9') || (unicode.IsLetter(r) && !strings.ContainsRune("xtruefalsn", r)) {
+				t.Fatalf("neutralText(%q) = %q keeps %q", s, out, r)
+			}
+		}
+		if json.Valid([]byte(s)) && !json.Valid([]byte(out)) {
+			t.Fatalf("neutralText(%q) = %q: no longer JSON", s, out)
+		}
+	})
 }
