@@ -100,7 +100,8 @@ var Checks = []Check{
 	{ID: CaptureCut, Severity: SeverityWarning,
 		Summary: "the capture ends inside an event: it was cut short",
 		Means: "The capture breaks off in the middle of an event: its last line has no newline and its JSON stops before " +
-			"its end, or a HAR document, an SSE stream or a container log ends inside an event. That event is malformed, and " +
+			"its end (or that of an event glued after a server's error body there: glued-lines), or a HAR document, an SSE " +
+			"stream or a container log ends inside an event. That event is malformed, and " +
 			"whatever the server sent after it is not in the capture, so a turn the capture leaves unfinished may have ended " +
 			"after the cut. One position per event cut (a container log may end inside one of each stream); the message names the first capture cut.",
 		Arises: "A copy or download stopped early, `head -c` or a size limit, a log rotated or still being written, a " +

@@ -69,3 +69,37 @@ func TestCaptureCutLogLine(t *testing.T) {
 		}
 	}
 }
+
+// TestCaptureCutGlued: a capture that ends in a server error body with
+// the next response's first event glued after it, cut short, ends inside
+// that event: capture-cut, and glued-lines says the event is the cut one.
+// Whole, the glued event is no cut, unterminated or not.
+func TestCaptureCutGlued(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "reconnect.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	body := `{"error":{"version":1,"code":"SESSION_BUSY","message":"busy","retryable":true}}`
+	event := strings.TrimSuffix(lines[3], "\n")
+	for _, tc := range []struct {
+		name, last string
+		cut        bool
+	}{
+		{"cut glued event", body + event[:200], true},
+		{"whole glued event, no newline", body + event, false},
+		{"body alone, no newline", body, false},
+	} {
+		file := filepath.Join(t.TempDir(), "capture.jsonl")
+		if err := os.WriteFile(file, []byte(strings.Join(lines[:3], "")+tc.last), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rep := run(t, Options{}, file)
+		if got := len(findingsOf(rep, CaptureCut)) == 1; got != tc.cut {
+			t.Errorf("%s: capture-cut %v, want %v (%+v)", tc.name, got, tc.cut, rep.Findings)
+		}
+		if g := findingsOf(rep, GluedLines); tc.cut && (len(g) != 1 || !strings.Contains(g[0].Message, "200 bytes of an event the capture ends inside (capture-cut)")) {
+			t.Errorf("%s: glued-lines %+v, want it to name the cut event", tc.name, g)
+		}
+	}
+}

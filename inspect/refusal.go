@@ -182,6 +182,10 @@ func (in *Inspector) observeRefusal(res *replay.Result, exchange *pendingSubmit)
 	r.glued.hit("")
 	r.glued.at(in.limit, p)
 	lost := r.describe(rest)
+	if res.Cut {
+		// The capture ends inside the glued event (replay.Result.Cut).
+		lost = fmt.Sprintf("%d bytes of an event the capture ends inside (capture-cut)", len(rest))
+	}
 	if len(r.first) < 5 {
 		r.first = append(r.first, glued{code: code, lost: lost})
 	}

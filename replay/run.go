@@ -1,6 +1,11 @@
 package replay
 
-import "github.com/agentskit/snapctl/replay/internal/wire"
+import (
+	"bytes"
+	"encoding/json"
+
+	"github.com/agentskit/snapctl/replay/internal/wire"
+)
 
 // Options configures a replay run.
 type Options struct {
@@ -127,7 +132,25 @@ func cutShort(l *Line, err *DecodeError) bool {
 		return false
 	}
 	return l.cut || (l.Unterminated && l.bad == nil && !l.TooLong && err.Envelope == nil &&
-		err.Code == CodeInvalidPayload && err.Offset >= len(l.Data) && len(l.Data) > 0)
+		err.Code == CodeInvalidPayload && len(l.Data) > 0 && (err.Offset >= len(l.Data) || gluedCut(l.Data)))
+}
+
+// gluedCut says whether a last line is a server error body with an event
+// glued after it (ErrorBodyPrefix) that its JSON stops short of: the
+// capture ends inside that event, as curl >> capture.jsonl leaves it when
+// the response after the body was cut.
+func gluedCut(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t")
+	if !bytes.HasPrefix(b, ErrorBodyPrefix) {
+		return false
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	var body json.RawMessage
+	if d.Decode(&body) != nil {
+		return false
+	}
+	rest := bytes.TrimLeft(b[d.InputOffset():], " \t\r")
+	return len(rest) > 0 && stopsShort(rest)
 }
 
 // wantsRaw says whether the result of line l, malformed with err or not,
