@@ -113,18 +113,6 @@ func (o *replayOptions) validate(failOn, only string) error {
 	return nil
 }
 
-// resultTurn is the turn of a result: its event's, or what a malformed
-// line's envelope says, or "".
-func resultTurn(res *replay.Result) string {
-	switch {
-	case res.Event != nil:
-		return res.Event.TurnID
-	case res.Err != nil && res.Err.Envelope != nil:
-		return res.Err.Envelope.TurnID
-	}
-	return ""
-}
-
 // liveInput says whether any input may be live: standard input, or a
 // file that is not a regular file (a pipe, a terminal, /dev/fd/N).
 func liveInput(files []string) bool {
@@ -179,7 +167,7 @@ func replayRun(o *replayOptions) error {
 		o.sniff.Observe(res)
 		if o.Turn != "" {
 			turns.Observe(res)
-			if resultTurn(res) != o.Turn {
+			if _, turn := render.SessionTurn(res); turn != o.Turn {
 				return nil
 			}
 		}

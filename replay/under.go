@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 )
 
 // CapturesUnder turns FILE arguments into captures, each to be read on
@@ -60,7 +59,7 @@ func CapturesUnder(args []string) (files []string, unreadable map[string]error) 
 // not read under --each, "" for a symlink to a regular file, which is.
 func notRead(path string, mode fs.FileMode) string {
 	const name = " (name it to read it)"
-	what := "a special file"
+	link := ""
 	if mode&fs.ModeSymlink != 0 {
 		fi, err := os.Stat(path)
 		var pe *fs.PathError
@@ -74,16 +73,16 @@ func notRead(path string, mode fs.FileMode) string {
 		case fi.IsDir():
 			return "is a symlink to a directory, which --each does not follow" + name
 		}
-		mode, what = fi.Mode(), "a symlink to a special file"
+		mode, link = fi.Mode(), "a symlink to "
 	}
-	link := strings.TrimSuffix(what, "a special file")
+	what := "a special file"
 	switch {
 	case mode&fs.ModeNamedPipe != 0:
-		what = link + "a fifo"
+		what = "a fifo"
 	case mode&fs.ModeSocket != 0:
-		what = link + "a socket"
+		what = "a socket"
 	case mode&fs.ModeDevice != 0:
-		what = link + "a device"
+		what = "a device"
 	}
-	return "is " + what + ", and --each reads only the regular files under a directory" + name
+	return "is " + link + what + ", and --each reads only the regular files under a directory" + name
 }

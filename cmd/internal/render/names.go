@@ -194,15 +194,21 @@ func NewTurnFinder(turn, session string) *TurnFinder {
 	return &TurnFinder{turn: turn, session: session}
 }
 
-// Observe notes one result of the run.
-func (f *TurnFinder) Observe(res *replay.Result) {
-	var session, turn string
+// SessionTurn are the session and turn a result names: its event's, or
+// a malformed line's envelope's (unvalidated), "" for none.
+func SessionTurn(res *replay.Result) (session, turn string) {
 	switch {
 	case res.Event != nil:
-		session, turn = res.Event.SessionID, res.Event.TurnID
+		return res.Event.SessionID, res.Event.TurnID
 	case res.Err != nil && res.Err.Envelope != nil:
-		session, turn = res.Err.Envelope.SessionID, res.Err.Envelope.TurnID
+		return res.Err.Envelope.SessionID, res.Err.Envelope.TurnID
 	}
+	return "", ""
+}
+
+// Observe notes one result of the run.
+func (f *TurnFinder) Observe(res *replay.Result) {
+	session, turn := SessionTurn(res)
 	if turn == "" {
 		return
 	}
