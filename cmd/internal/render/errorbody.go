@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/agentskit/snapctl/cmd/internal/jsonout"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/internal/termsafe"
 )
@@ -53,24 +52,8 @@ func ErrorBodyChecks(q string) []string {
 	return []string{"request-refused"}
 }
 
-// writeErrorBody writes what a server error body says, in -o json: the
-// message only without redact.
-func writeErrorBody(e *jsonout.Encoder, b inspect.ErrorBody, redact bool) {
-	e.BeginObject()
-	e.Key("code")
-	e.Str(b.Code)
-	if !redact {
-		e.Key("message")
-		e.Str(b.Message)
-	}
-	e.Key("retryable")
-	e.Bool(b.Retryable)
-	e.Key("glued")
-	e.Bool(b.Glued)
-	e.EndObject()
-}
-
-// errorBodyJSON is writeErrorBody's object, for a close-up's -o json.
+// errorBodyJSON is what a server error body says in -o json (replay's
+// events, a close-up): the message only without redact.
 type errorBodyJSON struct {
 	Code      string  `json:"code"`
 	Message   *string `json:"message,omitempty"`

@@ -54,7 +54,7 @@ func writeResult(e *jsonout.Encoder, res *replay.Result, redact bool, eventPath 
 		}
 		if b, ok := inspect.ErrorBodyOf(res, eventPath); ok {
 			e.Key("errorBody")
-			writeErrorBody(e, b, redact)
+			e.Value(newErrorBodyJSON(&b, redact))
 		}
 	}
 	switch res.Reason {
