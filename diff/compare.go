@@ -190,6 +190,13 @@ func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new
 	}
 	both := func(i, j int) {
 		common = append(common, Move{ID: new[j].ID, From: i, To: j})
+		// Most messages of a snapshot are the ones before it unchanged:
+		// they are told apart here, before compareMessage builds the
+		// change it returns.
+		if sameMessage(&old[i], digest(i), &new[j]) {
+			p.same[j] = i
+			return
+		}
 		if c, changed := compareMessage(&old[i], digest(i), &new[j], words); changed {
 			p.noteHeads(&old[i], digest(i))
 			p.Changed = append(p.Changed, c)
@@ -272,7 +279,9 @@ func (c *MessageChange) Has(f Field) bool {
 // not change at all. d holds the digests of a compact a, or is nil.
 func sameMessage(a *replay.Message, d *msgDigest, b *replay.Message) bool {
 	if d == nil {
-		d = &msgDigest{}
+		return a.Content == b.Content && a.Status == b.Status && a.Role == b.Role && a.CreatedAt == b.CreatedAt &&
+			a.HasToolCallID == b.HasToolCallID && a.ToolCallID == b.ToolCallID && a.Parts == b.Parts &&
+			a.Metadata == b.Metadata && a.HasToolCalls == b.HasToolCalls && slices.Equal(a.ToolCalls, b.ToolCalls)
 	}
 	if !d.content.same(a.Content, b.Content) || a.Status != b.Status || a.Role != b.Role || a.CreatedAt != b.CreatedAt ||
 		a.HasToolCallID != b.HasToolCallID || !d.toolCallID.same(a.ToolCallID, b.ToolCallID) || !d.parts.same(a.Parts, b.Parts) ||
@@ -287,12 +296,9 @@ func sameMessage(a *replay.Message, d *msgDigest, b *replay.Message) bool {
 	return true
 }
 
-// compareMessage compares two messages; d holds the digests of a compact
-// a, or is nil.
+// compareMessage compares two messages that are not the same
+// (sameMessage); d holds the digests of a compact a, or is nil.
 func compareMessage(a *replay.Message, d *msgDigest, b *replay.Message, words bool) (MessageChange, bool) {
-	if sameMessage(a, d, b) {
-		return MessageChange{}, false
-	}
 	if d == nil {
 		d = &msgDigest{}
 	}

@@ -233,8 +233,11 @@ func (d *Differ) rebase(s *sessionState, p Projection) {
 	// counts. It is kept only when no larger than twice the new base's
 	// array, which the budget counts, so that a session whose snapshots
 	// shrank keeps no array the budget no longer counts.
+	// own may have written p's messages over the base's own array
+	// (inPlace): then it is p's, and there is no spare.
 	var spare []replay.Message
-	if d.opts.Borrowed && s.hasBase && s.packed == "" && s.base.digests == nil && cap(s.base.Messages) <= 2*len(p.Messages) {
+	if d.opts.Borrowed && s.hasBase && s.packed == "" && s.base.digests == nil && cap(s.base.Messages) <= 2*len(p.Messages) &&
+		!sameArray(s.base.Messages, p.Messages) {
 		spare = s.base.Messages
 		clear(spare)
 	}
@@ -283,18 +286,34 @@ func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 		same = nil
 	}
 	old := s.base.Messages
-	// The spare is reused only when it is not much larger than needed:
-	// the budget counts the messages, not the array's capacity.
-	ms := s.spare[:0]
-	if cap(ms) < len(p.Messages) || cap(ms) > 2*len(p.Messages) {
-		ms = make([]replay.Message, len(p.Messages))
+	var ms []replay.Message
+	inplace := inPlace(old, same, len(p.Messages))
+	if inplace {
+		// Every message kept is where it was: only the others are
+		// written, over the base's array, which nothing else holds.
+		// Past the new end it is cleared, to keep no strings the
+		// budget no longer counts.
+		ms = old[:len(p.Messages)]
+		if len(old) > len(ms) {
+			clear(old[len(ms):])
+		}
+	} else {
+		// The spare is reused only when it is not much larger than
+		// needed: the budget counts the messages, not the array's
+		// capacity.
+		ms = s.spare[:0]
+		if cap(ms) < len(p.Messages) || cap(ms) > 2*len(p.Messages) {
+			ms = make([]replay.Message, len(p.Messages))
+		}
+		// Every element is written below.
+		ms, s.spare = ms[:len(p.Messages)], nil
 	}
-	// Every element is written below.
-	ms, s.spare = ms[:len(p.Messages)], nil
 	c := &d.copier
 	for j := range p.Messages {
 		if same != nil && same[j] >= 0 {
-			ms[j] = old[same[j]]
+			if !inplace {
+				ms[j] = old[same[j]]
+			}
 			continue
 		}
 		m := &ms[j]
@@ -307,6 +326,27 @@ func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 	c.copy()
 	p.Messages = ms
 	return p
+}
+
+// inPlace says whether own can write a base of n messages over old, the
+// base's array kept whole: each message same keeps is at its place in
+// old, and old is large enough, but not so large that the budget, which
+// counts the messages, misses most of it.
+func inPlace(old []replay.Message, same []int, n int) bool {
+	if same == nil || n == 0 || cap(old) < n || cap(old) > 2*n {
+		return false
+	}
+	for j, i := range same[:n] {
+		if i >= 0 && i != j {
+			return false
+		}
+	}
+	return true
+}
+
+// sameArray says whether a and b begin at one element of one array.
+func sameArray(a, b []replay.Message) bool {
+	return len(a) > 0 && len(b) > 0 && &a[0] == &b[0]
 }
 
 func (d *Differ) pair(s *sessionState, p Projection) ([]int, error) {
