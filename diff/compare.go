@@ -200,8 +200,6 @@ func compareMessages(p *PairDiff, old []replay.Message, digests []msgDigest, new
 		if c, changed := compareMessage(&old[i], digest(i), &new[j], words); changed {
 			p.noteHeads(&old[i], digest(i))
 			p.Changed = append(p.Changed, c)
-		} else {
-			p.same[j] = i
 		}
 	}
 	added := func(j int) { p.Added = append(p.Added, new[j]) }
