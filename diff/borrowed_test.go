@@ -57,56 +57,71 @@ func TestBorrowedEveryBase(t *testing.T) {
 		}
 		return rs
 	}
-	// borrowed points every string of res into one buffer, returned for
-	// overwriting.
-	borrowed := func(res *replay.Result) []byte {
-		var buf []byte
-		var at []*string
-		for i := range res.Event.Snapshot.Messages {
-			eachString(&res.Event.Snapshot.Messages[i], func(s *string) { buf = append(buf, *s...); at = append(at, s) })
-		}
-		off := 0
-		for _, s := range at {
-			n := len(*s)
-			if n > 0 {
-				*s = unsafe.String(&buf[off], n)
-			}
-			off += n
-		}
-		return buf
-	}
 	for _, budget := range []int{keptBudget, 0} {
-		coarse := 0
-		run := func(borrow bool) []string {
-			var out []string
-			d := NewDiffer(Options{Borrowed: borrow}, func(p *PairDiff) error {
-				if p.Coarse {
-					coarse++
-				}
-				b, err := json.Marshal(p)
-				out = append(out, string(b))
-				return err
-			})
-			d.budget = budget
-			for _, res := range snapshots() {
-				var buf []byte
-				if borrow {
-					buf = borrowed(res)
-				}
-				if err := d.Add(res); err != nil {
-					t.Fatal(err)
-				}
-				for i := range buf {
-					buf[i] = '#'
-				}
-			}
-			return out
+		run := func(borrow bool) ([]string, []*PairDiff) {
+			return runPairs(t, Options{Borrowed: borrow}, budget, snapshots(), borrow)
 		}
-		if got, want := run(true), run(false); !reflect.DeepEqual(got, want) {
+		got, pairs := run(true)
+		if want, _ := run(false); !reflect.DeepEqual(got, want) {
 			t.Errorf("budget %d: borrowed messages give other pairs:\n got %v\nwant %v", budget, got, want)
+		}
+		coarse := 0
+		for _, p := range pairs {
+			if p.Coarse {
+				coarse++
+			}
 		}
 		if (coarse > 0) != (budget == 0) {
 			t.Errorf("budget %d: %d pairs against a compact projection", budget, coarse)
 		}
 	}
+}
+
+// runPairs gives rs to a Differ with opts and budget, and returns its
+// pairs, each also as JSON when it was emitted. With poison, every string
+// of a result points into one buffer (poisonable), overwritten once Add
+// returns.
+func runPairs(t *testing.T, opts Options, budget int, rs []*replay.Result, poison bool) ([]string, []*PairDiff) {
+	t.Helper()
+	var out []string
+	var kept []*PairDiff
+	d := NewDiffer(opts, func(p *PairDiff) error {
+		b, err := json.Marshal(p)
+		out = append(out, string(b))
+		kept = append(kept, p)
+		return err
+	})
+	d.budget = budget
+	for _, res := range rs {
+		var buf []byte
+		if poison {
+			buf = poisonable(res)
+		}
+		if err := d.Add(res); err != nil {
+			t.Fatal(err)
+		}
+		for i := range buf {
+			buf[i] = '#'
+		}
+	}
+	return out, kept
+}
+
+// poisonable points every string of res into one buffer, returned for
+// overwriting.
+func poisonable(res *replay.Result) []byte {
+	var buf []byte
+	var at []*string
+	for i := range res.Event.Snapshot.Messages {
+		eachString(&res.Event.Snapshot.Messages[i], func(s *string) { buf = append(buf, *s...); at = append(at, s) })
+	}
+	off := 0
+	for _, s := range at {
+		n := len(*s)
+		if n > 0 {
+			*s = unsafe.String(&buf[off], n)
+		}
+		off += n
+	}
+	return buf
 }

@@ -273,13 +273,15 @@ func (c *MessageChange) Has(f Field) bool {
 	return false
 }
 
+// wholeDigest is the digest of a message kept whole: none, which reads
+// as zero digests. It is shared, and never written.
+var wholeDigest msgDigest
+
 // sameMessage is the quick test for the common case of a message that did
 // not change at all. d holds the digests of a compact a, or is nil.
 func sameMessage(a *replay.Message, d *msgDigest, b *replay.Message) bool {
 	if d == nil {
-		return a.Content == b.Content && a.Status == b.Status && a.Role == b.Role && a.CreatedAt == b.CreatedAt &&
-			a.HasToolCallID == b.HasToolCallID && a.ToolCallID == b.ToolCallID && a.Parts == b.Parts &&
-			a.Metadata == b.Metadata && a.HasToolCalls == b.HasToolCalls && slices.Equal(a.ToolCalls, b.ToolCalls)
+		d = &wholeDigest
 	}
 	if !d.content.same(a.Content, b.Content) || a.Status != b.Status || a.Role != b.Role || a.CreatedAt != b.CreatedAt ||
 		a.HasToolCallID != b.HasToolCallID || !d.toolCallID.same(a.ToolCallID, b.ToolCallID) || !d.parts.same(a.Parts, b.Parts) ||
@@ -298,7 +300,7 @@ func sameMessage(a *replay.Message, d *msgDigest, b *replay.Message) bool {
 // (sameMessage); d holds the digests of a compact a, or is nil.
 func compareMessage(a *replay.Message, d *msgDigest, b *replay.Message, words bool) (MessageChange, bool) {
 	if d == nil {
-		d = &msgDigest{}
+		d = &wholeDigest
 	}
 	c := MessageChange{ID: b.ID, Old: *a, New: *b}
 	if !d.content.same(a.Content, b.Content) {

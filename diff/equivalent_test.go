@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/agentskit/snapctl/replay"
 )
@@ -30,12 +29,7 @@ func TestBorrowedKeepsNewerText(t *testing.T) {
 		{name: "tool calls", toolCalls: [2][]replay.ToolCall{{call("c1"), call("c2")}, {call("c2"), call("c1")}}},
 	} {
 		run := func(borrow bool) []string {
-			var out []string
-			d := NewDiffer(Options{Borrowed: borrow}, func(p *PairDiff) error {
-				b, err := json.Marshal(p)
-				out = append(out, string(b))
-				return err
-			})
+			var rs []*replay.Result
 			for i, content := range []string{"x", "x", "y"} {
 				ev := &replay.Event{Kind: replay.KindSnapshot, SessionID: "s", TurnID: "t", Sequence: int64(i + 1), EventID: fmt.Sprint("e", i)}
 				ev.Snapshot.Status = "streaming"
@@ -46,16 +40,9 @@ func TestBorrowedKeepsNewerText(t *testing.T) {
 					m.HasToolCalls, m.ToolCalls = true, slices.Clone(tcs)
 				}
 				ev.Snapshot.Messages = []replay.Message{{ID: "m0", Role: "user", Content: strings.Repeat("hi ", 500)}, m}
-				buf := poisonable(&replay.Result{Event: ev})
-				if err := d.Add(&replay.Result{File: "f", Line: i + 1, Event: ev, Reason: replay.ReasonAdvanced}); err != nil {
-					t.Fatal(err)
-				}
-				if borrow {
-					for k := range buf {
-						buf[k] = '#'
-					}
-				}
+				rs = append(rs, &replay.Result{File: "f", Line: i + 1, Event: ev, Reason: replay.ReasonAdvanced})
 			}
+			out, _ := runPairs(t, Options{Borrowed: borrow}, keptBudget, rs, borrow)
 			return out
 		}
 		if got, want := run(true), run(false); !reflect.DeepEqual(got, want) {
@@ -124,25 +111,6 @@ func randResults(r *rand.Rand) []*replay.Result {
 	return rs
 }
 
-// poisonable points every string of res into one buffer, returned for
-// overwriting.
-func poisonable(res *replay.Result) []byte {
-	var buf []byte
-	var at []*string
-	for i := range res.Event.Snapshot.Messages {
-		eachString(&res.Event.Snapshot.Messages[i], func(s *string) { buf = append(buf, *s...); at = append(at, s) })
-	}
-	off := 0
-	for _, s := range at {
-		n := len(*s)
-		if n > 0 {
-			*s = unsafe.String(&buf[off], n)
-		}
-		off += n
-	}
-	return buf
-}
-
 // TestBorrowedRandom checks, on random streams of snapshots of three
 // sessions (messages added, removed, swapped, grown, their JSON reordered,
 // their tool calls added, swapped and given results, ids repeated), that
@@ -158,28 +126,7 @@ func TestBorrowedRandom(t *testing.T) {
 		for _, budget := range []int{keptBudget, 0, 6000} {
 			for _, turn := range []string{"", "t2"} {
 				run := func(borrow, poison bool) ([]string, []*PairDiff) {
-					var out []string
-					var kept []*PairDiff
-					d := NewDiffer(Options{Borrowed: borrow, Turn: turn}, func(p *PairDiff) error {
-						b, err := json.Marshal(p)
-						out = append(out, string(b))
-						kept = append(kept, p)
-						return err
-					})
-					d.budget = budget
-					for _, res := range randResults(rand.New(rand.NewSource(seed))) {
-						var buf []byte
-						if poison {
-							buf = poisonable(res)
-						}
-						if err := d.Add(res); err != nil {
-							t.Fatal(err)
-						}
-						for i := range buf {
-							buf[i] = '#'
-						}
-					}
-					return out, kept
+					return runPairs(t, Options{Borrowed: borrow, Turn: turn}, budget, randResults(rand.New(rand.NewSource(seed))), poison)
 				}
 				want, _ := run(false, false)
 				got, _ := run(true, true)
