@@ -35,7 +35,8 @@ type Options struct {
 	// (replay.Options.BorrowMessages): good only until Add returns, their
 	// array reused. The differ then copies what it keeps of a snapshot,
 	// and of its messages only those that changed since the one before:
-	// a message equal to one kept already keeps that one's copy.
+	// a message equal to one kept already keeps that one's copy. The
+	// pairs' strings of the newer side are then borrowed too (NewDiffer).
 	Borrowed bool
 }
 
@@ -141,7 +142,12 @@ type sessionState struct {
 }
 
 // NewDiffer returns a Differ that calls emit with each pair, in the order
-// the newer snapshots were accepted. The PairDiff is emit's to keep.
+// the newer snapshots were accepted. The PairDiff is emit's to keep, but
+// with Options.Borrowed the strings it takes from the newer snapshot's
+// messages (Added, the ids of Changed and Moved, and the New side,
+// Appended and Words of Changed) are the line's, good only until emit
+// returns: emit copies what it keeps of them. The older side's strings
+// are the Differ's copies.
 func NewDiffer(opts Options, emit func(*PairDiff) error) *Differ {
 	return &Differ{opts: opts, emit: emit, sessions: map[string]*sessionState{}, budget: keptBudget}
 }
@@ -277,7 +283,7 @@ func (s *sessionState) older() Projection {
 // map from p's messages to the equal ones of the session's older
 // projection (PairDiff.same), nil for none: those keep the older one's
 // copy when it is kept whole (not packed, not compact), and only the
-// others are copied, into one allocation.
+// others are copied, each message's strings into one allocation.
 func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 	if !d.opts.Borrowed {
 		return p
@@ -322,8 +328,11 @@ func (d *Differ) own(s *sessionState, p Projection, same []int) Projection {
 		// own, not into the decoder's, which the result still shows.
 		m.ToolCalls = slices.Clone(m.ToolCalls)
 		eachString(m, func(s *string) { c.add(s, *s) })
+		// Each message's strings in an allocation of their own: a later
+		// base may keep this message and not the others copied with it,
+		// and the budget counts only the messages kept.
+		c.copy()
 	}
-	c.copy()
 	p.Messages = ms
 	return p
 }

@@ -2,6 +2,8 @@ package diff
 
 import (
 	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -88,5 +90,40 @@ func TestCopierLetsGo(t *testing.T) {
 		if cap(c.src) > copierKeep {
 			t.Fatalf("%d strings: the copier keeps room for %d", n, cap(c.src))
 		}
+	}
+}
+
+// TestKeptTextWithinBudget checks that the text a Differ of borrowed
+// messages keeps of its bases is what its budget counts: a message kept
+// from an older base (one the pair found the same) must not keep alive
+// the text of the messages copied with it, which are gone. Each snapshot
+// of this session removes the large message of the one before and keeps
+// the small message that came with it, so that a small message sharing
+// one allocation with a large one would keep every large one alive.
+func TestKeptTextWithinBudget(t *testing.T) {
+	const snapshots, big = 64, 64 << 10
+	d := NewDiffer(Options{Borrowed: true}, func(*PairDiff) error { return nil })
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for i := 1; i <= snapshots; i++ {
+		ev := &replay.Event{Kind: replay.KindSnapshot, SessionID: "s", TurnID: "t", Sequence: int64(i),
+			EventID: fmt.Sprint("e", i), EmittedAt: "2026-07-11T03:00:00.000Z"}
+		ev.Snapshot.Status = "streaming"
+		for k := 1; k <= i; k++ {
+			ev.Snapshot.Messages = append(ev.Snapshot.Messages, replay.Message{ID: fmt.Sprint("small", k), Role: "user",
+				Content: fmt.Sprint("question ", k), Status: "complete"})
+		}
+		ev.Snapshot.Messages = append(ev.Snapshot.Messages, replay.Message{ID: fmt.Sprint("big", i), Role: "assistant",
+			Content: strings.Repeat(string(rune('a'+i%26)), big), Status: "streaming"})
+		if err := d.Add(&replay.Result{File: "f", Line: i, Event: ev, Reason: replay.ReasonAdvanced}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(d)
+	if held := int64(after.HeapAlloc) - int64(before.HeapAlloc); held > int64(2*d.kept+big) {
+		t.Errorf("%d snapshots: the differ holds %d bytes of heap, its budget counts %d", snapshots, held, d.kept)
 	}
 }
