@@ -47,6 +47,15 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 			if opts.Out == "" {
 				return usageErrorf("reduce writes a capture: name it with --out FILE (- for standard output)")
 			}
+			if ios.IsStdout(opts.Out) {
+				opts.Out = "-"
+			}
+			if opts.Out != "-" {
+				// Before the capture is read and cut, which may take long.
+				if err := iostreams.CheckOutFile(opts.Out, opts.Force); err != nil {
+					return &usageError{err}
+				}
+			}
 			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
 				return err
 			}
@@ -155,12 +164,17 @@ func reduceRun(o *reduceOptions) error {
 			return &usageError{err}
 		}
 	}
-	if o.Out == "-" && o.IO.OutTTY {
-		// The capture's own bytes go to files and pipes; a terminal
-		// gets them terminal-safe, as every other output.
-		data = []byte(termsafe.Lines(string(data)))
+	write := func(w io.Writer, tty bool) error {
+		if tty {
+			// The capture's own bytes go to files and pipes; a
+			// terminal (standard output, or --out /dev/tty) gets them
+			// terminal-safe, as every other output.
+			data = []byte(termsafe.Lines(string(data)))
+		}
+		_, err := w.Write(data)
+		return err
 	}
-	if err := writeOutFile(o.IO, o.Out, o.Force, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+	if err := writeOutFile(o.IO, o.Out, o.Force, write); err != nil {
 		return err
 	}
 	fmt.Fprintf(o.IO.ErrOut, "snapctl: reduced %s to %s (%s) keeping %s", text.Plural(len(lines), "line"),

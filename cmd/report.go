@@ -87,6 +87,9 @@ func (o *reportOptions) validate() error {
 	if o.Out == "" {
 		return usageErrorf("--out needs a file name, or - for standard output")
 	}
+	if o.IO.IsStdout(o.Out) {
+		o.Out = "-"
+	}
 	if o.Out != "-" {
 		if err := iostreams.CheckOutFile(o.Out, o.Force); err != nil {
 			return &usageError{err}
@@ -173,7 +176,7 @@ func collectReport(o *reportOptions, rd *replay.Reader, borrow bool) (*reportInp
 // writeReportFile writes the page to --out's file, or to standard
 // output, and says on standard error which file it wrote.
 func writeReportFile(o *reportOptions, page *report.Page) error {
-	err := writeOutFile(o.IO, o.Out, o.Force, func(w io.Writer) error { return report.WritePage(w, page) })
+	err := writeOutFile(o.IO, o.Out, o.Force, func(w io.Writer, _ bool) error { return report.WritePage(w, page) })
 	if err == nil && o.Out != "-" {
 		fmt.Fprintf(o.IO.ErrOut, "snapctl: wrote %s\n", termsafe.String(o.Out))
 	}

@@ -61,10 +61,9 @@ const defaultColumns = 80
 // a terminal even when it is not (for tests and for `script`-like
 // recorders); a number is then the terminal's width.
 func System() *IOStreams {
-	tty := func(f *os.File) bool { return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()) }
 	ios := &IOStreams{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		InTTY: tty(os.Stdin), OutTTY: tty(os.Stdout), ErrTTY: tty(os.Stderr),
+		InTTY: isTerminal(os.Stdin), OutTTY: isTerminal(os.Stdout), ErrTTY: isTerminal(os.Stderr),
 		NoColor:   os.Getenv("NO_COLOR") != "",
 		ColorMode: "auto",
 		stdout:    os.Stdout,
@@ -76,6 +75,9 @@ func System() *IOStreams {
 	ios.Columns = columns(os.Getenv("COLUMNS"), force, func() int { return terminalColumns(os.Stdout) })
 	return ios
 }
+
+// isTerminal says whether f is a terminal.
+func isTerminal(f *os.File) bool { return isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()) }
 
 // columns decides the terminal width: COLUMNS first, as less and ls
 // honour it, then a width given by SNAPCTL_FORCE_TTY, then the

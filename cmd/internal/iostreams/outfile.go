@@ -45,16 +45,34 @@ func existsError(name string) error {
 	return fmt.Errorf("%s exists: pass --force to replace it, or --out another file", name)
 }
 
+// IsStdout says whether name, a command's --out, is the file standard
+// output is open on already: /dev/stdout, /proc/self/fd/1, or the file
+// the shell redirected standard output to, which the shell made. Writing
+// it is writing standard output, as --out - does: the file is neither
+// refused as existing nor replaced.
+func (s *IOStreams) IsStdout(name string) bool {
+	if s.stdout == nil || name == "" || name == "-" {
+		return false
+	}
+	out, err := s.stdout.Stat()
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(name)
+	return err == nil && os.SameFile(fi, out)
+}
+
 // WriteOutFile writes what write writes to the file name (a command's
-// --out), "-" for standard output. Without force a regular file is
-// created only if it does not exist, so that a file made while the
-// capture was read is not replaced either, and a device or a fifo is
-// written to as it is, neither truncated nor replaced; a failed write
-// leaves no regular file.
-func (s *IOStreams) WriteOutFile(name string, force bool, write func(io.Writer) error) error {
+// --out), "-" for standard output; write is told whether that is a
+// terminal, where what it writes must be terminal-safe. Without force a
+// regular file is created only if it does not exist, so that a file made
+// while the capture was read is not replaced either, and a device or a
+// fifo is written to as it is, neither truncated nor replaced; a failed
+// write leaves no regular file.
+func (s *IOStreams) WriteOutFile(name string, force bool, write func(w io.Writer, tty bool) error) error {
 	if name == "-" {
 		out := bufio.NewWriterSize(s.Out, 64<<10)
-		err := write(out)
+		err := write(out, s.OutTTY)
 		if err == nil {
 			err = out.Flush()
 		}
@@ -71,7 +89,7 @@ func (s *IOStreams) WriteOutFile(name string, force bool, write func(io.Writer) 
 		return &OpenError{err}
 	}
 	out := bufio.NewWriterSize(f, 64<<10)
-	err = write(out)
+	err = write(out, !regular && isTerminal(f))
 	if err == nil {
 		err = out.Flush()
 	}

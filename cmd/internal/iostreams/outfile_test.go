@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-func writeHello(w io.Writer) error {
+func writeHello(w io.Writer, _ bool) error {
 	_, err := io.WriteString(w, "hello\n")
 	return err
 }
@@ -108,5 +108,60 @@ func TestOutFileWrites(t *testing.T) {
 		if err := ios.WriteOutFile(dir, force, writeHello); err == nil || !strings.Contains(err.Error(), "is a directory") {
 			t.Errorf("WriteOutFile(dir, %v) = %v, want a directory error", force, err)
 		}
+	}
+}
+
+// TestIsStdout: a --out naming the file standard output is open on (by
+// its name, or a symlink to it) is standard output; another file, "-"
+// and a missing name are not, nor is anything when standard output is
+// not a file of this process (tests).
+func TestIsStdout(t *testing.T) {
+	dir := t.TempDir()
+	out, err := os.Create(filepath.Join(dir, "page.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	other := filepath.Join(dir, "other.html")
+	if err := os.WriteFile(other, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ios := &IOStreams{Out: out, stdout: out}
+	want := map[string]bool{out.Name(): true, other: false, "-": false, "": false, filepath.Join(dir, "none"): false}
+	if link := filepath.Join(dir, "link.html"); os.Symlink(out.Name(), link) == nil {
+		want[link] = true
+	}
+	for name, w := range want {
+		if got := ios.IsStdout(name); got != w {
+			t.Errorf("IsStdout(%q) = %v, want %v", name, got, w)
+		}
+	}
+	if test, _, _ := Test(""); test.IsStdout(out.Name()) {
+		t.Errorf("IsStdout(%q) with no standard output file = true", out.Name())
+	}
+}
+
+// TestWriteOutFileTTY: write is told that standard output is a terminal
+// when it is, and that a regular file is not.
+func TestWriteOutFileTTY(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		ios, _, _ := Test("")
+		ios.OutTTY = tty
+		var got bool
+		if err := ios.WriteOutFile("-", false, func(w io.Writer, t bool) error { got = t; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if got != tty {
+			t.Errorf("standard output a terminal %v: write told %v", tty, got)
+		}
+	}
+	ios, _, _ := Test("")
+	ios.OutTTY = true
+	got := true
+	if err := ios.WriteOutFile(filepath.Join(t.TempDir(), "f"), false, func(w io.Writer, t bool) error { got = t; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got {
+		t.Error("a regular file: write told it is a terminal")
 	}
 }
