@@ -47,6 +47,12 @@ import (
 var (
 	mapWindow  = 1 << 20
 	keepMapped = batchesInFlight * mappedBatchBytes
+	// dropSpan is the least given back at once: each give-back (a
+	// madvise) flushes the translations of every core the process runs
+	// on, which the decoders then miss, and giving back every 1 MiB
+	// made replay of a 347 MB capture some 1.5% slower (medians of 15
+	// interleaved runs) for 2 MiB less held.
+	dropSpan = 4 << 20
 	// mapMin is the smallest capture mapped: reading a smaller one costs
 	// little, and the batches in flight then hold lines of a few mapped
 	// captures at most, whatever the number of captures in the run.
@@ -239,9 +245,9 @@ func (r *Reader) retire(s *stream) {
 }
 
 // drop gives back the pages of the mapping more than keepMapped behind
-// start.
+// start, once they are dropSpan or more.
 func (s *stream) drop(start int) {
-	if start-s.dropped < keepMapped+mapWindow {
+	if start-s.dropped < keepMapped+dropSpan {
 		return
 	}
 	end := (start - keepMapped) &^ (os.Getpagesize() - 1)

@@ -50,7 +50,7 @@ func TestMappedReadsAsRead(t *testing.T) {
 	var long []string
 	for f := 0; f < 2; f++ {
 		var b bytes.Buffer
-		for b.Len() < 2*(keepMapped+mapWindow)+rnd.IntN(mapWindow) {
+		for b.Len() < 2*(keepMapped+dropSpan+mapWindow)+rnd.IntN(mapWindow) {
 			switch k := rnd.IntN(200); {
 			case k == 0:
 				// Longer than a window.
@@ -206,8 +206,9 @@ func FuzzMapped(f *testing.F) {
 	f.Add([]byte("data: {}\n\ndata: x\n"), uint16(1), uint16(5), true)
 	f.Add([]byte("\xef\xbb\xbf"+strings.Repeat(`{"protocol":"agentskit.chat.turn"}`+"\n", 400)), uint16(100), uint16(40), true)
 	f.Fuzz(func(t *testing.T, data []byte, window, maxLine uint16, many bool) {
-		defer func(w, k int) { mapWindow, keepMapped = w, k }(mapWindow, keepMapped)
+		defer func(w, k, d int) { mapWindow, keepMapped, dropSpan = w, k, d }(mapWindow, keepMapped, dropSpan)
 		mapWindow, keepMapped = 1+int(window)%8192, os.Getpagesize()
+		dropSpan = mapWindow
 		name := filepath.Join(t.TempDir(), "capture")
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			t.Fatal(err)
