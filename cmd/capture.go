@@ -139,10 +139,15 @@ func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSe
 	}
 	c.window = w
 	c.sniff.Known = inspect.KnownMalformed(c.EventPath)
-	if err := resolveFiles(ios, &c.Files); err != nil || !c.Each {
+	if err := resolveFiles(ios, &c.Files); err != nil {
 		return err
 	}
-	c.Files, c.unreadable = replay.CapturesUnder(c.Files)
+	if c.Each {
+		c.Files, c.unreadable = replay.CapturesUnder(c.Files)
+	}
+	if err := ios.CheckNotInput(c.Files); err != nil {
+		return &usageError{err}
+	}
 	return nil
 }
 

@@ -29,6 +29,9 @@ type reduceOptions struct {
 	// .txtar gets a testscript archive.
 	Out   string
 	Force bool
+	// archive is set when the name given ends in .txtar, which Out may
+	// no longer be: standard output's own file is written as "-".
+	archive bool
 }
 
 // newCmdReduce builds `snapctl reduce`. runF replaces the run function in
@@ -47,17 +50,20 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 			if opts.Out == "" {
 				return usageErrorf("reduce writes a capture: name it with --out FILE (- for standard output)")
 			}
-			if ios.IsStdout(opts.Out) {
+			if opts.archive = strings.HasSuffix(opts.Out, ".txtar"); ios.IsStdout(opts.Out) {
 				opts.Out = "-"
-			}
-			if opts.Out != "-" {
-				// Before the capture is read and cut, which may take long.
-				if err := iostreams.CheckOutFile(opts.Out, opts.Force); err != nil {
-					return &usageError{err}
-				}
 			}
 			if err := opts.validateCapture(ios, c.Flags(), args); err != nil {
 				return err
+			}
+			if opts.Out != "-" {
+				// Before the capture is read and cut, which may take long.
+				if err := iostreams.CheckOutNotInput(opts.Out, opts.Files); err != nil {
+					return &usageError{err}
+				}
+				if err := iostreams.CheckOutFile(opts.Out, opts.Force); err != nil {
+					return &usageError{err}
+				}
 			}
 			if opts.Each {
 				return usageErrorf("reduce cuts one capture: --each is not supported")
@@ -153,7 +159,7 @@ func reduceRun(o *reduceOptions) error {
 		return usageErrorf("rewriting the lines loses %s: the neutral values or new ids change what the cursor sees; reduce without --redact or --rename-ids and edit by hand", joinTargets(targets))
 	}
 	data := reduce.Join(kept, open)
-	if strings.HasSuffix(o.Out, ".txtar") {
+	if o.archive {
 		var want bytes.Buffer
 		w := bufio.NewWriter(&want)
 		if err := render.WriteInspectJSON(w, got); err != nil {

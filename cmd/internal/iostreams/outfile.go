@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/agentskit/snapctl/internal/termsafe"
 )
 
 // OpenError is WriteOutFile's error when the file could not be made: it
@@ -47,19 +49,63 @@ func existsError(name string) error {
 
 // IsStdout says whether name, a command's --out, is the file standard
 // output is open on already: /dev/stdout, /proc/self/fd/1, or the file
-// the shell redirected standard output to, which the shell made. Writing
-// it is writing standard output, as --out - does: the file is neither
-// refused as existing nor replaced.
+// the shell made for standard output with >, still empty. Writing it is
+// writing standard output, as --out - does: the file is neither refused
+// as existing nor replaced. A regular file that holds anything (standard
+// output opened with >> or <> on an existing file) is not: writing it is
+// writing over or after what it holds, which --out refuses without
+// --force as for any existing file.
 func (s *IOStreams) IsStdout(name string) bool {
+	out, ok := s.sameAsStdout(name)
+	return ok && (!out.Mode().IsRegular() || out.Size() == 0)
+}
+
+// CheckNotInput says why a command reading the captures files could not
+// write standard output: it is open on one of them, which it would write
+// into, as cat's "input file is output file". Nil otherwise.
+func (s *IOStreams) CheckNotInput(files []string) error {
+	for _, name := range files {
+		if out, ok := s.sameAsStdout(name); ok && out.Mode().IsRegular() {
+			return fmt.Errorf("standard output is %s, the capture being read: a capture is never written to; redirect the output to another file", termsafe.String(name))
+		}
+	}
+	return nil
+}
+
+// CheckOutNotInput says why --out could not name out: it is one of the
+// captures being read, which is never written over, --force or not.
+func CheckOutNotInput(out string, files []string) error {
+	for _, name := range files {
+		if sameRegularFile(out, name) {
+			return fmt.Errorf("--out %s is the capture being read: a capture is never written over, --force or not; name another file", termsafe.String(out))
+		}
+	}
+	return nil
+}
+
+func (s *IOStreams) sameAsStdout(name string) (os.FileInfo, bool) {
 	if s.stdout == nil || name == "" || name == "-" {
-		return false
+		return nil, false
 	}
 	out, err := s.stdout.Stat()
 	if err != nil {
-		return false
+		return nil, false
 	}
 	fi, err := os.Stat(name)
-	return err == nil && os.SameFile(fi, out)
+	return out, err == nil && os.SameFile(fi, out)
+}
+
+// sameRegularFile says whether a and b name one regular file.
+func sameRegularFile(a, b string) bool {
+	if a == "-" || b == "-" {
+		return false
+	}
+	fa, err := os.Stat(a)
+	if err != nil || !fa.Mode().IsRegular() {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // WriteOutFile writes what write writes to the file name (a command's

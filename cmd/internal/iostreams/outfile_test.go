@@ -139,6 +139,20 @@ func TestIsStdout(t *testing.T) {
 	if test, _, _ := Test(""); test.IsStdout(out.Name()) {
 		t.Errorf("IsStdout(%q) with no standard output file = true", out.Name())
 	}
+	// Standard output opened on a file that holds something (>> or <>):
+	// writing it would write after or over what it holds.
+	if _, err := out.WriteString("<!DOCTYPE html>"); err != nil {
+		t.Fatal(err)
+	}
+	if ios.IsStdout(out.Name()) {
+		t.Errorf("IsStdout(%q) of a file holding bytes = true", out.Name())
+	}
+	if ios.CheckNotInput([]string{other, out.Name()}) == nil || ios.CheckNotInput([]string{other, "-"}) != nil {
+		t.Error("CheckNotInput: want an error for the file standard output is open on only")
+	}
+	if CheckOutNotInput(out.Name(), []string{other, filepath.Join(dir, ".", "page.html")}) == nil || CheckOutNotInput(out.Name(), []string{other, "-"}) != nil || CheckOutNotInput("-", []string{"-"}) != nil {
+		t.Error("CheckOutNotInput: want an error for one file by two names only")
+	}
 }
 
 // TestWriteOutFileTTY: write is told that standard output is a terminal
