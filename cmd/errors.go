@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/spf13/cobra"
 )
@@ -29,9 +30,9 @@ func usageErrorf(format string, args ...any) error {
 	return &usageError{fmt.Errorf(format, args...)}
 }
 
-// errMatched makes the process exit 1: a --fail-on condition held. The
-// commands return it wrapped in a failOnMatch, which says what matched.
-var errMatched = errors.New("fail-on matched")
+// errMatched makes the process exit 1: a --fail-on condition held
+// (render.FailOnMatch says what).
+var errMatched = render.ErrMatched
 
 // exitStatus maps a command's error to the process exit status.
 func exitStatus(err error) int {

@@ -28,6 +28,9 @@ type inspectOptions struct {
 	FailOn        inspect.Severity
 	FailOnIDs     []string
 	FailOnReasons []replay.Reason
+	// FailOnUnfinished is set by unfinished and problems: the turns the
+	// verdict counts unfinished exit 1, as its other problems do.
+	FailOnUnfinished bool
 	// Line and EventID select lines to show up close instead of the
 	// report; Entry, when set, keeps line Line of that HAR entry only.
 	Line    int
@@ -77,12 +80,12 @@ func newCmdInspect(ios *iostreams.IOStreams, runF func(*inspectOptions) error) *
 	f := c.Flags()
 	opts.register(f, "pin the trusted session `ID` (default: one cursor per session)")
 	f.StringVarP(&opts.Output, "output", "o", "table", "output format: table, wide (lines not wrapped), json, or jsonl (one finding, or one line up close, per line; with --each, one summary row per capture)")
-	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+text.OrList(severityNames())+") or worse, a finding id, or events with a reason (as replay's --fail-on)")
+	f.StringVar(&failOn, "fail-on", "", "exit 1 when any of these exist, comma-separated: a finding of a `SEVERITY` ("+text.OrList(severityNames())+") or worse, a finding id, unfinished turns, or events with a reason (as replay's --fail-on; problems: the verdict's too)")
 	f.Var(lineFlag{opts}, "line", "show line `N` of the one FILE up close (in a HAR, \"entry E:line N\" for one entry's)")
 	f.StringVar(&opts.EventID, "event-id", "", "show every line with event id `ID` up close")
 	registerRedact(f, &opts.Redact)
 	_ = c.RegisterFlagCompletionFunc("output", fixedCompletion("table", "wide", "json", "jsonl"))
-	_ = c.RegisterFlagCompletionFunc("fail-on", listCompletion(append(append(severityNames(), checkIDs()...), reasonWords()...)...))
+	_ = c.RegisterFlagCompletionFunc("fail-on", listCompletion(append(append(severityNames(), checkIDs()...), append(reasonWords(), unfinishedWord)...)...))
 	registerIDCompletion(c)
 	return c
 }
@@ -102,6 +105,17 @@ func (o *inspectOptions) parseFailOn(list string) error {
 	for _, name := range strings.Split(list, ",") {
 		name = strings.TrimSpace(name)
 		sev := inspect.Severity(name)
+		if name == problemsWord || name == unfinishedWord {
+			// problems is every problem of the verdict (error and warning
+			// findings, unfinished turns) and of replay's reasons.
+			o.FailOnUnfinished = true
+			if name == unfinishedWord {
+				continue
+			}
+			if w := inspect.SeverityWarning; o.FailOn == "" || w.Rank() > o.FailOn.Rank() {
+				o.FailOn = w
+			}
+		}
 		switch {
 		case slices.Contains(inspect.Severities, sev):
 			if o.FailOn == "" || sev.Rank() > o.FailOn.Rank() {
@@ -180,10 +194,10 @@ func inspectRun(o *inspectOptions) error {
 		return err
 	}
 	defer done()
-	reasons := newReasonMatches(o.FailOnReasons)
+	reasons := render.NewReasonMatches(o.FailOnReasons)
 	opts := inspect.Options{Session: o.Session, MaxLine: o.MaxLine, EventPath: o.EventPath, Sessions: o.budget, Window: o.window, Redact: o.Redact,
 		Each: func(res *replay.Result) {
-			reasons.observe(res)
+			reasons.Observe(res)
 			o.sniff.Observe(res)
 		}}
 	human := o.IO.Out
@@ -240,9 +254,13 @@ func inspectRun(o *inspectOptions) error {
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
-	return joinMatches(findingMatch(rep.Findings, func(f inspect.Finding) bool {
+	var unfinished error
+	if o.FailOnUnfinished {
+		unfinished = render.UnfinishedMatch(rep.UnfinishedAt())
+	}
+	return render.JoinMatches(render.FindingMatch(rep.Findings, func(f inspect.Finding) bool {
 		return (o.FailOn != "" && f.Severity.AtLeast(o.FailOn)) || slices.Contains(o.FailOnIDs, f.ID)
-	}), reasons.err())
+	}), unfinished, reasons.Err())
 }
 
 // noMatch explains why a --line or --event-id target matched nothing,

@@ -12,6 +12,10 @@ import (
 // ordinary ones: initial, advanced and non-snapshot.
 const problemsWord = "problems"
 
+// unfinishedWord names, in inspect's --fail-on, the turns its verdict
+// counts unfinished; problems includes them there.
+const unfinishedWord = "unfinished"
+
 // reasonWords are the names --only and --fail-on take for reasons: each
 // reason, each verdict (its reasons), and problems.
 func reasonWords() []string {

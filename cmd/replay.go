@@ -151,7 +151,7 @@ func replayRun(o *replayOptions) error {
 		_, size := rd.Progress()
 		w = render.NewTable(out, o.IO.Palette(), render.TableOptions{WithFile: len(o.Files) > 1, Redact: o.Redact, EventPath: o.EventPath, Width: width, Sized: o.IO.OutTTY, Live: liveInput(o.Files), Size: size})
 	}
-	matches := newReasonMatches(o.FailOn)
+	matches := render.NewReasonMatches(o.FailOn)
 	turns := render.NewTurnFinder(o.Turn, o.Session) // with --turn, where it is, to say so if nowhere
 	// Flush whenever the run waits for input, so a live stream shows each
 	// event as soon as its line has arrived.
@@ -163,7 +163,7 @@ func replayRun(o *replayOptions) error {
 		out.Flush()
 	}
 	sum, err := replay.Run(rd, ropts, func(res *replay.Result) error {
-		matches.observe(res)
+		matches.Observe(res)
 		o.sniff.Observe(res)
 		if o.Turn != "" {
 			turns.Observe(res)
@@ -192,5 +192,5 @@ func replayRun(o *replayOptions) error {
 	if o.Turn != "" && !turns.Found() {
 		return usageErrorf("%s", turns.NotFound())
 	}
-	return matches.err()
+	return matches.Err()
 }

@@ -145,10 +145,9 @@ func run(ios *iostreams.IOStreams, args []string) int {
 		// help, version and completion ignore write errors themselves.
 		err = &iostreams.WriteError{Err: out.err}
 	}
-	var fm *failOnMatch
-	if errors.As(err, &fm) {
-		for _, it := range fm.items {
-			fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", it)
+	if fm := (*render.FailOnMatch)(nil); errors.As(err, &fm) {
+		for _, l := range fm.Lines() {
+			fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", l)
 		}
 	}
 	if err != nil && !errors.Is(err, errMatched) {

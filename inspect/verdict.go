@@ -123,6 +123,19 @@ func (s *SessionOverview) Unfinished() []TurnEnding {
 	return out
 }
 
+// UnfinishedAt is where each turn the verdict counts unfinished ended
+// (SessionOverview.Unfinished), session by session: what --fail-on
+// unfinished cites.
+func (r *Report) UnfinishedAt() []Position {
+	var at []Position
+	for i := range r.Overview.Sessions {
+		for _, e := range r.Overview.Sessions[i].Unfinished() {
+			at = append(at, Position(e.At))
+		}
+	}
+	return at
+}
+
 // verdictOf is the verdict on a session from its findings and turns;
 // ended says whether its turns ended for a client (not for a session the
 // pin leaves foreign).

@@ -1,10 +1,10 @@
-package cmd
+package render
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/agentskit/snapctl/cmd/internal/render"
 	"github.com/agentskit/snapctl/cmd/internal/text"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/model"
@@ -16,10 +16,14 @@ import (
 // match: enough to open the first few lines, short enough for a CI log.
 const failOnPositions = 10
 
-// failOnMatch is a --fail-on condition that held, with what matched, so
+// ErrMatched makes the process exit 1: a --fail-on condition held. The
+// commands return it wrapped in a FailOnMatch, which says what matched.
+var ErrMatched = errors.New("fail-on matched")
+
+// FailOnMatch is a --fail-on condition that held, with what matched, so
 // that standard error says why the command exits 1: a CI log must never
 // show a failure without its cause.
-type failOnMatch struct {
+type FailOnMatch struct {
 	items []*matchedItem
 }
 
@@ -32,21 +36,24 @@ type matchedItem struct {
 	total     int
 }
 
-func (m *failOnMatch) Error() string {
+func (m *FailOnMatch) Error() string { return strings.Join(m.Lines(), "\n") }
+
+// Unwrap makes a match exit 1, like ErrMatched.
+func (m *FailOnMatch) Unwrap() error { return ErrMatched }
+
+// Lines are what matched, one line each for standard error.
+func (m *FailOnMatch) Lines() []string {
 	lines := make([]string, len(m.items))
 	for i, it := range m.items {
 		lines[i] = it.String()
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
-
-// Unwrap makes a match exit 1, like errMatched.
-func (m *failOnMatch) Unwrap() error { return errMatched }
 
 func (it *matchedItem) String() string {
 	s := fmt.Sprintf("--fail-on matched %s: %s", it.what, text.Plural(it.total, it.unit))
 	if len(it.positions) > 0 {
-		s += " at " + render.CompactPositions(it.positions, it.total, 0)
+		s += " at " + CompactPositions(it.positions, it.total, 0)
 	}
 	return s
 }
@@ -59,18 +66,19 @@ func (it *matchedItem) at(res *replay.Result) {
 	}
 }
 
-// reasonMatches tallies the events whose reason is in a --fail-on list.
-type reasonMatches struct {
+// ReasonMatches tallies the events whose reason is in a --fail-on list.
+type ReasonMatches struct {
 	want  []replay.Reason
 	items map[replay.Reason]*matchedItem
 }
 
-func newReasonMatches(want []replay.Reason) *reasonMatches {
-	return &reasonMatches{want: want, items: map[replay.Reason]*matchedItem{}}
+// NewReasonMatches tallies the events of the reasons want.
+func NewReasonMatches(want []replay.Reason) *ReasonMatches {
+	return &ReasonMatches{want: want, items: map[replay.Reason]*matchedItem{}}
 }
 
-// observe counts res when its reason is wanted.
-func (m *reasonMatches) observe(res *replay.Result) {
+// Observe counts res when its reason is wanted.
+func (m *ReasonMatches) Observe(res *replay.Result) {
 	for _, r := range m.want {
 		if res.Reason != r {
 			continue
@@ -84,9 +92,9 @@ func (m *reasonMatches) observe(res *replay.Result) {
 	}
 }
 
-// err is the match, in replay's order of reasons, or nil.
-func (m *reasonMatches) err() error {
-	var fm failOnMatch
+// Err is the match, in replay's order of reasons, or nil.
+func (m *ReasonMatches) Err() error {
+	var fm FailOnMatch
 	for _, r := range replay.Reasons {
 		if it := m.items[r]; it != nil {
 			fm.items = append(fm.items, it)
@@ -98,9 +106,9 @@ func (m *reasonMatches) err() error {
 	return &fm
 }
 
-// findingMatch is the match of findings at or above a severity.
-func findingMatch(fs []inspect.Finding, keep func(inspect.Finding) bool) error {
-	var fm failOnMatch
+// FindingMatch is the match of findings at or above a severity.
+func FindingMatch(fs []inspect.Finding, keep func(inspect.Finding) bool) error {
+	var fm FailOnMatch
 	for _, f := range fs {
 		if !keep(f) {
 			continue
@@ -118,12 +126,12 @@ func findingMatch(fs []inspect.Finding, keep func(inspect.Finding) bool) error {
 	return &fm
 }
 
-// joinMatches is the matches of several conditions as one, or nil when
+// JoinMatches is the matches of several conditions as one, or nil when
 // none matched.
-func joinMatches(errs ...error) error {
-	var fm failOnMatch
+func JoinMatches(errs ...error) error {
+	var fm FailOnMatch
 	for _, err := range errs {
-		if m, ok := err.(*failOnMatch); ok {
+		if m, ok := err.(*FailOnMatch); ok {
 			fm.items = append(fm.items, m.items...)
 		}
 	}
@@ -131,4 +139,13 @@ func joinMatches(errs ...error) error {
 		return nil
 	}
 	return &fm
+}
+
+// UnfinishedMatch is the match of the turns a verdict counts unfinished,
+// ended at at (inspect.Report.UnfinishedAt), or nil when there are none.
+func UnfinishedMatch(at []inspect.Position) error {
+	if len(at) == 0 {
+		return nil
+	}
+	return &FailOnMatch{[]*matchedItem{{what: "unfinished", unit: "turn", positions: at[:min(len(at), failOnPositions)], total: len(at)}}}
 }
