@@ -35,16 +35,15 @@ const (
 // decoder has read.
 func decompress(br *bufio.Reader, pos func() int64) (io.ReadCloser, string, error) {
 	head, _ := br.Peek(10)
-	switch {
-	case bytes.HasPrefix(head, zstdMagic) && len(head) > 4 && head[4]&0x08 == 0,
-		len(head) >= 4 && head[0]&0xf0 == 0x50 && bytes.Equal(head[1:4], zstdSkippable):
+	switch Compression(head) {
+	case formatZstd:
 		// Bounded window: a hostile frame cannot ask for gigabytes.
 		zr, err := zstd.NewReader(br, zstd.WithDecoderMaxWindow(128<<20), zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, formatZstd, err
 		}
 		return zr.IOReadCloser(), formatZstd, nil
-	case gzipHeader(head):
+	case formatGzip:
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return nil, formatGzip, err
@@ -53,6 +52,20 @@ func decompress(br *bufio.Reader, pos func() int64) (io.ReadCloser, string, erro
 		return &gzipMembers{br: br, zr: zr, pos: pos}, formatGzip, nil
 	}
 	return io.NopCloser(br), "", nil
+}
+
+// Compression names the compression of a capture that starts with head
+// (its first 10 bytes, or all of a shorter one): "gzip" or "zstd", as a
+// run decompresses it, or "" for plain bytes.
+func Compression(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, zstdMagic) && len(head) > 4 && head[4]&0x08 == 0,
+		len(head) >= 4 && head[0]&0xf0 == 0x50 && bytes.Equal(head[1:4], zstdSkippable):
+		return formatZstd
+	case gzipHeader(head):
+		return formatGzip
+	}
+	return ""
 }
 
 // gzipHeader reports whether head, the first 10 bytes of a member, is a

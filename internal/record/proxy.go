@@ -3,6 +3,8 @@ package record
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"io"
 	"log"
@@ -10,6 +12,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/agentskit/snapctl/replay"
@@ -48,7 +51,15 @@ type Proxy struct {
 	opts Options
 	rp   *httputil.ReverseProxy
 	wg   sync.WaitGroup
+	// via is the Via entry the proxy adds to what it forwards, its own:
+	// a request that carries it came back, through an upstream that is
+	// the proxy itself (--upstream naming --listen), and is answered
+	// 508 instead of being sent round again, without end.
+	via string
 }
+
+// loopBody is the body of a 508 to a request that came back.
+const loopBody = "snapctl record: the upstream is this proxy itself (--upstream names the --listen address, or leads back to it): the request was not forwarded again\n"
 
 // exchangeKey carries an exchange in its request's context.
 type exchangeKey struct{}
@@ -58,7 +69,9 @@ func NewProxy(c *Capture, opts Options) *Proxy {
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = replay.DefaultMaxLine
 	}
-	p := &Proxy{c: c, opts: opts}
+	var id [8]byte
+	_, _ = rand.Read(id[:])
+	p := &Proxy{c: c, opts: opts, via: "1.1 snapctl-record-" + hex.EncodeToString(id[:])}
 	tr := opts.Transport
 	if tr == nil {
 		tr = http.DefaultTransport.(*http.Transport).Clone()
@@ -66,8 +79,12 @@ func NewProxy(c *Capture, opts Options) *Proxy {
 	up := opts.Upstream
 	p.rp = &httputil.ReverseProxy{
 		// Rewrite, unlike Director, adds no X-Forwarded-For: the upstream
-		// sees the request as the client sent it, but for its address.
-		Rewrite:        func(pr *httputil.ProxyRequest) { pr.SetURL(up) },
+		// sees the request as the client sent it, but for its address and
+		// the Via entry a proxy adds (RFC 9110, 7.6.3).
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(up)
+			pr.Out.Header.Add("Via", p.via)
+		},
 		Transport:      tr,
 		FlushInterval:  -1,
 		ErrorLog:       log.New(io.Discard, "", 0), // the end record says it
@@ -110,6 +127,14 @@ func (x *exchange) sentFinish() {
 // ServeHTTP forwards one request to the upstream, and its response back,
 // recording the exchange.
 func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if p.cameBack(r) {
+		// Not recorded: the request that went round is, with this 508
+		// as its response.
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(http.StatusLoopDetected)
+		_, _ = io.WriteString(w, loopBody)
+		return
+	}
 	p.wg.Add(1)
 	defer p.wg.Done()
 	x := &exchange{p: p, req: p.c.nextRequest(), ctx: r.Context()}
@@ -141,6 +166,18 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// was aborted (the upstream died mid-stream).
 	defer x.end()
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, x)))
+}
+
+// cameBack says whether r carries the proxy's own Via entry.
+func (p *Proxy) cameBack(r *http.Request) bool {
+	for _, v := range r.Header.Values("Via") {
+		for _, e := range strings.Split(v, ",") {
+			if strings.TrimSpace(e) == p.via {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // peek reads a request body up to peekLimit: rest is nil when head is

@@ -7,6 +7,8 @@ import (
 	"net"
 	"os"
 	"time"
+
+	"github.com/agentskit/snapctl/replay"
 )
 
 // Config is one recording: where to listen, the capture file, and the
@@ -30,6 +32,9 @@ type Config struct {
 // ends, then closes the capture cleanly (see Serve). It returns an error
 // when it cannot listen or open the file, or when a write failed.
 func Run(ctx context.Context, cfg Config) error {
+	if err := checkAppendable(cfg.File); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Listen)
 	if err != nil {
 		return err
@@ -69,6 +74,24 @@ func Run(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("writing %s: %w", cfg.File, c.Err())
 	case cerr != nil:
 		return fmt.Errorf("closing %s: %w", cfg.File, cerr)
+	}
+	return nil
+}
+
+// checkAppendable says why the capture name could not be appended to:
+// it is compressed, and plain lines after it would damage it (a reader
+// stops at the first bytes that are not a gzip member or zstd frame),
+// the recording lost behind the damage. Nil for a plain file, or none.
+func checkAppendable(name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil // made by the append, or refused by it
+	}
+	defer f.Close()
+	head := make([]byte, 10)
+	n, _ := io.ReadFull(f, head)
+	if c := replay.Compression(head[:n]); c != "" {
+		return fmt.Errorf("%s is %s-compressed: record appends plain lines, which would damage it; record to a new file (compress it once the recording ends)", name, c)
 	}
 	return nil
 }
