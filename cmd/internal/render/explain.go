@@ -237,6 +237,11 @@ func matchDetail(rules []replay.Rule, q string) []replay.Rule {
 			}
 		}
 		if len(byKey) > 0 {
+			// The rules whose own detail has this path come first: a
+			// diagnostic's payload.version before the envelope's version.
+			slices.SortStableFunc(byKey, func(a, b replay.Rule) int {
+				return boolRank(strings.Contains(b.Text, "`"+path+":")) - boolRank(strings.Contains(a.Text, "`"+path+":"))
+			})
 			return byKey
 		}
 		q = msg
@@ -264,6 +269,13 @@ func matchDetail(rules []replay.Rule, q string) []replay.Rule {
 		}
 	}
 	return found
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // CloseRules names the rule ids nearest a query that matched nothing.
