@@ -119,6 +119,9 @@ func reduceRun(o *reduceOptions) error {
 	if err != nil {
 		return &usageError{err}
 	}
+	if err := o.checkSelectors(rep.Overview.Input, rep.Overview.Counts, rep.Overview.SessionIDs(), o.Redact); err != nil {
+		return err
+	}
 	targets, err := reduce.Targets(rep, o.Finding, o.Session)
 	if err != nil {
 		return &usageError{err}
