@@ -180,8 +180,14 @@ func Shorten(s string, width int, how Fit) string {
 	return middle(s, width)
 }
 
-// middle keeps the two ends of s around "…", in width cells.
+// middle keeps the two ends of s around "…", in width cells. A value
+// already cut, ending in "…" (an id too long to keep whole), has no end
+// to keep: it keeps its start, with one "…", not two.
 func middle(s string, width int) string {
+	if strings.HasSuffix(s, "…") {
+		head, _ := split(s, width-1)
+		return head + "…"
+	}
 	left := (width - 1) / 2
 	head, _ := split(s, left)
 	return head + "…" + tail(s, width-1-left)

@@ -29,6 +29,7 @@ func TestShorten(t *testing.T) {
 		{"wide runes, odd room", "日本語のセッション", 8, FitMiddle, "日…ョン"},
 		{"wide runes cut at the end", "日本語のセッション", 6, FitTail, "日本…"},
 		{"an emoji is one cluster", "👍🏽👍🏽👍🏽👍🏽", 6, FitTail, "👍🏽👍🏽…"},
+		{"a value cut already keeps its start, one ellipsis", "会话-aaaaaaaaaaaa…", 11, FitMiddle, "会话-aaaaa…"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
