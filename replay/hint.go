@@ -93,7 +93,9 @@ func (s *Sniffer) Hint(eventPath string) *Hint {
 	}
 	h := &Hint{Malformed: s.malformed, Events: s.events, File: s.samples[0].file, Line: s.samples[0].line}
 	switch {
-	case !slices.ContainsFunc(s.samples, func(x sample) bool { return !x.event }):
+	case s.events2() > len(s.samples):
+		// Most are events, each breaking a rule: a line of junk among
+		// them does not make the capture "JSON and text".
 		h.Format, h.Advice = "protocol events that break its rules", "the capture is read right, the server sends invalid events: see each line's detail, or snapctl inspect --line N"
 	case s.all(isSSE):
 		h.Format, h.Advice = "Server-Sent Events", "read them as such with --format sse"
@@ -119,6 +121,17 @@ func (s *Sniffer) Hint(eventPath string) *Hint {
 		h.Format, h.Advice = "text, not JSON", "a capture has one agentskit.chat.turn v1 event per line (NDJSON)"
 	}
 	return h
+}
+
+// events2 is twice the number of samples that read as protocol events.
+func (s *Sniffer) events2() int {
+	n := 0
+	for _, x := range s.samples {
+		if x.event {
+			n += 2
+		}
+	}
+	return n
 }
 
 // isBinary says whether a line is not text: it holds a NUL byte or is

@@ -24,6 +24,8 @@ func TestSnifferHint(t *testing.T) {
 		{"cri log", []string{"2026-07-11T03:00:00.000Z stdout F " + event}, "container log lines", ""},
 		{"compose log", []string{"api-1  | " + event}, "container log lines", ""},
 		{"invalid events", []string{strings.Replace(event, `"sequence":1`, `"sequence":"1"`, 1)}, "protocol events that break its rules", ""},
+		{"invalid events, a junk line among them", []string{strings.Replace(event, `"sequence":1`, `"sequence":"1"`, 1), strings.Replace(event, `"version":1,`, ``, 1), "SECRETX"}, "protocol events that break its rules", ""},
+		{"junk, an invalid event among it", []string{strings.Replace(event, `"sequence":1`, `"sequence":"1"`, 1), "junk", "more junk"}, "JSON and text, not events", ""},
 		{"text", []string{"hello", "world"}, "text, not JSON", ""},
 		{"a program", []string{"\x7fELF\x02\x01\x01\x00\x00", "text"}, "binary data, not text", ""},
 		{"not UTF-8", []string{"GIF89a\xff\xfe"}, "binary data, not text", ""},
