@@ -63,7 +63,9 @@ var (
 		"mixed.[].more": "number", "bytes": "number", "lines": "number", "blank": "number", "context": "number",
 		"events": "number", "accepted": "number", "inert": "number", "complete": "boolean",
 		"damage": "object null", "damage.file": "string", "damage.format": "string", "damage.offset": "number",
-		"damage.decoded": "number", "damage.error": "string", "tooLong": "number"})
+		"damage.decoded": "number", "damage.error": "string", "tooLong": "number",
+		"window": "object", "window.lines": "array", "window.lines.[]": "object", "window.lines.[].first": "number",
+		"window.lines.[].last": "number", "window.since": "string null", "window.until": "string null", "window.leftOut": "number"})
 
 	replayRecord = shape{"file": "string", "line": "number", "verdict": "string", "reason": "string",
 		"event": "string", "eventId": "string", "sessionId": "string", "turnId": "string", "sequence": "number",
@@ -133,7 +135,9 @@ var (
 		"sessions.[].turnOutcomes":    "array", "sessions.[].turnOutcomes.[]": "object",
 		"sessions.[].turnOutcomes.[].turnId": "string"},
 		verdictShape.under("sessions.[].verdict"), finalShape.under("sessions.[].final"),
-		outcomeShape.under("sessions.[].turnOutcomes.[]"))
+		outcomeShape.under("sessions.[].turnOutcomes.[]"),
+		// A turn a window cut (the window run below; entry: a HAR's).
+		shape{"cutByWindow": "boolean", "pastWindow": "object", "pastWindow.file": "string", "pastWindow.line": "number"}.under("sessions.[].turnOutcomes.[]"))
 	eachRow = with(readShape, shape{"file": "string", "sessions": "number", "reasons": "map", "reasons.*": "number",
 		"findings": "map", "findings.*": "number", "severities": "map", "severities.*": "number",
 		"verdict": "object"}, verdictShape.under("verdict"))
@@ -340,6 +344,11 @@ func TestJSONContract(t *testing.T) {
 	pinned := filepath.Join(samples.Dir(), "reconnect.jsonl")
 	got.collect(t, "replay -o json", "replay", "-o", "json", "--session", "session-reconnect", pinned)
 	got.collect(t, "inspect -o json", "inspect", "-o", "json", "--session", "session-reconnect", pinned)
+	// A window that leaves events out: lines, since and until.
+	window := []string{"--lines", "2-", "--since", "1s", "--until", "2026-07-11T03:00:09Z", pinned}
+	for _, c := range [][]string{{"replay", "-o", "json"}, {"inspect", "-o", "json"}, {"inspect", "--each", "-o", "jsonl"}, {"replay", "--each", "-o", "json"}, {"inspect", "--each", "-o", "json"}} {
+		got.collect(t, strings.Join(c, " "), append(c, window...)...)
+	}
 	// The lines where a turn ended that a later snapshot completed.
 	abort := filepath.Join(samples.Dir(), "real-server", "real-abort.jsonl")
 	har := filepath.Join(samples.Dir(), "real-server", "proxied.har")

@@ -96,6 +96,12 @@ type Stats struct {
 	// that keeps nothing can be answered with what there is.
 	HAREntries, HARKept int
 	URLs                []string
+	// Window is the part of the captures the run kept (Options.Window),
+	// nil for all of them; LeftOut counts the events and malformed lines
+	// it left out, which no count of events includes. Runner.Summary sets
+	// both.
+	Window  *Window
+	LeftOut int
 }
 
 // MaxURLsNoted is how many request URLs Stats.URLs holds at most: a

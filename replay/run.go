@@ -174,6 +174,7 @@ type Runner struct {
 	counts   Counts
 	ev       Event
 	win      windowState
+	leftOut  int // lines the window left out (Stats.LeftOut)
 	cuts     windowCuts
 }
 
@@ -458,6 +459,7 @@ func (r *Runner) session(id string) (*SessionStats, int) {
 
 // Summary returns the counts so far.
 func (r *Runner) Summary(in Stats) Summary {
+	in.Window, in.LeftOut = r.opts.Window, r.leftOut
 	sum := Summary{Input: in, Counts: r.counts, Pinned: r.opts.Session, Sessions: r.order, cuts: r.cuts.cut}
 	if r.pinned == nil {
 		n := 0

@@ -59,6 +59,9 @@ func (r *Runner) keep(l *Line, ev *Event, err *DecodeError) bool {
 	if err == nil {
 		r.noteWindow(l, ev, in)
 	}
+	if !in {
+		r.leftOut++
+	}
 	return in
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/cmd/internal/jsonout"
@@ -237,6 +238,90 @@ type InputJSON struct {
 	Complete bool        `json:"complete"`
 	Damage   *damageJSON `json:"damage"`
 	TooLong  int         `json:"tooLong"`
+	// Window is the --lines, --since and --until the run kept, when it
+	// left out any event: the counts are of it alone. Absent otherwise.
+	Window *windowJSON `json:"window,omitempty"`
+}
+
+type windowJSON struct {
+	Lines   []lineRangeJSON `json:"lines"`
+	Since   *string         `json:"since"`
+	Until   *string         `json:"until"`
+	LeftOut int             `json:"leftOut"`
+}
+
+type lineRangeJSON struct {
+	First int `json:"first"`
+	Last  int `json:"last"`
+}
+
+func newWindowJSON(in replay.Stats) *windowJSON {
+	w := in.Window
+	if w == nil || in.LeftOut == 0 {
+		return nil
+	}
+	j := &windowJSON{Lines: []lineRangeJSON{}, LeftOut: in.LeftOut}
+	for _, r := range w.Lines {
+		j.Lines = append(j.Lines, lineRangeJSON{r.First, r.Last})
+	}
+	if s := windowBound(w.Since, w.SinceOffset); s != "" {
+		j.Since = &s
+	}
+	if s := windowBound(w.Until, w.UntilOffset); s != "" {
+		j.Until = &s
+	}
+	return j
+}
+
+// windowBound is --since or --until as the window keeps it: an instant
+// (2026-07-11T03:00:00Z), or an offset from the capture's start (+5m0s);
+// "" for none.
+func windowBound(at time.Time, off *time.Duration) string {
+	switch {
+	case off != nil:
+		return "+" + off.String()
+	case !at.IsZero():
+		return at.UTC().Format(time.RFC3339Nano)
+	}
+	return ""
+}
+
+// WindowNote says what a run's window (--lines, --since, --until) kept,
+// and that the counts leave out the rest: "lines 3-6; the 10 events
+// outside it are not counted"; "" without a window, or one that left
+// nothing out.
+func WindowNote(in replay.Stats) string {
+	if in.Window == nil || in.LeftOut == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s; the %s outside it are not counted", keptWords(in.Window), text.Plural(in.LeftOut, "event"))
+}
+
+// keptWords says, in a human summary, what the window kept: "lines
+// 3-6, since +5m0s".
+func keptWords(w *replay.Window) string {
+	var parts []string
+	if len(w.Lines) > 0 {
+		rs := make([]string, len(w.Lines))
+		for i, r := range w.Lines {
+			switch {
+			case r.Last == 0:
+				rs[i] = fmt.Sprintf("%d-", r.First)
+			case r.Last == r.First:
+				rs[i] = strconv.Itoa(r.First)
+			default:
+				rs[i] = fmt.Sprintf("%d-%d", r.First, r.Last)
+			}
+		}
+		parts = append(parts, "lines "+strings.Join(rs, ","))
+	}
+	if s := windowBound(w.Since, w.SinceOffset); s != "" {
+		parts = append(parts, "since "+s)
+	}
+	if s := windowBound(w.Until, w.UntilOffset); s != "" {
+		parts = append(parts, "until "+s)
+	}
+	return strings.Join(parts, ", ")
 }
 
 type mixedJSON struct {
@@ -268,7 +353,7 @@ type damageJSON struct {
 func NewInputJSON(in replay.Stats, c replay.Counts) InputJSON {
 	acc := c.Accepted()
 	j := InputJSON{Files: in.Files, Formats: []string{}, Mixed: []mixedJSON{}, Bytes: in.Bytes, Lines: in.Lines, Blank: in.Blank, Context: in.Context,
-		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong}
+		Events: c.Events, Accepted: acc, Inert: c.Events - acc, Complete: in.Complete(), TooLong: in.TooLong, Window: newWindowJSON(in)}
 	for _, f := range in.Formats {
 		j.Formats = append(j.Formats, string(f))
 	}
@@ -713,6 +798,9 @@ func formatNote(in replay.Stats) string {
 // be a real client's: lines too long to decode, lines read in another
 // format than the rest of their capture, or input cut short.
 func writeInputWarnings(out *bufio.Writer, pal iostreams.Palette, in replay.Stats) {
+	if w := WindowNote(in); w != "" {
+		fmt.Fprintf(out, "window: %s\n", w)
+	}
 	for _, m := range in.Mixed {
 		fmt.Fprintf(out, "%s %s\n", pal.Yellow("warning:"), termsafe.String(m.Error()))
 	}

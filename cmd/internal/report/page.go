@@ -73,6 +73,7 @@ type reportSummary struct {
 	Bytes                                                 int64
 	Complete                                              bool
 	Damage                                                string
+	Window                                                string // render.WindowNote
 	Reasons, Codes, Kinds                                 []countItem
 }
 
@@ -222,7 +223,8 @@ func BuildPage(o PageOptions, files []File, rep inspect.Report, graphs []*lineag
 func (b *pageBuilder) summary(ov inspect.Overview) {
 	acc := ov.Accepted()
 	sum := reportSummary{Files: ov.Input.Files, Lines: ov.Input.Lines, Blank: ov.Input.Blank, Events: ov.Counts.Events,
-		Accepted: acc, Inert: ov.Counts.Events - acc, TooLong: ov.Input.TooLong, Bytes: ov.Input.Bytes, Complete: ov.Input.Complete()}
+		Accepted: acc, Inert: ov.Counts.Events - acc, TooLong: ov.Input.TooLong, Bytes: ov.Input.Bytes, Complete: ov.Input.Complete(),
+		Window: render.WindowNote(ov.Input)}
 	if d := ov.Input.Damage; d != nil {
 		sum.Damage = termsafe.String(d.Error())
 	}

@@ -93,6 +93,7 @@ const reportTemplate = `<!DOCTYPE html>
 {{with .Summary -}}
 <p>{{.Events}} events in {{.Lines}} lines ({{.Blank}} blank) from {{.Files}} file(s), {{size .Bytes}}: <b>{{.Accepted}} accepted</b>, <b>{{.Inert}} inert</b>.</p>
 {{if not .Complete}}<p class="banner redacted">Damaged input: {{.Damage}}. Everything read before the damage is reported.</p>{{end}}
+{{if .Window}}<p class="banner plain">Window: {{.Window}}.</p>{{end}}
 {{if .TooLong}}<p class="banner redacted">{{.TooLong}} line(s) over --max-line not decoded (SNAPCTL_LINE_TOO_LONG): verdicts after them may differ from a real client's.</p>{{end}}
 <div class="scroll"><table>
 <tr><th>reason</th><th>events</th></tr>
