@@ -93,7 +93,7 @@ func (s *Sniffer) Hint(eventPath string) *Hint {
 	}
 	h := &Hint{Malformed: s.malformed, Events: s.events, File: s.samples[0].file, Line: s.samples[0].line}
 	switch {
-	case s.events2() > len(s.samples):
+	case 2*s.eventSamples() > len(s.samples):
 		// Most are events, each breaking a rule: a line of junk among
 		// them does not make the capture "JSON and text".
 		h.Format, h.Advice = "protocol events that break its rules", "the capture is read right, the server sends invalid events: see each line's detail, or snapctl inspect --line N"
@@ -123,12 +123,12 @@ func (s *Sniffer) Hint(eventPath string) *Hint {
 	return h
 }
 
-// events2 is twice the number of samples that read as protocol events.
-func (s *Sniffer) events2() int {
+// eventSamples counts the samples that read as protocol events.
+func (s *Sniffer) eventSamples() int {
 	n := 0
 	for _, x := range s.samples {
 		if x.event {
-			n += 2
+			n++
 		}
 	}
 	return n
