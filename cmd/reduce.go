@@ -58,7 +58,7 @@ func newCmdReduce(ios *iostreams.IOStreams, runF func(*reduceOptions) error) *co
 			}
 			if opts.Out != "-" {
 				// Before the capture is read and cut, which may take long.
-				if err := iostreams.CheckOutNotInput(opts.Out, opts.Files); err != nil {
+				if err := ios.CheckOutNotInput(opts.Out, opts.Files); err != nil {
 					return &usageError{err}
 				}
 				if err := iostreams.CheckOutFile(opts.Out, opts.Force); err != nil {

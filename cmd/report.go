@@ -91,7 +91,7 @@ func (o *reportOptions) validate() error {
 		o.Out = "-"
 	}
 	if o.Out != "-" {
-		if err := iostreams.CheckOutNotInput(o.Out, o.Files); err != nil {
+		if err := o.IO.CheckOutNotInput(o.Out, o.Files); err != nil {
 			return &usageError{err}
 		}
 		if err := iostreams.CheckOutFile(o.Out, o.Force); err != nil {

@@ -248,25 +248,31 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 func DistinctFiles(names []string, stdin io.Reader) error {
 	var seen namedFiles
 	for _, name := range names {
-		var fi os.FileInfo
-		var err error
-		switch f, ok := stdin.(interface{ Stat() (os.FileInfo, error) }); {
-		case name != StdinName:
-			fi, err = os.Stat(name)
-		case ok:
-			fi, err = f.Stat()
-			name = `standard input ("-")`
-		default:
-			continue
-		}
+		fi, err := StatCapture(name, stdin)
 		if err != nil || fi.IsDir() {
 			continue
+		}
+		if name == StdinName {
+			name = `standard input ("-")`
 		}
 		if err := seen.add(name, fi); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// StatCapture is the file a capture name reads: the named file, or for
+// StdinName the file behind stdin, when it is one (a redirect, not a
+// pipe from another program: an error then).
+func StatCapture(name string, stdin io.Reader) (os.FileInfo, error) {
+	if name != StdinName {
+		return os.Stat(name)
+	}
+	if f, ok := stdin.(interface{ Stat() (os.FileInfo, error) }); ok {
+		return f.Stat()
+	}
+	return nil, errors.New("standard input is not a file")
 }
 
 // namedFiles are the files DistinctFiles has seen: by device and inode

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/agentskit/snapctl/internal/termsafe"
+	"github.com/agentskit/snapctl/replay"
 )
 
 // OpenError is WriteOutFile's error when the file could not be made: it
@@ -61,26 +62,48 @@ func (s *IOStreams) IsStdout(name string) bool {
 }
 
 // CheckNotInput says why a command reading the captures files could not
-// write standard output: it is open on one of them, which it would write
-// into, as cat's "input file is output file". Nil otherwise.
+// write standard output: it is open on one of them (standard input's
+// file too, for "-"), which it would write into, as cat's "input file
+// is output file". Nil otherwise.
 func (s *IOStreams) CheckNotInput(files []string) error {
-	for _, name := range files {
-		if out, ok := s.sameAsStdout(name); ok && out.Mode().IsRegular() {
-			return fmt.Errorf("standard output is %s, the capture being read: a capture is never written to; redirect the output to another file", termsafe.String(name))
-		}
+	if s.stdout == nil {
+		return nil
+	}
+	out, err := s.stdout.Stat()
+	if err != nil || !out.Mode().IsRegular() {
+		return nil
+	}
+	if name, ok := s.input(files, out); ok {
+		return fmt.Errorf("standard output is %s, the capture being read: a capture is never written to; redirect the output to another file", name)
 	}
 	return nil
 }
 
 // CheckOutNotInput says why --out could not name out: it is one of the
-// captures being read, which is never written over, --force or not.
-func CheckOutNotInput(out string, files []string) error {
-	for _, name := range files {
-		if sameRegularFile(out, name) {
-			return fmt.Errorf("--out %s is the capture being read: a capture is never written over, --force or not; name another file", termsafe.String(out))
-		}
+// captures being read (standard input's file too, for "-"), which is
+// never written over, --force or not.
+func (s *IOStreams) CheckOutNotInput(out string, files []string) error {
+	fi, err := os.Stat(out)
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	if _, ok := s.input(files, fi); ok {
+		return fmt.Errorf("--out %s is the capture being read: a capture is never written over, --force or not; name another file", termsafe.String(out))
 	}
 	return nil
+}
+
+// input names, terminal-safe, the capture of files that is the file fi.
+func (s *IOStreams) input(files []string, fi os.FileInfo) (string, bool) {
+	for _, name := range files {
+		if in, err := replay.StatCapture(name, s.In); err == nil && os.SameFile(in, fi) {
+			if name == replay.StdinName {
+				return `standard input ("-")`, true
+			}
+			return termsafe.String(name), true
+		}
+	}
+	return "", false
 }
 
 func (s *IOStreams) sameAsStdout(name string) (os.FileInfo, bool) {
@@ -93,19 +116,6 @@ func (s *IOStreams) sameAsStdout(name string) (os.FileInfo, bool) {
 	}
 	fi, err := os.Stat(name)
 	return out, err == nil && os.SameFile(fi, out)
-}
-
-// sameRegularFile says whether a and b name one regular file.
-func sameRegularFile(a, b string) bool {
-	if a == "-" || b == "-" {
-		return false
-	}
-	fa, err := os.Stat(a)
-	if err != nil || !fa.Mode().IsRegular() {
-		return false
-	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
 }
 
 // WriteOutFile writes what write writes to the file name (a command's

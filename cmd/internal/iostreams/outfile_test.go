@@ -150,8 +150,22 @@ func TestIsStdout(t *testing.T) {
 	if ios.CheckNotInput([]string{other, out.Name()}) == nil || ios.CheckNotInput([]string{other, "-"}) != nil {
 		t.Error("CheckNotInput: want an error for the file standard output is open on only")
 	}
-	if CheckOutNotInput(out.Name(), []string{other, filepath.Join(dir, ".", "page.html")}) == nil || CheckOutNotInput(out.Name(), []string{other, "-"}) != nil || CheckOutNotInput("-", []string{"-"}) != nil {
+	if ios.CheckOutNotInput(out.Name(), []string{other, filepath.Join(dir, ".", "page.html")}) == nil || ios.CheckOutNotInput(out.Name(), []string{other, "-"}) != nil || ios.CheckOutNotInput("-", []string{"-"}) != nil {
 		t.Error("CheckOutNotInput: want an error for one file by two names only")
+	}
+	// A capture read from standard input is the file behind it: written
+	// through standard output or --out, it would be written into.
+	in, err := os.Open(out.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	ios.In = in
+	if err := ios.CheckNotInput([]string{"-"}); err == nil || !strings.Contains(err.Error(), `standard input ("-")`) {
+		t.Errorf("CheckNotInput(-) with standard input on standard output's file = %v, want an error", err)
+	}
+	if ios.CheckOutNotInput(out.Name(), []string{"-"}) == nil || ios.CheckOutNotInput(other, []string{"-"}) != nil {
+		t.Error("CheckOutNotInput: want an error for --out naming the file behind standard input only")
 	}
 }
 
