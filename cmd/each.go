@@ -84,6 +84,13 @@ func runEach(ios *iostreams.IOStreams, files []string, headings bool, run func(s
 		case r.err == nil:
 		case errors.Is(r.err, errMatched):
 			matched = true
+			// Each capture says what matched in it, as a single run does
+			// (its positions name the capture).
+			if fm := (*render.FailOnMatch)(nil); errors.As(r.err, &fm) {
+				for _, l := range fm.Lines() {
+					fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", termsafe.String(l))
+				}
+			}
 		default:
 			failed++
 			fmt.Fprintf(ios.ErrOut, "snapctl: %s\n", strings.ReplaceAll(termsafe.String(render.CaptureError(files[i], r.err)), "\n", " "))

@@ -126,8 +126,8 @@ func (o *inspectOptions) parseFailOn(list string) error {
 		default:
 			rs, ok := reasonsNamed(name)
 			if !ok {
-				return usageErrorf("--fail-on: %q is not a severity, finding id or reason (want %s; a finding id such as %s; or a reason such as stale, malformed or problems)",
-					name, text.OrList(severityNames()), inspect.MessageVanished)
+				return usageErrorf("--fail-on: %q is not a severity, finding id or reason (want %s; a finding id such as %s; %s; or a reason such as stale, malformed or problems)",
+					name, text.OrList(severityNames()), inspect.MessageVanished, unfinishedWord)
 			}
 			o.FailOnReasons = append(o.FailOnReasons, rs...)
 		}

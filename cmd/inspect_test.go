@@ -30,7 +30,7 @@ func TestNewCmdInspect(t *testing.T) {
 			want: inspectOptions{captureFlags: captureFlags{Files: []string{"-"}, MaxLine: 64 << 20}, Output: "table", Line: 2}},
 		{name: "line needs one file", args: []string{"--line", "2", "a", "b"}, wantErr: "--line needs exactly one FILE, not 2"},
 		{name: "bad output", args: []string{"-o", "yaml", "a"}, wantErr: `-o must be table, wide, json or jsonl, not "yaml"`},
-		{name: "bad severity", args: []string{"--fail-on", "errors", "a"}, wantErr: `--fail-on: "errors" is not a severity, finding id or reason (want error, warning or info; a finding id such as message-vanished; or a reason such as stale, malformed or problems)`},
+		{name: "bad severity", args: []string{"--fail-on", "errors", "a"}, wantErr: `--fail-on: "errors" is not a severity, finding id or reason (want error, warning or info; a finding id such as message-vanished; unfinished; or a reason such as stale, malformed or problems)`},
 		{name: "bad session", args: []string{"--session", "a b", "a"}, wantErr: `--session "a b" is not a safe identifier`},
 		{name: "bad event id", args: []string{"--event-id", "-x", "a"}, wantErr: `--event-id "-x" is not a safe identifier`},
 		{name: "line and event id", args: []string{"--line", "1", "--event-id", "e", "a"}, wantErr: "--line and --event-id cannot be used together"},
