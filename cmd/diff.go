@@ -119,7 +119,7 @@ func (o *diffOptions) validate(fromSet, toSet bool) error {
 // pairWriter writes the pairs of a diff in some format.
 type pairWriter interface {
 	Pair(p *diff.PairDiff) error
-	Finish() error
+	Finish(in replay.Stats) error
 }
 
 func diffRun(o *diffOptions) error {
@@ -186,7 +186,7 @@ func diffRun(o *diffOptions) error {
 		}
 		return err
 	}
-	if err := w.Finish(); err != nil {
+	if err := w.Finish(sum.Input); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {

@@ -133,7 +133,7 @@ func lineageRun(o *lineageOptions) error {
 		render.RedactSessions(sessions)
 	}
 	out := bufio.NewWriterSize(o.IO.Out, 64<<10)
-	if err := writeLineage(out, o, sessions, rep.Verdicts(), overviews); err != nil {
+	if err := writeLineage(out, o, sessions, rep.Verdicts(), overviews, sum.Input); err != nil {
 		return err
 	}
 	if err := out.Flush(); err != nil {
@@ -142,7 +142,7 @@ func lineageRun(o *lineageOptions) error {
 	return nil
 }
 
-func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, overviews []inspect.SessionOverview) error {
+func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, overviews []inspect.SessionOverview, in replay.Stats) error {
 	switch o.Output {
 	case "json":
 		return render.WriteLineageJSON(o.jsonOut(w), sessions, verdicts, overviews, o.Redact)
@@ -155,5 +155,5 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, v
 	case "svg":
 		return report.WriteLineageSVG(w, sessions, verdicts)
 	}
-	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts).Overviews(overviews).Write(sessions)
+	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts).Overviews(overviews).Input(in).Write(sessions)
 }

@@ -187,13 +187,14 @@ func diffText(t *testing.T, file, session string) string {
 	w := render.NewDiffText(out, pal, render.DiffTextOptions{})
 	d := diff.NewDiffer(diff.Options{Session: session}, w.Pair)
 	opts := replay.Options{Session: session, MaxLine: replay.DefaultMaxLine, RawMalformed: true, Messages: true}
-	if _, err := replay.Run(rd, opts, d.Add); err != nil {
+	sum, err := replay.Run(rd, opts, d.Add)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Finish(); err != nil {
+	if err := w.Finish(sum.Input); err != nil {
 		t.Fatal(err)
 	}
 	out.Flush()

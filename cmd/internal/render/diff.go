@@ -430,12 +430,16 @@ func (w *DiffText) statLine(p *diff.PairDiff) {
 	fmt.Fprintf(w.out, "%s %d → %d (%s): %s\n", p.SessionID, p.From.Sequence, p.To.Sequence, p.To.TurnID, strings.Join(parts, "; "))
 }
 
-func (w *DiffText) Finish() error {
+// Finish writes the summary of the pairs, with what in says the
+// comparison may lack: a window that left events out, lines too long to
+// decode, a capture cut short.
+func (w *DiffText) Finish(in replay.Stats) error {
 	if w.pairs > 0 && !w.stat {
 		w.out.WriteByte('\n')
 	}
 	_, err := fmt.Fprintf(w.out, "%s from %s: %d added, %d removed, %d changed, %d moved\n",
 		text.Plural(w.pairs, "pair"), text.Plural(len(w.sessions), "session"), w.added, w.removed, w.changed, w.moved)
+	writeInputWarnings(w.out, w.pal, in)
 	return err
 }
 

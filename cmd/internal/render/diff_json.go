@@ -189,7 +189,9 @@ func (w *DiffJSON) Pair(p *diff.PairDiff) error {
 	return w.Done()
 }
 
-func (w *DiffJSON) Finish() error {
+// Finish ends the document; in is not written: the document has no
+// summary whose counts a window would change.
+func (w *DiffJSON) Finish(replay.Stats) error {
 	if w.Lines {
 		return nil
 	}

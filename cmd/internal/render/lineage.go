@@ -45,6 +45,8 @@ type Tree struct {
 	verdicts map[string]inspect.Verdict
 	// overviews are inspect's sessions, in its order (see Overviews).
 	overviews []inspect.SessionOverview
+	// input is what the run read (see Input), or nil.
+	input *replay.Stats
 }
 
 // Verdicts gives the tree inspect's verdict on each session, by id, for
@@ -66,6 +68,14 @@ func (t *Tree) Verdicts(v map[string]inspect.Verdict) *Tree {
 // turn's family (--turn), which the others are not part of.
 func (t *Tree) Overviews(ov []inspect.SessionOverview) *Tree {
 	t.overviews = ov
+	return t
+}
+
+// Input gives the tree what the run read, for the warnings every human
+// summary ends with (a window that left events out, lines too long to
+// decode, lines of another format), written after the trees.
+func (t *Tree) Input(in replay.Stats) *Tree {
+	t.input = &in
 	return t
 }
 
@@ -123,6 +133,20 @@ func NewTree(w io.Writer, pal iostreams.Palette, width int, ascii bool) *Tree {
 }
 
 func (t *Tree) Write(sessions []*lineage.Session) error {
+	if err := t.write(sessions); err != nil {
+		return err
+	}
+	if t.input != nil {
+		var b strings.Builder
+		writeInputWarnings(&b, t.pal, *t.input)
+		if b.Len() > 0 {
+			fmt.Fprintf(t.w, "\n%s", b.String())
+		}
+	}
+	return nil
+}
+
+func (t *Tree) write(sessions []*lineage.Session) error {
 	byID, treeless := pairOverviews(sessions, t.overviews)
 	if len(sessions) == 0 && len(treeless) == 0 {
 		fmt.Fprintln(t.w, "no accepted snapshots: no turns to draw")

@@ -797,7 +797,10 @@ func formatNote(in replay.Stats) string {
 // writeInputWarnings says, in a human summary, when the verdicts may not
 // be a real client's: lines too long to decode, lines read in another
 // format than the rest of their capture, or input cut short.
-func writeInputWarnings(out *bufio.Writer, pal iostreams.Palette, in replay.Stats) {
+//
+// Every human summary has them: replay's and inspect's under their counts,
+// diff's under its own, and lineage's under its tree.
+func writeInputWarnings(out io.Writer, pal iostreams.Palette, in replay.Stats) {
 	if w := WindowNote(in); w != "" {
 		fmt.Fprintf(out, "window: %s\n", w)
 	}
