@@ -69,17 +69,10 @@ func (r *Runner) keep(l *Line, ev *Event, err *DecodeError) bool {
 // the window.
 func (r *Runner) inWindow(line int, ev *Event, err *DecodeError) bool {
 	w := r.opts.Window
-	if !w.hasLine(line) {
-		return false
-	}
-	if !w.timed() {
-		return true
-	}
 	s := &r.win
-	if err != nil {
-		return s.inside
-	}
-	if !s.started {
+	if err == nil && !s.started && w.timed() {
+		// The capture's start is its first decoded event, whether or
+		// not --lines keeps it: an offset counts from there.
 		s.start, s.started = ev.Emitted, true
 		s.since, s.until = w.Since, w.Until
 		if w.SinceOffset != nil {
@@ -88,6 +81,15 @@ func (r *Runner) inWindow(line int, ev *Event, err *DecodeError) bool {
 		if w.UntilOffset != nil {
 			s.until = s.start.Add(*w.UntilOffset)
 		}
+	}
+	if !w.hasLine(line) {
+		return false
+	}
+	if !w.timed() {
+		return true
+	}
+	if err != nil {
+		return s.inside
 	}
 	s.inside = (s.since.IsZero() || !ev.Emitted.Before(s.since)) && (s.until.IsZero() || !ev.Emitted.After(s.until))
 	return s.inside
