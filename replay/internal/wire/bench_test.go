@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -17,6 +18,20 @@ func BenchmarkHostile(b *testing.B) {
 			b.SetBytes(int64(len(line)))
 			for b.Loop() {
 				d.Decode(line, &ev)
+			}
+		})
+	}
+}
+
+// BenchmarkPlainShort scans strings of the lengths message contents
+// mostly have, where the cost of each call outweighs that of the bytes.
+func BenchmarkPlainShort(b *testing.B) {
+	for _, n := range []int{64, 256, 2048} {
+		buf := []byte(strings.Repeat("a", n))
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(n))
+			for b.Loop() {
+				plainPrefix(buf)
 			}
 		})
 	}
