@@ -35,6 +35,10 @@ type DiffText struct {
 	sessions                              map[string]bool
 	// cur is the pair being written, for the lengths of its texts.
 	cur *diff.PairDiff
+	// tilde is the marker of a changed line, coloured, and its space.
+	tilde string
+	// num is scratch for the numbers of a header.
+	num []byte
 }
 
 // DiffTextOptions says how pairs are written as text.
@@ -102,17 +106,30 @@ func (w *DiffText) header(p *diff.PairDiff) {
 	if p.From.Entry > 0 || p.To.Entry > 0 {
 		lines = "at"
 	}
-	fmt.Fprintf(w.out, "%s turn %s, %s %s → %s\n",
-		w.pal.Cyan(fmt.Sprintf("@@ %s %d → %d @@", p.SessionID, p.From.Sequence, p.To.Sequence)),
-		turn, lines, w.pos(p.From), w.pos(p.To))
-	status := p.FromStatus
-	if p.StatusChanged() {
-		status = p.FromStatus + " → " + p.ToStatus
+	b := append(w.num[:0], "@@ "...)
+	b = append(b, p.SessionID...)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, p.From.Sequence, 10)
+	b = append(b, " → "...)
+	b = strconv.AppendInt(b, p.To.Sequence, 10)
+	b = append(b, " @@"...)
+	w.num = b
+	for _, s := range []string{w.pal.Cyan(string(b)), " turn ", turn, ", ", lines, " ", w.pos(p.From), " → ", w.pos(p.To), "\n  status  ", string(p.FromStatus)} {
+		w.out.WriteString(s)
 	}
-	fmt.Fprintf(w.out, "  status  %s\n", status)
+	if p.StatusChanged() {
+		w.out.WriteString(" → ")
+		w.out.WriteString(string(p.ToStatus))
+	}
+	w.out.WriteByte('\n')
 	if p.UsageCompared {
-		fmt.Fprintf(w.out, "  usage   prompt %s, completion %s, total %s\n",
-			signed(p.Usage.PromptTokens), signed(p.Usage.CompletionTokens), signed(p.Usage.TotalTokens))
+		w.out.WriteString("  usage   prompt ")
+		w.signed(p.Usage.PromptTokens)
+		w.out.WriteString(", completion ")
+		w.signed(p.Usage.CompletionTokens)
+		w.out.WriteString(", total ")
+		w.signed(p.Usage.TotalTokens)
+		w.out.WriteByte('\n')
 	} else {
 		fmt.Fprintln(w.out, "  usage   per turn: not compared across turns")
 	}
@@ -174,13 +191,13 @@ func (w *DiffText) message(c *diff.MessageChange) {
 		prefix := id + " " + string(f) + ": "
 		switch f {
 		case diff.FieldContent:
-			w.line('~', prefix+w.content(c))
+			w.change(prefix, w.content(c))
 		case diff.FieldStatus:
-			w.line('~', prefix+c.Old.Status+" → "+c.New.Status)
+			w.change(prefix, c.Old.Status, " → ", c.New.Status)
 		case diff.FieldRole:
-			w.line('~', prefix+c.Old.Role+" → "+c.New.Role)
+			w.change(prefix, c.Old.Role, " → ", c.New.Role)
 		case diff.FieldCreatedAt:
-			w.line('~', prefix+c.Old.CreatedAt+" → "+c.New.CreatedAt)
+			w.change(prefix, c.Old.CreatedAt, " → ", c.New.CreatedAt)
 		case diff.FieldToolCallID:
 			w.line('~', prefix+optQuoted(c.Old.ToolCallID, c.Old.HasToolCallID)+" → "+optQuoted(c.New.ToolCallID, c.New.HasToolCallID))
 		case diff.FieldParts:
@@ -203,7 +220,12 @@ func optQuoted(s string, has bool) string {
 // content shows a content change: the appended text when it only grew,
 // otherwise a word diff with long unchanged runs cut short.
 func (w *DiffText) content(c *diff.MessageChange) string {
-	o, n := w.runes(c.Old.Content), w.runes(c.New.Content)
+	// Only --redact shows lengths: counting the runes of every content
+	// otherwise was a tenth of diff's own time.
+	var o, n int
+	if w.redact {
+		o, n = w.runes(c.Old.Content), w.runes(c.New.Content)
+	}
 	switch {
 	case w.redact && c.Grew:
 		return fmt.Sprintf("+%d chars (%d → %d)", n-o, o, n)
@@ -403,8 +425,22 @@ func (w *DiffText) line(mark byte, s string) {
 	case '-':
 		w.out.WriteString(w.pal.Red("- "+s) + "\n")
 	default:
-		w.out.WriteString(w.pal.Yellow("~") + " " + s + "\n")
+		w.change(s)
 	}
+}
+
+// change writes a changed line of parts, written one after another
+// rather than joined first: a diff of a long capture writes hundreds of
+// thousands of them.
+func (w *DiffText) change(parts ...string) {
+	if w.tilde == "" {
+		w.tilde = w.pal.Yellow("~") + " "
+	}
+	w.out.WriteString(w.tilde)
+	for _, p := range parts {
+		w.out.WriteString(p)
+	}
+	w.out.WriteByte('\n')
 }
 
 func (w *DiffText) statLine(p *diff.PairDiff) {
@@ -457,6 +493,16 @@ func inertTotal(m map[replay.Reason]int) int {
 		n += v
 	}
 	return n
+}
+
+// signed writes n with its sign, as signed says it.
+func (w *DiffText) signed(n int64) {
+	b := w.num[:0]
+	if n >= 0 {
+		b = append(b, '+')
+	}
+	w.num = strconv.AppendInt(b, n, 10)
+	w.out.Write(w.num)
 }
 
 func signed(n int64) string {
