@@ -74,7 +74,8 @@ type Stats struct {
 	// wrote: framing that says whose the lines after it are, not events.
 	Context int
 	// TooLong counts the lines over the limit that are not blank: each is
-	// a malformed event that was never decoded.
+	// a malformed event that was never decoded. In a Runner's Summary, of
+	// a run with a window, only those the window kept.
 	TooLong int
 	// Damaged counts the captures that stopped before their end
 	// (DamageError); Damage is the first of them.

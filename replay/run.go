@@ -175,7 +175,10 @@ type Runner struct {
 	ev       Event
 	win      windowState
 	leftOut  int // lines the window left out (Stats.LeftOut)
-	cuts     windowCuts
+	// tooLongOut counts the lines over the limit among them: the
+	// summary's TooLong is of the window alone, as its other counts are.
+	tooLongOut int
+	cuts       windowCuts
 }
 
 // Counts tallies events by reason and malformed lines by code.
@@ -460,6 +463,7 @@ func (r *Runner) session(id string) (*SessionStats, int) {
 // Summary returns the counts so far.
 func (r *Runner) Summary(in Stats) Summary {
 	in.Window, in.LeftOut = r.opts.Window, r.leftOut
+	in.TooLong -= r.tooLongOut
 	sum := Summary{Input: in, Counts: r.counts, Pinned: r.opts.Session, Sessions: r.order, cuts: r.cuts.cut}
 	if r.pinned == nil {
 		n := 0

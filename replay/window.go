@@ -61,38 +61,45 @@ func (r *Runner) keep(l *Line, ev *Event, err *DecodeError) bool {
 	}
 	if !in {
 		r.leftOut++
+		if l.TooLong {
+			r.tooLongOut++
+		}
 	}
 	return in
 }
 
 // inWindow says whether line number line, decoded as ev or err, is in
 // the window.
+//
+// Every decoded event sets whether the time bounds hold, kept by --lines
+// or not: a malformed line, which has no time, is in them when the event
+// before it in the capture is. One before any event is at the capture's
+// start, which they hold unless --since is an instant or a later offset.
 func (r *Runner) inWindow(line int, ev *Event, err *DecodeError) bool {
 	w := r.opts.Window
-	s := &r.win
-	if err == nil && !s.started && w.timed() {
-		// The capture's start is its first decoded event, whether or
-		// not --lines keeps it: an offset counts from there.
-		s.start, s.started = ev.Emitted, true
-		s.since, s.until = w.Since, w.Until
-		if w.SinceOffset != nil {
-			s.since = s.start.Add(*w.SinceOffset)
-		}
-		if w.UntilOffset != nil {
-			s.until = s.start.Add(*w.UntilOffset)
-		}
-	}
-	if !w.hasLine(line) {
-		return false
-	}
 	if !w.timed() {
-		return true
+		return w.hasLine(line)
 	}
-	if err != nil {
-		return s.inside
+	s := &r.win
+	switch {
+	case err == nil:
+		if !s.started {
+			// The capture's start is its first decoded event, whether
+			// or not --lines keeps it: an offset counts from there.
+			s.start, s.started = ev.Emitted, true
+			s.since, s.until = w.Since, w.Until
+			if w.SinceOffset != nil {
+				s.since = s.start.Add(*w.SinceOffset)
+			}
+			if w.UntilOffset != nil {
+				s.until = s.start.Add(*w.UntilOffset)
+			}
+		}
+		s.inside = (s.since.IsZero() || !ev.Emitted.Before(s.since)) && (s.until.IsZero() || !ev.Emitted.After(s.until))
+	case !s.started:
+		s.inside = w.Since.IsZero() && (w.SinceOffset == nil || *w.SinceOffset <= 0)
 	}
-	s.inside = (s.since.IsZero() || !ev.Emitted.Before(s.since)) && (s.until.IsZero() || !ev.Emitted.After(s.until))
-	return s.inside
+	return w.hasLine(line) && s.inside
 }
 
 // WindowCut is where the capture goes on with a turn past the window: the

@@ -294,6 +294,9 @@ func WindowNote(in replay.Stats) string {
 	if in.Window == nil || in.LeftOut == 0 {
 		return ""
 	}
+	if in.LeftOut == 1 {
+		return keptWords(in.Window) + "; the 1 event outside it is not counted"
+	}
 	return fmt.Sprintf("%s; the %s outside it are not counted", keptWords(in.Window), text.Plural(in.LeftOut, "event"))
 }
 
