@@ -151,6 +151,17 @@ func (c *captureFlags) validateCapture(ios *iostreams.IOStreams, f *pflag.FlagSe
 	return nil
 }
 
+// humanOutput says whether -o output is one for people (a table, a tree
+// or diff text, wrapped or wide), which --each heads with each capture's
+// name; JSON, JSON Lines and the graph formats are not.
+func humanOutput(output string) bool {
+	switch output {
+	case "table", "tree", "text", "wide":
+		return true
+	}
+	return false
+}
+
 // eachCapture runs run for every capture on its own under --each, and
 // reports whether it did. Human output (human) gets each capture's name
 // above its own.

@@ -64,7 +64,7 @@ func newCmdDiff(ios *iostreams.IOStreams, runF func(*diffOptions) error) *cobra.
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "text", func(sub *iostreams.IOStreams, file string) error {
+			if each, err := opts.eachCapture(ios, humanOutput(opts.Output), func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, diffRun(&o))

@@ -51,7 +51,7 @@ func newCmdLineage(ios *iostreams.IOStreams, runF func(*lineageOptions) error) *
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "tree", func(sub *iostreams.IOStreams, file string) error {
+			if each, err := opts.eachCapture(ios, humanOutput(opts.Output), func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, lineageRun(&o))

@@ -56,7 +56,7 @@ func newCmdReplay(ios *iostreams.IOStreams, runF func(*replayOptions) error) *co
 			if runF != nil {
 				return runF(opts)
 			}
-			if each, err := opts.eachCapture(ios, opts.Output == "table", func(sub *iostreams.IOStreams, file string) error {
+			if each, err := opts.eachCapture(ios, humanOutput(opts.Output), func(sub *iostreams.IOStreams, file string) error {
 				o := *opts
 				o.IO, o.Files = sub, []string{file}
 				return o.finish(sub, replayRun(&o))
