@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agentskit/snapctl/internal/memlimit"
 	"io"
 	"os"
 	"runtime/debug"
@@ -207,8 +208,8 @@ func (c *captureFlags) options() replay.Options {
 		RawMalformed: true, Window: c.window}
 }
 
-// budget raises the memory limit for n sessions (see limitMemory).
-func (c *captureFlags) budget(n int) { limitMemory(c.MaxLine, n) }
+// budget raises the memory limit for n sessions (see memlimit.Limit).
+func (c *captureFlags) budget(n int) { memlimit.Limit(c.MaxLine, n) }
 
 // read opens the captures, failing with an input error (exit 2), and
 // shows progress while they are read (see StartProgress; streaming is for
@@ -236,7 +237,7 @@ func (c *captureFlags) read(ios *iostreams.IOStreams, streaming bool) (rd *repla
 		return nil, nil, &usageError{err}
 	}
 	rd.SetURLFilter(c.URL)
-	limitMemory(c.MaxLine, 0)
+	memlimit.Limit(c.MaxLine, 0)
 	c.rd = rd
 	unhook := func() bool { return true }
 	if ios.Context() != nil {

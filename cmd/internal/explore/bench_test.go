@@ -2,6 +2,8 @@ package explore
 
 import (
 	"fmt"
+	"github.com/agentskit/snapctl/internal/memlimit"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -78,7 +80,13 @@ func BenchmarkExploreOpen(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		feed, err := startExploreFeed(rd, replay.Options{}, nil, spoolsNone([]string{file}), false)
+		// The memory limit and the collector's pacing as the command
+		// sets them (captureFlags.budget): without them the peak is that
+		// of a run that does not exist, the garbage of the default pacing
+		// on top of 200,000 sessions' state.
+		memlimit.Limit(replay.DefaultMaxLine, 0)
+		opts := replay.Options{Sessions: func(n int) { memlimit.Limit(replay.DefaultMaxLine, n) }}
+		feed, err := startExploreFeed(rd, opts, nil, spoolsNone([]string{file}), false)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -100,6 +108,8 @@ func BenchmarkExploreOpen(b *testing.B) {
 		b.ReportMetric(float64(len(x.ids)), "sessions")
 		rd.Close()
 		x.close()
+		debug.SetMemoryLimit(math.MaxInt64)
+		debug.SetGCPercent(100)
 	}
 }
 

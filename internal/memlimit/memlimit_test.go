@@ -1,4 +1,4 @@
-package cmd
+package memlimit
 
 import (
 	"runtime/debug"
@@ -16,18 +16,18 @@ func TestLimitMemory(t *testing.T) {
 	}{
 		{0, base},
 		{1000, base}, // not a step: unchanged
-		{1024, base + 1024*perSession},
-		{1500, base + 1024*perSession},
-		{4096, base + 4096*perSession},
+		{1024, base + 1024*PerSession},
+		{1500, base + 1024*PerSession},
+		{4096, base + 4096*PerSession},
 	} {
-		limitMemory(1<<20, tc.sessions)
+		Limit(1<<20, tc.sessions)
 		if got := debug.SetMemoryLimit(-1); got != tc.want {
 			t.Errorf("%d sessions: limit %d, want %d", tc.sessions, got, tc.want)
 		}
 	}
 	t.Setenv("GOMEMLIMIT", "1GiB")
-	limitMemory(1<<20, 0)
-	if got := debug.SetMemoryLimit(-1); got != base+4096*perSession {
+	Limit(1<<20, 0)
+	if got := debug.SetMemoryLimit(-1); got != base+4096*PerSession {
 		t.Errorf("with GOMEMLIMIT set the limit moved to %d", got)
 	}
 }

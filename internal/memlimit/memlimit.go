@@ -1,4 +1,8 @@
-package cmd
+// Package memlimit holds a run's memory to the bound the README promises,
+// through the Go runtime's soft limit and its collector's pacing: the
+// commands call it, and so do the benchmarks that measure a read as a
+// command does it.
+package memlimit
 
 import (
 	"math/bits"
@@ -7,9 +11,9 @@ import (
 	"runtime/metrics"
 )
 
-// perSession is the memory a session may cost on top of the bound: what
+// PerSession is the memory a session may cost on top of the bound: what
 // inspect, lineage and diff keep of one, with room for the collector.
-const perSession = 16 << 10
+const PerSession = 16 << 10
 
 // headroom is the garbage the collector lets pile up above the live heap
 // once a capture has many sessions: three quarters of the fixed 64 MiB of
@@ -20,22 +24,22 @@ const perSession = 16 << 10
 // peak RSS.
 const headroom = 48 << 20
 
-// limitMemory sets the Go runtime's soft memory limit to the bound the
+// Limit sets the Go runtime's soft memory limit to the bound the
 // README promises: 64 MiB, plus twice the longest line a capture may hold
 // (--max-line), plus a fixed cost per session seen so far, unless
 // GOMEMLIMIT is set. Without it the collector lets the heap grow to twice
-// (three times under relaxGC) the live data, so a capture of long lines,
+// (three times under GOGC=200, as the commands that decode every message set it) the live data, so a capture of long lines,
 // whose buffers are live, would pass the bound with garbage alone. The
 // limit is raised as sessions appear (from 1,024 on, eight times between
 // doublings), so that a capture of many sessions does not make the
 // collector run without end; and at each step the collector is paced
 // (see paceCollector) so that the state kept per session is not doubled
 // by garbage.
-func limitMemory(maxLine, sessions int) {
+func Limit(maxLine, sessions int) {
 	if os.Getenv("GOMEMLIMIT") != "" || (sessions != 0 && !sessionStep(sessions)) {
 		return
 	}
-	debug.SetMemoryLimit(int64(64<<20) + 2*int64(maxLine) + int64(sessions)*perSession)
+	debug.SetMemoryLimit(int64(64<<20) + 2*int64(maxLine) + int64(sessions)*PerSession)
 	if sessions != 0 {
 		paceCollector()
 	}
