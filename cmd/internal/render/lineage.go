@@ -140,7 +140,9 @@ func (t *Tree) Write(sessions []*lineage.Session) error {
 		var b strings.Builder
 		writeInputWarnings(&b, t.pal, *t.input)
 		if b.Len() > 0 {
-			fmt.Fprintf(t.w, "\n%s", b.String())
+			// Wrapped to the terminal as diff's and inspect's are: the
+			// tree's own lines are cut to it instead.
+			fmt.Fprintf(text.FitLines(t.w, t.width), "\n%s", b.String())
 		}
 	}
 	return nil
