@@ -149,11 +149,11 @@ func writeLineage(w io.Writer, o *lineageOptions, sessions []*lineage.Session, v
 	case "jsonl":
 		return render.WriteLineageJSONL(w, sessions, verdicts, overviews, o.Redact)
 	case "mermaid":
-		return render.WriteLineageMermaid(w, sessions)
+		return render.WriteLineageMermaid(w, sessions, overviews)
 	case "dot":
-		return render.WriteLineageDot(w, sessions)
+		return render.WriteLineageDot(w, sessions, overviews)
 	case "svg":
-		return report.WriteLineageSVG(w, sessions, verdicts)
+		return report.WriteLineageSVG(w, sessions, verdicts, overviews)
 	}
 	return render.NewTree(w, o.IO.Palette(), o.IO.FitWidth(o.Output == "wide"), o.ASCII).Verdicts(verdicts).Overviews(overviews).Input(in).Write(sessions)
 }

@@ -448,11 +448,16 @@ const ProblemStroke = "#d93025"
 // colour (submit's is green); its outline is ProblemStroke, dashed.
 const UnfinishedFill = "#fce8e6"
 
+// WindowStroke is the outline of a turn with no node that the window
+// (--lines, --since, --until) cut: grey, as the tree dims its words.
+const WindowStroke = "#9aa0a6"
+
 // WriteLineageMermaid writes one fenced flowchart TD block per session.
 // Node ids are generated, and labels escaped as entity codes, so any turn
 // id or text renders.
-func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session) error {
-	if len(sessions) == 0 {
+func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session, overviews []inspect.SessionOverview) error {
+	byID, treeless := pairOverviews(sessions, overviews)
+	if len(sessions) == 0 && len(treeless) == 0 {
 		fmt.Fprint(w, "```mermaid\nflowchart TD\n  empty[\"no accepted snapshots\"]\n```\n")
 		return nil
 	}
@@ -499,9 +504,83 @@ func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session) error {
 				fmt.Fprintf(w, "  class %s unfinished\n", ids[n])
 			}
 		}
+		if ov := byID[s.SessionID]; ov != nil {
+			mermaidUndrawn(w, undrawnTurns(s, ov))
+		}
+		fmt.Fprint(w, "```\n")
+	}
+	for i, ov := range treeless {
+		if i > 0 || len(sessions) > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprint(w, "```mermaid\nflowchart TD\n")
+		fmt.Fprintf(w, "  s([\"session %s<br/>no accepted snapshot, no tree\"])\n", mermaidText(ov.SessionID))
+		mermaidUndrawn(w, undrawnTurns(nil, ov))
 		fmt.Fprint(w, "```\n")
 	}
 	return nil
+}
+
+// mermaidUndrawn draws the turns of a session that have no node (no
+// accepted snapshot) as the tree lists them after it: a dashed box each,
+// tied to the session, with how the turn ended, so that a diagram shows
+// every turn the verdict counts.
+func mermaidUndrawn(w io.Writer, rows []inspect.TurnEnding) {
+	if len(rows) == 0 {
+		return
+	}
+	used := map[string]string{}
+	for k, e := range rows {
+		fmt.Fprintf(w, "  u%d[\"%s\"]\n", k+1, mermaidLabel(undrawnLabel(e)))
+		fmt.Fprintf(w, "  s -.- u%d\n", k+1)
+		if e.Window != nil {
+			used["undrawnWindow"] = WindowStroke // the window cut it: no problem
+		} else {
+			used["undrawn"] = ProblemStroke
+		}
+	}
+	for _, class := range []string{"undrawn", "undrawnWindow"} {
+		if stroke, ok := used[class]; ok {
+			fmt.Fprintf(w, "  classDef %s fill:#ffffff,stroke:%s,stroke-dasharray:5 3\n", class, stroke)
+		}
+	}
+	for k, e := range rows {
+		class := "undrawn"
+		if e.Window != nil {
+			class = "undrawnWindow"
+		}
+		fmt.Fprintf(w, "  class u%d %s\n", k+1, class)
+	}
+}
+
+// Undrawn is, for pictures other than the tree, what the tree lists
+// after itself: by session id, the turns of each drawn session that have
+// no node, and the sessions that have no tree at all, with their turns
+// (UndrawnOf).
+func Undrawn(sessions []*lineage.Session, overviews []inspect.SessionOverview) (bySession map[string][]inspect.TurnEnding, treeless []*inspect.SessionOverview) {
+	byID, treeless := pairOverviews(sessions, overviews)
+	bySession = map[string][]inspect.TurnEnding{}
+	for _, s := range sessions {
+		if ov := byID[s.SessionID]; ov != nil {
+			if rows := undrawnTurns(s, ov); len(rows) > 0 {
+				bySession[s.SessionID] = rows
+			}
+		}
+	}
+	return bySession, treeless
+}
+
+// UndrawnOf is the turns of a session with no tree.
+func UndrawnOf(ov *inspect.SessionOverview) []inspect.TurnEnding { return undrawnTurns(nil, ov) }
+
+// UndrawnLabel is the label of a turn with no node, one string a line:
+// its id, how it ended and where, and why it has no node.
+func UndrawnLabel(e inspect.TurnEnding) []string { return undrawnLabel(e) }
+
+// undrawnLabel is the label of a turn with no node: its id, how it
+// ended and where, and why it has no node.
+func undrawnLabel(e inspect.TurnEnding) []string {
+	return []string{termsafe.String(e.TurnID), OutcomeIn(e.Ending, e.Code, e.Later != nil, e.Window != nil) + EndedAt(e, modelPosition), "no accepted snapshot"}
 }
 
 // nodeIDs names each turn by its place in sequence order.
@@ -550,7 +629,8 @@ func mermaidEscape(s string, colon bool) string {
 }
 
 // WriteLineageDot writes one Graphviz digraph with a cluster per session.
-func WriteLineageDot(w io.Writer, sessions []*lineage.Session) error {
+func WriteLineageDot(w io.Writer, sessions []*lineage.Session, overviews []inspect.SessionOverview) error {
+	byID, treeless := pairOverviews(sessions, overviews)
 	fmt.Fprint(w, "digraph lineage {\n  rankdir=TB;\n")
 	fmt.Fprint(w, "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n")
 	fmt.Fprint(w, "  edge [fontname=\"Helvetica\", fontsize=9];\n")
@@ -577,10 +657,32 @@ func WriteLineageDot(w io.Writer, sessions []*lineage.Session) error {
 				fmt.Fprintf(w, "    %s -> %s [label=%s];\n", ids[n], ids[c], dotString(string(c.Operation)))
 			}
 		}
+		if ov := byID[s.SessionID]; ov != nil {
+			dotUndrawn(w, "s"+strconv.Itoa(i+1)+"_u", undrawnTurns(s, ov))
+		}
+		fmt.Fprint(w, "  }\n")
+	}
+	for i, ov := range treeless {
+		k := len(sessions) + i + 1
+		fmt.Fprintf(w, "  subgraph cluster_%d {\n    label=%s;\n", k, dotString("session "+termsafe.String(ov.SessionID)+": no accepted snapshot, no tree"))
+		dotUndrawn(w, "s"+strconv.Itoa(k)+"_u", undrawnTurns(nil, ov))
 		fmt.Fprint(w, "  }\n")
 	}
 	fmt.Fprint(w, "}\n")
 	return nil
+}
+
+// dotUndrawn draws a session's turns with no node (no accepted snapshot)
+// in its cluster, dashed, as mermaidUndrawn does.
+func dotUndrawn(w io.Writer, prefix string, rows []inspect.TurnEnding) {
+	for k, e := range rows {
+		stroke := ProblemStroke
+		if e.Window != nil {
+			stroke = WindowStroke
+		}
+		fmt.Fprintf(w, "    %s%d [label=%s, fillcolor=\"#ffffff\", color=%q, style=\"rounded,filled,dashed\"];\n",
+			prefix, k+1, dotString(strings.Join(undrawnLabel(e), "\n")), stroke)
+	}
 }
 
 // dotString quotes s as a DOT string. A newline becomes DOT's centred

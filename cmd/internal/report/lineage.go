@@ -197,31 +197,70 @@ var lineageSVGTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("lineage").Funcs(svgFuncs).Parse(lineageSVGTemplate))
 })
 
+// undrawnHeight is the room n lines of turns with no node take under a
+// session, with a gap before the next session's heading.
+func undrawnHeight(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return 16*n + 12
+}
+
 // WriteLineageSVG writes one standalone SVG document with every session's
 // tree, one under the other, each headed with its verdict (inspect's, by
 // session id) and then its lineage problems. A session without a verdict
 // in verdicts is headed with its lineage problems only, never "no
 // problems".
-func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict) error {
+func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[string]inspect.Verdict, overviews []inspect.SessionOverview) error {
+	type line struct {
+		Y           int
+		Text, Class string
+	}
 	type part struct {
 		Y, H int
 		Head string
 		SVG  lineageSVG
+		// Undrawn lists the session's turns with no node, as the tree
+		// does after itself: every turn the verdict counts is shown.
+		Undrawn []line
 	}
 	var parts []part
 	y, width := 0, 320
-	if len(sessions) == 0 {
+	undrawn, treeless := render.Undrawn(sessions, overviews)
+	if len(sessions) == 0 && len(treeless) == 0 {
 		parts = append(parts, part{Y: 0, Head: "no accepted snapshots: no turns to draw"})
 		y = 30
+	}
+	// lines are the turns with no node under a part that ends at y.
+	lines := func(rows []inspect.TurnEnding, y int) []line {
+		var ls []line
+		for i, e := range rows {
+			t := strings.Join(render.UndrawnLabel(e), " · ")
+			class := "t-problem"
+			if e.Window != nil {
+				class = "st-other" // the window cut it: no problem
+			}
+			ls = append(ls, line{Y: y + 14 + 16*i, Text: t, Class: class})
+			width = max(width, int(float64(len([]rune(t)))*svgCharWidth)+2*svgPad)
+		}
+		return ls
 	}
 	for _, s := range sessions {
 		v, ok := verdicts[s.SessionID]
 		l := layoutLineage(s, nil, ok && v.Clean() && s.Problems() == 0)
 		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), render.OpCounts(s), svgVerdict(s, verdicts))
-		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l})
-		y += 24 + l.Height
+		rows := undrawn[s.SessionID]
+		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l, Undrawn: lines(rows, y+24+l.Height)})
+		y += 24 + l.Height + undrawnHeight(len(rows))
 		// The heading is bold and a size larger than the boxes' text.
 		width = max(width, l.Width, int(float64(len([]rune(head)))*svgCharWidth*1.2)+2*svgPad)
+	}
+	for _, ov := range treeless {
+		head := fmt.Sprintf("session %s: %s; no accepted snapshot, no tree", termsafe.String(ov.SessionID), render.VerdictWords(ov.Verdict()))
+		rows := render.UndrawnOf(ov)
+		parts = append(parts, part{Y: y, Head: head, Undrawn: lines(rows, y+24)})
+		y += 24 + undrawnHeight(len(rows))
+		width = max(width, int(float64(len([]rune(head)))*svgCharWidth*1.2)+2*svgPad)
 	}
 	fmt.Fprint(w, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
 	t := template.Must(template.Must(lineageSVGTmpl().Clone()).New("doc").Parse(`<svg xmlns="http://www.w3.org/2000/svg" width="{{.W}}" height="{{.H}}" viewBox="0 0 {{.W}} {{.H}}">
@@ -231,6 +270,9 @@ func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[stri
 <text class="head" x="12" y="{{add .Y 17}}">{{.Head}}</text>
 {{- if .SVG.Nodes}}
 <g transform="translate(0 {{add .Y 24}})">{{template "lineage-svg" .SVG}}</g>
+{{- end}}
+{{- range .Undrawn}}
+<text class="{{.Class}}" x="24" y="{{.Y}}">{{.Text}}</text>
 {{- end}}
 {{- end}}
 </svg>

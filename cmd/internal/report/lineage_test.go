@@ -43,7 +43,7 @@ func TestLineageSVGHeadsWithVerdict(t *testing.T) {
 	}
 	heads := func(verdicts map[string]inspect.Verdict) string {
 		var b bytes.Buffer
-		if err := WriteLineageSVG(&b, graphs, verdicts); err != nil {
+		if err := WriteLineageSVG(&b, graphs, verdicts, nil); err != nil {
 			t.Fatal(err)
 		}
 		i := strings.Index(b.String(), `<text class="head"`)
