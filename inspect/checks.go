@@ -294,18 +294,24 @@ func (in *Inspector) contentHash(ev *replay.Event) uint64 {
 // a snapshot nor a refusal, and the turns whose snapshots were all kept
 // inert.
 func (in *Inspector) orphans(s *session) (orphans tally, turns []string, lost tally, lostTurns []string) {
+	var listed []orphanTurn
 	for tu := s.m.FirstTurn(); tu != nil; tu = tu.Next() {
 		switch o, code, at := tu.Ending(); {
 		case orphaned(tu, o):
-			orphans.hit("")
+			// Each submit of the turn (a retry too) counts; the turn's
+			// first is where it is.
+			n := max(1, tu.Submits())
+			for range n {
+				orphans.hit("")
+			}
 			orphans.at(in.limit, in.pos(tu.SubmitAt()))
-			if o == model.EndUnanswered {
-				turns = append(turns, tu.ID)
-			} else {
+			e := orphanTurn{id: tu.ID, submits: n}
+			if o != model.EndUnanswered {
 				// The server answered with a diagnostic and no snapshot:
 				// the finding says which, as the turn's outcome does.
-				turns = append(turns, tu.ID+" answered by diagnostic "+code+" alone")
+				e.diag = code
 			}
+			listed = append(listed, e)
 		case o == model.EndNeverAccepted && tu.CutByWindow() == nil:
 			// (One the window cut may be accepted past it.)
 			lost.hit("")
@@ -313,5 +319,23 @@ func (in *Inspector) orphans(s *session) (orphans tally, turns []string, lost ta
 			lostTurns = append(lostTurns, tu.ID)
 		}
 	}
+	for _, e := range listed {
+		t := e.id
+		if e.submits > 1 && len(listed) > 1 {
+			// With one turn, the count of submits says it.
+			t += fmt.Sprintf(": %d submits", e.submits)
+		}
+		if e.diag != "" {
+			t += " answered by diagnostic " + e.diag + " alone"
+		}
+		turns = append(turns, t)
+	}
 	return orphans, turns, lost, lostTurns
+}
+
+// orphanTurn is a turn orphan-submit names: its id, how many submits it
+// had, and the code of the diagnostic that answered it alone, if one did.
+type orphanTurn struct {
+	id, diag string
+	submits  int
 }

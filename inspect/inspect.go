@@ -259,6 +259,9 @@ func (in *Inspector) observe(res *replay.Result) model.Step {
 		return st
 	}
 	seen := in.checkEventID(s, ev, p)
+	if ev.Kind == replay.KindSubmit && !seen {
+		st.Turn.NoteSubmit() // a retry of the turn, not its delivery again
+	}
 	if ev.Kind != replay.KindSnapshot {
 		if in.used+betweenSize <= in.budget {
 			in.used += betweenSize

@@ -354,8 +354,12 @@ func (in *Inspector) findings(out []Finding, s *session, pinned string) []Findin
 			count(t.foreign.n, "line", "lines"), s.m.ID, pinned)
 	})
 	add(OrphanSubmit, &orphans, func() string {
+		their := pick(orphans.n, "its turn", "their turn") // the submits of one turn
+		if len(turns) > 1 {
+			their = "their turns"
+		}
 		return fmt.Sprintf("%s never received a snapshot of %s (%s)",
-			count(orphans.n, "submit", "submits"), pick(orphans.n, "its turn", "their turns"), listSome(turns, 5))
+			count(orphans.n, "submit", "submits"), their, listSome(turns, 5))
 	})
 	add(TurnNeverAccepted, &lost, func() string {
 		return fmt.Sprintf("%s never reached the client: the cursor kept every snapshot of %s inert (%s)",

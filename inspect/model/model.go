@@ -63,6 +63,9 @@ type Turn struct {
 	status, op uint8
 	// Submitted says whether a submit of the turn was seen.
 	Submitted bool
+	// submits counts the turn's submits of distinct event ids, up to 255
+	// (NoteSubmit): a retry is one more, a delivery again is not.
+	submits uint8
 }
 
 // at is a Position as a turn keeps it: the file and HAR entry as a
@@ -560,3 +563,16 @@ func (t *Turn) StatusAt() Position { return t.statusAt.position() }
 
 // SubmitAt is where the turn's first submit was, if Submitted.
 func (t *Turn) SubmitAt() Position { return t.submitAt.position() }
+
+// NoteSubmit counts a submit of the turn whose event id is new: the
+// model does not tell a new event id from one delivered again, its
+// caller does (inspect's event-id check).
+func (t *Turn) NoteSubmit() {
+	if t.submits < 255 {
+		t.submits++
+	}
+}
+
+// Submits is how many submits of distinct event ids the turn had
+// (NoteSubmit), at most 255.
+func (t *Turn) Submits() int { return int(t.submits) }
