@@ -79,9 +79,12 @@ func needsEscape(r rune, n int) bool {
 // control (U+0085 among them), DEL, a line or paragraph separator, or a
 // format character (Unicode category Cf: the bidirectional controls such
 // as U+202E and U+2066–U+2069, zero-width spaces and joiners U+200B–U+200D,
-// U+2060, U+FEFF, soft hyphens, tags). Such characters either drive the
-// terminal or change what a line seems to say without being seen. Every
-// output of snapctl escapes them, JSON included.
+// U+2060, U+FEFF, soft hyphens, tags), or a noncharacter (U+FDD0–U+FDEF,
+// and the last two code points of every plane, U+FFFE and U+FFFF among
+// them). Such characters either drive the terminal or change what a line
+// seems to say without being seen; U+FFFE and U+FFFF also make an XML
+// document, such as lineage -o svg, ill-formed. Every output of snapctl
+// escapes them, JSON included.
 func Unsafe(r rune) bool {
 	switch {
 	case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f:
@@ -90,6 +93,8 @@ func Unsafe(r rune) bool {
 		return false
 	case r == 0x2028, r == 0x2029:
 		return true // line and paragraph separators break lines on some terminals
+	case r >= 0xfdd0 && r <= 0xfdef, r&0xfffe == 0xfffe:
+		return true // noncharacters
 	}
 	return unicode.Is(unicode.Cf, r)
 }
