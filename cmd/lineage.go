@@ -11,7 +11,6 @@ import (
 	"github.com/agentskit/snapctl/cmd/internal/report"
 	"github.com/agentskit/snapctl/inspect"
 	"github.com/agentskit/snapctl/inspect/lineage"
-	"github.com/agentskit/snapctl/internal/termsafe"
 	"github.com/agentskit/snapctl/replay"
 	"github.com/spf13/cobra"
 )
@@ -124,9 +123,6 @@ func lineageRun(o *lineageOptions) error {
 		all, allOverviews := sessions, overviews
 		if sessions, overviews = render.SelectTurn(all, allOverviews, o.Turn); len(sessions)+len(overviews) == 0 {
 			return usageErrorf("%s", turns.NotDrawn())
-		}
-		if g := o.Output; len(sessions) == 0 && (g == "mermaid" || g == "dot" || g == "svg") {
-			return usageErrorf("--turn %s has no accepted snapshot, so no node to draw in -o %s; the tree and -o json list it", termsafe.String(o.Turn), g)
 		}
 	}
 	if o.Redact {

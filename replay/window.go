@@ -47,6 +47,10 @@ type windowState struct {
 	inside  bool
 	since   time.Time
 	until   time.Time
+	// hasSince and hasUntil say whether since and until bound the window:
+	// an offset from a capture that starts at the zero time (year 1, what
+	// a server sends for a time it never set) is the zero time too.
+	hasSince, hasUntil bool
 }
 
 // keep says whether the line l, decoded as ev or err, is in the window,
@@ -74,7 +78,8 @@ func (r *Runner) keep(l *Line, ev *Event, err *DecodeError) bool {
 // Every decoded event sets whether the time bounds hold, kept by --lines
 // or not: a malformed line, which has no time, is in them when the event
 // before it in the capture is. One before any event is at the capture's
-// start, which they hold unless --since is an instant or a later offset.
+// start: in them unless --since is a later offset (an instant may be
+// before or after the start, unknown yet: the line is kept).
 func (r *Runner) inWindow(line int, ev *Event, err *DecodeError) bool {
 	w := r.opts.Window
 	if !w.timed() {
@@ -88,16 +93,20 @@ func (r *Runner) inWindow(line int, ev *Event, err *DecodeError) bool {
 			// or not --lines keeps it: an offset counts from there.
 			s.start, s.started = ev.Emitted, true
 			s.since, s.until = w.Since, w.Until
+			s.hasSince, s.hasUntil = !w.Since.IsZero(), !w.Until.IsZero()
 			if w.SinceOffset != nil {
-				s.since = s.start.Add(*w.SinceOffset)
+				s.since, s.hasSince = s.start.Add(*w.SinceOffset), true
 			}
 			if w.UntilOffset != nil {
-				s.until = s.start.Add(*w.UntilOffset)
+				s.until, s.hasUntil = s.start.Add(*w.UntilOffset), true
 			}
 		}
-		s.inside = (s.since.IsZero() || !ev.Emitted.Before(s.since)) && (s.until.IsZero() || !ev.Emitted.After(s.until))
+		s.inside = (!s.hasSince || !ev.Emitted.Before(s.since)) && (!s.hasUntil || !ev.Emitted.After(s.until))
 	case !s.started:
-		s.inside = w.Since.IsZero() && (w.SinceOffset == nil || *w.SinceOffset <= 0)
+		// Only a later offset is known to start after the capture's
+		// start; of an instant nothing is known yet, and the line is
+		// kept rather than lost.
+		s.inside = w.SinceOffset == nil || *w.SinceOffset <= 0
 	}
 	return w.hasLine(line) && s.inside
 }

@@ -176,13 +176,7 @@ func (t *Tree) write(sessions []*lineage.Session) error {
 		if i > 0 || len(sessions) > 0 {
 			fmt.Fprintln(t.w)
 		}
-		tree := "; no accepted snapshot, no tree"
-		if ov.Accepted() > 0 {
-			// Only a turn's family (--turn) leaves out a session that
-			// has a tree: that turn is all it shows.
-			tree = "; no node for this turn"
-		}
-		t.sessionLine(ov.SessionID, VerdictWords(ov.Verdict())+tree)
+		t.sessionLine(ov.SessionID, VerdictWords(ov.Verdict())+"; "+NoTree(ov))
 		t.undrawn(nil, ov)
 	}
 	return nil
@@ -514,7 +508,7 @@ func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session, overviews []i
 			fmt.Fprintln(w)
 		}
 		fmt.Fprint(w, "```mermaid\nflowchart TD\n")
-		fmt.Fprintf(w, "  s([\"session %s<br/>no accepted snapshot, no tree\"])\n", mermaidText(ov.SessionID))
+		fmt.Fprintf(w, "  s([\"session %s<br/>%s\"])\n", mermaidText(ov.SessionID), NoTree(ov))
 		mermaidUndrawn(w, undrawnTurns(nil, ov))
 		fmt.Fprint(w, "```\n")
 	}
@@ -568,6 +562,16 @@ func Undrawn(sessions []*lineage.Session, overviews []inspect.SessionOverview) (
 		}
 	}
 	return bySession, treeless
+}
+
+// NoTree says why a session has no tree to draw: none of its snapshots
+// was accepted, or --turn keeps one of its turns with no node (only a
+// turn's family leaves out a session that has a tree).
+func NoTree(ov *inspect.SessionOverview) string {
+	if ov.Accepted() > 0 {
+		return "no node for this turn"
+	}
+	return "no accepted snapshot, no tree"
 }
 
 // UndrawnOf is the turns of a session with no tree.
@@ -664,7 +668,7 @@ func WriteLineageDot(w io.Writer, sessions []*lineage.Session, overviews []inspe
 	}
 	for i, ov := range treeless {
 		k := len(sessions) + i + 1
-		fmt.Fprintf(w, "  subgraph cluster_%d {\n    label=%s;\n", k, dotString("session "+termsafe.String(ov.SessionID)+": no accepted snapshot, no tree"))
+		fmt.Fprintf(w, "  subgraph cluster_%d {\n    label=%s;\n", k, dotString("session "+termsafe.String(ov.SessionID)+": "+NoTree(ov)))
 		dotUndrawn(w, "s"+strconv.Itoa(k)+"_u", undrawnTurns(nil, ov))
 		fmt.Fprint(w, "  }\n")
 	}

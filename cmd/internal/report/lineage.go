@@ -256,7 +256,7 @@ func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[stri
 		width = max(width, l.Width, int(float64(len([]rune(head)))*svgCharWidth*1.2)+2*svgPad)
 	}
 	for _, ov := range treeless {
-		head := fmt.Sprintf("session %s: %s; no accepted snapshot, no tree", termsafe.String(ov.SessionID), render.VerdictWords(ov.Verdict()))
+		head := fmt.Sprintf("session %s: %s; %s", termsafe.String(ov.SessionID), render.VerdictWords(ov.Verdict()), render.NoTree(ov))
 		rows := render.UndrawnOf(ov)
 		parts = append(parts, part{Y: y, Head: head, Undrawn: lines(rows, y+24)})
 		y += 24 + undrawnHeight(len(rows))
