@@ -77,6 +77,10 @@ func (o *lineageOptions) validate() error {
 	default:
 		return usageErrorf("-o must be tree, wide, mermaid, dot, svg, json or jsonl, not %q", o.Output)
 	}
+	if o.Each && o.Output == "svg" {
+		// One SVG document a capture, one after another, is no SVG file.
+		return usageErrorf("--each cannot write -o svg: an SVG file holds one picture; draw each capture on its own, or several as one without --each")
+	}
 	if o.Turn != "" {
 		if err := checkIdent("--turn", o.Turn); err != nil {
 			return err
