@@ -107,7 +107,7 @@ func SelectTurn(sessions []*lineage.Session, overviews []inspect.SessionOverview
 // headline is what follows a session's id: its verdict and the problems
 // of its graph first, so that a line cut to fit a terminal keeps them,
 // then its turns by operation.
-func headline(s *lineage.Session, verdicts map[string]inspect.Verdict) string {
+func headline(s *lineage.Session, verdicts map[string]inspect.Verdict, undrawn int) string {
 	var parts []string
 	if v, ok := verdicts[s.SessionID]; ok {
 		parts = append(parts, VerdictWords(v))
@@ -115,7 +115,7 @@ func headline(s *lineage.Session, verdicts map[string]inspect.Verdict) string {
 	if n := s.Problems(); n > 0 {
 		parts = append(parts, text.Plural(n, "lineage problem"))
 	}
-	turns := text.Plural(len(s.Turns), "turn") + " (" + OpCounts(s) + ")"
+	turns := TurnCount(s, undrawn)
 	if len(parts) == 0 {
 		return turns
 	}
@@ -158,8 +158,12 @@ func (t *Tree) write(sessions []*lineage.Session) error {
 		if i > 0 {
 			fmt.Fprintln(t.w)
 		}
-		t.sessionLine(s.SessionID, headline(s, t.verdicts))
 		ov := byID[s.SessionID]
+		undrawn := 0
+		if ov != nil {
+			undrawn = len(undrawnTurns(s, ov))
+		}
+		t.sessionLine(s.SessionID, headline(s, t.verdicts, undrawn))
 		if ov != nil {
 			if h := HistoryWords(ov.Earlier); h != "" {
 				fmt.Fprintln(t.w, t.fit("history: "+h))

@@ -40,6 +40,21 @@ func OpCounts(s *lineage.Session) string {
 	return strings.Join(parts, ", ")
 }
 
+// TurnCount counts a session's turns for its headline: those of its tree
+// by operation, and the undrawn ones with no node (no accepted snapshot),
+// so that the count is every turn's, as inspect's and the report's are:
+// "2 turns (1 submit, 1 with no accepted snapshot)".
+func TurnCount(s *lineage.Session, undrawn int) string {
+	ops := OpCounts(s)
+	if undrawn > 0 {
+		if ops != "" {
+			ops += ", "
+		}
+		ops += fmt.Sprintf("%d with no accepted snapshot", undrawn)
+	}
+	return text.Plural(len(s.Turns)+undrawn, "turn") + " (" + ops + ")"
+}
+
 // ProblemCount says how many problems there are, "no problems" for none.
 func ProblemCount(n int) string {
 	if n == 0 {

@@ -248,8 +248,8 @@ func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[stri
 	for _, s := range sessions {
 		v, ok := verdicts[s.SessionID]
 		l := layoutLineage(s, nil, ok && v.Clean() && s.Problems() == 0)
-		head := fmt.Sprintf("session %s: %s (%s), %s", termsafe.String(s.SessionID), text.Plural(len(s.Turns), "turn"), render.OpCounts(s), svgVerdict(s, verdicts))
 		rows := undrawn[s.SessionID]
+		head := fmt.Sprintf("session %s: %s, %s", termsafe.String(s.SessionID), render.TurnCount(s, len(rows)), svgVerdict(s, verdicts))
 		parts = append(parts, part{Y: y, H: l.Height, Head: head, SVG: l, Undrawn: lines(rows, y+24+l.Height)})
 		y += 24 + l.Height + undrawnHeight(len(rows))
 		// The heading is bold and a size larger than the boxes' text.
