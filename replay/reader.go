@@ -217,7 +217,7 @@ func Open(names []string, stdin io.Reader, maxLine int) (*Reader, error) {
 			// Standard input is read through once: a second "-" would be
 			// a capture of nothing, counted as a file.
 			if stdinNamed {
-				return nil, errors.New(`standard input ("-") is named more than once: it can be read only once`)
+				return nil, errors.New(StdinLabel + " is named more than once: it can be read only once")
 			}
 			stdinNamed = true
 			r.sources = append(r.sources, source{name: name, size: -1, stdin: true})
@@ -254,7 +254,7 @@ func DistinctFiles(names []string, stdin io.Reader) error {
 			continue
 		}
 		if name == StdinName {
-			name = `standard input ("-")`
+			name = StdinLabel
 		}
 		if err := seen.add(name, fi); err != nil {
 			return err
@@ -262,6 +262,9 @@ func DistinctFiles(names []string, stdin io.Reader) error {
 	}
 	return nil
 }
+
+// StdinLabel is how a message names the capture StdinName reads.
+const StdinLabel = `standard input ("-")`
 
 // StatCapture is the file a capture name reads: the named file, or for
 // StdinName the file behind stdin, when it is one (a redirect, not a

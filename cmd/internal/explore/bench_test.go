@@ -2,7 +2,6 @@ package explore
 
 import (
 	"fmt"
-	"github.com/agentskit/snapctl/internal/memlimit"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/agentskit/snapctl/cmd/internal/iostreams"
 	"github.com/agentskit/snapctl/internal/hostile"
+	"github.com/agentskit/snapctl/internal/memlimit"
 	"github.com/agentskit/snapctl/replay"
 )
 

@@ -98,7 +98,7 @@ func (s *IOStreams) input(files []string, fi os.FileInfo) (string, bool) {
 	for _, name := range files {
 		if in, err := replay.StatCapture(name, s.In); err == nil && os.SameFile(in, fi) {
 			if name == replay.StdinName {
-				return `standard input ("-")`, true
+				return replay.StdinLabel, true
 			}
 			return termsafe.String(name), true
 		}

@@ -159,11 +159,11 @@ func (t *Tree) write(sessions []*lineage.Session) error {
 			fmt.Fprintln(t.w)
 		}
 		ov := byID[s.SessionID]
-		undrawn := 0
+		var rows []inspect.TurnEnding
 		if ov != nil {
-			undrawn = len(undrawnTurns(s, ov))
+			rows = undrawnTurns(s, ov)
 		}
-		t.sessionLine(s.SessionID, headline(s, t.verdicts, undrawn))
+		t.sessionLine(s.SessionID, headline(s, t.verdicts, len(rows)))
 		if ov != nil {
 			if h := HistoryWords(ov.Earlier); h != "" {
 				fmt.Fprintln(t.w, t.fit("history: "+h))
@@ -171,7 +171,7 @@ func (t *Tree) write(sessions []*lineage.Session) error {
 		}
 		t.open = t.open[:0]
 		s.Walk(t.node)
-		t.undrawn(s, ov)
+		t.undrawn(rows)
 		if err := t.problems(s); err != nil {
 			return err
 		}
@@ -181,7 +181,7 @@ func (t *Tree) write(sessions []*lineage.Session) error {
 			fmt.Fprintln(t.w)
 		}
 		t.sessionLine(ov.SessionID, VerdictWords(ov.Verdict())+"; "+NoTree(ov))
-		t.undrawn(nil, ov)
+		t.undrawn(undrawnTurns(nil, ov))
 	}
 	return nil
 }
@@ -245,13 +245,9 @@ func (t *Tree) fit(line string) string {
 	return line
 }
 
-// undrawn lists the turns of session ov that the tree s (nil for none)
-// has no node of, with how each ended and where (see Overviews).
-func (t *Tree) undrawn(s *lineage.Session, ov *inspect.SessionOverview) {
-	if ov == nil {
-		return
-	}
-	rows := undrawnTurns(s, ov)
+// undrawn lists the turns of a session that its tree has no node of
+// (undrawnTurns), with how each ended and where (see Overviews).
+func (t *Tree) undrawn(rows []inspect.TurnEnding) {
 	if len(rows) == 0 {
 		return
 	}
@@ -454,7 +450,7 @@ const WindowStroke = "#9aa0a6"
 // Node ids are generated, and labels escaped as entity codes, so any turn
 // id or text renders.
 func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session, overviews []inspect.SessionOverview) error {
-	byID, treeless := pairOverviews(sessions, overviews)
+	undrawn, treeless := Undrawn(sessions, overviews)
 	if len(sessions) == 0 && len(treeless) == 0 {
 		fmt.Fprint(w, "```mermaid\nflowchart TD\n  empty[\"no accepted snapshots\"]\n```\n")
 		return nil
@@ -502,9 +498,7 @@ func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session, overviews []i
 				fmt.Fprintf(w, "  class %s unfinished\n", ids[n])
 			}
 		}
-		if ov := byID[s.SessionID]; ov != nil {
-			mermaidUndrawn(w, undrawnTurns(s, ov))
-		}
+		mermaidUndrawn(w, undrawn[s.SessionID])
 		fmt.Fprint(w, "```\n")
 	}
 	for i, ov := range treeless {
@@ -513,7 +507,7 @@ func WriteLineageMermaid(w io.Writer, sessions []*lineage.Session, overviews []i
 		}
 		fmt.Fprint(w, "```mermaid\nflowchart TD\n")
 		fmt.Fprintf(w, "  s([\"session %s<br/>%s\"])\n", mermaidText(ov.SessionID), NoTree(ov))
-		mermaidUndrawn(w, undrawnTurns(nil, ov))
+		mermaidUndrawn(w, undrawn[ov.SessionID])
 		fmt.Fprint(w, "```\n")
 	}
 	return nil
@@ -527,43 +521,47 @@ func mermaidUndrawn(w io.Writer, rows []inspect.TurnEnding) {
 	if len(rows) == 0 {
 		return
 	}
-	used := map[string]string{}
+	// A class for each outline used: a problem's, or the window's.
+	classes := map[string]string{ProblemStroke: "undrawn", WindowStroke: "undrawnWindow"}
+	defined := map[string]bool{}
 	for k, e := range rows {
-		fmt.Fprintf(w, "  u%d[\"%s\"]\n", k+1, mermaidLabel(undrawnLabel(e)))
+		fmt.Fprintf(w, "  u%d[\"%s\"]\n", k+1, mermaidLabel(UndrawnLabel(e)))
 		fmt.Fprintf(w, "  s -.- u%d\n", k+1)
-		if e.Window != nil {
-			used["undrawnWindow"] = WindowStroke // the window cut it: no problem
-		} else {
-			used["undrawn"] = ProblemStroke
-		}
+		defined[undrawnStroke(e)] = true
 	}
-	for _, class := range []string{"undrawn", "undrawnWindow"} {
-		if stroke, ok := used[class]; ok {
-			fmt.Fprintf(w, "  classDef %s fill:#ffffff,stroke:%s,stroke-dasharray:5 3\n", class, stroke)
+	for _, stroke := range []string{ProblemStroke, WindowStroke} {
+		if defined[stroke] {
+			fmt.Fprintf(w, "  classDef %s fill:#ffffff,stroke:%s,stroke-dasharray:5 3\n", classes[stroke], stroke)
 		}
 	}
 	for k, e := range rows {
-		class := "undrawn"
-		if e.Window != nil {
-			class = "undrawnWindow"
-		}
-		fmt.Fprintf(w, "  class u%d %s\n", k+1, class)
+		fmt.Fprintf(w, "  class u%d %s\n", k+1, classes[undrawnStroke(e)])
 	}
 }
 
+// undrawnStroke is the outline of a turn with no node: a problem's, or
+// grey when the window cut it (no problem then).
+func undrawnStroke(e inspect.TurnEnding) string {
+	if e.Window != nil {
+		return WindowStroke
+	}
+	return ProblemStroke
+}
+
 // Undrawn is, for pictures other than the tree, what the tree lists
-// after itself: by session id, the turns of each drawn session that have
-// no node, and the sessions that have no tree at all, with their turns
-// (UndrawnOf).
+// after itself: by session id, the turns with no node of each session,
+// drawn or not, and the sessions that have no tree at all, in the
+// overview's order.
 func Undrawn(sessions []*lineage.Session, overviews []inspect.SessionOverview) (bySession map[string][]inspect.TurnEnding, treeless []*inspect.SessionOverview) {
 	byID, treeless := pairOverviews(sessions, overviews)
 	bySession = map[string][]inspect.TurnEnding{}
 	for _, s := range sessions {
 		if ov := byID[s.SessionID]; ov != nil {
-			if rows := undrawnTurns(s, ov); len(rows) > 0 {
-				bySession[s.SessionID] = rows
-			}
+			bySession[s.SessionID] = undrawnTurns(s, ov)
 		}
+	}
+	for _, ov := range treeless {
+		bySession[ov.SessionID] = undrawnTurns(nil, ov)
 	}
 	return bySession, treeless
 }
@@ -578,16 +576,9 @@ func NoTree(ov *inspect.SessionOverview) string {
 	return "no accepted snapshot, no tree"
 }
 
-// UndrawnOf is the turns of a session with no tree.
-func UndrawnOf(ov *inspect.SessionOverview) []inspect.TurnEnding { return undrawnTurns(nil, ov) }
-
 // UndrawnLabel is the label of a turn with no node, one string a line:
 // its id, how it ended and where, and why it has no node.
-func UndrawnLabel(e inspect.TurnEnding) []string { return undrawnLabel(e) }
-
-// undrawnLabel is the label of a turn with no node: its id, how it
-// ended and where, and why it has no node.
-func undrawnLabel(e inspect.TurnEnding) []string {
+func UndrawnLabel(e inspect.TurnEnding) []string {
 	return []string{termsafe.String(e.TurnID), OutcomeIn(e.Ending, e.Code, e.Later != nil, e.Window != nil) + EndedAt(e, modelPosition), "no accepted snapshot"}
 }
 
@@ -638,7 +629,7 @@ func mermaidEscape(s string, colon bool) string {
 
 // WriteLineageDot writes one Graphviz digraph with a cluster per session.
 func WriteLineageDot(w io.Writer, sessions []*lineage.Session, overviews []inspect.SessionOverview) error {
-	byID, treeless := pairOverviews(sessions, overviews)
+	undrawn, treeless := Undrawn(sessions, overviews)
 	fmt.Fprint(w, "digraph lineage {\n  rankdir=TB;\n")
 	fmt.Fprint(w, "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n")
 	fmt.Fprint(w, "  edge [fontname=\"Helvetica\", fontsize=9];\n")
@@ -665,15 +656,13 @@ func WriteLineageDot(w io.Writer, sessions []*lineage.Session, overviews []inspe
 				fmt.Fprintf(w, "    %s -> %s [label=%s];\n", ids[n], ids[c], dotString(string(c.Operation)))
 			}
 		}
-		if ov := byID[s.SessionID]; ov != nil {
-			dotUndrawn(w, "s"+strconv.Itoa(i+1)+"_u", undrawnTurns(s, ov))
-		}
+		dotUndrawn(w, "s"+strconv.Itoa(i+1)+"_u", undrawn[s.SessionID])
 		fmt.Fprint(w, "  }\n")
 	}
 	for i, ov := range treeless {
 		k := len(sessions) + i + 1
 		fmt.Fprintf(w, "  subgraph cluster_%d {\n    label=%s;\n", k, dotString("session "+termsafe.String(ov.SessionID)+": "+NoTree(ov)))
-		dotUndrawn(w, "s"+strconv.Itoa(k)+"_u", undrawnTurns(nil, ov))
+		dotUndrawn(w, "s"+strconv.Itoa(k)+"_u", undrawn[ov.SessionID])
 		fmt.Fprint(w, "  }\n")
 	}
 	fmt.Fprint(w, "}\n")
@@ -684,12 +673,8 @@ func WriteLineageDot(w io.Writer, sessions []*lineage.Session, overviews []inspe
 // in its cluster, dashed, as mermaidUndrawn does.
 func dotUndrawn(w io.Writer, prefix string, rows []inspect.TurnEnding) {
 	for k, e := range rows {
-		stroke := ProblemStroke
-		if e.Window != nil {
-			stroke = WindowStroke
-		}
 		fmt.Fprintf(w, "    %s%d [label=%s, fillcolor=\"#ffffff\", color=%q, style=\"rounded,filled,dashed\"];\n",
-			prefix, k+1, dotString(strings.Join(undrawnLabel(e), "\n")), stroke)
+			prefix, k+1, dotString(strings.Join(UndrawnLabel(e), "\n")), undrawnStroke(e))
 	}
 }
 

@@ -257,7 +257,7 @@ func WriteLineageSVG(w io.Writer, sessions []*lineage.Session, verdicts map[stri
 	}
 	for _, ov := range treeless {
 		head := fmt.Sprintf("session %s: %s; %s", termsafe.String(ov.SessionID), render.VerdictWords(ov.Verdict()), render.NoTree(ov))
-		rows := render.UndrawnOf(ov)
+		rows := undrawn[ov.SessionID]
 		parts = append(parts, part{Y: y, Head: head, Undrawn: lines(rows, y+24)})
 		y += 24 + undrawnHeight(len(rows))
 		width = max(width, int(float64(len([]rune(head)))*svgCharWidth*1.2)+2*svgPad)
