@@ -55,6 +55,21 @@ func BenchmarkDecodeSnapshotWithMessages(b *testing.B) {
 	}
 }
 
+// BenchmarkDecodeSnapshotBrief decodes as inspect and lineage do: brief
+// messages borrowed from the line, the snapshot hashed.
+func BenchmarkDecodeSnapshotBrief(b *testing.B) {
+	line := []byte(benchSnapshot(7, 20<<10))
+	b.SetBytes(int64(len(line)))
+	b.ReportAllocs()
+	d := Decoder{Messages: true, Brief: true, Borrow: true, Hash: true}
+	var ev Event
+	for i := 0; i < b.N; i++ {
+		if err := d.Decode(line, &ev); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func BenchmarkDecodeTruncated(b *testing.B) {
 	full := benchSnapshot(7, 20<<10)
 	line := []byte(full[:len(full)/2])

@@ -121,10 +121,17 @@ func (c *checker) field(obj int, key string) int {
 	t := c.tape()
 	ch := obj + 1
 	for k := uint32(0); k < t[obj].n; k++ {
-		if string(c.keyText(ch)) == key {
+		// A key without escapes is its bytes: their length first, from
+		// the node, before the line's bytes are read.
+		n := &t[ch]
+		if n.keyEsc {
+			if string(c.keyText(ch)) == key {
+				found = ch
+			}
+		} else if int(n.keyEnd-n.keyStart) == len(key) && string(c.p.data[n.keyStart:n.keyEnd]) == key {
 			found = ch
 		}
-		ch = int(t[ch].next)
+		ch = int(n.next)
 	}
 	return found
 }

@@ -92,8 +92,7 @@ func (p *parser) canon(ks, ke uint32, kesc, plain bool) []byte {
 // the member about to be recorded repeats. It may instead find that the
 // object has more distinct keys than any valid object: it then marks the
 // object over, drops its members and reports true.
-func (p *parser) repeated(idx int, depth int, ks, ke uint32, kesc bool) bool {
-	plain := !kesc && isASCII(p.data[ks:ke])
+func (p *parser) repeated(idx int, depth int, ks, ke uint32, kesc, plain bool) bool {
 	set := p.keySet(depth)
 	if set.linear {
 		if n := p.tape[idx].n; plain && ke-ks <= smallKey && n < smallObject {
@@ -195,7 +194,7 @@ func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 	set.last = last
 	p.work += len(last)
 	ord := int32(0)
-	return p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+	return p.eachMember(open, func(i int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError) {
 		p.work++
 		k := ord
 		ord++
@@ -203,7 +202,7 @@ func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 			return p.skipValue(i)
 		}
 		last = last[1:]
-		return p.member(i, idx, modeFull, depth, ks, ke, kesc)
+		return p.member(i, idx, modeFull, depth, ks, ke, kesc, kplain)
 	})
 }
 
@@ -212,9 +211,9 @@ func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 func (p *parser) lastMembers(open int, set *keySet, skip func(int) (int, *syntaxError)) *syntaxError {
 	set.reset()
 	ord := int32(0)
-	_, err := p.eachMember(open, func(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+	_, err := p.eachMember(open, func(i int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError) {
 		p.work++
-		*set.slot(p.canon(ks, ke, kesc, !kesc && isASCII(p.data[ks:ke]))) = ord
+		*set.slot(p.canon(ks, ke, kesc, kplain)) = ord
 		ord++
 		if len(set.m) > maxRecordEntries {
 			return 0, errOver
@@ -260,7 +259,7 @@ func (p *parser) skipFast(i int) (int, *syntaxError) {
 		}
 		switch d[j] {
 		case '"':
-			end, _, err := p.scanString(j)
+			end, _, _, err := p.scanString(j)
 			if err != nil {
 				return 0, err
 			}
@@ -321,7 +320,7 @@ func endsBit(i int) uint64 { return 1 << (uint32(i) * 0x9e3779b1 >> 26) }
 // eachMember calls fn for each member of the object at data[open], with
 // the offset of the member's value; fn returns the offset past the value.
 // It returns the offset past the object.
-func (p *parser) eachMember(open int, fn func(i int, ks, ke uint32, kesc bool) (int, *syntaxError)) (int, *syntaxError) {
+func (p *parser) eachMember(open int, fn func(i int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError)) (int, *syntaxError) {
 	i := p.ws(open + 1)
 	if i < len(p.data) && p.data[i] == '}' {
 		return i + 1, nil
@@ -330,11 +329,12 @@ func (p *parser) eachMember(open int, fn func(i int, ks, ke uint32, kesc bool) (
 		if i >= len(p.data) || p.data[i] != '"' {
 			return 0, p.unexpected(i, "a string key")
 		}
-		kend, kesc, err := p.scanString(i)
+		kend, kesc, kplain, err := p.scanString(i)
 		if err != nil {
 			return 0, err
 		}
 		ks, ke := uint32(i+1), uint32(kend-1)
+		kplain = p.plainKey(ks, ke, kesc, kplain)
 		i = p.ws(kend)
 		if i >= len(p.data) || p.data[i] != ':' {
 			return 0, p.unexpected(i, "':'")
@@ -343,7 +343,7 @@ func (p *parser) eachMember(open int, fn func(i int, ks, ke uint32, kesc bool) (
 		if i >= len(p.data) {
 			return 0, p.unexpected(i, "a value")
 		}
-		if i, err = fn(i, ks, ke, kesc); err != nil {
+		if i, err = fn(i, ks, ke, kesc, kplain); err != nil {
 			return 0, err
 		}
 		i = p.ws(i)

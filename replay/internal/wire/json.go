@@ -214,7 +214,7 @@ func (p *parser) parse(data []byte) *syntaxError {
 	if data[i] != '{' {
 		m = modeSkip
 	}
-	i, err := p.value(i, m, 0, 0, 0, false)
+	i, err := p.value(i, m, 0, 0, 0, false, true)
 	if err != nil {
 		return err
 	}
@@ -227,16 +227,16 @@ func (p *parser) parse(data []byte) *syntaxError {
 // value records the value at data[i] as a node whose children follow the
 // given mode, and returns the offset just past it. Recursion is bounded:
 // only modeFull nests, and it stops recording at maxRecordDepth.
-func (p *parser) value(i int, m mode, depth int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+func (p *parser) value(i int, m mode, depth int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError) {
 	idx := len(p.tape)
 	p.tape = append(p.tape, node{keyStart: ks, keyEnd: ke, keyEsc: kesc, start: uint32(i),
-		keyPlain: !kesc && isASCII(p.data[ks:ke])})
+		keyPlain: kplain})
 	var err *syntaxError
 	switch c := p.data[i]; c {
 	case '"':
 		var esc bool
 		var end int
-		end, esc, err = p.scanString(i)
+		end, esc, _, err = p.scanString(i)
 		if err != nil {
 			return 0, err
 		}
@@ -331,8 +331,8 @@ func (p *parser) object(i, idx int, m mode, depth int) (int, *syntaxError) {
 		}
 		p.keySet(depth).reset()
 	}
-	end, err := p.eachMember(i, func(v int, ks, ke uint32, kesc bool) (int, *syntaxError) {
-		end, err := p.member(v, idx, m, depth, ks, ke, kesc)
+	end, err := p.eachMember(i, func(v int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError) {
+		end, err := p.member(v, idx, m, depth, ks, ke, kesc, kplain)
 		if err == nil && p.tape[idx].over {
 			return 0, errOver // too many entries: the rest is only checked
 		}
@@ -355,7 +355,7 @@ func (p *parser) array(i, idx int, m mode, depth int) (int, *syntaxError) {
 			return 0, p.unexpected(i, "a value")
 		}
 		var err *syntaxError
-		if i, err = p.member(i, idx, m, depth, 0, 0, false); err != nil {
+		if i, err = p.member(i, idx, m, depth, 0, 0, false, true); err != nil {
 			return 0, err
 		}
 		if p.tape[idx].over {
@@ -375,7 +375,7 @@ func (p *parser) array(i, idx int, m mode, depth int) (int, *syntaxError) {
 
 // member records one child of the container at tape[idx]. depth counts
 // from the message record (the messages array is depth 1) once in modeFull.
-func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError) {
 	cm, field := p.childMode(m, p.data[ks:ke], kesc)
 	if field < 0 {
 		return p.skipValue(i)
@@ -403,7 +403,7 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool)
 		}
 		*at = int32(len(p.tape))
 	} else if p.tape[idx].kind == kindObject && !p.prescan {
-		if p.repeated(idx, depth, ks, ke, kesc) {
+		if p.repeated(idx, depth, ks, ke, kesc, kplain) {
 			return p.skipValue(i) // the object has too many keys: see over
 		}
 	}
@@ -421,13 +421,13 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool)
 			return 0, err
 		}
 		p.tape = append(p.tape, node{kind: kindPoison, start: uint32(i), end: uint32(end),
-			keyStart: ks, keyEnd: ke, keyEsc: kesc, next: uint32(ci + 1), keyPlain: !kesc && isASCII(p.data[ks:ke])})
+			keyStart: ks, keyEnd: ke, keyEsc: kesc, next: uint32(ci + 1), keyPlain: kplain})
 		return end, nil
 	}
 	if cm == modeFull && m != modeFull {
-		return p.record(i, ks, ke, kesc)
+		return p.record(i, ks, ke, kesc, kplain)
 	}
-	return p.value(i, cm, depth+1, ks, ke, kesc)
+	return p.value(i, cm, depth+1, ks, ke, kesc, kplain)
 }
 
 // record parses the messages array, the message record. The first pass
@@ -436,13 +436,13 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc bool)
 // keys, or far more values than valid) is parsed again with prescan, which
 // records only surviving members and stops once the value bound is broken,
 // so the tape never outgrows a fixed size whatever the line holds.
-func (p *parser) record(i int, ks, ke uint32, kesc bool) (int, *syntaxError) {
+func (p *parser) record(i int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError) {
 	p.recStart = len(p.tape)
-	end, err := p.value(i, modeFull, 1, ks, ke, kesc)
+	end, err := p.value(i, modeFull, 1, ks, ke, kesc, kplain)
 	if err == errRestart {
 		p.tape = p.tape[:p.recStart]
 		p.prescan = true
-		end, err = p.value(i, modeFull, 1, ks, ke, kesc)
+		end, err = p.value(i, modeFull, 1, ks, ke, kesc, kplain)
 		p.prescan = false
 	}
 	return end, err

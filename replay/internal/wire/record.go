@@ -36,15 +36,27 @@ func (c *checker) record(m int, s *Snapshot) {
 		}
 	}
 	ch := m + 1
+	var scratch Message
 	for k := 0; k < int(t[m].n); k++ {
+		// Each message is checked into its place in the array, not
+		// into a copy appended after (a Message is some 170 bytes);
+		// one that breaks a rule is taken off again.
+		msg := &scratch
+		if c.messages {
+			s.Messages = append(s.Messages, Message{})
+			msg = &s.Messages[len(s.Messages)-1]
+		}
 		c.pushIdx(k)
-		msg, ok := c.message(ch)
+		ok := c.message(ch, msg)
 		c.pop()
+		if c.messages && !ok {
+			// Cleared: no string past the end may point into the line
+			// (see Spare).
+			*msg = Message{}
+			s.Messages = s.Messages[:len(s.Messages)-1]
+		}
 		if c.done() {
 			return
-		}
-		if ok && c.messages {
-			s.Messages = append(s.Messages, msg)
 		}
 		ch = int(t[ch].next)
 	}
@@ -250,11 +262,10 @@ func (c *checker) messageFields(i int) (at [mSlots]int) {
 }
 
 // message checks one message record, as validateMessage in the reference.
-func (c *checker) message(i int) (Message, bool) {
-	var m Message
+func (c *checker) message(i int, m *Message) bool {
 	if c.n(i).kind != kindObject {
 		c.bad("must be an object, not %s", c.quote(i))
-		return m, false
+		return false
 	}
 	before := len(c.probs)
 	at := c.messageFields(i)
@@ -304,7 +315,7 @@ func (c *checker) message(i int) (Message, bool) {
 	if f, ok := c.optionalAt(at[mMetadata], "metadata", kindObject); ok && f >= 0 && c.full {
 		m.Metadata = c.kept(f)
 	}
-	return m, len(c.probs) == before
+	return len(c.probs) == before
 }
 
 // kept returns the value of string node i, or the raw JSON of any other

@@ -91,41 +91,57 @@ func (p *parser) scanNumber(i int) (int, *syntaxError) {
 }
 
 // scanString scans the string whose opening quote is at data[i] and
-// returns the offset past its closing quote and whether it has escapes.
-func (p *parser) scanString(i int) (int, bool, *syntaxError) {
+// returns the offset past its closing quote, whether it has escapes, and,
+// for a string of fewer than shortRun bytes, whether it is plain: no
+// escape, and every byte ASCII (a key's node and its repeated-key check
+// compare a plain key's bytes). That is told by the words the scan reads
+// anyway; for a longer string plain is false, and isASCII tells
+// (plainKey).
+func (p *parser) scanString(i int) (end int, esc, plain bool, err *syntaxError) {
 	d := p.data
-	esc := false
 	i++
+	// hi gathers the bytes of the short run before its end; long, that
+	// the run went on past it.
+	var hi uint64
+	long := false
 	for {
 		// Eight bytes at a time for a short run (most strings are ids,
 		// roles, statuses and times), then longRun for a long one.
 		for k := 0; ; k++ {
 			if i+8 > len(d) {
 				for i < len(d) && !strByte[d[i]] {
+					hi |= uint64(d[i])
 					i++
 				}
 				break
 			}
 			x := binary.LittleEndian.Uint64(d[i:])
 			if m := hasLess(x, 0x20) | hasZero(x^(0x22*lsb)) | hasZero(x^(0x5c*lsb)); m != 0 {
-				i += bits.TrailingZeros64(m) / 8
+				// The bytes before the one that ends the run.
+				n := bits.TrailingZeros64(m) / 8
+				hi |= x & (1<<(8*n) - 1)
+				i += n
 				break
 			}
+			hi |= x
 			if i += 8; k == 3 {
-				i = longRun(d, i)
+				i, long = longRun(d, i), true
 				break
 			}
 		}
 		if i >= len(d) {
-			return 0, false, p.fail(i, "unexpected end of input in a string")
+			return 0, false, false, p.fail(i, "unexpected end of input in a string")
 		}
 		switch c := d[i]; {
 		case c == '"':
-			return i + 1, esc, nil
+			if esc {
+				return i + 1, true, false, nil
+			}
+			return i + 1, false, !long && hi&msb == 0, nil
 		case c == '\\':
 			esc = true
 			if i+1 >= len(d) {
-				return 0, false, p.fail(i+1, "unexpected end of input in a string")
+				return 0, false, false, p.fail(i+1, "unexpected end of input in a string")
 			}
 			switch d[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
@@ -135,19 +151,32 @@ func (p *parser) scanString(i int) (int, bool, *syntaxError) {
 					if len(d)-i < 6 && isHexRun(d[i+2:]) {
 						// "\u00" at the end: the line stops inside
 						// the escape (cut short, Result.Cut).
-						return 0, false, p.fail(len(d), "unexpected end of input in a string")
+						return 0, false, false, p.fail(len(d), "unexpected end of input in a string")
 					}
-					return 0, false, p.fail(i, "invalid \\u escape")
+					return 0, false, false, p.fail(i, "invalid \\u escape")
 				}
 				i += 6
 			default:
-				return 0, false, p.fail(i, "invalid escape")
+				return 0, false, false, p.fail(i, "invalid escape")
 			}
 		default:
 			p.err = syntaxError{off: i, c: c}
-			return 0, false, &p.err
+			return 0, false, false, &p.err
 		}
 	}
+}
+
+// shortRun is the length from which scanString leaves a run to longRun:
+// its four words.
+const shortRun = 32
+
+// plainKey reports whether the key data[ks:ke] is ASCII without escapes,
+// given what scanString told of it.
+func (p *parser) plainKey(ks, ke uint32, kesc, plain bool) bool {
+	if kesc || ke-ks < shortRun {
+		return plain
+	}
+	return isASCII(p.data[ks:ke])
 }
 
 // longRun returns the offset of the first byte at or after i that ends
@@ -262,7 +291,7 @@ value:
 	}
 	switch d[i] {
 	case '"':
-		if i, _, err = p.scanString(i); err != nil {
+		if i, _, _, err = p.scanString(i); err != nil {
 			return 0, err
 		}
 	case '{':
@@ -317,7 +346,7 @@ key:
 	if i >= len(d) || d[i] != '"' {
 		return 0, p.unexpected(i, "a string key")
 	}
-	if i, _, err = p.scanString(i); err != nil {
+	if i, _, _, err = p.scanString(i); err != nil {
 		return 0, err
 	}
 	i = p.ws(i)

@@ -37,8 +37,10 @@ func stringScanFindsEveryEnd(t *testing.T) {
 				d = append(d, '"')
 				p.data = d
 				want := naiveEnd(d, 1)
-				end, _, err := p.scanString(0)
+				end, esc, plain, err := p.scanString(0)
 				switch {
+				case err == nil && p.plainKey(1, uint32(end-1), esc, plain) != (!esc && isASCII(d[1:end-1])):
+					t.Fatalf("run of %d, byte %#x at %d: plain %v, want %v", n, c, pos, plain, !plain)
 				case d[want] == '"' && (err != nil || end != want+1):
 					t.Fatalf("run of %d, byte %#x at %d: ended at %d (%v), want %d", n, c, pos, end, err, want+1)
 				case d[want] != '"' && d[want] != '\\' && err == nil:
@@ -50,7 +52,7 @@ func stringScanFindsEveryEnd(t *testing.T) {
 	// An unterminated run of every length fails, wherever it stops.
 	for n := 0; n < 300; n++ {
 		p.data = append([]byte{'"'}, strings.Repeat("b", n)...)
-		if _, _, err := p.scanString(0); err == nil {
+		if _, _, _, err := p.scanString(0); err == nil {
 			t.Fatalf("unterminated run of %d accepted", n)
 		}
 	}
@@ -70,6 +72,38 @@ func longRunMatchesNaive(t *testing.T) {
 	for i := 0; i <= len(d); i++ {
 		if got, want := longRun(d, i), naiveEnd(d, i); got != want {
 			t.Fatalf("longRun from %d: %d, want %d", i, got, want)
+		}
+	}
+}
+
+// TestScanStringPlain checks scanString's plain, as plainKey reads it,
+// against its definition (no escape, every byte ASCII) for strings that end in every place of the
+// eight-byte words, followed by bytes that are not ASCII, and strings that
+// go on into longRun.
+func TestScanStringPlain(t *testing.T) { withPortable(t, scanStringPlain) }
+
+func scanStringPlain(t *testing.T) {
+	var p parser
+	for n := 0; n < 80; n++ {
+		for _, inner := range []string{"", "é", "\\n", "\\u00e9", "\x7f", "\xff"} {
+			for _, at := range []int{0, n / 2, n} {
+				body := strings.Repeat("k", n)
+				body = body[:at] + inner + body[at:]
+				for _, after := range []string{"", "\xe9\xe9\xe9\xe9\xe9\xe9\xe9\xe9", ":1}"} {
+					d := []byte(`"` + body + `"` + after)
+					p.data = d
+					end, esc, plain, err := p.scanString(0)
+					if err != nil || end != len(body)+2 {
+						t.Fatalf("%q: end %d, %v", d, end, err)
+					}
+					if plain && (esc || end-2 >= shortRun) {
+						t.Fatalf("%q: plain told past the short run", d)
+					}
+					if want := !esc && isASCII(d[1:end-1]); p.plainKey(1, uint32(end-1), esc, plain) != want {
+						t.Fatalf("%q: plain %v, want %v", d, plain, want)
+					}
+				}
+			}
 		}
 	}
 }
