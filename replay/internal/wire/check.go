@@ -27,6 +27,9 @@ type checker struct {
 	base    int
 	// ids is scratch for Snapshot.IDsHash.
 	ids []byte
+	// seen is the session and turn id of the decoder's last line
+	// (Decoder.seen), which the next lines mostly repeat.
+	seen *[2]string
 }
 
 // seg is one step of a JSON path: a key, or an index when key is "".
@@ -217,16 +220,28 @@ func (c *checker) safeInt(obj int, key string) int64 {
 
 const maxSafeInteger = 1<<53 - 1
 
-func (c *checker) ident(obj int, key string) string {
+func (c *checker) ident(obj int, key string) string { return c.identAs(obj, key, nil) }
+
+// identAs is ident that returns *seen when the id is the same, and keeps
+// it there when it is not: a session's lines mostly repeat their session
+// and turn ids, which then cost no copy each.
+func (c *checker) identAs(obj int, key string, seen *string) string {
 	i := c.require(obj, key, kindString)
 	if i < 0 {
 		return ""
 	}
-	if b := c.text(i); !isSafeIdentifier(b) {
+	b := c.text(i)
+	if !isSafeIdentifier(b) {
 		c.badAt(key, "%s is not a safe identifier", c.quote(i))
 		return ""
 	}
-	return c.str(i)
+	if seen == nil {
+		return string(b)
+	}
+	if string(b) != *seen {
+		*seen = string(b)
+	}
+	return *seen
 }
 
 // enum checks a string member against a set of values and returns it as

@@ -34,8 +34,10 @@ type Decoder struct {
 	// fields, and the tool calls, are checked but left empty.
 	Brief bool
 
-	p         parser
-	c         checker
+	p parser
+	c checker
+	// seen is the session and turn id of the last line (checker.seen).
+	seen      [2]string
 	unwrapped []byte
 	// last is the syntax error of the last line that had one, and the
 	// DecodeError made of it (see syntax).
@@ -101,7 +103,7 @@ func (d *Decoder) Decode(line []byte, ev *Event) *DecodeError {
 		return d.syntax(err, false)
 	}
 	c := &d.c
-	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, full: d.Messages && !d.Brief, hash: d.Hash, borrow: borrow, ids: c.ids[:0]}
+	*c = checker{p: &d.p, all: d.AllProblems, path: c.path[:0], messages: d.Messages, full: d.Messages && !d.Brief, hash: d.Hash, borrow: borrow, ids: c.ids[:0], seen: &d.seen}
 	code := c.event(ev)
 	d.p.trim()
 	if cap(c.ids) > 1<<20 {
@@ -206,11 +208,11 @@ func (c *checker) envelope(ev *Event) {
 	if c.done() {
 		return
 	}
-	ev.SessionID = c.ident(0, "sessionId")
+	ev.SessionID = c.identAs(0, "sessionId", &c.seen[0])
 	if c.done() {
 		return
 	}
-	ev.TurnID = c.ident(0, "turnId")
+	ev.TurnID = c.identAs(0, "turnId", &c.seen[1])
 	if c.done() {
 		return
 	}

@@ -183,6 +183,11 @@ func (p *parser) fail(off int, msg string) *syntaxError {
 }
 
 func (p *parser) ws(i int) int {
+	// Compact JSON, the common case, has none: a byte above the space
+	// is none, without the table.
+	if i < len(p.data) && p.data[i] > ' ' {
+		return i
+	}
 	for i < len(p.data) && jsonSpace[p.data[i]] {
 		i++
 	}
