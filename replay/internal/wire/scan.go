@@ -124,7 +124,7 @@ func (p *parser) scanString(i int) (end int, esc, plain bool, err *syntaxError) 
 				break
 			}
 			hi |= x
-			if i += 8; k == 3 {
+			if i += 8; k == shortRun/8-1 {
 				i, long = longRun(d, i), true
 				break
 			}
@@ -134,10 +134,7 @@ func (p *parser) scanString(i int) (end int, esc, plain bool, err *syntaxError) 
 		}
 		switch c := d[i]; {
 		case c == '"':
-			if esc {
-				return i + 1, true, false, nil
-			}
-			return i + 1, false, !long && hi&msb == 0, nil
+			return i + 1, esc, !esc && !long && hi&msb == 0, nil
 		case c == '\\':
 			esc = true
 			if i+1 >= len(d) {
@@ -167,7 +164,7 @@ func (p *parser) scanString(i int) (end int, esc, plain bool, err *syntaxError) 
 }
 
 // shortRun is the length from which scanString leaves a run to longRun:
-// its four words.
+// its first words, eight bytes each.
 const shortRun = 32
 
 // plainKey reports whether the key data[ks:ke] is ASCII without escapes,

@@ -40,7 +40,7 @@ func stringScanFindsEveryEnd(t *testing.T) {
 				end, esc, plain, err := p.scanString(0)
 				switch {
 				case err == nil && p.plainKey(1, uint32(end-1), esc, plain) != (!esc && isASCII(d[1:end-1])):
-					t.Fatalf("run of %d, byte %#x at %d: plain %v, want %v", n, c, pos, plain, !plain)
+					t.Fatalf("run of %d, byte %#x at %d: plain %v, want %v", n, c, pos, !(!esc && isASCII(d[1:end-1])), !esc && isASCII(d[1:end-1]))
 				case d[want] == '"' && (err != nil || end != want+1):
 					t.Fatalf("run of %d, byte %#x at %d: ended at %d (%v), want %d", n, c, pos, end, err, want+1)
 				case d[want] != '"' && d[want] != '\\' && err == nil:
@@ -77,9 +77,9 @@ func longRunMatchesNaive(t *testing.T) {
 }
 
 // TestScanStringPlain checks scanString's plain, as plainKey reads it,
-// against its definition (no escape, every byte ASCII) for strings that end in every place of the
-// eight-byte words, followed by bytes that are not ASCII, and strings that
-// go on into longRun.
+// against its definition (no escape, every byte ASCII) for strings that
+// end in every place of the eight-byte words, followed by bytes that are
+// not ASCII, and strings that go on into longRun.
 func TestScanStringPlain(t *testing.T) { withPortable(t, scanStringPlain) }
 
 func scanStringPlain(t *testing.T) {
@@ -100,7 +100,7 @@ func scanStringPlain(t *testing.T) {
 						t.Fatalf("%q: plain told past the short run", d)
 					}
 					if want := !esc && isASCII(d[1:end-1]); p.plainKey(1, uint32(end-1), esc, plain) != want {
-						t.Fatalf("%q: plain %v, want %v", d, plain, want)
+						t.Fatalf("%q: plain %v, want %v", d, !want, want)
 					}
 				}
 			}
