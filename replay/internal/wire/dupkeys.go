@@ -35,14 +35,26 @@ type keySet struct {
 	// index of the key's live member (or, in the prescan, the ordinal of
 	// its last member): a repeated key then updates a slot without
 	// allocating a new map key.
-	m  map[string]int32
-	at []int32
+	// Keys of at most shortKey bytes are in short instead, which finds
+	// one in a few instructions where the map hashes it through a call
+	// and probes a control group: 20% of the decoding of an object of
+	// 100,000 members with 500 keys.
+	m     map[string]int32
+	short shortKeys
+	at    []int32
 	// last is scratch for survivors: the slots of at, sorted.
 	last []int32
 }
 
 // slot returns the slot of key, adding one holding -1 when it is new.
 func (s *keySet) slot(key []byte) *int32 {
+	if len(key) <= shortKey {
+		k, added := s.short.find(key, int32(len(s.at)))
+		if added {
+			s.at = append(s.at, -1)
+		}
+		return &s.at[k]
+	}
 	if len(key) > maxIndexedKey {
 		// A long key is indexed by its digest, so the map never holds a
 		// second copy of it. 0xff never occurs in a canonical key (UTF-8,
@@ -69,9 +81,13 @@ func (p *parser) keySet(depth int) *keySet {
 // dropped rather than cleared, since clearing costs its capacity.
 func (s *keySet) reset() {
 	s.linear = true
-	if len(s.m) > 64 {
-		s.m, s.at = nil, nil
+	if len(s.at) > 64 {
+		s.at = nil
 	}
+	if len(s.m) > 64 {
+		s.m = nil
+	}
+	s.short.reset()
 	clear(s.m)
 	s.at = s.at[:0]
 	if s.m == nil {
@@ -125,7 +141,7 @@ func (p *parser) repeated(idx int, depth int, ks, ke uint32, kesc, plain bool) b
 		p.drop(idx, int(*at), modeFull)
 	}
 	*at = int32(len(p.tape))
-	if len(set.m) > maxRecordEntries {
+	if len(set.at) > maxRecordEntries {
 		p.tape = p.tape[:idx+1]
 		p.tape[idx].over, p.tape[idx].n = true, 0
 		return true
@@ -215,7 +231,7 @@ func (p *parser) lastMembers(open int, set *keySet, skip func(int) (int, *syntax
 		p.work++
 		*set.slot(p.canon(ks, ke, kesc, kplain)) = ord
 		ord++
-		if len(set.m) > maxRecordEntries {
+		if len(set.at) > maxRecordEntries {
 			return 0, errOver
 		}
 		return skip(i)
@@ -236,9 +252,15 @@ func (p *parser) skipFast(i int) (int, *syntaxError) {
 			return int(end), nil
 		}
 	}
-	depth := 0
+	depth, stops := 0, 0
 	for j := i; j < len(d); {
 		if depth > 0 {
+			if stops++; stops == blockStops && j+64 <= len(d) {
+				var done bool
+				if j, depth, done = p.skipBlocks(j, depth); done {
+					return j, nil
+				}
+			}
 			// Inside a container only quotes and brackets matter: pass
 			// eight bytes at a time while none is one. ORing 0x20 turns
 			// [ and ] into { and }, and nothing else into them.
