@@ -31,6 +31,10 @@ type keySet struct {
 	// object has fewer than smallObject members: keys are then compared
 	// one by one instead of through m.
 	linear bool
+	// seen has a bit for each key of the object so far while linear
+	// (newKey): a key whose bit is clear is new, with no key compared,
+	// which the fields of a message always are.
+	seen uint64
 	// m maps a canonical key to its slot in at, which holds the tape
 	// index of the key's live member (or, in the prescan, the ordinal of
 	// its last member): a repeated key then updates a slot without
@@ -80,7 +84,7 @@ func (p *parser) keySet(depth int) *keySet {
 // reset prepares the set for a new object. A map that grew large is
 // dropped rather than cleared, since clearing costs its capacity.
 func (s *keySet) reset() {
-	s.linear = true
+	s.linear, s.seen = true, 0
 	if len(s.at) > 64 {
 		s.at = nil
 	}
@@ -102,6 +106,24 @@ func (p *parser) canon(ks, ke uint32, kesc, plain bool) []byte {
 	}
 	p.scratch = canonKey(p.scratch[:0], p.data[ks:ke], kesc)
 	return p.scratch
+}
+
+// newKey reports whether the key data[ks:ke] of a member about to be
+// recorded in object idx of the message record is new to it by its bit in
+// seen alone, a bit of its length and first byte, which tell the fields
+// of a message and of their parts apart; it then sets the bit. For any
+// other key, repeated compares it with the object's keys.
+func (p *parser) newKey(idx, depth int, ks, ke uint32, plain bool) bool {
+	set := &p.keys[depth] // the object's reset made it
+	if !set.linear || !plain || ke-ks > smallKey || ke == ks || p.tape[idx].n >= smallObject {
+		return false
+	}
+	b := uint64(1) << ((ke - ks + 5*uint32(p.data[ks])) & 63)
+	if set.seen&b != 0 {
+		return false
+	}
+	set.seen |= b
+	return true
 }
 
 // repeated drops the member of object idx of the message record whose key

@@ -407,7 +407,7 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc, kpla
 			p.drop(idx, int(*at), m)
 		}
 		*at = int32(len(p.tape))
-	} else if p.tape[idx].kind == kindObject && !p.prescan {
+	} else if p.tape[idx].kind == kindObject && !p.prescan && !p.newKey(idx, depth, ks, ke, kplain) {
 		if p.repeated(idx, depth, ks, ke, kesc, kplain) {
 			return p.skipValue(i) // the object has too many keys: see over
 		}
