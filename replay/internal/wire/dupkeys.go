@@ -166,6 +166,7 @@ func (p *parser) repeated(idx int, depth int, ks, ke uint32, kesc, plain bool) b
 	if len(set.at) > maxRecordEntries {
 		p.tape = p.tape[:idx+1]
 		p.tape[idx].over, p.tape[idx].n = true, 0
+		p.recOdd = true
 		return true
 	}
 	return false
@@ -185,7 +186,7 @@ func (p *parser) drop(idx, di int, m mode) {
 		p.tape = t[:di]
 		t[idx].n--
 	case m == modeFull:
-		t[di].dead = true
+		t[di].dead, p.recOdd = true, true
 	default:
 		s := end - di
 		p.work += len(t) - end
@@ -218,7 +219,7 @@ func (p *parser) survivors(open, idx, depth int) (int, *syntaxError) {
 		err = p.lastMembers(open, set, p.skipValue)
 	}
 	if err == errOver {
-		p.tape[idx].over = true
+		p.tape[idx].over, p.recOdd = true, true
 		return p.skipValue(open)
 	}
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -12,11 +13,16 @@ import (
 // accepts satisfies the rules it claims to check.
 func FuzzDecode(f *testing.F) {
 	addCorpusSeeds(f)
-	var d Decoder
-	d.Messages = true
+	var d, walk Decoder
+	d.Messages, walk.Messages = true, true
+	walk.p.alwaysWalk = true
 	f.Fuzz(func(t *testing.T, line []byte) {
-		var ev Event
+		var ev, wev Event
 		err := d.Decode(line, &ev)
+		// A record not walked (parser.recOdd) decodes as a walked one.
+		if werr := walk.Decode(line, &wev); !reflect.DeepEqual(err, werr) || !reflect.DeepEqual(ev, wev) {
+			t.Fatalf("not walked: %v %+v\nwalked: %v %+v", err, ev, werr, wev)
+		}
 		if err != nil {
 			if len(err.Problems) == 0 || err.Code == "" {
 				t.Fatalf("malformed outcome without code or problem: %+v", err)

@@ -1,7 +1,11 @@
 package wire
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -257,6 +261,61 @@ func TestExcerptCutsWholeCharacters(t *testing.T) {
 		detail := err.Detail()
 		if strings.Contains(detail, `\x`) || !strings.Contains(detail, `..."`) {
 			t.Errorf("code of %d A's and 界: %s", pad, detail)
+		}
+	}
+}
+
+// A record with nothing for the checker's walk to find but its nodes is
+// not walked (parser.recOdd): decoding every line of the conformance
+// cases, the sample captures, the hostile shapes and a line of each odd
+// kind gives the same event and the same problems as walking it.
+func TestRecordWalkSkipped(t *testing.T) {
+	lines := []string{
+		metaLine(`"a":0,"b":0,"a":1`),                // a dead member
+		metaLine(`"a":1e999`), metaLine(`"a":9E308`), // numbers that overflow
+		metaLine(`"a":1e2`), metaLine(`"a":` + strings.Repeat("9", 309)), metaLine(`"a":-` + strings.Repeat("9", 308)),
+		metaLine(`"` + strings.Repeat("k", 257) + `":0`), metaLine(`"` + strings.Repeat("k", 256) + `":0`),
+		metaLine(`"` + strings.Repeat(`\u00e9`, 257) + `":0`), metaLine(`"` + strings.Repeat("é", 200) + `":0`),
+		metaLine(`"a":` + strings.Repeat("[", 40) + strings.Repeat("]", 40)), // nested too deep
+		metaLine(keysOf(10001, func(i int) string { return fmt.Sprintf(`"k%d":0`, i) })),
+		metaLine(`"a":[` + keysOf(10001, func(int) string { return "0" }) + `]`),
+		metaLine(`"a":[` + keysOf(9990, func(int) string { return "0" }) + `]`),
+		metaLine(`"a":[` + keysOf(9995, func(int) string { return "0" }) + `]`),
+		hostileLine(`1e999`), hostileLine(`[]`), hostileLine(`{}`), hostileLine(`"x"`),
+	}
+	for _, s := range hostileShapes {
+		lines = append(lines, s.line(40), s.line(20000))
+	}
+	files, _ := filepath.Glob("../../../testdata/*.jsonl")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, strings.Split(string(data), "\n")...)
+	}
+	if data, err := os.ReadFile("../../../testdata/conformance/decode.jsonl"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			var c struct{ Line string }
+			if json.Unmarshal([]byte(l), &c) == nil {
+				lines = append(lines, c.Line)
+			}
+		}
+	}
+	if len(lines) < 1000 {
+		t.Fatalf("only %d lines", len(lines))
+	}
+	for _, restart := range []int{0, 1} {
+		var fast, walk Decoder
+		fast.Messages, walk.Messages = true, true
+		fast.p.restartAt, walk.p.restartAt = restart, restart
+		walk.p.alwaysWalk = true
+		for _, line := range lines {
+			var a, b Event
+			ea, eb := fast.Decode([]byte(line), &a), walk.Decode([]byte(line), &b)
+			if !reflect.DeepEqual(ea, eb) || !reflect.DeepEqual(a, b) {
+				t.Fatalf("%.200s… (restart at %d):\nskipped: %v %+v\nwalked:  %v %+v", line, restart, ea, a.Snapshot.MessageCount, eb, b.Snapshot.MessageCount)
+			}
 		}
 	}
 }

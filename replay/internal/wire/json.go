@@ -146,6 +146,17 @@ type parser struct {
 	keys []keySet
 	// recStart is the tape index of the message record being parsed.
 	recStart int
+	// recOdd is set once the record being parsed has a node the
+	// checker's walk must see (checker.bounds): a member marked dead, an
+	// object or array over its bound, a value nested too deep, a number
+	// with an exponent or of over 300 bytes (which may overflow), a key
+	// of more bytes than maxRecordKeyLen. Without one, its walk would only
+	// count the record's nodes (a record over the value bound is told by
+	// its full mark).
+	recOdd bool
+	// alwaysWalk makes the checker walk every record, so that tests can
+	// compare the two.
+	alwaysWalk bool
 	// prescan is set while a message record is parsed the second way:
 	// each object's keys first, then only the members that survive.
 	prescan bool
@@ -271,6 +282,9 @@ func (p *parser) value(i int, m mode, depth int, ks, ke uint32, kesc, kplain boo
 			return 0, err
 		}
 		p.tape[idx].kind, p.tape[idx].end = k, uint32(i)
+		if k == kindNumber && m == modeFull && mayOverflow(p.data[p.tape[idx].start:i]) {
+			p.recOdd = true
+		}
 	}
 	p.tape[idx].next = uint32(len(p.tape))
 	return i, nil
@@ -386,6 +400,9 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc, kpla
 		return p.skipValue(i)
 	}
 	if m == modeFull {
+		if ke-ks > maxRecordKeyLen {
+			p.recOdd = true // a key's characters are at most its bytes
+		}
 		if p.tape[p.recStart].full {
 			return p.skipValue(i)
 		}
@@ -417,6 +434,7 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc, kpla
 		// Too many entries to be valid: stop recording this array.
 		p.tape = p.tape[:idx+1]
 		p.tape[idx].over, p.tape[idx].n = true, 0
+		p.recOdd = true
 		return i, nil
 	}
 	if m == modeFull && depth+1 > maxRecordDepth {
@@ -425,6 +443,7 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc, kpla
 		if err != nil {
 			return 0, err
 		}
+		p.recOdd = true
 		p.tape = append(p.tape, node{kind: kindPoison, start: uint32(i), end: uint32(end),
 			keyStart: ks, keyEnd: ke, keyEsc: kesc, next: uint32(ci + 1), keyPlain: kplain})
 		return end, nil
@@ -442,10 +461,10 @@ func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc, kpla
 // records only surviving members and stops once the value bound is broken,
 // so the tape never outgrows a fixed size whatever the line holds.
 func (p *parser) record(i int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError) {
-	p.recStart = len(p.tape)
+	p.recStart, p.recOdd = len(p.tape), false
 	end, err := p.value(i, modeFull, 1, ks, ke, kesc, kplain)
 	if err == errRestart {
-		p.tape = p.tape[:p.recStart]
+		p.tape, p.recOdd = p.tape[:p.recStart], false
 		p.prescan = true
 		end, err = p.value(i, modeFull, 1, ks, ke, kesc, kplain)
 		p.prescan = false

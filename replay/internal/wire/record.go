@@ -94,11 +94,33 @@ func (c *checker) idsHash(ms []Message) uint64 {
 func (c *checker) bounds(m int) bool {
 	before := len(c.probs)
 	count := 2
-	c.walk(m, &count)
+	if !c.p.recOdd && !c.p.alwaysWalk {
+		// Nothing in the record for the walk to find but its nodes,
+		// which are all live: their count is the span of m's subtree.
+		if !c.done() {
+			count += int(c.n(m).next) - m
+		}
+	} else {
+		c.walk(m, &count)
+	}
 	if count > maxRecordValues || c.n(m).full {
 		c.bad("the message record holds %d JSON values or more; at most %d are allowed", maxRecordValues+1, maxRecordValues)
 	}
 	return len(c.probs) > before
+}
+
+// mayOverflow reports whether the number b might overflow to infinity:
+// one with an exponent, or of more than 300 bytes.
+func mayOverflow(b []byte) bool {
+	if len(b) > 300 {
+		return true
+	}
+	for _, c := range b {
+		if c|0x20 == 'e' {
+			return true
+		}
+	}
+	return false
 }
 
 // walk counts the values below and including i and reports values that
