@@ -119,24 +119,27 @@ func (c *checker) keyText(i int) []byte {
 
 // field returns the tape index of the last member of object obj named key,
 // or -1: with repeated keys the last occurrence counts, as in JSON.parse.
+// That is the only live one: above the message record the parser removes
+// the members a later one repeats, and inside it marks them dead.
 func (c *checker) field(obj int, key string) int {
-	found := -1
 	t := c.tape()
 	ch := obj + 1
-	for k := uint32(0); k < t[obj].n; k++ {
+	for k, m := uint32(0), t[obj].n; k < m; k++ {
 		// A key without escapes is its bytes: their length first, from
-		// the node, before the line's bytes are read.
+		// the node, then its first byte, before the rest is compared
+		// (the envelope's keys are of four lengths).
 		n := &t[ch]
-		if n.keyEsc {
+		if n.dead {
+		} else if n.keyEsc {
 			if string(c.keyText(ch)) == key {
-				found = ch
+				return ch
 			}
-		} else if int(n.keyEnd-n.keyStart) == len(key) && string(c.p.data[n.keyStart:n.keyEnd]) == key {
-			found = ch
+		} else if int(n.keyEnd-n.keyStart) == len(key) && (len(key) == 0 || c.p.data[n.keyStart] == key[0]) && string(c.p.data[n.keyStart:n.keyEnd]) == key {
+			return ch
 		}
 		ch = int(n.next)
 	}
-	return found
+	return -1
 }
 
 // quote renders a short excerpt of a value for a problem message.

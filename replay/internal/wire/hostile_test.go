@@ -319,3 +319,42 @@ func TestRecordWalkSkipped(t *testing.T) {
 		}
 	}
 }
+
+// A member a later one repeats counts for nothing, in the fields the
+// checker looks up by name as in the rest: parts whose type or text is
+// repeated are checked by the last, in a small object and in one of
+// enough members to be indexed, parsed both ways.
+func TestRepeatedPartFields(t *testing.T) {
+	fill := keysOf(20, func(i int) string { return fmt.Sprintf(`"f%d":0`, i) }) + ","
+	part := func(members string) string {
+		return hostileLine(`[{"id":"m","role":"user","content":"hi","status":"complete",` +
+			`"createdAt":"2026-07-11T03:00:01.000Z","parts":[{` + members + `}]}]`)
+	}
+	for _, c := range []struct {
+		members string
+		valid   bool
+	}{
+		// A repeat right after the member it repeats cuts that off the
+		// tape; one with another member between marks it dead.
+		{`"type":"text","text":"x"`, true},
+		{`"type":"bogus","type":"text","text":"x"`, true},
+		{`"type":"bogus","text":"x","type":"text"`, true},
+		{`"type":"text","type":"bogus","text":"x"`, false},
+		{`"type":"text","text":"x","type":"bogus"`, false},
+		{`"text":1,"type":"text","text":"x"`, true},
+		{`"type":"text","text":"x","text":1`, false},
+		{`"text":"x","type":"text","text":1`, false},
+		{`"type":"text","text":"x","type":"text","text":1,"text":"y"`, true},
+	} {
+		for _, members := range []string{c.members, fill + c.members} {
+			for _, restart := range []int{0, 1} {
+				var d Decoder
+				d.p.restartAt = restart
+				var ev Event
+				if err := d.Decode([]byte(part(members)), &ev); (err == nil) != c.valid {
+					t.Errorf("parts [{%.60s}] (restart at %d): valid %v, decoded with %v", members, restart, c.valid, err)
+				}
+			}
+		}
+	}
+}
