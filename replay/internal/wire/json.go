@@ -395,9 +395,13 @@ func (p *parser) array(i, idx int, m mode, depth int) (int, *syntaxError) {
 // member records one child of the container at tape[idx]. depth counts
 // from the message record (the messages array is depth 1) once in modeFull.
 func (p *parser) member(i, idx int, m mode, depth int, ks, ke uint32, kesc, kplain bool) (int, *syntaxError) {
-	cm, field := p.childMode(m, p.data[ks:ke], kesc)
-	if field < 0 {
-		return p.skipValue(i)
+	// Inside the message record every member is recorded (childMode),
+	// told here without the call: most members are there.
+	cm, field := modeFull, 0
+	if m != modeFull {
+		if cm, field = p.childMode(m, p.data[ks:ke], kesc); field < 0 {
+			return p.skipValue(i)
+		}
 	}
 	if m == modeFull {
 		if ke-ks > maxRecordKeyLen {
