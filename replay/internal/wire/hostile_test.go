@@ -358,3 +358,30 @@ func TestRepeatedPartFields(t *testing.T) {
 		}
 	}
 }
+
+// A key spelled with escapes is the key it spells, in a message's fields
+// as everywhere: a message whose every key starts with a \u escape
+// decodes as the same message with plain keys.
+func TestEscapedMessageKeys(t *testing.T) {
+	msg := `{"id":"m","role":"user","content":"hi","status":"complete","createdAt":"2026-07-11T03:00:01.000Z",` +
+		`"toolCallId":"c","parts":[{"type":"text","text":"x"}],"metadata":{"k":1}}`
+	escaped := msg
+	for _, k := range []string{"id", "role", "content", "status", "createdAt", "toolCallId", "parts", "metadata"} {
+		escaped = strings.Replace(escaped, `"`+k+`":`, fmt.Sprintf(`"\u%04x%s":`, k[0], k[1:]), 1)
+	}
+	if escaped == msg {
+		t.Fatal("nothing escaped")
+	}
+	var d Decoder
+	d.Messages = true
+	var plain, esc Event
+	if err := d.Decode([]byte(hostileLine(`[`+msg+`]`)), &plain); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Decode([]byte(hostileLine(`[`+escaped+`]`)), &esc); err != nil {
+		t.Fatalf("%s: %v", escaped, err)
+	}
+	if !reflect.DeepEqual(plain.Snapshot.Messages, esc.Snapshot.Messages) {
+		t.Errorf("plain keys: %+v\nescaped:    %+v", plain.Snapshot.Messages, esc.Snapshot.Messages)
+	}
+}

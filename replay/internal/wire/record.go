@@ -274,11 +274,16 @@ func (c *checker) messageFields(i int) (at [mSlots]int) {
 	}
 	t := c.tape()
 	ch := i + 1
-	for k := uint32(0); k < t[i].n; k++ {
-		if s := messageSlot(c.keyText(ch)); s >= 0 {
+	for k, m := uint32(0), t[i].n; k < m; k++ {
+		n := &t[ch]
+		key := c.p.data[n.keyStart:n.keyEnd] // a key without escapes is its bytes
+		if n.keyEsc {
+			key = c.keyText(ch)
+		}
+		if s := messageSlot(key); s >= 0 {
 			at[s] = ch
 		}
-		ch = int(t[ch].next)
+		ch = int(n.next)
 	}
 	return at
 }
