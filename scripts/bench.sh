@@ -94,7 +94,9 @@ if [ "${HOSTILE:-1}" = 1 ]; then
       *) plain=$bytes ;;
     esac
     longest=$(go run ./scripts/genhostile -longest-of "$cap")
-    read -r t m c < <(bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap")
+    # The hints these captures earn (all lines malformed, binary data)
+    # are what they should get, once a run: not printed here.
+    read -r t m c < <(bench/measure -runs "$RUNS" -- bench/snapctl replay -o jsonl "$cap" 2> >(grep -v '^snapctl: hint: ' >&2))
     bound=$(( (64 << 10) + 2 * longest / 1024 ))
     echo "$(basename "$cap"): $bytes bytes ($plain decompressed), median ${t}s ($(awk -v b="$plain" -v t="$t" 'BEGIN { printf "%.0f", b / t / 1e6 }') MB/s), cpu ${c}s, peak RSS ${m} KiB (bound ${bound} KiB: $([ "$m" -le "$bound" ] && echo within || echo EXCEEDED))"
   done
