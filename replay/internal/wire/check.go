@@ -127,7 +127,7 @@ func (c *checker) field(obj int, key string) int {
 	for k, m := uint32(0), t[obj].n; k < m; k++ {
 		// A key without escapes is its bytes: their length first, from
 		// the node, then its first byte, before the rest is compared
-		// (the envelope's keys are of four lengths).
+		// (the envelope's nine keys are of five lengths).
 		n := &t[ch]
 		if n.dead {
 		} else if n.keyEsc {

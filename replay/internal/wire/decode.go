@@ -159,6 +159,14 @@ func (p *parser) trim() {
 	if cap(p.scratch2) > keep {
 		p.scratch2 = nil
 	}
+	// An object's key index stays until the next object at its depth: a
+	// line of objects of thousands of keys nested deep would keep one
+	// at each depth for every line after it.
+	for i := range p.keys {
+		if s := &p.keys[i]; len(s.short.tab) > 1024 || len(s.m) > 1024 {
+			*s = keySet{}
+		}
+	}
 }
 
 // event checks the whole event and returns the code for its problems.

@@ -32,8 +32,8 @@ type keySet struct {
 	// one by one instead of through m.
 	linear bool
 	// seen has a bit for each key of the object so far while linear
-	// (newKey): a key whose bit is clear is new, with no key compared,
-	// which the fields of a message always are.
+	// (newKey, keyBit): a key whose bit is clear is new, with no key
+	// compared, which the fields of a message always are.
 	seen uint64
 	// m maps a canonical key to its slot in at, which holds the tape
 	// index of the key's live member (or, in the prescan, the ordinal of
@@ -74,6 +74,15 @@ func (s *keySet) slot(key []byte) *int32 {
 	return &s.at[len(s.at)-1]
 }
 
+// keyBit is a key's bit in keySet.seen, of its length n and its first two
+// bytes (the closing quote for a key of one byte, the quote and the byte
+// after it for the empty key): the
+// fields of a message, of its parts and of its tool calls have a bit each
+// (TestKeyBits).
+func keyBit(first2 uint16, n uint32) uint64 {
+	return 1 << ((2*n + uint32(first2&0xff) + uint32(first2>>8)) & 63)
+}
+
 func (p *parser) keySet(depth int) *keySet {
 	for len(p.keys) <= depth {
 		p.keys = append(p.keys, keySet{})
@@ -110,15 +119,16 @@ func (p *parser) canon(ks, ke uint32, kesc, plain bool) []byte {
 
 // newKey reports whether the key data[ks:ke] of a member about to be
 // recorded in object idx of the message record is new to it by its bit in
-// seen alone, a bit of its length and first byte, which tell the fields
-// of a message and of their parts apart; it then sets the bit. For any
-// other key, repeated compares it with the object's keys.
+// seen alone (keyBit); it then sets the bit. For any other key, repeated
+// compares it with the object's keys.
 func (p *parser) newKey(idx, depth int, ks, ke uint32, plain bool) bool {
 	set := &p.keys[depth] // the object's reset made it
-	if !set.linear || !plain || ke-ks > smallKey || ke == ks || p.tape[idx].n >= smallObject {
+	if !set.linear || !plain || ke-ks > smallKey || p.tape[idx].n >= smallObject {
 		return false
 	}
-	b := uint64(1) << ((ke - ks + 5*uint32(p.data[ks])) & 63)
+	// The key's closing quote and more follow it: its first two bytes
+	// are there, even for the empty key.
+	b := keyBit(binary.LittleEndian.Uint16(p.data[ks:]), ke-ks)
 	if set.seen&b != 0 {
 		return false
 	}

@@ -151,8 +151,7 @@ type parser struct {
 	// object or array over its bound, a value nested too deep, a number
 	// with an exponent or of over 300 bytes (which may overflow), a key
 	// of more bytes than maxRecordKeyLen. Without one, its walk would only
-	// count the record's nodes (a record over the value bound is told by
-	// its full mark).
+	// count the record's nodes, all live: the span of its subtree.
 	recOdd bool
 	// alwaysWalk makes the checker walk every record, so that tests can
 	// compare the two.

@@ -15,7 +15,10 @@ const blockStops = 16
 // depth (at least 1) and outside any string, a block of 64 bytes at a
 // time: masks of its quotes, backslashes and brackets, which strings the
 // block is in (each quote not escaped toggles), and so which brackets
-// count. Like skipFast it checks no other syntax. When the container
+// count. It checks nothing else, not even what skipFast's scanString
+// checks of a string, and reads a backslash outside a string as an
+// escape: on bad syntax its end may be wrong, and the pass that follows
+// (survivors) finds the error. When the container
 // ends, it returns the offset past it and done; otherwise, where fewer
 // than 64 bytes are left, the offset to go on from one byte at a time
 // and the depth there: the start of the string the last block ended in,
