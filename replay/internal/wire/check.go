@@ -128,16 +128,16 @@ func (c *checker) field(obj int, key string) int {
 		// A key without escapes is its bytes: their length first, from
 		// the node, then its first byte, before the rest is compared
 		// (the envelope's nine keys are of five lengths).
-		n := &t[ch]
-		if n.dead {
-		} else if n.keyEsc {
+		switch n := &t[ch]; {
+		case n.dead:
+		case n.keyEsc:
 			if string(c.keyText(ch)) == key {
 				return ch
 			}
-		} else if int(n.keyEnd-n.keyStart) == len(key) && (len(key) == 0 || c.p.data[n.keyStart] == key[0]) && string(c.p.data[n.keyStart:n.keyEnd]) == key {
+		case int(n.keyEnd-n.keyStart) == len(key) && (len(key) == 0 || c.p.data[n.keyStart] == key[0]) && string(c.p.data[n.keyStart:n.keyEnd]) == key:
 			return ch
 		}
-		ch = int(n.next)
+		ch = int(t[ch].next)
 	}
 	return -1
 }

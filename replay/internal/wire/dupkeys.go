@@ -76,9 +76,8 @@ func (s *keySet) slot(key []byte) *int32 {
 
 // keyBit is a key's bit in keySet.seen, of its length n and its first two
 // bytes (the closing quote for a key of one byte, the quote and the byte
-// after it for the empty key): the
-// fields of a message, of its parts and of its tool calls have a bit each
-// (TestKeyBits).
+// after it for the empty key): the fields of a message, of its parts and
+// of its tool calls have a bit each (TestKeyBits).
 func keyBit(first2 uint16, n uint32) uint64 {
 	return 1 << ((2*n + uint32(first2&0xff) + uint32(first2>>8)) & 63)
 }
@@ -323,19 +322,12 @@ func (p *parser) skipFast(i int) (int, *syntaxError) {
 			}
 			continue
 		case '{', '[':
-			if depth < len(p.opens) {
-				p.opens[depth] = uint32(j)
-			}
-			depth++
+			depth = p.enter(depth, j)
 		case '}', ']':
 			if depth == 0 {
 				return j, nil // a scalar, ended by its container
 			}
-			depth--
-			if depth < len(p.opens) && j+1-int(p.opens[depth]) >= endsMin {
-				p.remember(p.opens[depth], j+1)
-			}
-			if depth == 0 {
+			if depth = p.leave(depth, j); depth == 0 {
 				return j + 1, nil
 			}
 		case ',', ' ', '\t', '\n', '\r':
@@ -346,6 +338,26 @@ func (p *parser) skipFast(i int) (int, *syntaxError) {
 		j++
 	}
 	return 0, p.fail(len(d), "unexpected end of input")
+}
+
+// enter notes, for a skip at depth, the container opened at data[at], and
+// returns the depth inside it.
+func (p *parser) enter(depth, at int) int {
+	if depth < len(p.opens) {
+		p.opens[depth] = uint32(at)
+	}
+	return depth + 1
+}
+
+// leave notes, for a skip at depth, that the container it is in closes at
+// data[at], remembering its end if it is big, and returns the depth
+// outside it.
+func (p *parser) leave(depth, at int) int {
+	depth--
+	if depth < len(p.opens) && at+1-int(p.opens[depth]) >= endsMin {
+		p.remember(p.opens[depth], at+1)
+	}
+	return depth
 }
 
 // endsMin is the smallest container whose end skipFast remembers. The

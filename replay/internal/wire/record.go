@@ -109,20 +109,6 @@ func (c *checker) bounds(m int) bool {
 	return len(c.probs) > before
 }
 
-// mayOverflow reports whether the number b might overflow to infinity:
-// one with an exponent, or of more than 300 bytes.
-func mayOverflow(b []byte) bool {
-	if len(b) > 300 {
-		return true
-	}
-	for _, c := range b {
-		if c|0x20 == 'e' {
-			return true
-		}
-	}
-	return false
-}
-
 // walk counts the values below and including i and reports values that
 // break a bound. It stops counting once the limit is passed.
 func (c *checker) walk(i int, count *int) {

@@ -46,6 +46,20 @@ var literals = [256]string{'t': "true", 'f': "false", 'n': "null"}
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
+// mayOverflow reports whether the number b might overflow to infinity:
+// one with an exponent, or of more than 300 bytes.
+func mayOverflow(b []byte) bool {
+	if len(b) > 300 {
+		return true
+	}
+	for _, c := range b {
+		if c|0x20 == 'e' {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *parser) scanNumber(i int) (int, *syntaxError) {
 	d := p.data
 	start := i

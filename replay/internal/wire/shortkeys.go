@@ -18,7 +18,7 @@ var shortSeed = [2]uint64{rand.Uint64(), rand.Uint64()}
 // shortKeys maps canonical keys of at most shortKey bytes to their slots
 // in a keySet: an open-addressing table, probed linearly, at most three
 // quarters full: the 10,001 keys an object may reach (maxRecordEntries)
-// take 16,384 entries, 384 KiB, as the Go map took about as much.
+// take 16,384 entries, 384 KiB, about what the Go map took.
 type shortKeys struct {
 	tab  []shortEntry
 	used int

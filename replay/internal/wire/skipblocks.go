@@ -51,20 +51,10 @@ func (p *parser) skipBlocks(j, depth int) (next, nextDepth int, done bool) {
 		in := prefixXor(quote) ^ inString
 		for st := (open | close) &^ in; st != 0; st &= st - 1 {
 			k := bits.TrailingZeros64(st)
-			at := j + k
 			if open>>k&1 != 0 {
-				if depth < len(p.opens) {
-					p.opens[depth] = uint32(at)
-				}
-				depth++
-				continue
-			}
-			depth--
-			if depth < len(p.opens) && at+1-int(p.opens[depth]) >= endsMin {
-				p.remember(p.opens[depth], at+1)
-			}
-			if depth == 0 {
-				return at + 1, 0, true
+				depth = p.enter(depth, j+k)
+			} else if depth = p.leave(depth, j+k); depth == 0 {
+				return j + k + 1, 0, true
 			}
 		}
 		if inString = uint64(int64(in) >> 63); inString != 0 && quote != 0 {
